@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FsPackSource } from '../../node/fsPackSource';
+import { ClipEncoder } from '../clip/clipEncoder';
+import { ClipTokenizer } from '../clip/tokenizer';
+import { EngineError } from '../errors';
+import { normalizeCrop, resizedCenterCrop } from '../image/clipPreprocess';
+import { chooseExecutionPlan } from '../onnx/executionPlan';
+import { createOrtSession } from '../onnx/ortSessions';
+import { parseImageConfig } from '../pack/packConfig';
+import { TEST_PACK_DIR, loadReference, maxAbsDiff, readBytes, readPng } from './fixture';
+
+const reference = loadReference();
+const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
+
+describe('CLIP tokenizer of the pack', () => {
+  const tokenizer = new ClipTokenizer(
+    JSON.parse(readFileSync(join(TEST_PACK_DIR, 'tokenizer.json'), 'utf8')),
+    JSON.parse(readFileSync(join(TEST_PACK_DIR, 'tokenizer_config.json'), 'utf8')),
+    77,
+  );
+
+  it('encodes "a photo of a cat" as CLIP does', () => {
+    expect(tokenizer.encode('a photo of a cat')).toEqual([49406, 320, 1125, 539, 320, 2368, 49407]);
+  });
+
+  it.each(reference.texts.map((t) => [t.text.slice(0, 40), t] as const))('matches the reference tokenizer on %j', (_, t) => {
+    expect(tokenizer.encode(t.text)).toEqual(t.input_ids);
+  });
+
+  it('truncates at 77 tokens and keeps end-of-text last', () => {
+    const ids = tokenizer.encode('word '.repeat(200));
+    expect(ids).toHaveLength(77);
+    expect(ids[76]).toBe(49407);
+  });
+
+  it('pads a batch with end-of-text and masks the padding', () => {
+    const batch = tokenizer.encodeBatch(['a cat', 'a photo of a cat']);
+    expect(batch.sequenceLength).toBe(7);
+    expect(Array.from(batch.inputIds.slice(0, 7), Number)).toEqual([49406, 320, 2368, 49407, 49407, 49407, 49407]);
+    expect(Array.from(batch.attentionMask.slice(0, 7), Number)).toEqual([1, 1, 1, 1, 0, 0, 0]);
+  });
+});
+
+describe('CLIP image preprocessing', () => {
+  const config = parseImageConfig(JSON.parse(readFileSync(join(TEST_PACK_DIR, 'preprocessor_config.json'), 'utf8')));
+
+  it.each(reference.images.map((img) => [img.file, img] as const))('reproduces Pillow\'s resize and crop of %s byte for byte', (_, img) => {
+    const crop = resizedCenterCrop(readPng(img.file), config);
+    const expected = readBytes(img.crop_file);
+    expect(crop.length).toBe(224 * 224 * 3);
+    let differing = 0;
+    for (let i = 0; i < crop.length; i++) if (crop[i] !== expected[i]) differing++;
+    expect(differing).toBe(0);
+  });
+
+  it('normalizes with CLIP mean and std into CHW order', () => {
+    const crop = new Uint8Array(224 * 224 * 3).fill(255);
+    const out = new Float32Array(3 * 224 * 224);
+    normalizeCrop(crop, config, out);
+    expect(out[0]).toBeCloseTo((1 - 0.48145466) / 0.26862954, 5);
+    expect(out[224 * 224]).toBeCloseTo((1 - 0.4578275) / 0.26130258, 5);
+    expect(out[2 * 224 * 224]).toBeCloseTo((1 - 0.40821073) / 0.27577711, 5);
+  });
+});
+
+describe('ClipEncoder on the test pack (WASM in Node)', () => {
+  let encoder: ClipEncoder;
+  beforeAll(async () => {
+    const source = new FsPackSource(TEST_PACK_DIR);
+    encoder = await ClipEncoder.load(source, await source.listFiles(), wasmPlan);
+  });
+
+  it('runs on WASM with the fp32 files (the test pack has no quantized ones)', () => {
+    expect(encoder.backend).toMatchObject({ provider: 'wasm', dtypes: { text_model: 'fp32', vision_model: 'fp32' }, fallbackFrom: null });
+  });
+
+  it('matches the PyTorch text embeddings within 1e-4, batched and padded', async () => {
+    const embeds = await encoder.encodeTexts(reference.texts.map((t) => t.text));
+    reference.texts.forEach((t, i) => expect(maxAbsDiff(embeds[i]!, t.text_embeds)).toBeLessThan(1e-4));
+  });
+
+  it('matches the PyTorch image embeddings within 1e-4, from the PNG files', async () => {
+    const embeds = await encoder.encodeImages(reference.images.map((img) => readPng(img.file)));
+    reference.images.forEach((img, i) => expect(maxAbsDiff(embeds[i]!, img.image_embeds)).toBeLessThan(1e-4));
+  });
+});
+
+describe('ClipEncoder failures', () => {
+  const source = new FsPackSource(TEST_PACK_DIR);
+  const webgpuPlan = chooseExecutionPlan({ webgpuAdapter: true, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
+
+  it('falls back to WASM when WebGPU fails at session creation, and says why', async () => {
+    const encoder = await ClipEncoder.load(source, await source.listFiles(), webgpuPlan, {
+      createSession: (model, provider) => (provider === 'webgpu' ? Promise.reject(new Error('no GPU device')) : createOrtSession(model, provider)),
+    });
+    expect(encoder.backend.provider).toBe('wasm');
+    expect(encoder.backend.fallbackFrom).toBe('webgpu');
+    expect(encoder.backend.reason).toContain('no GPU device');
+    const [embed] = await encoder.encodeTexts([reference.texts[0]!.text]);
+    expect(maxAbsDiff(embed!, reference.texts[0]!.text_embeds)).toBeLessThan(1e-4);
+  });
+
+  it('falls back to WASM when a WebGPU run fails, and still answers that request', async () => {
+    const states: string[] = [];
+    const encoder = await ClipEncoder.load(source, await source.listFiles(), webgpuPlan, {
+      onBackendChange: (s) => states.push(s.provider),
+      // A "WebGPU" session that loads but fails at run time, as a lost device does.
+      createSession: async (model, provider) => {
+        const session = await createOrtSession(model, 'wasm');
+        if (provider === 'webgpu') session.run = () => Promise.reject(new Error('GPU device lost'));
+        return session;
+      },
+    });
+    expect(encoder.backend.provider).toBe('webgpu');
+    const [embed] = await encoder.encodeTexts([reference.texts[1]!.text]);
+    expect(maxAbsDiff(embed!, reference.texts[1]!.text_embeds)).toBeLessThan(1e-4);
+    expect(encoder.backend).toMatchObject({ provider: 'wasm', fallbackFrom: 'webgpu' });
+    expect(encoder.backend.reason).toContain('GPU device lost');
+    expect(states).toEqual(['webgpu', 'wasm']);
+  });
+
+  it('names the missing file when a pack has no vision model', async () => {
+    const files = (await source.listFiles()).filter((f) => !f.startsWith('onnx/vision_model'));
+    await expect(ClipEncoder.load(source, files, wasmPlan)).rejects.toThrow(/onnx\/vision_model\.onnx is missing/);
+  });
+
+  it('says a corrupt ONNX file is damaged instead of crashing', async () => {
+    const corrupt = {
+      location: 'corrupt-pack/',
+      readBytes: async (path: string) => (path.endsWith('.onnx') ? new Uint8Array([1, 2, 3, 4]) : source.readBytes(path)),
+    };
+    const error = await ClipEncoder.load(corrupt, await source.listFiles(), wasmPlan).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('pack-file-corrupt');
+    expect((error as EngineError).message).toMatch(/corrupt-pack\/onnx\/(text|vision)_model\.onnx could not be loaded/);
+  });
+});

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import type { RgbaImage } from '../image/rgbaImage';
+
+export const TEST_PACK_DIR = join(__dirname, '..', '..', '..', 'models', 'test-tiny-clip');
+
+export interface ReferenceFixture {
+  seed: number;
+  texts: { text: string; input_ids: number[]; text_embeds: number[] }[];
+  images: { file: string; size: [number, number]; crop_file: string; image_embeds: number[] }[];
+}
+
+/** Reference values computed by models/scripts/make_test_pack.py in PyTorch and Pillow. */
+export function loadReference(): ReferenceFixture {
+  return JSON.parse(readFileSync(join(TEST_PACK_DIR, 'fixture', 'reference.json'), 'utf8')) as ReferenceFixture;
+}
+
+export function readPng(relativePath: string): RgbaImage {
+  const png = PNG.sync.read(readFileSync(join(TEST_PACK_DIR, relativePath)));
+  return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
+}
+
+export function readBytes(relativePath: string): Uint8Array {
+  return new Uint8Array(readFileSync(join(TEST_PACK_DIR, relativePath)));
+}
+
+export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Infinity;
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}

@@ -1,0 +1,28 @@
+/**
+ * Errors the engine raises carry a code the UI can branch on and a sentence a person can act on:
+ * what happened, then what to do.
+ */
+export type EngineErrorCode =
+  | 'pack-file-missing'
+  | 'pack-file-corrupt'
+  | 'pack-config-invalid'
+  | 'image-unsupported'
+  | 'image-too-large'
+  | 'image-corrupt'
+  | 'backend-failed'
+  | 'not-loaded'
+  | 'invalid-input';
+
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  constructor(code: EngineErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

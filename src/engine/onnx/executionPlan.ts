@@ -1,0 +1,75 @@
+/**
+ * The one place that decides which execution provider runs a pack and which ONNX variant of each
+ * tower is loaded (Transformers.js naming: text_model.onnx, text_model_fp16.onnx, text_model_quantized.onnx).
+ */
+export type ExecutionProvider = 'webgpu' | 'wasm';
+export type ModelDtype = 'fp32' | 'fp16' | 'q8';
+
+export interface BackendCapabilities {
+  /** navigator.gpu.requestAdapter() returned an adapter. */
+  webgpuAdapter: boolean;
+  /** The adapter lists the 'shader-f16' feature. */
+  shaderF16: boolean;
+  /** SharedArrayBuffer is usable, so WASM can run multi-threaded. */
+  crossOriginIsolated: boolean;
+  hardwareConcurrency: number;
+  /** The user (or a fallback) asked for WASM. */
+  forceWasm: boolean;
+}
+
+export interface ExecutionPlan {
+  provider: ExecutionProvider;
+  /** Variants to try, best first; the first one the pack has is used. */
+  dtypes: ModelDtype[];
+  wasmThreads: number;
+  /** Why this provider, in words for the status area. */
+  reason: string;
+}
+
+export function wasmThreadCount(caps: Pick<BackendCapabilities, 'crossOriginIsolated' | 'hardwareConcurrency'>): number {
+  // Threads need SharedArrayBuffer; leave one core for the page.
+  if (!caps.crossOriginIsolated) return 1;
+  return Math.max(1, Math.min(4, caps.hardwareConcurrency - 1));
+}
+
+export function chooseExecutionPlan(caps: BackendCapabilities): ExecutionPlan {
+  const wasmThreads = wasmThreadCount(caps);
+  if (!caps.forceWasm && caps.webgpuAdapter) {
+    return {
+      provider: 'webgpu',
+      dtypes: caps.shaderF16 ? ['fp16', 'fp32'] : ['fp32'],
+      wasmThreads,
+      reason: caps.shaderF16 ? 'WebGPU adapter with shader-f16' : 'WebGPU adapter without shader-f16, so fp32',
+    };
+  }
+  const reason = caps.forceWasm ? 'WASM chosen in settings' : 'WASM: this browser offers no WebGPU adapter';
+  return { provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads, reason };
+}
+
+/** A fallback plan after WebGPU failed; the reason says what failed. */
+export function wasmFallbackPlan(plan: ExecutionPlan, failure: string): ExecutionPlan {
+  return { provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads: plan.wasmThreads, reason: `WASM: WebGPU failed (${failure})` };
+}
+
+export type ClipTower = 'text_model' | 'vision_model';
+
+const DTYPE_SUFFIX: Record<ModelDtype, string> = { fp32: '', fp16: '_fp16', q8: '_quantized' };
+
+export function onnxFileName(tower: ClipTower, dtype: ModelDtype): string {
+  return `onnx/${tower}${DTYPE_SUFFIX[dtype]}.onnx`;
+}
+
+/** The first variant of the plan that the pack has, or null when it has none of them. */
+export function pickOnnxFile(
+  tower: ClipTower,
+  dtypes: readonly ModelDtype[],
+  packFiles: ReadonlySet<string>,
+): { file: string; dtype: ModelDtype } | null {
+  for (const dtype of dtypes) {
+    const file = onnxFileName(tower, dtype);
+    if (packFiles.has(file)) return { file, dtype };
+  }
+  // Any plan can run fp32, the variant every pack has.
+  const fp32 = onnxFileName(tower, 'fp32');
+  return packFiles.has(fp32) ? { file: fp32, dtype: 'fp32' } : null;
+}

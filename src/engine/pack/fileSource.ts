@@ -1,0 +1,31 @@
+import { EngineError } from '../errors';
+
+/** Bytes loaded so far of one file; total is null when the server does not say. */
+export interface FileProgress {
+  file: string;
+  loaded: number;
+  total: number | null;
+}
+
+/**
+ * Where a model pack's files come from: fetch() in the browser worker, the file system in Node.
+ * Implementations throw EngineError('pack-file-missing') when a file does not exist.
+ */
+export interface PackFileSource {
+  /** Human-readable location, used in error messages ("models/mini-clip/"). */
+  readonly location: string;
+  readBytes(path: string, onProgress?: (progress: FileProgress) => void): Promise<Uint8Array>;
+}
+
+export async function readPackJson(source: PackFileSource, path: string): Promise<unknown> {
+  const bytes = await source.readBytes(path);
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as unknown;
+  } catch (cause) {
+    throw new EngineError(
+      'pack-file-corrupt',
+      `${source.location}${path} is not valid JSON, so the model pack cannot be used. Restore the file (re-run the script that made the pack) and reload.`,
+      { cause },
+    );
+  }
+}
