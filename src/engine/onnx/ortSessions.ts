@@ -9,6 +9,8 @@ export { ort };
 export type SessionFactory = (model: Uint8Array, provider: ExecutionProvider) => Promise<OrtSession>;
 
 export function configureWasm(threads: number, wasmPaths?: string): void {
+  // ORT's warnings about shape ops placed on the CPU are expected, not actionable.
+  ort.env.logLevel = 'error';
   ort.env.wasm.numThreads = threads;
   if (wasmPaths) ort.env.wasm.wasmPaths = wasmPaths;
 }

@@ -1,5 +1,8 @@
 import { EngineError } from '../errors';
 
+// Available in browsers, workers and Node; declared here because the engine compiles without DOM types.
+declare const TextDecoder: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string };
+
 /** Bytes loaded so far of one file; total is null when the server does not say. */
 export interface FileProgress {
   file: string;

@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { Composer } from '../features/chat/Composer';
+import { MessageList } from '../features/chat/MessageList';
+import { Notices } from '../features/chat/Notices';
+import { useImageInputs } from '../features/chat/useImageInputs';
+import { ModelStatus } from '../features/models/ModelStatus';
+import { startNewConversation } from './chatController';
+import { startApp } from './startApp';
+
+export function App() {
+  const { dragging } = useImageInputs();
+  useEffect(() => {
+    startApp();
+  }, []);
+
+  return (
+    <div className="mx-auto flex h-dvh max-w-4xl flex-col gap-3 p-3">
+      <header className="flex items-center justify-between">
+        <h1 className="text-xl font-semibold text-slate-900">MMDialog in the browser</h1>
+        <button type="button" onClick={() => void startNewConversation()} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          New conversation
+        </button>
+      </header>
+      <ModelStatus />
+      <main className={`relative flex min-h-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
+        {dragging && (
+          <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
+        )}
+        <Notices />
+        <MessageList />
+        <Composer />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore';
+import { useModelStore } from '../stores/modelStore';
+import { clearConversationDb, loadMessages, saveTurn } from '../persistence/conversationDb';
+import { engine } from './engine';
+
+const MAX_IMAGES_PER_TURN = 8;
+
+function newId(): string {
+  return crypto.randomUUID();
+}
+
+export async function restoreConversation(): Promise<void> {
+  try {
+    chatActions.hydrate(await loadMessages());
+  } catch (error) {
+    chatActions.hydrate([]);
+    chatActions.notify('error', `The saved conversation could not be read (${String(error)}); starting a new one.`);
+  }
+}
+
+/** Checks each file in the worker (type, size, decodability) before it joins the draft. */
+export async function attachImages(files: readonly File[]): Promise<void> {
+  for (const file of files) {
+    if (useChatStore.getState().draftImages.length >= MAX_IMAGES_PER_TURN) {
+      chatActions.notify('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
+      return;
+    }
+    chatActions.setChecking(1);
+    try {
+      const checked = await engine.call('checkImage', { image: { name: file.name, blob: file } });
+      chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
+    } catch (error) {
+      chatActions.notify('error', error instanceof Error ? error.message : String(error));
+    } finally {
+      chatActions.setChecking(-1);
+    }
+  }
+}
+
+/** Sends the composer's text and photos as one turn; returns false when there was nothing to send. */
+export async function sendTurn(rawText: string): Promise<boolean> {
+  const text = rawText.trim();
+  const { draftImages, awaitingReply, messages } = useChatStore.getState();
+  if (text === '' && draftImages.length === 0) {
+    chatActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
+    return false;
+  }
+  if (awaitingReply) return false;
+  if (useModelStore.getState().phase !== 'ready') {
+    chatActions.notify('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
+    return false;
+  }
+  const userMessage: ChatMessage = {
+    id: newId(),
+    role: 'user',
+    createdAt: Date.now(),
+    elements: [
+      ...draftImages.map((d) => ({ kind: 'image' as const, imageId: d.imageId, name: d.name, width: d.width, height: d.height })),
+      ...(text ? [{ kind: 'text' as const, text }] : []),
+    ],
+  };
+  chatActions.appendMessage(userMessage);
+  chatActions.clearDraftImages();
+  chatActions.setAwaitingReply(true);
+  void saveTurn([...messages, userMessage], draftImages).catch((e: unknown) => chatActions.notify('error', `This turn could not be saved for later (${String(e)}).`));
+  try {
+    const reply = await engine.call('reply', { texts: text ? [text] : [], images: draftImages.map((d) => ({ name: d.name, blob: d.blob })) });
+    const assistantMessage: ChatMessage = {
+      id: newId(),
+      role: 'assistant',
+      createdAt: Date.now(),
+      elements: [{ kind: 'text', text: reply.text }],
+      reply: { score: reply.score, candidates: reply.candidates, totalMs: reply.timings.totalMs, provider: reply.backend.provider },
+    };
+    chatActions.appendMessage(assistantMessage);
+    await saveTurn(useChatStore.getState().messages, []);
+  } catch (error) {
+    chatActions.notify('error', `No reply this time: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    chatActions.setAwaitingReply(false);
+  }
+  return true;
+}
+
+export async function startNewConversation(): Promise<void> {
+  chatActions.clearConversation();
+  await clearConversationDb();
+}

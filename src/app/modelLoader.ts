@@ -1,0 +1,43 @@
+import { modelActions, type PackSummary } from '../stores/modelStore';
+import { useSettingsStore } from '../stores/settingsStore';
+import { engine } from './engine';
+
+/** The pack the demo opens with when the user has not chosen one. */
+const DEFAULT_PACK_ORDER = ['mini-clip', 'clip-vit-base-patch32', 'test-tiny-clip'];
+const POOL_URL = `${import.meta.env.BASE_URL}pool/starter-texts.json`;
+
+engine.onBackendChange((backend) => modelActions.backendChanged(backend));
+
+function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
+  return packs.find((p) => p.id === wanted) ?? DEFAULT_PACK_ORDER.map((id) => packs.find((p) => p.id === id)).find(Boolean) ?? packs[0];
+}
+
+export async function loadModels(): Promise<void> {
+  const base = `${import.meta.env.BASE_URL}models/`;
+  let packs: PackSummary[];
+  try {
+    const response = await fetch(`${base}index.json`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    packs = ((await response.json()) as { packs: PackSummary[] }).packs;
+  } catch (error) {
+    modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${String(error)}. Check that the demo server is running and reload.`, []);
+    return;
+  }
+  const { packId, forceWasm } = useSettingsStore.getState();
+  const pack = choosePack(packs, packId);
+  if (!pack) {
+    modelActions.failed('No model pack was found in models/. Run "npm run models:test-pack" (see README) and reload.', packs);
+    return;
+  }
+  modelActions.startLoading(packs, pack.id);
+  try {
+    const loaded = await engine.call(
+      'loadPack',
+      { pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) }, poolUrl: POOL_URL, forceWasm },
+      (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
+    );
+    modelActions.ready(loaded.loadMs, loaded.poolSize, loaded.backend);
+  } catch (error) {
+    modelActions.failed(error instanceof Error ? error.message : String(error));
+  }
+}

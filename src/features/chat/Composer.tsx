@@ -1,0 +1,102 @@
+import { type KeyboardEvent, useRef, useState } from 'react';
+import { attachImages, sendTurn } from '../../app/chatController';
+import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
+import { useImageUrl } from './useImageUrl';
+
+const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
+
+function DraftThumbnail({ image }: { image: DraftImage }) {
+  const url = useImageUrl(image.imageId, image.blob);
+  return (
+    <li className="relative">
+      {url && <img src={url} alt={`Photo to send: ${image.name}`} className="h-16 w-16 rounded-md border border-slate-300 object-cover" />}
+      <button
+        type="button"
+        onClick={() => chatActions.removeDraftImage(image.imageId)}
+        aria-label={`Remove ${image.name}`}
+        className="absolute -right-2 -top-2 h-6 w-6 rounded-full bg-slate-800 text-xs text-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
+        ×
+      </button>
+    </li>
+  );
+}
+
+export function Composer() {
+  const [text, setText] = useState('');
+  const drafts = useChatStore((s) => s.draftImages);
+  const checking = useChatStore((s) => s.checkingImages);
+  const awaitingReply = useChatStore((s) => s.awaitingReply);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const submit = async () => {
+    const sending = text;
+    if (await sendTurn(sending)) setText((current) => (current === sending ? '' : current));
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+
+  return (
+    <form
+      className="border-t border-slate-200 bg-white p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {(drafts.length > 0 || checking > 0) && (
+        <ul className="mb-2 flex flex-wrap gap-3" aria-label="Photos to send">
+          {drafts.map((d) => (
+            <DraftThumbnail key={d.imageId} image={d} />
+          ))}
+          {checking > 0 && <li className="self-center text-sm text-slate-600" role="status">Checking photo…</li>}
+        </ul>
+      )}
+      <div className="flex items-end gap-2">
+        <input
+          ref={fileInput}
+          id="photo-input"
+          type="file"
+          accept={ACCEPT}
+          multiple
+          className="sr-only"
+          aria-label="Add photos"
+          onChange={(e) => {
+            void attachImages(Array.from(e.target.files ?? []));
+            e.target.value = '';
+          }}
+        />
+        <button
+          type="button"
+          onClick={() => fileInput.current?.click()}
+          className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
+          Add photos
+        </button>
+        <label htmlFor="message-input" className="sr-only">
+          Message
+        </label>
+        <textarea
+          id="message-input"
+          rows={2}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Type a message — Enter to send, Shift+Enter for a new line"
+          className="min-h-[2.75rem] flex-1 resize-y rounded-lg border border-slate-300 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        />
+        <button
+          type="submit"
+          disabled={awaitingReply}
+          className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:bg-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,18 @@
+import { chatActions, useChatStore } from '../../stores/chatStore';
+
+export function Notices() {
+  const notices = useChatStore((s) => s.notices);
+  if (notices.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-2 px-4 pt-3">
+      {notices.map((n) => (
+        <li key={n.id} role={n.tone === 'error' ? 'alert' : 'status'} className={`flex items-start justify-between gap-3 rounded-lg px-3 py-2 text-sm ${n.tone === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-blue-50 text-blue-900'}`}>
+          <span>{n.text}</span>
+          <button type="button" onClick={() => chatActions.dismissNotice(n.id)} aria-label="Dismiss message" className="font-bold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+            ×
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,95 @@
+import { loadModels } from '../../app/modelLoader';
+import { type FileLoad, useModelStore } from '../../stores/modelStore';
+import { useSettingsStore } from '../../stores/settingsStore';
+
+function formatBytes(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`;
+}
+
+function FileBar({ file, load }: { file: string; load: FileLoad }) {
+  const total = load.total ?? load.loaded;
+  return (
+    <li className="text-xs">
+      <div className="flex justify-between gap-2">
+        <span className="truncate">{file}</span>
+        <span>{formatBytes(load.loaded)} of {load.total === null ? 'unknown' : formatBytes(total)}</span>
+      </div>
+      <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={`Loading ${file}`} />
+    </li>
+  );
+}
+
+export function ModelStatus() {
+  const { packs, activePackId, phase, files, backend, loadMs, poolSize, error } = useModelStore();
+  const packId = useSettingsStore((s) => s.packId);
+  const forceWasm = useSettingsStore((s) => s.forceWasm);
+  const setPackId = useSettingsStore((s) => s.setPackId);
+  const setForceWasm = useSettingsStore((s) => s.setForceWasm);
+  const active = packs.find((p) => p.id === activePackId);
+
+  return (
+    <section aria-label="Model status" className="flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+        <span>
+          Pack: <strong data-testid="pack-name">{active?.name ?? '—'}</strong>
+        </span>
+        <span>
+          Backend:{' '}
+          <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
+          {backend && <span className="text-slate-600"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+        </span>
+        <span role="status" data-testid="model-phase">
+          {phase === 'loading' && 'Loading…'}
+          {phase === 'ready' && `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s · ${poolSize ?? 0} candidate replies`}
+          {phase === 'error' && 'Not loaded'}
+        </span>
+      </div>
+      {active?.description && <p className="text-xs text-slate-600">{active.description}</p>}
+      {phase === 'error' && error && (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200">
+          {error}
+        </p>
+      )}
+      {phase === 'loading' && Object.keys(files).length > 0 && (
+        <ul className="flex flex-col gap-1" aria-label="Model files">
+          {Object.entries(files).map(([file, load]) => (
+            <FileBar key={file} file={file} load={load} />
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary className="cursor-pointer text-slate-700">Settings</summary>
+        <div className="mt-2 flex flex-wrap items-center gap-4">
+          <label className="flex items-center gap-2">
+            Model pack
+            <select
+              value={packId ?? activePackId ?? ''}
+              onChange={(e) => {
+                setPackId(e.target.value);
+                void loadModels();
+              }}
+              className="rounded border border-slate-300 px-2 py-1"
+            >
+              {packs.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={forceWasm}
+              onChange={(e) => {
+                setForceWasm(e.target.checked);
+                void loadModels();
+              }}
+            />
+            Run on WASM only (skip WebGPU)
+          </label>
+        </div>
+      </details>
+    </section>
+  );
+}

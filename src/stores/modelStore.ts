@@ -1,0 +1,54 @@
+import { create } from 'zustand';
+import type { BackendState } from '../worker/protocol';
+
+export interface PackSummary {
+  id: string;
+  name: string;
+  description: string;
+  files: { path: string; bytes: number }[];
+}
+
+export interface FileLoad {
+  loaded: number;
+  total: number | null;
+}
+
+interface ModelState {
+  packs: PackSummary[];
+  activePackId: string | null;
+  phase: 'idle' | 'loading' | 'ready' | 'error';
+  files: Record<string, FileLoad>;
+  backend: BackendState | null;
+  loadMs: number | null;
+  poolSize: number | null;
+  error: string | null;
+}
+
+export const useModelStore = create<ModelState>()(() => ({
+  packs: [],
+  activePackId: null,
+  phase: 'idle',
+  files: {},
+  backend: null,
+  loadMs: null,
+  poolSize: null,
+  error: null,
+}));
+
+export const modelActions = {
+  startLoading(packs: PackSummary[], activePackId: string) {
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null });
+  },
+  fileProgress(file: string, load: FileLoad) {
+    useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
+  },
+  backendChanged(backend: BackendState) {
+    useModelStore.setState({ backend });
+  },
+  ready(loadMs: number, poolSize: number, backend: BackendState) {
+    useModelStore.setState({ phase: 'ready', loadMs, poolSize, backend });
+  },
+  failed(error: string, packs?: PackSummary[]) {
+    useModelStore.setState((s) => ({ phase: 'error', error, packs: packs ?? s.packs }));
+  },
+};

@@ -1,0 +1,85 @@
+import type { BackendState, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+
+export class WorkerCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkerCallError';
+  }
+}
+
+interface Pending {
+  method: WorkerMethod;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  onProgress?: (progress: FileProgress) => void;
+}
+
+/** The minimal port the client needs; a Worker is one, and tests can pass a fake. */
+export interface WorkerPort {
+  postMessage(message: WorkerRequest): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<WorkerEvent>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+}
+
+/** Typed calls into the model worker: each call resolves with its own method's result. */
+export class EngineClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly backendListeners = new Set<(backend: BackendState) => void>();
+
+  constructor(private readonly port: WorkerPort) {
+    port.addEventListener('message', (event) => this.receive(event.data));
+    port.addEventListener('error', (event) => {
+      const message = `The model worker crashed (${event.message || 'unknown error'}). Reload the page.`;
+      for (const [id, call] of this.pending) {
+        call.reject(new WorkerCallError('internal', message));
+        this.pending.delete(id);
+      }
+    });
+  }
+
+  call<K extends WorkerMethod>(method: K, params: WorkerMethods[K]['params'], onProgress?: (progress: FileProgress) => void): Promise<WorkerMethods[K]['result']> {
+    const id = this.nextId++;
+    return new Promise<WorkerMethods[K]['result']>((resolve, reject) => {
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
+      this.port.postMessage({ type: method, id, params } as WorkerRequest);
+    });
+  }
+
+  onBackendChange(listener: (backend: BackendState) => void): () => void {
+    this.backendListeners.add(listener);
+    return () => this.backendListeners.delete(listener);
+  }
+
+  private receive(event: WorkerEvent): void {
+    switch (event.type) {
+      case 'backend':
+        for (const listener of this.backendListeners) listener(event.backend);
+        return;
+      case 'progress':
+        this.pending.get(event.id)?.onProgress?.(event.progress);
+        return;
+      case 'result': {
+        const call = this.pending.get(event.id);
+        if (!call) return;
+        this.pending.delete(event.id);
+        call.resolve(event.result);
+        return;
+      }
+      case 'error': {
+        const call = this.pending.get(event.id);
+        if (!call) return;
+        this.pending.delete(event.id);
+        call.reject(new WorkerCallError(event.code, event.message));
+        return;
+      }
+      default: {
+        const unknown: never = event;
+        throw new Error(`Unknown worker event ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+}

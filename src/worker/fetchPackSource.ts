@@ -1,0 +1,49 @@
+import { EngineError, errorMessage } from '../engine/errors';
+import type { FileProgress, PackFileSource } from '../engine/pack/fileSource';
+
+/** A pack served over HTTP (the app's own origin); streams each file to report bytes loaded. */
+export class FetchPackSource implements PackFileSource {
+  constructor(readonly location: string) {}
+
+  async readBytes(path: string, onProgress?: (progress: FileProgress) => void): Promise<Uint8Array> {
+    const url = this.location + path;
+    let response: Response;
+    try {
+      response = await fetch(url);
+    } catch (cause) {
+      throw new EngineError('pack-file-missing', `${url} could not be fetched (${errorMessage(cause)}). Check that the demo server is still running and reload.`, { cause });
+    }
+    if (!response.ok) {
+      throw new EngineError(
+        'pack-file-missing',
+        response.status === 404
+          ? `${url} is missing (HTTP 404), so the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.`
+          : `${url} could not be loaded (HTTP ${response.status}). Reload the page; if it persists, restart the demo server.`,
+      );
+    }
+    const header = response.headers.get('content-length');
+    const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+    if (!response.body) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let loaded = 0;
+    onProgress?.({ file: path, loaded: 0, total });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      loaded += value.length;
+      onProgress?.({ file: path, loaded, total });
+    }
+    if (total !== null && loaded !== total) {
+      throw new EngineError('pack-file-corrupt', `${url} arrived incomplete (${loaded} of ${total} bytes). Reload the page.`);
+    }
+    const bytes = new Uint8Array(loaded);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes;
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The one message protocol between the UI and the model worker. Each request carries an id and
+ * resolves with exactly one `result` or `error` for that id; `progress` belongs to a request,
+ * `backend` is announced whenever the execution provider changes.
+ */
+import type { BackendState } from '../engine/clip/clipEncoder';
+import type { EngineErrorCode } from '../engine/errors';
+import type { ImageFormat } from '../engine/image/imageFormat';
+import type { FileProgress } from '../engine/pack/fileSource';
+
+export type { BackendState, FileProgress };
+
+export interface PackRef {
+  id: string;
+  /** URL of the pack folder, ending in '/'. */
+  baseUrl: string;
+  files: string[];
+}
+
+export interface ImagePayload {
+  name: string;
+  blob: Blob;
+}
+
+export interface CheckedImage {
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+export interface PackLoaded {
+  packId: string;
+  backend: BackendState;
+  loadMs: number;
+  poolSize: number;
+  projectionDim: number;
+}
+
+export interface ReplyResult {
+  text: string;
+  score: number;
+  candidates: { text: string; score: number }[];
+  timings: { encodeMs: number; rankMs: number; decodeMs: number; totalMs: number };
+  backend: BackendState;
+}
+
+/** Every call the worker answers: its parameters and its result, bound together by name. */
+export interface WorkerMethods {
+  loadPack: { params: { pack: PackRef; poolUrl: string; forceWasm: boolean }; result: PackLoaded };
+  checkImage: { params: { image: ImagePayload }; result: CheckedImage };
+  reply: { params: { texts: string[]; images: ImagePayload[] }; result: ReplyResult };
+  encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
+}
+
+export type WorkerMethod = keyof WorkerMethods;
+
+export type WorkerRequest = {
+  [K in WorkerMethod]: { type: K; id: number; params: WorkerMethods[K]['params'] };
+}[WorkerMethod];
+
+export type WorkerResultMessage = {
+  [K in WorkerMethod]: { type: 'result'; id: number; method: K; result: WorkerMethods[K]['result'] };
+}[WorkerMethod];
+
+export type WorkerEvent =
+  | WorkerResultMessage
+  | { type: 'error'; id: number; code: EngineErrorCode | 'internal'; message: string }
+  | { type: 'progress'; id: number; progress: FileProgress }
+  | { type: 'backend'; backend: BackendState };
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
+}
+
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'checkImage', 'reply', 'encodeTexts'];
+
+/** Messages come from another realm: check the envelope before trusting the type. */
+export function isWorkerRequest(value: unknown): value is WorkerRequest {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['id'] === 'number' && typeof v['type'] === 'string' && (METHODS as readonly string[]).includes(v['type']) && typeof v['params'] === 'object' && v['params'] !== null;
+}

@@ -1,0 +1,59 @@
+import { EngineError, errorMessage } from '../engine/errors';
+import type { BackendState, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import { assertNever, isWorkerRequest } from './protocol';
+
+/** What the worker needs from an engine; the real one and the tests' fake both implement it. */
+export interface WorkerEngine {
+  loadPack(params: WorkerMethods['loadPack']['params'], onProgress: (p: FileProgress) => void, onBackend: (b: BackendState) => void): Promise<WorkerMethods['loadPack']['result']>;
+  checkImage(params: WorkerMethods['checkImage']['params']): Promise<WorkerMethods['checkImage']['result']>;
+  reply(params: WorkerMethods['reply']['params']): Promise<WorkerMethods['reply']['result']>;
+  encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
+}
+
+/**
+ * Turns requests into engine calls and every outcome into exactly one result or error event.
+ * Requests run one at a time, in arrival order, so a reply never races a pack load.
+ */
+export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerEvent) => void): (message: unknown) => Promise<void> {
+  let queue: Promise<void> = Promise.resolve();
+
+  const run = async (request: WorkerRequest): Promise<void> => {
+    const { id } = request;
+    try {
+      switch (request.type) {
+        case 'loadPack': {
+          const result = await engine.loadPack(
+            request.params,
+            (progress) => post({ type: 'progress', id, progress }),
+            (backend) => post({ type: 'backend', backend }),
+          );
+          post({ type: 'result', id, method: 'loadPack', result });
+          return;
+        }
+        case 'checkImage':
+          post({ type: 'result', id, method: 'checkImage', result: await engine.checkImage(request.params) });
+          return;
+        case 'reply':
+          post({ type: 'result', id, method: 'reply', result: await engine.reply(request.params) });
+          return;
+        case 'encodeTexts':
+          post({ type: 'result', id, method: 'encodeTexts', result: await engine.encodeTexts(request.params) });
+          return;
+        default:
+          assertNever(request);
+      }
+    } catch (error) {
+      post({ type: 'error', id, code: error instanceof EngineError ? error.code : 'internal', message: errorMessage(error) });
+    }
+  };
+
+  return (message: unknown) => {
+    if (!isWorkerRequest(message)) {
+      const id = typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' ? (message as { id: number }).id : -1;
+      post({ type: 'error', id, code: 'internal', message: 'The worker received a message it does not understand. Reload the page.' });
+      return Promise.resolve();
+    }
+    queue = queue.then(() => run(message));
+    return queue;
+  };
+}
