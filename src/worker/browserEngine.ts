@@ -70,6 +70,13 @@ export class BrowserEngine implements WorkerEngine {
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
+  async encodeImages(params: Parameters<WorkerEngine['encodeImages']>[0]) {
+    const { encoder } = this.ready();
+    const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
+    const embeddings = await encoder.encodeImages(images);
+    return { embeddings: embeddings.map((e) => Array.from(e)) };
+  }
+
   private ready(): { encoder: ClipEncoder; pool: TextPoolIndex } {
     if (!this.encoder || !this.pool) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return { encoder: this.encoder, pool: this.pool };

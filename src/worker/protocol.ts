@@ -50,6 +50,7 @@ export interface WorkerMethods {
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
   reply: { params: { texts: string[]; images: ImagePayload[] }; result: ReplyResult };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
+  encodeImages: { params: { images: ImagePayload[] }; result: { embeddings: number[][] } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -72,7 +73,7 @@ export function assertNever(value: never): never {
   throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'checkImage', 'reply', 'encodeTexts'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'checkImage', 'reply', 'encodeTexts', 'encodeImages'];
 
 /** Messages come from another realm: check the envelope before trusting the type. */
 export function isWorkerRequest(value: unknown): value is WorkerRequest {

@@ -8,6 +8,7 @@ export interface WorkerEngine {
   checkImage(params: WorkerMethods['checkImage']['params']): Promise<WorkerMethods['checkImage']['result']>;
   reply(params: WorkerMethods['reply']['params']): Promise<WorkerMethods['reply']['result']>;
   encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
+  encodeImages(params: WorkerMethods['encodeImages']['params']): Promise<WorkerMethods['encodeImages']['result']>;
 }
 
 /**
@@ -38,6 +39,9 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           return;
         case 'encodeTexts':
           post({ type: 'result', id, method: 'encodeTexts', result: await engine.encodeTexts(request.params) });
+          return;
+        case 'encodeImages':
+          post({ type: 'result', id, method: 'encodeImages', result: await engine.encodeImages(request.params) });
           return;
         default:
           assertNever(request);

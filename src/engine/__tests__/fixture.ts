@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import type { RgbaImage } from '../image/rgbaImage';
 
-export const TEST_PACK_DIR = join(__dirname, '..', '..', '..', 'models', 'test-tiny-clip');
+export const TEST_PACK_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'models', 'test-tiny-clip');
 
 export interface ReferenceFixture {
   seed: number;

@@ -39,6 +39,8 @@ export class ClipEncoder {
   private sessions: Record<ClipTower, OrtSession>;
   private backendState: BackendState;
   private fallback: Promise<void> | null = null;
+  /** onnxruntime-web runs one inference at a time per runtime; runs are queued here. */
+  private runQueue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly config: ClipPackConfig,
@@ -136,7 +138,13 @@ export class ClipEncoder {
     await Promise.allSettled([this.sessions.text_model.release(), this.sessions.vision_model.release()]);
   }
 
-  private async run(tower: ClipTower, feeds: () => Record<string, ort.Tensor>, outputName: string): Promise<Float32Array> {
+  private run(tower: ClipTower, feeds: () => Record<string, ort.Tensor>, outputName: string): Promise<Float32Array> {
+    const result = this.runQueue.then(() => this.runNow(tower, feeds, outputName));
+    this.runQueue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async runNow(tower: ClipTower, feeds: () => Record<string, ort.Tensor>, outputName: string): Promise<Float32Array> {
     if (this.fallback) await this.fallback;
     try {
       return await runSession(this.sessions[tower], feeds(), outputName);

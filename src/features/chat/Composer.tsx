@@ -63,8 +63,9 @@ export function Composer() {
           type="file"
           accept={ACCEPT}
           multiple
-          className="sr-only"
-          aria-label="Add photos"
+          className="hidden"
+          tabIndex={-1}
+          aria-hidden="true"
           onChange={(e) => {
             void attachImages(Array.from(e.target.files ?? []));
             e.target.value = '';

@@ -8,7 +8,7 @@ export function Notices() {
       {notices.map((n) => (
         <li key={n.id} role={n.tone === 'error' ? 'alert' : 'status'} className={`flex items-start justify-between gap-3 rounded-lg px-3 py-2 text-sm ${n.tone === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-blue-50 text-blue-900'}`}>
           <span>{n.text}</span>
-          <button type="button" onClick={() => chatActions.dismissNotice(n.id)} aria-label="Dismiss message" className="font-bold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <button type="button" onClick={() => chatActions.dismissNotice(n.id)} aria-label="Dismiss notice" className="font-bold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
             ×
           </button>
         </li>

@@ -1,0 +1,23 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const assets = join(root, 'dist', 'assets');
+
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+test('the build holds exactly one copy of onnxruntime-web, inside the worker only', () => {
+  // Every copy of onnxruntime-web embeds onnxruntime-common's version string once (env.versions.common).
+  const commonVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'onnxruntime-common', 'package.json'), 'utf8')) as { version: string }).version;
+  const files = readdirSync(assets);
+  const counts = files.filter((f) => f.endsWith('.js')).map((f) => ({ file: f, copies: occurrences(readFileSync(join(assets, f), 'utf8'), commonVersion) }));
+  const withOrt = counts.filter((c) => c.copies > 0);
+  expect(withOrt).toHaveLength(1);
+  expect(withOrt[0]!.copies).toBe(1);
+  expect(withOrt[0]!.file).toMatch(/^engine\.worker-/);
+  expect(files.filter((f) => f.endsWith('.wasm'))).toHaveLength(1);
+});

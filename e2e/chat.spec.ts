@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { asset, choosePhotos, conversation, dropFiles, openReady, pasteFiles, sendText } from './helpers';
+
+test.describe('chat', () => {
+  test('a text turn gets a reply computed by the model in the worker', async ({ page }) => {
+    await openReady(page);
+    await sendText(page, 'I love hiking in the mountains');
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(replies).toHaveCount(1);
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
+    // The reply carries the cosine the worker computed, not a canned string.
+    await expect(replies.getByTestId('reply-meta')).toContainText(/cosine \d\.\d{3}/);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+  });
+
+  test('Shift+Enter adds a new line instead of sending', async ({ page }) => {
+    await openReady(page);
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await box.fill('first line');
+    await box.press('Shift+Enter');
+    await box.pressSequentially('second line');
+    await expect(box).toHaveValue('first line\nsecond line');
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveCount(0);
+    await box.press('Enter');
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('first line\nsecond line');
+  });
+
+  test('a photo from the file picker shows a preview, can be removed, and gets a reply', async ({ page }) => {
+    await openReady(page);
+    await choosePhotos(page, [
+      { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') },
+      { name: 'sky.png', mimeType: 'image/png', buffer: asset('sky.png') },
+    ]);
+    const tray = page.getByRole('list', { name: 'Photos to send' });
+    await expect(tray.getByRole('img')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Remove sky.png' }).click();
+    await expect(tray.getByRole('img')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const mine = page.getByRole('listitem', { name: 'You said' });
+    await expect(mine.getByRole('img', { name: 'Shared photo: meadow.jpg' })).toBeVisible();
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await expect(page.getByRole('list', { name: 'Photos to send' })).toHaveCount(0);
+  });
+
+  test('photos dropped on the chat or pasted join the turn, with text', async ({ page }) => {
+    await openReady(page);
+    await dropFiles(page, [{ name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') }]);
+    await pasteFiles(page, [{ name: 'sky.png', mimeType: 'image/png', buffer: asset('sky.png') }]);
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(2);
+    await sendText(page, 'look at these');
+    const mine = page.getByRole('listitem', { name: 'You said' });
+    await expect(mine.getByRole('img')).toHaveCount(2);
+    await expect(mine).toContainText('look at these');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+  });
+
+  test('the conversation survives a reload, photos included', async ({ page }) => {
+    await openReady(page);
+    await choosePhotos(page, { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await sendText(page, 'our picnic spot');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await sendText(page, 'and the weather was perfect');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2);
+    const before = await conversation(page);
+
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2);
+    expect(await conversation(page)).toEqual(before);
+    const photo = page.getByRole('img', { name: 'Shared photo: meadow.jpg' });
+    await expect(photo).toBeVisible();
+    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+  });
+
+  test('new conversation clears the chat and what is stored', async ({ page }) => {
+    await openReady(page);
+    await sendText(page, 'hello');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByText('Say hello, or share a photo')).toBeVisible();
+  });
+});

@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { crc32, deflateSync } from 'node:zlib';
+import { type Page, expect } from '@playwright/test';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const ASSETS = join(here, 'assets');
+export const TEST_PACK_DIR = join(here, '..', 'models', 'test-tiny-clip');
+
+export function asset(name: string): Buffer {
+  return readFileSync(join(ASSETS, name));
+}
+
+/** Opens the demo and waits until the model pack is loaded. */
+export async function openReady(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+}
+
+export async function sendText(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+}
+
+/** Messages as the list shows them: who said it, and its text. */
+export async function conversation(page: Page): Promise<string[]> {
+  return page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') }).allInnerTexts();
+}
+
+/** A real 12000 x 12000 PNG (1-bit, all black): tiny on disk, 576 MB once decoded to RGBA. */
+export function hugePng(side = 12000): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale
+  const rows = Buffer.alloc((1 + Math.ceil(side / 8)) * side);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Drops files on the chat the way a browser does: dragenter, dragover, drop with a DataTransfer. */
+export async function dropFiles(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, mimeType: f.mimeType, data: Array.from(f.buffer) }));
+  const dataTransfer = await page.evaluateHandle((items) => {
+    const dt = new DataTransfer();
+    for (const item of items) dt.items.add(new File([new Uint8Array(item.data)], item.name, { type: item.mimeType }));
+    return dt;
+  }, payload);
+  for (const type of ['dragenter', 'dragover', 'drop']) await page.dispatchEvent('main', type, { dataTransfer });
+}
+
+/** Pastes files into the composer as the clipboard would. */
+export async function pasteFiles(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, mimeType: f.mimeType, data: Array.from(f.buffer) }));
+  await page.getByRole('textbox', { name: 'Message' }).evaluate((el, items) => {
+    const dt = new DataTransfer();
+    for (const item of items) dt.items.add(new File([new Uint8Array(item.data)], item.name, { type: item.mimeType }));
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, payload);
+}
+
+type FilePayload = { name: string; mimeType: string; buffer: Buffer };
+
+/** Clicks "Add photos" and picks files in the file chooser that opens, as a person does. */
+export async function choosePhotos(page: Page, files: FilePayload | FilePayload[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Add photos' }).click();
+  await (await chooser).setFiles(files);
+}
