@@ -11,7 +11,7 @@ export default defineConfig({
   workers: 1,
   timeout: 180_000,
   expect: { timeout: 60_000 },
-  reporter: [['list']],
+  reporter: [['list'], ['json']],
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${PORT}`,

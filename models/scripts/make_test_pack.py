@@ -82,6 +82,11 @@ def main():
     os.makedirs(os.path.join(PACK, "fixture"))
     with open(os.path.join(PACK, "config.json"), "w") as f:
         json.dump(cfg, f, indent=2)
+    with open(os.path.join(PACK, "manifest.json"), "w") as f:
+        json.dump({"name": "test-tiny-clip (random weights)",
+                   "description": "Test fixture: a CLIP-format pack with random weights, made by models/scripts/make_test_pack.py. "
+                                  "Replies come from real inference but carry no meaning.",
+                   "license": "MIT (this project); tokenizer from OpenAI CLIP, MIT"}, f, indent=2)
     shutil.copyfile(os.path.join(tok_dir, "preprocessor_config.json"), os.path.join(PACK, "preprocessor_config.json"))
     write_tokenizer_files(tok_dir, PACK)
     export_onnx(text_model, vision_model, PACK, cfg["vision_config"]["image_size"])

@@ -1,0 +1,70 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+/**
+ * `npm test`: type checks, unit tests (Vitest, Node), then the production build and the
+ * end-to-end tests (Playwright, Debian's Chromium). Stops at the first failing stage, exits
+ * non-zero, and ends with one line counting every test: "N passed, N failed".
+ */
+// Outside test-results/, which Playwright empties when it starts.
+const REPORT_DIR = 'test-reports';
+const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
+const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
+
+function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function unitCounts(): Counts | null {
+  if (!existsSync(UNIT_REPORT)) return null;
+  const r = JSON.parse(readFileSync(UNIT_REPORT, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+}
+
+function e2eCounts(): Counts | null {
+  if (!existsSync(E2E_REPORT)) return null;
+  const r = JSON.parse(readFileSync(E2E_REPORT, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
+  return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped };
+}
+
+rmSync(REPORT_DIR, { recursive: true, force: true });
+mkdirSync(REPORT_DIR, { recursive: true });
+
+const npx = (bin: string) => `node_modules/.bin/${bin}`;
+let ok =
+  run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
+  run('Unit tests', npx('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
+  run('Chromium', npx('tsx'), ['src/node/checkChromium.ts']) &&
+  run('Production build', npx('vite'), ['build']) &&
+  run('End-to-end tests', npx('playwright'), ['test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: E2E_REPORT });
+
+const stages = [
+  ['unit', unitCounts()],
+  ['e2e', e2eCounts()],
+] as const;
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const [name, counts] of stages) {
+  if (!counts) {
+    console.log(`${name}: did not run`);
+    continue;
+  }
+  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  total.passed += counts.passed;
+  total.failed += counts.failed;
+  total.skipped += counts.skipped;
+}
+if (total.skipped > 0) {
+  console.log('Skipped tests are not allowed in this project.');
+  ok = false;
+}
+if (!stages.every(([, c]) => c !== null)) ok = false;
+console.log(`\n${total.passed} passed, ${total.failed} failed`);
+process.exit(ok && total.failed === 0 ? 0 : 1);

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { EngineError } from '../engine/errors';
+import type { WorkerEvent } from './protocol';
+import { type WorkerEngine, createRequestHandler } from './requestHandler';
+import { EngineClient, type WorkerPort } from './client';
+
+const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
+
+/** A deterministic engine: fixed results, one progress event, one backend announcement. */
+function fakeEngine(): WorkerEngine & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async loadPack(params, onProgress, onBackend) {
+      calls.push(`load ${params.pack.id}`);
+      onProgress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
+      onBackend(backend);
+      return { packId: params.pack.id, backend, loadMs: 12, poolSize: 3, projectionDim: 16 };
+    },
+    async checkImage(params) {
+      calls.push(`check ${params.image.name}`);
+      throw new EngineError('image-unsupported', `"${params.image.name}" is not an image this app can read.`);
+    },
+    async reply(params) {
+      calls.push(`reply ${params.texts.join(' ')}`);
+      return { text: 'hi', score: 0.5, candidates: [{ text: 'hi', score: 0.5 }], timings: { encodeMs: 1, rankMs: 1, decodeMs: 0, totalMs: 2 }, backend };
+    },
+    async encodeTexts(params) {
+      return { embeddings: params.texts.map(() => [1, 0]) };
+    },
+    async encodeImages(params) {
+      return { embeddings: params.images.map(() => [0, 1]) };
+    },
+  };
+}
+
+describe('worker request handler', () => {
+  it('answers each request with exactly one result, tagged with its id and method', async () => {
+    const events: WorkerEvent[] = [];
+    const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
+    await handle({ type: 'reply', id: 7, params: { texts: ['hello'], images: [] } });
+    expect(events).toEqual([{ type: 'result', id: 7, method: 'reply', result: expect.objectContaining({ text: 'hi' }) }]);
+  });
+
+  it('forwards progress and backend changes during a load, then the result', async () => {
+    const events: WorkerEvent[] = [];
+    const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
+    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, poolUrl: '/pool.json', forceWasm: false } });
+    expect(events.map((e) => e.type)).toEqual(['progress', 'backend', 'result']);
+    expect(events[0]).toEqual({ type: 'progress', id: 1, progress: { file: 'onnx/text_model.onnx', loaded: 5, total: 10 } });
+  });
+
+  it('turns engine errors into error events with their code and sentence', async () => {
+    const events: WorkerEvent[] = [];
+    const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
+    await handle({ type: 'checkImage', id: 3, params: { image: { name: 'notes.txt', blob: new Blob(['x']) } } });
+    expect(events).toEqual([{ type: 'error', id: 3, code: 'image-unsupported', message: '"notes.txt" is not an image this app can read.' }]);
+  });
+
+  it('rejects unknown messages instead of ignoring them', async () => {
+    const events: WorkerEvent[] = [];
+    const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
+    await handle({ type: 'format-disk', id: 9, params: {} });
+    await handle('hello');
+    expect(events).toEqual([
+      { type: 'error', id: 9, code: 'internal', message: expect.stringContaining('does not understand') },
+      { type: 'error', id: -1, code: 'internal', message: expect.stringContaining('does not understand') },
+    ]);
+  });
+
+  it('runs requests one at a time, in order', async () => {
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, () => undefined);
+    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, poolUrl: '/', forceWasm: false } });
+    await handle({ type: 'reply', id: 2, params: { texts: ['x'], images: [] } });
+    expect(engine.calls).toEqual(['load a', 'reply x']);
+  });
+});
+
+describe('EngineClient over the handler', () => {
+  /** Connects a client to a handler in the same thread, as the worker boundary would. */
+  function connected(): EngineClient {
+    const listeners: ((e: MessageEvent<WorkerEvent>) => void)[] = [];
+    const handle = createRequestHandler(fakeEngine(), (event) => queueMicrotask(() => listeners.forEach((l) => l({ data: event } as MessageEvent<WorkerEvent>))));
+    const port: WorkerPort = {
+      postMessage: (message) => void handle(structuredClone(message)),
+      addEventListener: ((type: string, listener: (e: MessageEvent<WorkerEvent>) => void) => {
+        if (type === 'message') listeners.push(listener);
+      }) as WorkerPort['addEventListener'],
+    };
+    return new EngineClient(port);
+  }
+
+  it('resolves a call with its typed result and reports progress and backend', async () => {
+    const client = connected();
+    const progress: number[] = [];
+    const backends: string[] = [];
+    client.onBackendChange((b) => backends.push(b.provider));
+    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, poolUrl: '/', forceWasm: false }, (p) => progress.push(p.loaded));
+    expect(loaded.poolSize).toBe(3);
+    expect(progress).toEqual([5]);
+    expect(backends).toEqual(['wasm']);
+    expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([[1, 0], [1, 0]]);
+  });
+
+  it('rejects a call with the worker\'s sentence and code', async () => {
+    const client = connected();
+    await expect(client.call('checkImage', { image: { name: 'notes.txt', blob: new Blob(['x']) } })).rejects.toMatchObject({ code: 'image-unsupported', message: '"notes.txt" is not an image this app can read.' });
+  });
+});
