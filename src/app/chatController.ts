@@ -40,12 +40,12 @@ export async function attachImages(files: readonly File[]): Promise<void> {
 /** Sends the composer's text and photos as one turn; returns false when there was nothing to send. */
 export async function sendTurn(rawText: string): Promise<boolean> {
   const text = rawText.trim();
-  const { draftImages, awaitingReply, messages } = useChatStore.getState();
+  const { draftImages, awaitingReply, messages, hydrated } = useChatStore.getState();
   if (text === '' && draftImages.length === 0) {
     chatActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
     return false;
   }
-  if (awaitingReply) return false;
+  if (awaitingReply || !hydrated) return false;
   if (useModelStore.getState().phase !== 'ready') {
     chatActions.notify('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
     return false;

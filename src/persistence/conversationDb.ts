@@ -13,17 +13,34 @@ export async function loadMessages(): Promise<ChatMessage[]> {
   return Array.isArray(saved) ? (saved as ChatMessage[]) : [];
 }
 
-export async function saveTurn(messages: ChatMessage[], images: { imageId: string; blob: Blob }[]): Promise<void> {
-  // Images first: a message list never points at an image that was not written.
-  if (images.length > 0) await setMany(images.map((i) => [`image:${i.imageId}`, i.blob] as [string, Blob]), store);
-  await set(MESSAGES_KEY, messages, store);
+/** Images of this session, so a photo shows at once, before (and whether or not) it is stored. */
+const sessionImages = new Map<string, Blob>();
+
+/** Writes run one after another, so an older message list can never overwrite a newer one. */
+let writes: Promise<unknown> = Promise.resolve();
+function enqueue<T>(write: () => Promise<T>): Promise<T> {
+  const next = writes.then(write);
+  writes = next.catch(() => undefined);
+  return next;
+}
+
+export function saveTurn(messages: ChatMessage[], images: { imageId: string; blob: Blob }[]): Promise<void> {
+  for (const image of images) sessionImages.set(image.imageId, image.blob);
+  return enqueue(async () => {
+    // Images first: a stored message list never points at an image that was not written.
+    if (images.length > 0) await setMany(images.map((i) => [`image:${i.imageId}`, i.blob] as [string, Blob]), store);
+    await set(MESSAGES_KEY, messages, store);
+  });
 }
 
 export async function loadImage(imageId: string): Promise<Blob | undefined> {
-  return get<Blob>(`image:${imageId}`, store);
+  return sessionImages.get(imageId) ?? get<Blob>(`image:${imageId}`, store);
 }
 
-export async function clearConversationDb(): Promise<void> {
-  const all = await keys(store);
-  await Promise.all(all.map((k) => del(k, store)));
+export function clearConversationDb(): Promise<void> {
+  sessionImages.clear();
+  return enqueue(async () => {
+    const all = await keys(store);
+    await Promise.all(all.map((k) => del(k, store)));
+  });
 }

@@ -34,6 +34,7 @@ export class BrowserEngine implements WorkerEngine {
     configureWasm(plan.wasmThreads);
     await this.encoder?.release();
     this.encoder = null;
+    this.pool = null;
     const encoder = await ClipEncoder.load(new FetchPackSource(params.pack.baseUrl), params.pack.files, plan, { onProgress, onBackendChange: onBackend });
     if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(encoder);
     const poolResponse = await fetch(params.poolUrl).catch(() => null);
@@ -84,13 +85,14 @@ export class BrowserEngine implements WorkerEngine {
 
   /** A lost GPU device (driver reset, tab in background on some systems) moves the pack to WASM. */
   private watchDeviceLoss(encoder: ClipEncoder): void {
-    const webgpu = ort.env.webgpu as { device?: GPUDevice | Promise<GPUDevice> };
-    Promise.resolve(webgpu.device)
-      .then((device) => device?.lost)
-      .then((info) => {
-        if (info && this.encoder === encoder) return encoder.fallBackToWasm(`GPU device lost: ${info.message || info.reason}`);
-        return undefined;
-      })
-      .catch((error: unknown) => console.warn('WebGPU device watch failed', errorMessage(error)));
+    void (async () => {
+      try {
+        const device = await (ort.env.webgpu as { device?: GPUDevice | Promise<GPUDevice> }).device;
+        const info = await device?.lost;
+        if (info && this.encoder === encoder) await encoder.fallBackToWasm(`GPU device lost: ${info.message || info.reason}`);
+      } catch (error) {
+        console.warn('Could not watch the WebGPU device for loss:', errorMessage(error));
+      }
+    })();
   }
 }

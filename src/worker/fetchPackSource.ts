@@ -21,8 +21,10 @@ export class FetchPackSource implements PackFileSource {
           : `${url} could not be loaded (HTTP ${response.status}). Reload the page; if it persists, restart the demo server.`,
       );
     }
+    // With a content encoding (gzip), Content-Length counts compressed bytes, not what the stream yields.
+    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
     const header = response.headers.get('content-length');
-    const total = header !== null && /^\d+$/.test(header) ? Number(header) : null;
+    const total = !encoded && header !== null && /^\d+$/.test(header) ? Number(header) : null;
     if (!response.body) return new Uint8Array(await response.arrayBuffer());
     const reader = response.body.getReader();
     const chunks: Uint8Array[] = [];

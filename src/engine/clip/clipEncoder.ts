@@ -198,7 +198,7 @@ async function createTowers(
     }
     return choice;
   });
-  const sessions = await Promise.all(
+  const settled = await Promise.allSettled(
     picked.map(async ({ file }) => {
       const bytes = await source.readBytes(file, options.onProgress);
       try {
@@ -209,6 +209,13 @@ async function createTowers(
       }
     }),
   );
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) {
+    // Do not leak the tower that did load: the caller may retry on another provider.
+    await Promise.allSettled(settled.map((r) => (r.status === 'fulfilled' ? r.value.release() : undefined)));
+    throw failure.reason;
+  }
+  const sessions = settled.map((r) => (r as PromiseFulfilledResult<OrtSession>).value);
   const state: BackendState = {
     provider: plan.provider,
     dtypes: { text_model: picked[0]!.dtype, vision_model: picked[1]!.dtype },

@@ -1,4 +1,5 @@
 import { loadModels } from '../../app/modelLoader';
+import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../stores/modelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 
@@ -20,7 +21,9 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
 }
 
 export function ModelStatus() {
-  const { packs, activePackId, phase, files, backend, loadMs, poolSize, error } = useModelStore();
+  const { packs, activePackId, phase, files, backend, loadMs, poolSize, error } = useModelStore(
+    useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, poolSize: s.poolSize, error: s.error })),
+  );
   const packId = useSettingsStore((s) => s.packId);
   const forceWasm = useSettingsStore((s) => s.forceWasm);
   const setPackId = useSettingsStore((s) => s.setPackId);
