@@ -8,11 +8,13 @@ import { configureWasm } from '../engine/onnx/ortSessions';
 import { parseTextPool } from '../engine/pool/textPool';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
 import { FsPackSource } from './fsPackSource';
+import { retrieval } from './benchRetrieval';
 
 /**
  * Benchmarks that print figures. Usage:
  *   npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]
  *   npm run bench -- browser [--webgpu] [--turns 30]     (Chromium against the production build)
+ *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]
  */
 const args = process.argv.slice(2);
 const command = args[0];
@@ -103,7 +105,8 @@ async function browser(): Promise<void> {
 
 if (command === 'foundation') await foundation();
 else if (command === 'browser') await browser();
+else if (command === 'retrieval') await retrieval(args.slice(1));
 else {
-  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N]');
+  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT]');
   process.exit(2);
 }
