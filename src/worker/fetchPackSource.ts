@@ -7,6 +7,8 @@ export class FetchPackSource implements PackFileSource {
 
   async readBytes(path: string, onProgress?: (progress: FileProgress) => void): Promise<Uint8Array> {
     const url = this.location + path;
+    // Announce the file before the request, so the status area lists every file from the start.
+    onProgress?.({ file: path, loaded: 0, total: null });
     let response: Response;
     try {
       response = await fetch(url);

@@ -87,7 +87,8 @@ export function Composer() {
           value={text}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKeyDown}
-          placeholder="Type a message — Enter to send, Shift+Enter for a new line"
+          placeholder="Type a message"
+          aria-describedby="composer-hint"
           className="min-h-[2.75rem] flex-1 resize-y rounded-lg border border-slate-300 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
         />
         <button
@@ -98,6 +99,9 @@ export function Composer() {
           Send
         </button>
       </div>
+      <p id="composer-hint" className="mt-1 text-xs text-slate-600">
+        Enter sends · Shift+Enter for a new line · drop or paste photos anywhere
+      </p>
     </form>
   );
 }

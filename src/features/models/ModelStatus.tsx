@@ -13,7 +13,7 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
     <li className="text-xs">
       <div className="flex justify-between gap-2">
         <span className="truncate">{file}</span>
-        <span>{formatBytes(load.loaded)} of {load.total === null ? 'unknown' : formatBytes(total)}</span>
+        <span>{load.total === null && load.loaded === 0 ? 'waiting…' : `${formatBytes(load.loaded)} of ${load.total === null ? 'unknown size' : formatBytes(total)}`}</span>
       </div>
       <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={`Loading ${file}`} />
     </li>
