@@ -14,7 +14,7 @@ import torch
 from PIL import Image, ImageDraw
 
 sys.path.insert(0, os.path.dirname(__file__))
-from clip_preprocess import preprocess  # noqa: E402
+from clip_preprocess import preprocess, resized_crop  # noqa: E402
 from clip_tokenizer import ReferenceTokenizer, write_tokenizer_files  # noqa: E402
 from clip_torch import CLIPTextModelWithProjection, CLIPVisionModelWithProjection, export_onnx, init_clip_  # noqa: E402
 
@@ -106,23 +106,12 @@ def main():
             emb = vision_model(torch.from_numpy(pixels)[None])[0]
             fixture["images"].append({"file": f"fixture/{name}.png", "size": list(img.size),
                                       "crop_file": f"fixture/{name}.crop.rgb", "image_embeds": emb.tolist()})
-            crop_u8 = np.asarray(_resized_crop(img, pre_cfg), dtype=np.uint8)
+            crop_u8 = np.asarray(resized_crop(img, pre_cfg), dtype=np.uint8)
             crop_u8.tofile(os.path.join(PACK, "fixture", f"{name}.crop.rgb"))
     with open(os.path.join(PACK, "fixture", "reference.json"), "w") as f:
         json.dump(fixture, f, indent=1)
     total = sum(os.path.getsize(os.path.join(PACK, "onnx", n)) for n in os.listdir(os.path.join(PACK, "onnx")))
     print(f"wrote {PACK}: onnx {total / 1e6:.2f} MB, {len(fixture['texts'])} texts, {len(fixture['images'])} images")
-
-
-def _resized_crop(img, cfg):
-    """The uint8 crop that preprocess() normalizes (same resize and crop, before rescaling)."""
-    w, h = img.size
-    short = cfg["size"]["shortest_edge"]
-    new_w, new_h = (short, int(short * h / w)) if w <= h else (int(short * w / h), short)
-    img = img.convert("RGB").resize((new_w, new_h), resample=Image.BICUBIC, reducing_gap=None)
-    ch, cw = cfg["crop_size"]["height"], cfg["crop_size"]["width"]
-    top, left = (new_h - ch) // 2, (new_w - cw) // 2
-    return img.crop((left, top, left + cw, top + ch))
 
 
 if __name__ == "__main__":
