@@ -11,7 +11,7 @@ export default defineConfig({
   workers: 1,
   timeout: 180_000,
   expect: { timeout: 60_000 },
-  reporter: [['list'], ['json']],
+  reporter: [['list'], ['json', { outputFile: 'test-reports/e2e.json' }]],
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${PORT}`,

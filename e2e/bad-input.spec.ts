@@ -58,7 +58,7 @@ test.describe('bad input', () => {
 test.describe('broken model pack', () => {
   test('a missing model file gives a clear error in the status area, not a blank page', async ({ page }) => {
     await page.route('**/models/test-tiny-clip/onnx/vision_model.onnx', (route) => route.fulfill({ status: 404, body: 'Not found' }));
-    await page.goto('/');
+    await page.goto('/?pack=test-tiny-clip');
     const status = page.getByRole('region', { name: 'Model status' });
     await expect(status.getByRole('alert')).toContainText('onnx/vision_model.onnx is missing (HTTP 404), so the model pack cannot be loaded.');
     await expect(page.getByTestId('model-phase')).toHaveText('Not loaded');
@@ -70,7 +70,7 @@ test.describe('broken model pack', () => {
 
   test('a corrupt model file is reported as damaged', async ({ page }) => {
     await page.route('**/models/test-tiny-clip/onnx/text_model.onnx', (route) => route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }));
-    await page.goto('/');
+    await page.goto('/?pack=test-tiny-clip');
     await expect(page.getByRole('region', { name: 'Model status' }).getByRole('alert')).toContainText('onnx/text_model.onnx could not be loaded as an ONNX model');
   });
 });

@@ -81,4 +81,11 @@ test.describe('chat', () => {
     await page.reload();
     await expect(page.getByText('Say hello, or share a photo')).toBeVisible();
   });
+
+  test('a pack named in the address that does not exist is reported, and the default loads', async ({ page }) => {
+    await page.goto('/?pack=no-such-pack');
+    await expect(page.getByRole('alert')).toContainText('The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready');
+    await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
+  });
 });

@@ -14,7 +14,7 @@ export function asset(name: string): Buffer {
 
 /** Opens the demo and waits until the model pack is loaded. */
 export async function openReady(page: Page): Promise<void> {
-  await page.goto('/');
+  await page.goto('/?pack=test-tiny-clip');
   await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
 }
 

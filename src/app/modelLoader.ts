@@ -1,3 +1,4 @@
+import { chatActions } from '../stores/chatStore';
 import { modelActions, type PackSummary } from '../stores/modelStore';
 import { useSettingsStore } from '../stores/settingsStore';
 import { engine } from './engine';
@@ -24,7 +25,12 @@ export async function loadModels(): Promise<void> {
     return;
   }
   const { packId, forceWasm } = useSettingsStore.getState();
-  const pack = choosePack(packs, packId);
+  // ?pack=<id> in the address wins over the saved choice, so a presenter can link a pack.
+  const linked = new URLSearchParams(window.location.search).get('pack');
+  if (linked && !packs.some((p) => p.id === linked)) {
+    chatActions.notify('error', `The address asks for the model pack "${linked}", which is not in models/. Using the default instead.`);
+  }
+  const pack = choosePack(packs, linked && packs.some((p) => p.id === linked) ? linked : packId);
   if (!pack) {
     modelActions.failed('No model pack was found in models/. Run "npm run models:test-pack" (see README) and reload.', packs);
     return;

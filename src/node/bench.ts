@@ -13,7 +13,7 @@ import { retrieval } from './benchRetrieval';
 /**
  * Benchmarks that print figures. Usage:
  *   npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]
- *   npm run bench -- browser [--webgpu] [--turns 30]     (Chromium against the production build)
+ *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]
  */
 const args = process.argv.slice(2);
@@ -78,7 +78,7 @@ async function browser(): Promise<void> {
   const browserInstance = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
   try {
     const page = await browserInstance.newPage();
-    await page.goto('http://localhost:4174/');
+    await page.goto(`http://localhost:4174/?pack=${option('pack', 'test-tiny-clip')}`);
     const phase = page.getByTestId('model-phase');
     await phase.filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
     console.log(`Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`);
