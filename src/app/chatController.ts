@@ -4,6 +4,8 @@ import { clearConversationDb, loadMessages, saveTurn } from '../persistence/conv
 import { engine } from './engine';
 
 const MAX_IMAGES_PER_TURN = 8;
+/** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
+let conversationEpoch = 0;
 
 function newId(): string {
   return crypto.randomUUID();
@@ -59,6 +61,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       ...(text ? [{ kind: 'text' as const, text }] : []),
     ],
   };
+  const epoch = conversationEpoch;
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
   chatActions.setAwaitingReply(true);
@@ -72,8 +75,10 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       elements: [{ kind: 'text', text: reply.text }],
       reply: { score: reply.score, candidates: reply.candidates, totalMs: reply.timings.totalMs, provider: reply.backend.provider },
     };
+    // A reply to a conversation the user has since cleared is dropped.
+    if (epoch !== conversationEpoch) return true;
     chatActions.appendMessage(assistantMessage);
-    await saveTurn(useChatStore.getState().messages, []);
+    void saveTurn(useChatStore.getState().messages, []).catch((e: unknown) => chatActions.notify('error', `The reply could not be saved for later (${String(e)}).`));
   } catch (error) {
     chatActions.notify('error', `No reply this time: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
@@ -83,6 +88,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
 }
 
 export async function startNewConversation(): Promise<void> {
+  conversationEpoch++;
   chatActions.clearConversation();
   await clearConversationDb();
 }
