@@ -1,26 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
-import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from './chromium';
 import '../src/app/diagnostics';
-import { ASSETS, TEST_PACK_DIR, openReady } from './helpers';
+import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from './chromium';
+import { ASSETS, MODELS_DIR, openReady } from './helpers';
 
 interface Reference {
   texts: { text: string; text_embeds: number[] }[];
   images: { file: string; image_embeds: number[] }[];
 }
-const reference = JSON.parse(readFileSync(join(TEST_PACK_DIR, 'fixture', 'reference.json'), 'utf8')) as Reference;
-const imageFiles = [...reference.images.map((i) => join(TEST_PACK_DIR, i.file)), join(ASSETS, 'meadow.jpg')];
 
-async function embeddingsIn(page: Page): Promise<{ texts: number[][]; images: number[][] }> {
+function packFixture(packId: string): { reference: Reference; imageFiles: string[] } {
+  const dir = join(MODELS_DIR, packId);
+  const reference = JSON.parse(readFileSync(join(dir, 'fixture', 'reference.json'), 'utf8')) as Reference;
+  return { reference, imageFiles: [...reference.images.map((i) => join(dir, i.file)), join(ASSETS, 'meadow.jpg')] };
+}
+
+async function embeddingsIn(page: Page, texts: string[], imageFiles: string[]): Promise<{ texts: number[][]; images: number[][] }> {
   const images = imageFiles.map((f) => Array.from(readFileSync(f)));
-  return page.evaluate(async ({ texts, images }) => {
-    const api = window.mmdialog!;
-    return {
-      texts: await api.encodeTexts(texts),
-      images: await api.encodeImages(images.map((bytes) => new Blob([new Uint8Array(bytes)]))),
-    };
-  }, { texts: reference.texts.map((t) => t.text), images });
+  return page.evaluate(
+    async ({ texts, images }) => {
+      const api = window.mmdialog!;
+      return { texts: await api.encodeTexts(texts), images: await api.encodeImages(images.map((bytes) => new Blob([new Uint8Array(bytes)]))) };
+    },
+    { texts, images },
+  );
 }
 
 function maxAbsDiff(a: number[][], b: number[][]): number {
@@ -38,26 +42,32 @@ test.describe('backends', () => {
     await webgpuBrowser.close();
   });
 
-  test('WebGPU (SwiftShader) and WASM show different backends and agree on embeddings within 1e-3', async ({ page: wasmPage }) => {
-    await openReady(wasmPage);
-    await expect(wasmPage.getByTestId('backend')).toHaveText('WASM');
-    await expect(wasmPage.getByRole('region', { name: 'Model status' })).toContainText('this browser offers no WebGPU adapter');
+  for (const packId of ['test-tiny-clip', 'mini-clip']) {
+    test(`${packId}: WebGPU (SwiftShader) and WASM show different backends and agree on embeddings within 1e-3`, async ({ page: wasmPage }) => {
+      const { reference, imageFiles } = packFixture(packId);
+      await openReady(wasmPage, packId);
+      await expect(wasmPage.getByTestId('backend')).toHaveText('WASM');
+      await expect(wasmPage.getByRole('region', { name: 'Model status' })).toContainText('this browser offers no WebGPU adapter');
 
-    const gpuPage = await (await webgpuBrowser.newContext()).newPage();
-    await openReady(gpuPage);
-    await expect(gpuPage.getByTestId('backend')).toHaveText('WEBGPU');
+      const gpuPage = await (await webgpuBrowser.newContext()).newPage();
+      await openReady(gpuPage, packId);
+      await expect(gpuPage.getByTestId('backend')).toHaveText('WEBGPU');
 
-    const wasm = await embeddingsIn(wasmPage);
-    const gpu = await embeddingsIn(gpuPage);
-    expect(wasm.texts).toHaveLength(reference.texts.length);
-    expect(gpu.images).toHaveLength(imageFiles.length);
-    expect(maxAbsDiff(gpu.texts, wasm.texts)).toBeLessThan(1e-3);
-    expect(maxAbsDiff(gpu.images, wasm.images)).toBeLessThan(1e-3);
-    // Both also match the PyTorch reference the pack script computed.
-    expect(maxAbsDiff(wasm.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-4);
-    expect(maxAbsDiff(gpu.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-3);
-    expect(maxAbsDiff(wasm.images.slice(0, reference.images.length), reference.images.map((i) => i.image_embeds))).toBeLessThan(1e-4);
-  });
+      const texts = reference.texts.map((t) => t.text);
+      const wasm = await embeddingsIn(wasmPage, texts, imageFiles);
+      const gpu = await embeddingsIn(gpuPage, texts, imageFiles);
+      expect(wasm.texts).toHaveLength(reference.texts.length);
+      expect(gpu.images).toHaveLength(imageFiles.length);
+      expect(maxAbsDiff(gpu.texts, wasm.texts)).toBeLessThan(1e-3);
+      expect(maxAbsDiff(gpu.images, wasm.images)).toBeLessThan(1e-3);
+      // Both also match the PyTorch reference the pack's script computed.
+      const referenceImages = reference.images.map((i) => i.image_embeds);
+      expect(maxAbsDiff(wasm.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-4);
+      expect(maxAbsDiff(gpu.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-3);
+      expect(maxAbsDiff(wasm.images.slice(0, referenceImages.length), referenceImages)).toBeLessThan(1e-4);
+      expect(maxAbsDiff(gpu.images.slice(0, referenceImages.length), referenceImages)).toBeLessThan(1e-3);
+    });
+  }
 
   test('choosing "WASM only" in settings moves a WebGPU browser to WASM and keeps the conversation', async () => {
     const page = await (await webgpuBrowser.newContext()).newPage();

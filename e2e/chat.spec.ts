@@ -86,6 +86,6 @@ test.describe('chat', () => {
     await page.goto('/?pack=no-such-pack');
     await expect(page.getByRole('alert')).toContainText('The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.');
     await expect(page.getByTestId('model-phase')).toContainText('Ready');
-    await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
+    await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
   });
 });

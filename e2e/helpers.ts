@@ -6,15 +6,15 @@ import { type Page, expect } from '@playwright/test';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ASSETS = join(here, 'assets');
-export const TEST_PACK_DIR = join(here, '..', 'models', 'test-tiny-clip');
+export const MODELS_DIR = join(here, '..', 'models');
 
 export function asset(name: string): Buffer {
   return readFileSync(join(ASSETS, name));
 }
 
-/** Opens the demo and waits until the model pack is loaded. */
-export async function openReady(page: Page): Promise<void> {
-  await page.goto('/?pack=test-tiny-clip');
+/** Opens the demo on a pack (the tests' own by default) and waits until it is loaded. */
+export async function openReady(page: Page, packId = 'test-tiny-clip'): Promise<void> {
+  await page.goto(`/?pack=${packId}`);
   await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
 }
 

@@ -46,7 +46,8 @@ export async function retrieval(args: string[]): Promise<void> {
   }
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(join('models', packId));
+  // A pack id names a folder under models/; a path (with a slash) names any pack folder.
+  const source = new FsPackSource(packId.includes('/') ? packId : join('models', packId));
   const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
 
   const start = nowMs();

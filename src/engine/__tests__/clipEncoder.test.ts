@@ -9,7 +9,7 @@ import { normalizeCrop, resizedCenterCrop } from '../image/clipPreprocess';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { createOrtSession } from '../onnx/ortSessions';
 import { parseImageConfig } from '../pack/packConfig';
-import { TEST_PACK_DIR, loadReference, maxAbsDiff, readBytes, readPng } from './fixture';
+import { MODELS_DIR, TEST_PACK_DIR, loadReference, maxAbsDiff, readBytes, readPng } from './fixture';
 
 const reference = loadReference();
 const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
@@ -65,25 +65,43 @@ describe('CLIP image preprocessing', () => {
   });
 });
 
-describe('ClipEncoder on the test pack (WASM in Node)', () => {
+// Each pack's script computed reference embeddings in PyTorch; the ONNX files in the engine must match them.
+describe.each([
+  ['test-tiny-clip', 'models/scripts/make_test_pack.py'],
+  ['mini-clip', 'models/scripts/mini_clip/train.py'],
+])('ClipEncoder on %s (WASM in Node) against %s', (packId) => {
+  const packDir = join(MODELS_DIR, packId);
+  const packReference = loadReference(packDir);
+  const imageConfig = parseImageConfig(JSON.parse(readFileSync(join(packDir, 'preprocessor_config.json'), 'utf8')));
   let encoder: ClipEncoder;
   beforeAll(async () => {
-    const source = new FsPackSource(TEST_PACK_DIR);
+    const source = new FsPackSource(packDir);
     encoder = await ClipEncoder.load(source, await source.listFiles(), wasmPlan);
   });
 
-  it('runs on WASM with the fp32 files (the test pack has no quantized ones)', () => {
+  it('runs on WASM with the fp32 files (neither pack has quantized ones)', () => {
     expect(encoder.backend).toMatchObject({ provider: 'wasm', dtypes: { text_model: 'fp32', vision_model: 'fp32' }, fallbackFrom: null });
   });
 
+  it('tokenizes the fixture texts as the reference tokenizer did', () => {
+    for (const t of packReference.texts) expect(encoder.tokenizer.encode(t.text)).toEqual(t.input_ids);
+  });
+
+  it('reproduces the Pillow crops of the fixture images byte for byte', () => {
+    for (const img of packReference.images) {
+      const crop = resizedCenterCrop(readPng(img.file, packDir), imageConfig);
+      expect(Buffer.from(crop).equals(Buffer.from(readBytes(img.crop_file, packDir)))).toBe(true);
+    }
+  });
+
   it('matches the PyTorch text embeddings within 1e-4, batched and padded', async () => {
-    const embeds = await encoder.encodeTexts(reference.texts.map((t) => t.text));
-    reference.texts.forEach((t, i) => expect(maxAbsDiff(embeds[i]!, t.text_embeds)).toBeLessThan(1e-4));
+    const embeds = await encoder.encodeTexts(packReference.texts.map((t) => t.text));
+    packReference.texts.forEach((t, i) => expect(maxAbsDiff(embeds[i]!, t.text_embeds)).toBeLessThan(1e-4));
   });
 
   it('matches the PyTorch image embeddings within 1e-4, from the PNG files', async () => {
-    const embeds = await encoder.encodeImages(reference.images.map((img) => readPng(img.file)));
-    reference.images.forEach((img, i) => expect(maxAbsDiff(embeds[i]!, img.image_embeds)).toBeLessThan(1e-4));
+    const embeds = await encoder.encodeImages(packReference.images.map((img) => readPng(img.file, packDir)));
+    packReference.images.forEach((img, i) => expect(maxAbsDiff(embeds[i]!, img.image_embeds)).toBeLessThan(1e-4));
   });
 });
 

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import type { RgbaImage } from '../image/rgbaImage';
 
-export const TEST_PACK_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'models', 'test-tiny-clip');
+export const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'models');
+export const TEST_PACK_DIR = join(MODELS_DIR, 'test-tiny-clip');
 
 export interface ReferenceFixture {
   seed: number;
@@ -12,18 +13,18 @@ export interface ReferenceFixture {
   images: { file: string; size: [number, number]; crop_file: string; image_embeds: number[] }[];
 }
 
-/** Reference values computed by models/scripts/make_test_pack.py in PyTorch and Pillow. */
-export function loadReference(): ReferenceFixture {
-  return JSON.parse(readFileSync(join(TEST_PACK_DIR, 'fixture', 'reference.json'), 'utf8')) as ReferenceFixture;
+/** Reference values computed in PyTorch and Pillow by the script that made the pack. */
+export function loadReference(packDir = TEST_PACK_DIR): ReferenceFixture {
+  return JSON.parse(readFileSync(join(packDir, 'fixture', 'reference.json'), 'utf8')) as ReferenceFixture;
 }
 
-export function readPng(relativePath: string): RgbaImage {
-  const png = PNG.sync.read(readFileSync(join(TEST_PACK_DIR, relativePath)));
+export function readPng(relativePath: string, packDir = TEST_PACK_DIR): RgbaImage {
+  const png = PNG.sync.read(readFileSync(join(packDir, relativePath)));
   return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
 }
 
-export function readBytes(relativePath: string): Uint8Array {
-  return new Uint8Array(readFileSync(join(TEST_PACK_DIR, relativePath)));
+export function readBytes(relativePath: string, packDir = TEST_PACK_DIR): Uint8Array {
+  return new Uint8Array(readFileSync(join(packDir, relativePath)));
 }
 
 export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
