@@ -27,9 +27,18 @@ async function embeddingsIn(page: Page, texts: string[], imageFiles: string[]): 
   );
 }
 
+/** Largest difference between matching rows as unit vectors: embeddings are used only through cosines. */
 function maxAbsDiff(a: number[][], b: number[][]): number {
+  const unit = (v: number[]) => {
+    const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+    return v.map((x) => x / n);
+  };
   let m = 0;
-  a.forEach((row, i) => row.forEach((v, j) => (m = Math.max(m, Math.abs(v - b[i]![j]!)))));
+  a.forEach((row, i) => {
+    const u = unit(row);
+    const w = unit(b[i]!);
+    u.forEach((v, j) => (m = Math.max(m, Math.abs(v - w[j]!))));
+  });
   return m;
 }
 

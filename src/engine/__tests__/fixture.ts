@@ -27,6 +27,20 @@ export function readBytes(relativePath: string, packDir = TEST_PACK_DIR): Uint8A
   return new Uint8Array(readFileSync(join(packDir, relativePath)));
 }
 
+function unit(v: ArrayLike<number>): number[] {
+  const norm = Math.sqrt(Array.from(v).reduce((s, x) => s + x * x, 0)) || 1;
+  return Array.from(v, (x) => x / norm);
+}
+
+/**
+ * Largest difference between the directions of two embeddings. CLIP embeddings are only ever used
+ * through cosines, and a tower's output scale is arbitrary (mini-clip's image embeddings have norms
+ * near 30), so tolerances are stated on unit vectors.
+ */
+export function maxUnitDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return maxAbsDiff(unit(a), unit(b));
+}
+
 export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return Infinity;
   let m = 0;
