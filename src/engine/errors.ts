@@ -11,7 +11,8 @@ export type EngineErrorCode =
   | 'image-corrupt'
   | 'backend-failed'
   | 'not-loaded'
-  | 'invalid-input';
+  | 'invalid-input'
+  | 'dataset-invalid';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

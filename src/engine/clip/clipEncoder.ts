@@ -1,4 +1,5 @@
 import { nowMs } from '../clock';
+import { hashBytes, hashText } from '../pool/contentHash';
 import { EngineError, errorMessage } from '../errors';
 import { clipPixelValues } from '../image/clipPreprocess';
 import type { RgbaImage } from '../image/rgbaImage';
@@ -52,6 +53,8 @@ export class ClipEncoder {
     private readonly options: LoadOptions,
     loaded: { sessions: Record<ClipTower, OrtSession>; state: BackendState },
     readonly timings: LoadTimings,
+    /** Changes whenever the embeddings could change (configs, tokenizer, weights): keys the pool's embedding cache. */
+    readonly fingerprint: string,
   ) {
     this.sessions = loaded.sessions;
     this.backendState = loaded.state;
@@ -72,7 +75,7 @@ export class ClipEncoder {
     const imageConfig = parseImageConfig(imageJson);
     const tokenizer = new ClipTokenizer(tokenizerJson, tokenizerConfig, config.maxTextLength);
     const sessionStart = nowMs();
-    let loaded: { sessions: Record<ClipTower, OrtSession>; state: BackendState };
+    let loaded: LoadedTowers;
     try {
       loaded = await createTowers(source, files, plan, options);
     } catch (error) {
@@ -81,10 +84,11 @@ export class ClipEncoder {
       loaded = await createTowers(source, files, plan, options, 'webgpu');
     }
     const end = nowMs();
+    const fingerprint = hashText(JSON.stringify([configJson, imageJson, tokenizerJson, tokenizerConfig, loaded.fileHashes]));
     return new ClipEncoder(config, imageConfig, tokenizer, source, files, plan, options, loaded, {
       totalMs: end - start,
       sessionMs: end - sessionStart,
-    });
+    }, fingerprint);
   }
 
   get backend(): BackendState {
@@ -188,7 +192,7 @@ async function createTowers(
   plan: ExecutionPlan,
   options: LoadOptions,
   fallbackFrom: 'webgpu' | null = null,
-): Promise<{ sessions: Record<ClipTower, OrtSession>; state: BackendState }> {
+): Promise<LoadedTowers> {
   const createSession = options.createSession ?? createOrtSession;
   const towers: ClipTower[] = ['text_model', 'vision_model'];
   const picked = towers.map((tower) => {
@@ -201,8 +205,9 @@ async function createTowers(
   const settled = await Promise.allSettled(
     picked.map(async ({ file }) => {
       const bytes = await source.readBytes(file, options.onProgress);
+      const hash = `${file}:${hashBytes(bytes)}`;
       try {
-        return await createSession(bytes, plan.provider);
+        return { session: await createSession(bytes, plan.provider), hash };
       } catch (cause) {
         if (plan.provider === 'webgpu') throw cause; // the caller retries on WASM
         throw new EngineError('pack-file-corrupt', `${source.location}${file} could not be loaded as an ONNX model (${errorMessage(cause)}). The file is damaged or incomplete: restore it and reload.`, { cause });
@@ -212,10 +217,11 @@ async function createTowers(
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {
     // Do not leak the tower that did load: the caller may retry on another provider.
-    await Promise.allSettled(settled.map((r) => (r.status === 'fulfilled' ? r.value.release() : undefined)));
+    await Promise.allSettled(settled.map((r) => (r.status === 'fulfilled' ? r.value.session.release() : undefined)));
     throw failure.reason;
   }
-  const sessions = settled.map((r) => (r as PromiseFulfilledResult<OrtSession>).value);
+  const loaded = settled.map((r) => (r as PromiseFulfilledResult<{ session: OrtSession; hash: string }>).value);
+  const sessions = loaded.map((l) => l.session);
   const state: BackendState = {
     provider: plan.provider,
     dtypes: { text_model: picked[0]!.dtype, vision_model: picked[1]!.dtype },
@@ -223,5 +229,11 @@ async function createTowers(
     fallbackFrom,
   };
   options.onBackendChange?.(state);
-  return { sessions: { text_model: sessions[0]!, vision_model: sessions[1]! }, state };
+  return { sessions: { text_model: sessions[0]!, vision_model: sessions[1]! }, state, fileHashes: loaded.map((l) => l.hash) };
+}
+
+interface LoadedTowers {
+  sessions: Record<ClipTower, OrtSession>;
+  state: BackendState;
+  fileHashes: string[];
 }

@@ -1,5 +1,6 @@
 import type { ClipImageConfig } from '../pack/packConfig';
 import { resizeBicubicLikePillow } from './pilResize';
+import { flattenOnWhite } from './rgbaImage';
 import type { RgbaImage } from './rgbaImage';
 
 /** Output size of a shortest-edge resize, as Hugging Face's get_resize_output_image_size computes it. */
@@ -11,6 +12,7 @@ export function shortestEdgeSize(width: number, height: number, shortestEdge: nu
 
 /** Resize (bicubic, shortest edge) and center crop: the 8-bit RGB crop before rescaling, HWC order. */
 export function resizedCenterCrop(image: RgbaImage, config: ClipImageConfig): Uint8Array {
+  image = flattenOnWhite(image);
   const size = shortestEdgeSize(image.width, image.height, config.shortestEdge);
   const resized = resizeBicubicLikePillow(image, size.width, size.height);
   const { cropWidth, cropHeight } = config;
