@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeUtf8Strict, dialogueStats, parseConversationsBytes, parseJsonDocument } from '../datasets/mmdialog';
+import { parseMediaCatalogue, parseTextCatalogue } from '../datasets/poolCatalogue';
+
+/** The shipped demo data, read through the same validators the app uses. */
+const PUBLIC = join(__dirname, '..', '..', '..', 'public');
+const readJson = (path: string) => parseJsonDocument(decodeUtf8Strict(new Uint8Array(readFileSync(join(PUBLIC, path))), path), path);
+const media = parseMediaCatalogue(readJson('pool/media.json'), { file: 'pool/media.json', strict: true });
+const texts = parseTextCatalogue(readJson('pool/texts.json'), { file: 'pool/texts.json', strict: true });
+const mediaKeys = new Set(media.map((m) => m.key));
+const split = (name: string) =>
+  parseConversationsBytes(new Uint8Array(readFileSync(join(PUBLIC, 'dialogues', name, 'conversations.json'))), { file: `${name}/conversations.json`, hasMedia: (k) => mediaKeys.has(k) });
+const splits = { train: split('train'), valid: split('valid'), test: split('test') };
+
+describe('the demo dataset', () => {
+  it('has a pool of at least 1,500 attributed images and 3,000 texts', () => {
+    expect(media.length).toBeGreaterThanOrEqual(1500);
+    expect(media.every((m) => m.alt && m.licence && m.source && m.sha256 && (m.width ?? 0) <= 512 && (m.height ?? 0) <= 512 && m.file.endsWith('.webp'))).toBe(true);
+    expect(texts.length).toBeGreaterThanOrEqual(3000);
+    expect(new Set(texts.map((t) => t.text)).size).toBe(texts.length);
+  });
+
+  it('has 350/50/50 dialogues of 3 to 8 turns, about 40% of turns with an image, and every kind of response', () => {
+    expect([splits.train.length, splits.valid.length, splits.test.length]).toEqual([350, 50, 50]);
+    const all = [...splits.train, ...splits.valid, ...splits.test];
+    const stats = dialogueStats(all);
+    expect(stats.minTurns).toBeGreaterThanOrEqual(3);
+    expect(stats.maxTurns).toBeLessThanOrEqual(8);
+    const share = stats.turnsWithImage / stats.turns;
+    expect(share).toBeGreaterThan(0.35);
+    expect(share).toBeLessThan(0.45);
+    const kinds = new Set(all.flatMap((d) => d.turns.slice(1).map((t) => [...new Set(t.elements.map((e) => e.kind))].sort().join('+'))));
+    expect([...kinds].sort()).toEqual(['media', 'media+text', 'text']);
+    expect(new Set(all.map((d) => d.id)).size).toBe(450);
+  });
+
+  it('gives valid and test records 999 negatives of each modality from the pool, none of them the record\'s own', () => {
+    const poolTexts = new Set(texts.map((t) => t.text));
+    for (const record of [...splits.valid, ...splits.test]) {
+      expect(record.negativeTexts).toHaveLength(999);
+      expect(record.negativeMediaKeys).toHaveLength(999);
+      const own = record.turns.flatMap((t) => t.elements.map((e) => (e.kind === 'text' ? e.text : e.key)));
+      expect(record.negativeTexts!.filter((t) => own.includes(t))).toEqual([]);
+      expect(record.negativeMediaKeys!.filter((k) => own.includes(k))).toEqual([]);
+      expect(record.negativeTexts!.every((t) => poolTexts.has(t))).toBe(true);
+    }
+  });
+
+  it('does not leak valid or test texts into the pool or the train split', () => {
+    const poolTexts = new Set(texts.map((t) => t.text));
+    const trainTexts = new Set(splits.train.flatMap((d) => d.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])))));
+    const heldOut = [...splits.valid, ...splits.test].flatMap((d) => d.turns.slice(1).flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
+    expect(heldOut.filter((t) => poolTexts.has(t) || trainTexts.has(t))).toEqual([]);
+  });
+});
