@@ -4,6 +4,7 @@ import { MessageList } from '../features/chat/MessageList';
 import { Notices } from '../features/chat/Notices';
 import { useImageInputs } from '../features/chat/useImageInputs';
 import { ModelStatus } from '../features/models/ModelStatus';
+import { PoolPanel } from '../features/pool/PoolPanel';
 import { startNewConversation } from './chatController';
 import { startApp } from './startApp';
 
@@ -30,6 +31,7 @@ export function App() {
         <MessageList />
         <Composer />
       </main>
+      <PoolPanel />
     </div>
   );
 }

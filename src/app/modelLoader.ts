@@ -2,10 +2,10 @@ import { chatActions } from '../stores/chatStore';
 import { modelActions, type PackSummary } from '../stores/modelStore';
 import { useSettingsStore } from '../stores/settingsStore';
 import { engine } from './engine';
+import { poolRef, resumeInterruptedImports } from './poolController';
 
 /** The pack the demo opens with when the user has not chosen one. */
 const DEFAULT_PACK_ORDER = ['mini-clip', 'clip-vit-base-patch32', 'test-tiny-clip'];
-const POOL_URL = `${import.meta.env.BASE_URL}pool/starter-texts.json`;
 
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 
@@ -24,7 +24,7 @@ export async function loadModels(): Promise<void> {
     modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${String(error)}. Check that the demo server is running and reload.`, []);
     return;
   }
-  const { packId, forceWasm } = useSettingsStore.getState();
+  const { packId, forceWasm, poolId } = useSettingsStore.getState();
   // ?pack=<id> in the address wins over the saved choice, so a presenter can link a pack.
   const linked = new URLSearchParams(window.location.search).get('pack');
   if (linked && !packs.some((p) => p.id === linked)) {
@@ -39,11 +39,18 @@ export async function loadModels(): Promise<void> {
   try {
     const loaded = await engine.call(
       'loadPack',
-      { pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) }, poolUrl: POOL_URL, forceWasm },
+      { pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) }, pool: poolRef(poolId), forceWasm },
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
-    modelActions.ready(loaded.loadMs, loaded.poolSize, loaded.backend);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend);
+    void resumeInterruptedImports();
   } catch (error) {
+    if (poolId !== 'demo') {
+      // A stored dataset that cannot be used must not keep the demo from starting.
+      chatActions.notify('error', `The chosen pool could not be loaded: ${error instanceof Error ? error.message : String(error)} Using the demo pool.`);
+      useSettingsStore.getState().setPoolId('demo');
+      return loadModels();
+    }
     modelActions.failed(error instanceof Error ? error.message : String(error));
   }
 }

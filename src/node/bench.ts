@@ -5,16 +5,18 @@ import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { nowMs } from '../engine/clock';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';
-import { parseTextPool } from '../engine/pool/textPool';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
 import { FsPackSource } from './fsPackSource';
+import { loadPoolCatalogue } from './poolFiles';
 import { retrieval } from './benchRetrieval';
+import { importBench } from './benchImport';
 
 /**
  * Benchmarks that print figures. Usage:
  *   npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]
+ *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
  */
 const args = process.argv.slice(2);
 const command = args[0];
@@ -41,7 +43,7 @@ async function foundation(): Promise<void> {
   const t0 = nowMs();
   const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
   const loadMs = nowMs() - t0;
-  const texts = parseTextPool(JSON.parse(readFileSync('public/pool/starter-texts.json', 'utf8')), 'starter-texts.json').texts;
+  const texts = loadPoolCatalogue('public/pool').texts.map((t) => t.text);
   const t1 = nowMs();
   const pool = await TextPoolIndex.build(encoder, texts);
   const poolMs = nowMs() - t1;
@@ -106,7 +108,8 @@ async function browser(): Promise<void> {
 if (command === 'foundation') await foundation();
 else if (command === 'browser') await browser();
 else if (command === 'retrieval') await retrieval(args.slice(1));
+else if (command === 'import') await importBench(args.slice(1));
 else {
-  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT]');
+  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID]');
   process.exit(2);
 }

@@ -19,3 +19,33 @@ export function decodeImageFile(path: string): RgbaImage {
   }
   throw new EngineError('image-unsupported', `${path}: ${header.format.toUpperCase()} files are not decoded in Node; convert to JPEG or PNG.`);
 }
+
+let webpReady: Promise<(bytes: ArrayBuffer) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>> | null = null;
+
+/** WebP through the Squoosh codec (WebAssembly), loaded once; Node has no WebP decoder of its own. */
+function webpDecoder() {
+  webpReady ??= (async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    const mod = await import('@jsquash/webp/decode.js');
+    const wasm = await WebAssembly.compile(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm')));
+    // init() accepts a compiled module in Node (its type says module options).
+    await mod.init(wasm as never);
+    return mod.default as unknown as (bytes: ArrayBuffer) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
+  })();
+  return webpReady;
+}
+
+/** Decodes JPEG, PNG or WebP in Node. */
+export async function decodeAnyImageFile(path: string): Promise<RgbaImage> {
+  const bytes = new Uint8Array(readFileSync(path));
+  const header = checkImageFile(path, bytes);
+  if (header.format !== 'webp') return decodeImageFile(path);
+  const decode = await webpDecoder();
+  try {
+    const img = await decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    return { width: img.width, height: img.height, data: new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.byteLength) };
+  } catch (cause) {
+    throw new EngineError('image-corrupt', `${path} could not be decoded as WebP; the file is damaged.`, { cause });
+  }
+}

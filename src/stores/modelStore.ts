@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState } from '../worker/protocol';
+import type { BackendState, PoolLoaded } from '../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -20,7 +20,7 @@ interface ModelState {
   files: Record<string, FileLoad>;
   backend: BackendState | null;
   loadMs: number | null;
-  poolSize: number | null;
+  pool: PoolLoaded | null;
   error: string | null;
 }
 
@@ -31,7 +31,7 @@ export const useModelStore = create<ModelState>()(() => ({
   files: {},
   backend: null,
   loadMs: null,
-  poolSize: null,
+  pool: null,
   error: null,
 }));
 
@@ -45,8 +45,11 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, poolSize: number, backend: BackendState) {
-    useModelStore.setState({ phase: 'ready', loadMs, poolSize, backend });
+  ready(loadMs: number, pool: PoolLoaded, backend: BackendState) {
+    useModelStore.setState({ phase: 'ready', loadMs, pool, backend });
+  },
+  poolChanged(pool: PoolLoaded) {
+    useModelStore.setState({ pool });
   },
   failed(error: string, packs?: PackSummary[]) {
     useModelStore.setState((s) => ({ phase: 'error', error, packs: packs ?? s.packs }));

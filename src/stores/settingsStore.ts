@@ -6,6 +6,9 @@ interface SettingsState {
   packId: string | null;
   /** Run on WASM even where WebGPU is available. */
   forceWasm: boolean;
+  /** The candidate pool: 'demo' or the id of a dataset stored in this browser. */
+  poolId: string;
+  setPoolId(poolId: string): void;
   setPackId(packId: string): void;
   setForceWasm(forceWasm: boolean): void;
 }
@@ -15,6 +18,8 @@ export const useSettingsStore = create<SettingsState>()(
     (set) => ({
       packId: null,
       forceWasm: false,
+      poolId: 'demo',
+      setPoolId: (poolId) => set({ poolId }),
       setPackId: (packId) => set({ packId }),
       setForceWasm: (forceWasm) => set({ forceWasm }),
     }),

@@ -1,15 +1,18 @@
 import { ClipEncoder } from '../engine/clip/clipEncoder';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type BackendCapabilities, chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
-import { parseTextPool } from '../engine/pool/textPool';
-import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
+import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { nearestTextReply } from '../engine/reply/nearestReply';
 import { nowMs } from '../engine/clock';
+import { embeddingCache, loadDatasetImage, saveManifest } from '../persistence/datasetDb';
+import { copyDataset, requireDataset } from './datasetImport';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState } from './protocol';
-
+import type { BackendState, DatasetImported, FileProgress, PoolLoaded, PoolRef } from './protocol';
 async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabilities> {
   const base = { crossOriginIsolated: self.crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency || 1, forceWasm };
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
@@ -22,10 +25,15 @@ async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabiliti
   }
 }
 
+interface ActivePool {
+  loaded: PoolLoaded;
+  embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
+}
+
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class BrowserEngine implements WorkerEngine {
   private encoder: ClipEncoder | null = null;
-  private pool: TextPoolIndex | null = null;
+  private pool: ActivePool | null = null;
 
   async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void) {
     const start = nowMs();
@@ -37,12 +45,81 @@ export class BrowserEngine implements WorkerEngine {
     this.pool = null;
     const encoder = await ClipEncoder.load(new FetchPackSource(params.pack.baseUrl), params.pack.files, plan, { onProgress, onBackendChange: onBackend });
     if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(encoder);
-    const poolResponse = await fetch(params.poolUrl).catch(() => null);
-    if (!poolResponse?.ok) throw new EngineError('pack-file-missing', `The candidate pool ${params.poolUrl} could not be loaded. Reload the page.`);
-    const pool = parseTextPool(await poolResponse.json(), params.poolUrl);
-    this.pool = await TextPoolIndex.build(encoder, pool.texts);
     this.encoder = encoder;
-    return { packId: params.pack.id, backend: encoder.backend, loadMs: nowMs() - start, poolSize: this.pool.size, projectionDim: encoder.config.projectionDim };
+    const pool = await this.usePool({ pool: params.pool }, onProgress, params.pack.id);
+    return { packId: params.pack.id, backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool };
+  }
+
+  /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
+  async usePool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void, packId?: string): Promise<PoolLoaded> {
+    const encoder = this.encoder;
+    if (!encoder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
+    const progress = (phase: string, done: number, total: number) => onProgress({ file: `pool ${phase}`, loaded: done, total });
+    const ref = params.pool;
+    let embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
+    let loaded: Omit<PoolLoaded, 'embeddings'>;
+    if (ref.kind === 'demo') {
+      const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
+      const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
+      const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
+      const precomputed = packId ? await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`) : null;
+      embedded = await embedPool({
+        encoder,
+        texts: textItems,
+        images,
+        imageKeys: images.map((m) => imageContentKey(m)),
+        loadImage: async (item) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels,
+        precomputed,
+        cache: embeddingCache,
+        onProgress: ({ phase, done, total }) => progress(phase, done, total),
+        cancelled: () => this.encoder !== encoder,
+      });
+      loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
+    } else {
+      const dataset = await requireDataset(ref.datasetId);
+      embedded = await this.embedDataset(dataset.id, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
+      loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
+    }
+    if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
+    this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
+    return this.pool.loaded;
+  }
+
+  async importDataset(params: Parameters<WorkerEngine['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
+    const dataset = await copyDataset(params.name, params.files, onProgress);
+    return this.resumeDataset({ datasetId: dataset.id }, onProgress);
+  }
+
+  /** Embeds a stored dataset's texts and images with the current pack; rows already cached are kept, so this resumes after a reload. */
+  async resumeDataset(params: { datasetId: string }, onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
+    const encoder = this.encoder;
+    if (!encoder) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
+    const dataset = await requireDataset(params.datasetId);
+    await this.embedDataset(dataset.id, encoder, onProgress);
+    if (dataset.status !== 'ready') {
+      dataset.status = 'ready';
+      await saveManifest(dataset);
+    }
+    const dialogues = dataset.splits.reduce((n, s) => n + s.dialogues, 0);
+    return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
+  }
+
+  private async embedDataset(datasetId: string, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
+    const dataset = await requireDataset(datasetId);
+    return embedPool({
+      encoder,
+      texts: dataset.texts,
+      images: dataset.images,
+      imageKeys: dataset.images.map((i) => i.contentKey),
+      loadImage: async (item) => {
+        const blob = await loadDatasetImage(datasetId, item.key);
+        if (!blob) throw new EngineError('dataset-invalid', `The image ${item.key} of "${dataset.name}" is missing from this browser's storage. Delete the dataset and load it again.`);
+        return (await decodeImage({ name: item.key, blob })).pixels;
+      },
+      cache: embeddingCache,
+      onProgress: ({ phase, done, total }) => onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total }),
+      cancelled: () => this.encoder !== encoder,
+    });
   }
 
   async checkImage(params: Parameters<WorkerEngine['checkImage']>[0]) {
@@ -55,7 +132,8 @@ export class BrowserEngine implements WorkerEngine {
     const start = nowMs();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
     const decodeMs = nowMs() - start;
-    const reply = await nearestTextReply(encoder, pool, { texts: params.texts, images });
+    const texts = pool.embedded.texts.map((t) => t.text);
+    const reply = await nearestTextReply(encoder, { texts, matrix: pool.embedded.textMatrix }, { texts: params.texts, images });
     return {
       text: reply.text,
       score: reply.score,
@@ -78,7 +156,7 @@ export class BrowserEngine implements WorkerEngine {
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
-  private ready(): { encoder: ClipEncoder; pool: TextPoolIndex } {
+  private ready(): { encoder: ClipEncoder; pool: ActivePool } {
     if (!this.encoder || !this.pool) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return { encoder: this.encoder, pool: this.pool };
   }
@@ -94,5 +172,31 @@ export class BrowserEngine implements WorkerEngine {
         console.warn('Could not watch the WebGPU device for loss:', errorMessage(error));
       }
     })();
+  }
+}
+
+async function fetchBlob(url: string): Promise<Blob> {
+  const response = await fetch(url).catch((cause: unknown) => {
+    throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, { cause });
+  });
+  if (!response.ok) throw new EngineError('pack-file-missing', `${url} is missing (HTTP ${response.status}). Restore the pool (see README, "Candidate pool") and reload.`);
+  return response.blob();
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const bytes = new Uint8Array(await (await fetchBlob(url)).arrayBuffer());
+  const name = url.slice(url.lastIndexOf('/pool/') + 1);
+  return parseJsonDocument(decodeUtf8Strict(bytes, name), name);
+}
+
+/** The pool:build output for this pack, or null (then rows come from the cache or are computed). */
+async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
+  try {
+    const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);
+    if (!meta.ok || !bin.ok) return null;
+    return parsePoolEmbeddings(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
+  } catch (error) {
+    console.warn(`Precomputed pool embeddings not used: ${errorMessage(error)}`);
+    return null;
   }
 }

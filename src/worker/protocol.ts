@@ -7,6 +7,7 @@ import type { BackendState } from '../engine/clip/clipEncoder';
 import type { EngineErrorCode } from '../engine/errors';
 import type { ImageFormat } from '../engine/image/imageFormat';
 import type { FileProgress } from '../engine/pack/fileSource';
+import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 
 export type { BackendState, FileProgress };
 
@@ -28,12 +29,40 @@ export interface CheckedImage {
   height: number;
 }
 
+/** The candidate pool to rank from: the demo pool shipped with the app, or a dataset the person loaded. */
+export type PoolRef = { kind: 'demo'; baseUrl: string } | { kind: 'dataset'; datasetId: string };
+
+export interface PoolLoaded {
+  poolId: string;
+  name: string;
+  texts: number;
+  images: number;
+  /** Where the embedding rows came from: the precomputed file, this browser's cache, or computed now. */
+  embeddings: PoolBuildStats;
+}
+
 export interface PackLoaded {
   packId: string;
   backend: BackendState;
   loadMs: number;
-  poolSize: number;
   projectionDim: number;
+  pool: PoolLoaded;
+}
+
+/** One file of a folder (or of a zip) the person chose, with its path inside the folder. */
+export interface DatasetFile {
+  path: string;
+  blob: Blob;
+}
+
+export interface DatasetImported {
+  datasetId: string;
+  name: string;
+  images: number;
+  texts: number;
+  dialogues: number;
+  /** Files left out and why, to show the person. */
+  problems: string[];
 }
 
 export interface ReplyResult {
@@ -46,7 +75,10 @@ export interface ReplyResult {
 
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
-  loadPack: { params: { pack: PackRef; poolUrl: string; forceWasm: boolean }; result: PackLoaded };
+  loadPack: { params: { pack: PackRef; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
+  usePool: { params: { pool: PoolRef }; result: PoolLoaded };
+  importDataset: { params: { name: string; files: DatasetFile[] }; result: DatasetImported };
+  resumeDataset: { params: { datasetId: string }; result: DatasetImported };
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
   reply: { params: { texts: string[]; images: ImagePayload[] }; result: ReplyResult };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
@@ -73,7 +105,10 @@ export function assertNever(value: never): never {
   throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'checkImage', 'reply', 'encodeTexts', 'encodeImages'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'encodeTexts', 'encodeImages'];
+
+/** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
+export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['importDataset', 'resumeDataset'];
 
 /** Messages come from another realm: check the envelope before trusting the type. */
 export function isWorkerRequest(value: unknown): value is WorkerRequest {

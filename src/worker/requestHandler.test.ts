@@ -4,7 +4,15 @@ import type { WorkerEvent } from './protocol';
 import { type WorkerEngine, createRequestHandler } from './requestHandler';
 import { EngineClient, type WorkerPort } from './client';
 
+const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
+
+function gate() {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+let importGate = gate();
 
 /** A deterministic engine: fixed results, one progress event, one backend announcement. */
 function fakeEngine(): WorkerEngine & { calls: string[] } {
@@ -15,7 +23,22 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       calls.push(`load ${params.pack.id}`);
       onProgress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
       onBackend(backend);
-      return { packId: params.pack.id, backend, loadMs: 12, poolSize: 3, projectionDim: 16 };
+      return { packId: params.pack.id, backend, loadMs: 12, projectionDim: 16, pool };
+    },
+    async usePool() {
+      calls.push('usePool');
+      return pool;
+    },
+    /** A long import: it waits until the test releases it, so the test can show replies are not held up. */
+    async importDataset(params, onProgress) {
+      calls.push(`import ${params.name}`);
+      onProgress({ file: 'Copying images', loaded: 1, total: 2 });
+      await importGate.promise;
+      calls.push(`imported ${params.name}`);
+      return { datasetId: 'ds-1', name: params.name, images: 2, texts: 1, dialogues: 0, problems: [] };
+    },
+    async resumeDataset() {
+      return { datasetId: 'ds-1', name: 'x', images: 2, texts: 1, dialogues: 0, problems: [] };
     },
     async checkImage(params) {
       calls.push(`check ${params.image.name}`);
@@ -45,7 +68,7 @@ describe('worker request handler', () => {
   it('forwards progress and backend changes during a load, then the result', async () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
-    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, poolUrl: '/pool.json', forceWasm: false } });
+    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     expect(events.map((e) => e.type)).toEqual(['progress', 'backend', 'result']);
     expect(events[0]).toEqual({ type: 'progress', id: 1, progress: { file: 'onnx/text_model.onnx', loaded: 5, total: 10 } });
   });
@@ -71,7 +94,7 @@ describe('worker request handler', () => {
   it('runs requests one at a time, in order', async () => {
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, () => undefined);
-    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, poolUrl: '/', forceWasm: false } });
+    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     await handle({ type: 'reply', id: 2, params: { texts: ['x'], images: [] } });
     expect(engine.calls).toEqual(['load a', 'reply x']);
   });
@@ -96,8 +119,8 @@ describe('EngineClient over the handler', () => {
     const progress: number[] = [];
     const backends: string[] = [];
     client.onBackendChange((b) => backends.push(b.provider));
-    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, poolUrl: '/', forceWasm: false }, (p) => progress.push(p.loaded));
-    expect(loaded.poolSize).toBe(3);
+    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false }, (p) => progress.push(p.loaded));
+    expect(loaded.pool.texts).toBe(3);
     expect(progress).toEqual([5]);
     expect(backends).toEqual(['wasm']);
     expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([[1, 0], [1, 0]]);
@@ -106,5 +129,21 @@ describe('EngineClient over the handler', () => {
   it('rejects a call with the worker\'s sentence and code', async () => {
     const client = connected();
     await expect(client.call('checkImage', { image: { name: 'notes.txt', blob: new Blob(['x']) } })).rejects.toMatchObject({ code: 'image-unsupported', message: '"notes.txt" is not an image this app can read.' });
+  });
+
+  it('runs a dataset import beside the queue, so replies are answered while it is still running', async () => {
+    importGate = gate();
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', files: [] } });
+    await handle({ type: 'reply', id: 2, params: { texts: ['hello'], images: [] } });
+    expect(engine.calls).toEqual(['import holiday', 'reply hello']);
+    expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2]);
+    importGate.open();
+    await importing;
+    expect(engine.calls).toEqual(['import holiday', 'reply hello', 'imported holiday']);
+    expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2, 1]);
+    expect(events.find((e) => e.type === 'progress')).toEqual({ type: 'progress', id: 1, progress: { file: 'Copying images', loaded: 1, total: 2 } });
   });
 });

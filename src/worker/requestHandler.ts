@@ -1,10 +1,13 @@
 import { EngineError, errorMessage } from '../engine/errors';
 import type { BackendState, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
-import { assertNever, isWorkerRequest } from './protocol';
+import { BACKGROUND_METHODS, assertNever, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
 export interface WorkerEngine {
   loadPack(params: WorkerMethods['loadPack']['params'], onProgress: (p: FileProgress) => void, onBackend: (b: BackendState) => void): Promise<WorkerMethods['loadPack']['result']>;
+  usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
+  importDataset(params: WorkerMethods['importDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['importDataset']['result']>;
+  resumeDataset(params: WorkerMethods['resumeDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['resumeDataset']['result']>;
   checkImage(params: WorkerMethods['checkImage']['params']): Promise<WorkerMethods['checkImage']['result']>;
   reply(params: WorkerMethods['reply']['params']): Promise<WorkerMethods['reply']['result']>;
   encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
@@ -13,7 +16,8 @@ export interface WorkerEngine {
 
 /**
  * Turns requests into engine calls and every outcome into exactly one result or error event.
- * Requests run one at a time, in arrival order, so a reply never races a pack load.
+ * Requests run one at a time, in arrival order, so a reply never races a pack load; dataset imports
+ * (minutes for a large folder) run beside that queue and read the encoder only between batches.
  */
 export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerEvent) => void): (message: unknown) => Promise<void> {
   let queue: Promise<void> = Promise.resolve();
@@ -31,6 +35,15 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           post({ type: 'result', id, method: 'loadPack', result });
           return;
         }
+        case 'usePool':
+          post({ type: 'result', id, method: 'usePool', result: await engine.usePool(request.params, (progress) => post({ type: 'progress', id, progress })) });
+          return;
+        case 'importDataset':
+          post({ type: 'result', id, method: 'importDataset', result: await engine.importDataset(request.params, (progress) => post({ type: 'progress', id, progress })) });
+          return;
+        case 'resumeDataset':
+          post({ type: 'result', id, method: 'resumeDataset', result: await engine.resumeDataset(request.params, (progress) => post({ type: 'progress', id, progress })) });
+          return;
         case 'checkImage':
           post({ type: 'result', id, method: 'checkImage', result: await engine.checkImage(request.params) });
           return;
@@ -57,6 +70,7 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
       post({ type: 'error', id, code: 'internal', message: 'The worker received a message it does not understand. Reload the page.' });
       return Promise.resolve();
     }
+    if (BACKGROUND_METHODS.includes(message.type)) return run(message);
     queue = queue.then(() => run(message));
     return queue;
   };

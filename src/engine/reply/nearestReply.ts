@@ -61,7 +61,7 @@ export async function embedTurn(encoder: ClipEncoder, turn: TurnInput): Promise<
  * The foundation's reply: the pool text nearest to the last turn by CLIP cosine. The MMDialog
  * composition (intent + ranking, paper sec. 7.2) replaces this in the response engine.
  */
-export async function nearestTextReply(encoder: ClipEncoder, pool: TextPoolIndex, turn: TurnInput, k = 5): Promise<NearestReply> {
+export async function nearestTextReply(encoder: ClipEncoder, pool: { texts: readonly string[]; matrix: EmbeddingMatrix }, turn: TurnInput, k = 5): Promise<NearestReply> {
   const start = nowMs();
   const turnEmbedding = await embedTurn(encoder, turn);
   const encoded = nowMs();

@@ -18,7 +18,7 @@ function Message({ message }: { message: ChatMessage }) {
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map((element, i) =>
           element.kind === 'text' ? (
-            <p key={i} className="whitespace-pre-wrap break-words">{element.text}</p>
+            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{element.text}</p>
           ) : (
             <MessageImage key={element.imageId} element={element} />
           ),

@@ -1,4 +1,5 @@
 import { loadModels } from '../../app/modelLoader';
+import { poolActions } from '../../stores/poolStore';
 import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../stores/modelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
@@ -9,6 +10,15 @@ function formatBytes(n: number): string {
 
 function FileBar({ file, load }: { file: string; load: FileLoad }) {
   const total = load.total ?? load.loaded;
+  if (file.startsWith('pool ')) {
+    // Pool rows, counted in items rather than bytes.
+    return (
+      <li className="text-xs">
+        <div className="flex justify-between gap-2"><span>Embedding the {file}</span><span>{load.loaded} of {total}</span></div>
+        <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={`Embedding the ${file}`} />
+      </li>
+    );
+  }
   return (
     <li className="text-xs">
       <div className="flex justify-between gap-2">
@@ -21,8 +31,8 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
 }
 
 export function ModelStatus() {
-  const { packs, activePackId, phase, files, backend, loadMs, poolSize, error } = useModelStore(
-    useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, poolSize: s.poolSize, error: s.error })),
+  const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
+    useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
   );
   const packId = useSettingsStore((s) => s.packId);
   const forceWasm = useSettingsStore((s) => s.forceWasm);
@@ -43,9 +53,20 @@ export function ModelStatus() {
         </span>
         <span role="status" data-testid="model-phase">
           {phase === 'loading' && 'Loading…'}
-          {phase === 'ready' && `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s · ${poolSize ?? 0} candidate replies`}
+          {phase === 'ready' && `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s`}
           {phase === 'error' && 'Not loaded'}
         </span>
+        {pool && (
+          <span data-testid="pool-line">
+            Pool: <strong>{pool.name}</strong> ({pool.images} images, {pool.texts} texts)
+          </span>
+        )}
+        <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+          Pool and datasets
+        </button>
+        <button type="button" onClick={() => poolActions.open('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+          Credits
+        </button>
       </div>
       {active?.description && <p className="text-xs text-slate-600">{active.description}</p>}
       {phase === 'error' && error && (

@@ -1,0 +1,114 @@
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
+import { deleteDataset as deleteStoredDataset, listDatasets } from '../persistence/datasetDb';
+import { chatActions } from '../stores/chatStore';
+import { modelActions, useModelStore } from '../stores/modelStore';
+import { poolActions, usePoolStore } from '../stores/poolStore';
+import { useSettingsStore } from '../stores/settingsStore';
+import type { DatasetFile, PoolRef } from '../worker/protocol';
+import { engine } from './engine';
+
+export const POOL_BASE_URL = `${import.meta.env.BASE_URL}pool/`;
+
+export function poolRef(poolId: string): PoolRef {
+  return poolId === 'demo' ? { kind: 'demo', baseUrl: POOL_BASE_URL } : { kind: 'dataset', datasetId: poolId };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function refreshDatasets(): Promise<void> {
+  try {
+    poolActions.datasets(await listDatasets());
+  } catch (error) {
+    chatActions.notify('error', `Stored datasets could not be listed: ${message(error)}. Private windows may not allow storage.`);
+  }
+}
+
+/**
+ * Loads a folder or zip the person chose. The worker validates, copies into IndexedDB and embeds in
+ * batches; the page only passes file handles, so it stays responsive. Nothing is uploaded.
+ */
+export async function importDataset(name: string, files: DatasetFile[]): Promise<void> {
+  if (usePoolStore.getState().importing) {
+    chatActions.notify('info', 'A dataset is already being loaded. Wait for it to finish, then add the next one.');
+    return;
+  }
+  if (files.length === 0) {
+    chatActions.notify('error', 'The folder is empty. Choose a folder with conversations.json and images, or images and a .txt file of utterances.');
+    return;
+  }
+  poolActions.importing({ name, step: 'Reading files', loaded: 0, total: files.length });
+  try {
+    const result = await engine.call('importDataset', { name, files }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    poolActions.imported({ name: result.name, problems: result.problems });
+    chatActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
+  } catch (error) {
+    chatActions.notify('error', `"${name}" could not be loaded: ${message(error)}`);
+  } finally {
+    poolActions.importing(null);
+    await refreshDatasets();
+  }
+}
+
+/** After a reload, datasets whose embedding was interrupted continue from the rows already cached. */
+export async function resumeInterruptedImports(): Promise<void> {
+  await refreshDatasets();
+  for (const dataset of usePoolStore.getState().datasets.filter((d) => d.status === 'embedding')) {
+    if (usePoolStore.getState().importing) return;
+    poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
+    try {
+      await engine.call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+      chatActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
+    } catch (error) {
+      chatActions.notify('error', `"${dataset.name}" could not be finished: ${message(error)}`);
+    } finally {
+      poolActions.importing(null);
+      await refreshDatasets();
+    }
+  }
+}
+
+export async function selectPool(poolId: string): Promise<void> {
+  if (useModelStore.getState().phase !== 'ready') {
+    chatActions.notify('info', 'The model is still loading; choose the pool again once it is ready.');
+    return;
+  }
+  const previous = useSettingsStore.getState().poolId;
+  const name = poolId === 'demo' ? 'Demo pool' : usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId;
+  poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
+  try {
+    const pool = await engine.call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    useSettingsStore.getState().setPoolId(poolId);
+    modelActions.poolChanged(pool);
+  } catch (error) {
+    useSettingsStore.getState().setPoolId(previous);
+    chatActions.notify('error', `The pool "${name}" could not be used: ${message(error)} Replies still come from the previous pool.`);
+  } finally {
+    poolActions.switching(null);
+  }
+}
+
+export async function removeDataset(datasetId: string): Promise<void> {
+  if (useSettingsStore.getState().poolId === datasetId) await selectPool('demo');
+  try {
+    await deleteStoredDataset(datasetId);
+  } catch (error) {
+    chatActions.notify('error', `The dataset could not be deleted: ${message(error)}`);
+  }
+  await refreshDatasets();
+}
+
+/** The demo pool's attribution records, for the Credits view (fetched when first opened). */
+export async function loadCredits(): Promise<void> {
+  if (usePoolStore.getState().credits) return;
+  try {
+    const response = await fetch(`${POOL_BASE_URL}media.json`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const json = parseJsonDocument(decodeUtf8Strict(new Uint8Array(await response.arrayBuffer()), 'pool/media.json'), 'pool/media.json');
+    poolActions.credits(parseMediaCatalogue(json, { file: 'pool/media.json', strict: true }));
+  } catch (error) {
+    poolActions.credits(null, `The credits could not be loaded (${message(error)}). Reload the page.`);
+  }
+}

@@ -1,0 +1,62 @@
+import { create } from 'zustand';
+import type { PoolMediaItem } from '../engine/datasets/poolCatalogue';
+import type { StoredDataset } from '../persistence/datasetDb';
+
+export interface ImportProgress {
+  name: string;
+  /** The pool being switched to, shown as chosen while it loads. */
+  poolId?: string;
+  step: string;
+  loaded: number;
+  total: number;
+}
+
+interface PoolState {
+  panelOpen: boolean;
+  tab: 'pool' | 'credits';
+  datasets: StoredDataset[];
+  importing: ImportProgress | null;
+  /** Set while a pool switch is embedding rows that are not cached yet. */
+  switching: ImportProgress | null;
+  credits: PoolMediaItem[] | null;
+  creditsError: string | null;
+  lastImport: { name: string; problems: string[] } | null;
+}
+
+export const usePoolStore = create<PoolState>()(() => ({
+  panelOpen: false,
+  tab: 'pool',
+  datasets: [],
+  importing: null,
+  switching: null,
+  credits: null,
+  creditsError: null,
+  lastImport: null,
+}));
+
+export const poolActions = {
+  open(tab: PoolState['tab'] = 'pool') {
+    usePoolStore.setState({ panelOpen: true, tab });
+  },
+  close() {
+    usePoolStore.setState({ panelOpen: false });
+  },
+  setTab(tab: PoolState['tab']) {
+    usePoolStore.setState({ tab });
+  },
+  datasets(datasets: StoredDataset[]) {
+    usePoolStore.setState({ datasets });
+  },
+  importing(importing: ImportProgress | null) {
+    usePoolStore.setState({ importing });
+  },
+  switching(switching: ImportProgress | null) {
+    usePoolStore.setState({ switching });
+  },
+  credits(credits: PoolMediaItem[] | null, creditsError: string | null = null) {
+    usePoolStore.setState({ credits, creditsError });
+  },
+  imported(lastImport: PoolState['lastImport']) {
+    usePoolStore.setState({ lastImport });
+  },
+};

@@ -1,0 +1,147 @@
+import { unzipSync } from 'fflate';
+import { planDatasetFiles } from '../engine/datasets/datasetFiles';
+import { type DialogueRecord, decodeUtf8Strict, parseConversationsBytes, parseJsonDocument, toMmdialogRecord } from '../engine/datasets/mmdialog';
+import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../engine/datasets/poolCatalogue';
+import { EngineError, errorMessage } from '../engine/errors';
+import { checkImageFile } from '../engine/image/imageFormat';
+import { hashBytes, hashText } from '../engine/pool/contentHash';
+import { type StoredDataset, type StoredDatasetText, getDataset, listDatasets, saveDialogues, saveImages, saveManifest } from '../persistence/datasetDb';
+import type { DatasetFile, FileProgress } from './protocol';
+
+/** Images stored per IndexedDB transaction: small enough that a reload loses little work. */
+const COPY_BATCH = 64;
+const MAX_ZIP_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Imports a folder (or one zip) the person chose: plan from the paths, validate every text file,
+ * then copy the images into IndexedDB in batches. Embedding is a separate step (resumable from the
+ * stored copies). Nothing leaves the device.
+ */
+export async function copyDataset(name: string, files: readonly DatasetFile[], onProgress: (p: FileProgress) => void): Promise<StoredDataset> {
+  const entries = await expandZips(files);
+  const plan = planDatasetFiles(entries.map((f) => f.path));
+  const byPath = new Map(entries.map((f) => [f.path.replace(/\\/g, '/').replace(/^\.?\//, ''), f.blob]));
+  const blobAt = (path: string) => byPath.get(path)!;
+  const readText = async (path: string) => decodeUtf8Strict(new Uint8Array(await blobAt(path).arrayBuffer()), path);
+  if (plan.conversations.length === 0 && plan.textFiles.length === 0 && plan.images.size === 0) {
+    throw new EngineError('dataset-invalid', `"${name}" has no conversations.json, no .txt or texts.json file and no images, so there is nothing to load. Choose a folder in MMDialog format or a folder of images with a text file of utterances.`);
+  }
+
+  const alts = new Map<string, string>();
+  if (plan.mediaCatalogue) {
+    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), { file: plan.mediaCatalogue });
+    for (const item of items) alts.set(item.key, item.alt);
+  }
+  const hasMedia = (key: string) => plan.images.has(key);
+  const splits: { split: string; records: DialogueRecord[] }[] = [];
+  for (const { path, split } of plan.conversations) {
+    const records = parseConversationsBytes(new Uint8Array(await blobAt(path).arrayBuffer()), { file: path, hasMedia });
+    splits.push({ split, records });
+  }
+  // The text pool: the person's utterance files, else every text of their dialogues.
+  const texts: StoredDatasetText[] = [];
+  const seen = new Set<string>();
+  const addText = (id: string, text: string) => {
+    if (!seen.has(text)) {
+      seen.add(text);
+      texts.push({ id, text });
+    }
+  };
+  for (const path of plan.textFiles) {
+    const text = await readText(path);
+    const items = path.toLowerCase().endsWith('.json') ? parseTextCatalogue(parseJsonDocument(text, path), { file: path }) : parseUtteranceFile(text, { file: path });
+    for (const t of items) addText(`${path}#${t.id}`, t.text);
+  }
+  if (plan.textFiles.length === 0) {
+    for (const { split, records } of splits) {
+      for (const r of records) r.turns.forEach((turn, ti) => turn.elements.forEach((e, ei) => e.kind === 'text' && addText(`${split}/${r.id}/${ti}/${ei}`, e.text)));
+    }
+  }
+
+  // Choosing the folder again after a reload interrupted the copy finishes that dataset instead of adding a second one.
+  const interrupted = (await listDatasets()).find((d) => d.name === name && d.status === 'copying');
+  const dataset: StoredDataset = {
+    id: interrupted?.id ?? `ds-${Date.now().toString(36)}-${hashText(name + entries.length).slice(0, 6)}`,
+    name,
+    createdAt: Date.now(),
+    status: 'copying',
+    plannedImages: plan.images.size,
+    copied: 0,
+    images: [],
+    texts,
+    splits: splits.map(({ split, records }) => ({ split, dialogues: records.length })),
+    problems: plan.skipped.map((s) => `${s.path}: ${s.reason}`),
+  };
+  for (const { split, records } of splits) await saveDialogues(dataset.id, split, records.map(toMmdialogRecord));
+  await saveManifest(dataset);
+
+  const keys = [...plan.images.keys()];
+  onProgress({ file: 'Copying images', loaded: 0, total: keys.length });
+  for (let b = 0; b < keys.length; b += COPY_BATCH) {
+    const batch: { key: string; blob: Blob }[] = [];
+    for (const key of keys.slice(b, b + COPY_BATCH)) {
+      const path = plan.images.get(key)!;
+      const blob = blobAt(path);
+      const bytes = new Uint8Array(await blob.arrayBuffer());
+      try {
+        const header = checkImageFile(path, bytes);
+        batch.push({ key, blob: new Blob([bytes], { type: `image/${header.format}` }) });
+        dataset.images.push({ key, alt: alts.get(key) ?? altFromName(key), contentKey: `i:${hashBytes(bytes)}`, type: `image/${header.format}`, bytes: bytes.length });
+      } catch (error) {
+        dataset.problems.push(`${path}: ${errorMessage(error)}`);
+      }
+    }
+    await saveImages(dataset.id, batch); // blobs first: the manifest below never counts an image that is not stored
+    dataset.copied = Math.min(keys.length, b + COPY_BATCH);
+    await saveManifest(dataset);
+    onProgress({ file: 'Copying images', loaded: dataset.copied, total: keys.length });
+  }
+  const referenced = new Set(dataset.images.map((i) => i.key));
+  for (const { split, records } of splits) {
+    const broken = records.filter((r) => r.turns.some((t) => t.elements.some((e) => e.kind === 'media' && !referenced.has(e.key))));
+    if (broken.length > 0) dataset.problems.push(`${split}: ${broken.length} dialogue(s) refer to images that could not be read (listed above); they stay in the dataset.`);
+  }
+  if (dataset.images.length === 0 && dataset.texts.length === 0) {
+    throw new EngineError('dataset-invalid', `None of the files in "${name}" could be used: ${dataset.problems.slice(0, 3).join('; ')}.`);
+  }
+  dataset.status = 'embedding';
+  await saveManifest(dataset);
+  return dataset;
+}
+
+export async function requireDataset(datasetId: string): Promise<StoredDataset> {
+  const dataset = await getDataset(datasetId);
+  if (!dataset) throw new EngineError('dataset-invalid', `The dataset ${datasetId} is no longer stored in this browser. Load it again.`);
+  if (dataset.status === 'copying') {
+    throw new EngineError('dataset-invalid', `Loading "${dataset.name}" was interrupted while copying its images (${dataset.copied} of ${dataset.plannedImages} stored). Choose the folder again to finish, or delete it.`);
+  }
+  return dataset;
+}
+
+function altFromName(key: string): string {
+  const words = key.replace(/\.[^.]+$/, '').replace(/[_.-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  return words ? `Image "${words}"` : 'Image';
+}
+
+async function expandZips(files: readonly DatasetFile[]): Promise<DatasetFile[]> {
+  const out: DatasetFile[] = [];
+  for (const file of files) {
+    if (!file.path.toLowerCase().endsWith('.zip')) {
+      out.push(file);
+      continue;
+    }
+    if (file.blob.size > MAX_ZIP_BYTES) throw new EngineError('dataset-invalid', `${file.path} is ${(file.blob.size / 1024 ** 3).toFixed(1)} GB; zips up to 2 GB can be opened. Unpack it and choose the folder instead.`);
+    let entries: Record<string, Uint8Array>;
+    try {
+      entries = unzipSync(new Uint8Array(await file.blob.arrayBuffer()));
+    } catch (cause) {
+      throw new EngineError('dataset-invalid', `${file.path} could not be opened as a zip (${errorMessage(cause)}). Check the file, or unpack it and choose the folder.`, { cause });
+    }
+    const paths = Object.keys(entries).filter((p) => !p.endsWith('/') && !p.startsWith('__MACOSX/'));
+    // Zips made from a folder put everything under that folder's name: read it as the folder itself.
+    const top = paths[0]?.split('/')[0];
+    const strip = top !== undefined && paths.every((p) => p.startsWith(`${top}/`)) ? top.length + 1 : 0;
+    for (const path of paths) out.push({ path: path.slice(strip), blob: new Blob([entries[path] as Uint8Array<ArrayBuffer>]) });
+  }
+  return out;
+}
