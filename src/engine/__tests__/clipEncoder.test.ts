@@ -154,4 +154,21 @@ describe('ClipEncoder failures', () => {
     expect((error as EngineError).code).toBe('pack-file-corrupt');
     expect((error as EngineError).message).toMatch(/corrupt-pack\/onnx\/(text|vision)_model\.onnx could not be loaded/);
   });
+
+  it('has a fingerprint that stays for the same files and changes when one weight byte or the tokenizer changes', async () => {
+    const files = await source.listFiles();
+    const fingerprint = async (edit: (path: string, bytes: Uint8Array) => Uint8Array) => {
+      const edited = { location: source.location, readBytes: async (path: string) => edit(path, await source.readBytes(path)) };
+      // Sessions are faked: only the bytes read matter for the fingerprint.
+      const encoder = await ClipEncoder.load(edited, files, wasmPlan, { createSession: async () => ({ run: async () => ({}), release: async () => {} }) as never });
+      return encoder.fingerprint;
+    };
+    const same = (_: string, b: Uint8Array) => b;
+    const base = await fingerprint(same);
+    expect(await fingerprint(same)).toBe(base);
+    const flipWeight = (p: string, b: Uint8Array) => (p.startsWith('onnx/vision') ? b.map((x, i) => (i === b.length - 7 ? x ^ 1 : x)) : b);
+    expect(await fingerprint(flipWeight)).not.toBe(base);
+    const otherTokenizer = (p: string, b: Uint8Array) => (p === 'tokenizer_config.json' ? new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(b)), model_max_length: 76 })) : b);
+    expect(await fingerprint(otherTokenizer)).not.toBe(base);
+  });
 });
