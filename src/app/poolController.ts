@@ -8,6 +8,9 @@ import { useSettingsStore } from '../stores/settingsStore';
 import type { DatasetFile, PoolRef } from '../worker/protocol';
 import { engine } from './engine';
 
+/** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
+const STAGE_SLICE = 100;
+
 export const POOL_BASE_URL = `${import.meta.env.BASE_URL}pool/`;
 
 export function poolRef(poolId: string): PoolRef {
@@ -39,9 +42,14 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     chatActions.notify('error', 'The folder is empty. Choose a folder with conversations.json and images, or images and a .txt file of utterances.');
     return;
   }
-  poolActions.importing({ name, step: 'Reading files', loaded: 0, total: files.length });
+  poolActions.importing({ name, step: 'Handing over files', loaded: 0, total: files.length });
   try {
-    const result = await engine.call('importDataset', { name, files }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    for (let i = 0; i < files.length; i += STAGE_SLICE) {
+      const { staged } = await engine.call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
+      poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
+    }
+    const result = await engine.call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     poolActions.imported({ name: result.name, problems: result.problems });
     chatActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
   } catch (error) {

@@ -12,7 +12,7 @@ import { copyDataset, requireDataset } from './datasetImport';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, DatasetImported, FileProgress, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, DatasetFile, DatasetImported, FileProgress, PoolLoaded, PoolRef } from './protocol';
 async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabilities> {
   const base = { crossOriginIsolated: self.crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency || 1, forceWasm };
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
@@ -85,8 +85,19 @@ export class BrowserEngine implements WorkerEngine {
     return this.pool.loaded;
   }
 
+  private readonly staged = new Map<string, DatasetFile[]>();
+
+  async stageDatasetFiles(params: { stagingId: string; files: DatasetFile[] }) {
+    const files = this.staged.get(params.stagingId) ?? [];
+    files.push(...params.files);
+    this.staged.set(params.stagingId, files);
+    return { staged: files.length };
+  }
+
   async importDataset(params: Parameters<WorkerEngine['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
-    const dataset = await copyDataset(params.name, params.files, onProgress);
+    const files = this.staged.get(params.stagingId) ?? [];
+    this.staged.delete(params.stagingId);
+    const dataset = await copyDataset(params.name, files, onProgress);
     return this.resumeDataset({ datasetId: dataset.id }, onProgress);
   }
 

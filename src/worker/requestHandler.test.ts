@@ -37,6 +37,9 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       calls.push(`imported ${params.name}`);
       return { datasetId: 'ds-1', name: params.name, images: 2, texts: 1, dialogues: 0, problems: [] };
     },
+    async stageDatasetFiles(params) {
+      return { staged: params.files.length };
+    },
     async resumeDataset() {
       return { datasetId: 'ds-1', name: 'x', images: 2, texts: 1, dialogues: 0, problems: [] };
     },
@@ -136,7 +139,7 @@ describe('EngineClient over the handler', () => {
     const events: WorkerEvent[] = [];
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, (e) => events.push(e));
-    const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', files: [] } });
+    const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', stagingId: 's1' } });
     await handle({ type: 'reply', id: 2, params: { texts: ['hello'], images: [] } });
     expect(engine.calls).toEqual(['import holiday', 'reply hello']);
     expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2]);

@@ -6,6 +6,7 @@ import { BACKGROUND_METHODS, assertNever, isWorkerRequest } from './protocol';
 export interface WorkerEngine {
   loadPack(params: WorkerMethods['loadPack']['params'], onProgress: (p: FileProgress) => void, onBackend: (b: BackendState) => void): Promise<WorkerMethods['loadPack']['result']>;
   usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
+  stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']): Promise<WorkerMethods['stageDatasetFiles']['result']>;
   importDataset(params: WorkerMethods['importDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['importDataset']['result']>;
   resumeDataset(params: WorkerMethods['resumeDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['resumeDataset']['result']>;
   checkImage(params: WorkerMethods['checkImage']['params']): Promise<WorkerMethods['checkImage']['result']>;
@@ -37,6 +38,9 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
         }
         case 'usePool':
           post({ type: 'result', id, method: 'usePool', result: await engine.usePool(request.params, (progress) => post({ type: 'progress', id, progress })) });
+          return;
+        case 'stageDatasetFiles':
+          post({ type: 'result', id, method: 'stageDatasetFiles', result: await engine.stageDatasetFiles(request.params) });
           return;
         case 'importDataset':
           post({ type: 'result', id, method: 'importDataset', result: await engine.importDataset(request.params, (progress) => post({ type: 'progress', id, progress })) });
