@@ -8,8 +8,8 @@ test.describe('chat', () => {
     const replies = page.getByRole('listitem', { name: 'The system replied' });
     await expect(replies).toHaveCount(1);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
-    // The reply carries the cosine the worker computed, not a canned string.
-    await expect(replies.getByTestId('reply-meta')).toContainText(/cosine \d\.\d{3}/);
+    // The reply says how it was made: the method (this pack has no trained heads) and the cosine the worker computed.
+    await expect(replies.getByTestId('reply-meta')).toContainText(/^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\)/);
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 
@@ -67,7 +67,10 @@ test.describe('chat', () => {
     await page.reload();
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2);
     expect(await conversation(page)).toEqual(before);
-    const photo = page.getByRole('img', { name: 'Shared photo: meadow.jpg' });
+    // The photo got a caption from the pool's caption bank; it is shown, kept, and is the photo's alt text.
+    const caption = await page.getByTestId('photo-caption').innerText();
+    expect(caption).toMatch(/^[A-Z].+\.$/);
+    const photo = page.getByRole('img', { name: `Shared photo: ${caption}` });
     await expect(photo).toBeVisible();
     expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
   });

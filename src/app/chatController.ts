@@ -1,6 +1,8 @@
 import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore';
 import { useModelStore } from '../stores/modelStore';
-import { clearConversationDb, loadMessages, saveTurn } from '../persistence/conversationDb';
+import { clearConversationDb, loadImage, loadMessages, saveTurn } from '../persistence/conversationDb';
+import { useSettingsStore } from '../stores/settingsStore';
+import type { HistoryElement, HistoryTurn } from '../worker/protocol';
 import { engine } from './engine';
 
 const MAX_IMAGES_PER_TURN = 8;
@@ -67,16 +69,24 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   chatActions.setAwaitingReply(true);
   void saveTurn([...messages, userMessage], draftImages).catch((e: unknown) => chatActions.notify('error', `This turn could not be saved for later (${String(e)}).`));
   try {
-    const reply = await engine.call('reply', { texts: text ? [text] : [], images: draftImages.map((d) => ({ name: d.name, blob: d.blob })) });
+    const history = await historyOf(messages);
+    const reply = await engine.call('reply', {
+      history,
+      texts: text ? [text] : [],
+      images: draftImages.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
+      method: useSettingsStore.getState().method,
+    });
+    const poolId = useSettingsStore.getState().poolId;
     const assistantMessage: ChatMessage = {
       id: newId(),
       role: 'assistant',
       createdAt: Date.now(),
-      elements: [{ kind: 'text', text: reply.text }],
-      reply: { score: reply.score, candidates: reply.candidates, totalMs: reply.timings.totalMs, provider: reply.backend.provider },
+      elements: reply.elements.map((e) => (e.kind === 'text' ? { kind: 'text' as const, text: e.text } : { kind: 'poolImage' as const, key: e.key, alt: e.alt, url: e.url, poolId })),
+      reply: { method: reply.method, intentModel: reply.intentModel, relevance: reply.relevance, steps: reply.steps, timings: reply.timings, provider: reply.backend.provider },
     };
     // A reply to a conversation the user has since cleared is dropped.
     if (epoch !== conversationEpoch) return true;
+    chatActions.setCaptions(userMessage.id, reply.captions);
     chatActions.appendMessage(assistantMessage);
     void saveTurn(useChatStore.getState().messages, []).catch((e: unknown) => chatActions.notify('error', `The reply could not be saved for later (${String(e)}).`));
   } catch (error) {
@@ -85,6 +95,24 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     chatActions.setAwaitingReply(false);
   }
   return true;
+}
+
+/** The conversation so far as the worker's context: texts, the person's photos (Blobs) and pool images by key. */
+async function historyOf(messages: readonly ChatMessage[]): Promise<HistoryTurn[]> {
+  return Promise.all(
+    messages.map(async (m) => ({
+      elements: (
+        await Promise.all(
+          m.elements.map(async (e): Promise<HistoryElement | null> => {
+            if (e.kind === 'text') return { kind: 'text', text: e.text };
+            if (e.kind === 'poolImage') return { kind: 'poolImage', key: e.key };
+            const blob = await loadImage(e.imageId);
+            return blob ? { kind: 'image', imageId: e.imageId, blob } : null;
+          }),
+        )
+      ).filter((e): e is HistoryElement => e !== null),
+    })),
+  );
 }
 
 export async function startNewConversation(): Promise<void> {

@@ -42,7 +42,7 @@ export async function loadModels(): Promise<void> {
       { pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) }, pool: poolRef(poolId), forceWasm },
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
-    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods);
     void resumeInterruptedImports();
   } catch (error) {
     if (poolId !== 'demo') {

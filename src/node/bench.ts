@@ -10,6 +10,8 @@ import { FsPackSource } from './fsPackSource';
 import { loadPoolCatalogue } from './poolFiles';
 import { retrieval } from './benchRetrieval';
 import { importBench } from './benchImport';
+import { dialogBench } from './benchDialog';
+import { perfBench } from './benchPerf';
 
 /**
  * Benchmarks that print figures. Usage:
@@ -109,7 +111,9 @@ if (command === 'foundation') await foundation();
 else if (command === 'browser') await browser();
 else if (command === 'retrieval') await retrieval(args.slice(1));
 else if (command === 'import') await importBench(args.slice(1));
+else if (command === 'dialog') await dialogBench(args.slice(1));
+else if (command === 'perf') await perfBench(args.slice(1));
 else {
-  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID]');
+  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID] | dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT] | perf [--pack ID] [--turns N] [--candidates N]');
   process.exit(2);
 }

@@ -1,13 +1,19 @@
 import { create } from 'zustand';
+import type { ReplyResult, ReplyStep, ResponseMethodId } from '../worker/protocol';
 
 export type MessageElement =
   | { kind: 'text'; text: string }
-  | { kind: 'image'; imageId: string; name: string; width: number; height: number };
+  | { kind: 'image'; imageId: string; name: string; width: number; height: number; caption?: string }
+  /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
+  | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
 
 export interface ReplyMeta {
-  score: number;
-  candidates: { text: string; score: number }[];
-  totalMs: number;
+  method: ResponseMethodId;
+  intentModel: 'majority' | 'head';
+  /** Cosine between the latest turn and the reply's first element (not MM-Relevance). */
+  relevance: number;
+  steps: ReplyStep[];
+  timings: ReplyResult['timings'];
   provider: 'webgpu' | 'wasm';
 }
 
@@ -59,6 +65,15 @@ export const useChatStore = create<ChatState>()(() => ({
 export const chatActions = {
   hydrate(messages: ChatMessage[]) {
     useChatStore.setState({ messages, hydrated: true });
+  },
+  /** Adds the worker's captions to the photos of a message (by image id). */
+  setCaptions(messageId: string, captions: readonly { imageId: string; text: string }[]) {
+    const byId = new Map(captions.map((c) => [c.imageId, c.text]));
+    useChatStore.setState((s) => ({
+      messages: s.messages.map((m) =>
+        m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' && byId.has(e.imageId) ? { ...e, caption: byId.get(e.imageId)! } : e)) },
+      ),
+    }));
   },
   appendMessage(message: ChatMessage) {
     useChatStore.setState((s) => ({ messages: [...s.messages, message] }));

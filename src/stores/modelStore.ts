@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, PoolLoaded } from '../worker/protocol';
+import type { BackendState, PoolLoaded, ResponseMethods } from '../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -21,6 +21,7 @@ interface ModelState {
   backend: BackendState | null;
   loadMs: number | null;
   pool: PoolLoaded | null;
+  methods: ResponseMethods | null;
   error: string | null;
 }
 
@@ -32,6 +33,7 @@ export const useModelStore = create<ModelState>()(() => ({
   backend: null,
   loadMs: null,
   pool: null,
+  methods: null,
   error: null,
 }));
 
@@ -45,8 +47,8 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, pool: PoolLoaded, backend: BackendState) {
-    useModelStore.setState({ phase: 'ready', loadMs, pool, backend });
+  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods) {
+    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods });
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });

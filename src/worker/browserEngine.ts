@@ -5,10 +5,13 @@ import { EngineError, errorMessage } from '../engine/errors';
 import { type BackendCapabilities, chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
-import { nearestTextReply } from '../engine/reply/nearestReply';
+import { MajorityIntent } from '../engine/response/compose';
+import { ResponseHeads } from '../engine/response/heads';
+import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
-import { embeddingCache, loadDatasetImage, saveManifest } from '../persistence/datasetDb';
+import { embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
 import { copyDataset, requireDataset } from './datasetImport';
+import { type PoolImageInfo, Responder } from './responder';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
@@ -34,6 +37,8 @@ interface ActivePool {
 export class BrowserEngine implements WorkerEngine {
   private encoder: ClipEncoder | null = null;
   private pool: ActivePool | null = null;
+  private packId = '';
+  private responder: Responder | null = null;
 
   async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void) {
     const start = nowMs();
@@ -45,24 +50,39 @@ export class BrowserEngine implements WorkerEngine {
     this.pool = null;
     const encoder = await ClipEncoder.load(new FetchPackSource(params.pack.baseUrl), params.pack.files, plan, { onProgress, onBackendChange: onBackend });
     if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(encoder);
+    // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
+    let heads: ResponseHeads | null = null;
+    let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
+    try {
+      heads = await ResponseHeads.load(new FetchPackSource(params.pack.baseUrl), new Set(params.pack.files), encoder.fingerprint);
+      if (heads) note = 'Trained heads (intent and ranker, DE++) of this pack are in use.';
+    } catch (error) {
+      note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
+    }
     this.encoder = encoder;
-    const pool = await this.usePool({ pool: params.pool }, onProgress, params.pack.id);
-    return { packId: params.pack.id, backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool };
+    this.packId = params.pack.id;
+    this.responder = new Responder(encoder, heads, note, embeddingCache);
+    const pool = await this.usePool({ pool: params.pool }, onProgress);
+    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool };
   }
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
-  async usePool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void, packId?: string): Promise<PoolLoaded> {
+  async usePool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void): Promise<PoolLoaded> {
     const encoder = this.encoder;
+    const responder = this.responder;
+    const packId = this.packId;
     if (!encoder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
     const progress = (phase: string, done: number, total: number) => onProgress({ file: `pool ${phase}`, loaded: done, total });
     const ref = params.pool;
     let embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
     let loaded: Omit<PoolLoaded, 'embeddings'>;
+    let imageInfo: PoolImageInfo[];
+    let dialogues: DialogueRecord[] = [];
     if (ref.kind === 'demo') {
       const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
-      const precomputed = packId ? await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`) : null;
+      const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
       embedded = await embedPool({
         encoder,
         texts: textItems,
@@ -75,13 +95,24 @@ export class BrowserEngine implements WorkerEngine {
         cancelled: () => this.encoder !== encoder,
       });
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
+      imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
+      // The reference responses of the train split give the majority intent per step (used without trained heads).
+      const train = await fetchBlob(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/conversations.json`).catch(() => null);
+      if (train) dialogues = parseConversationsBytes(new Uint8Array(await train.arrayBuffer()), { file: 'dialogues/train/conversations.json' });
     } else {
       const dataset = await requireDataset(ref.datasetId);
       embedded = await this.embedDataset(dataset.id, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
+      imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
+      for (const { split } of dataset.splits) {
+        const stored = await loadDialogues<unknown>(dataset.id, split);
+        if (stored) dialogues.push(...parseConversationsBytes(new TextEncoder().encode(JSON.stringify(stored)), { file: `${split}/conversations.json` }));
+      }
     }
+    const responses = dialogues.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? ('text' as const) : ('image' as const)))));
     if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
+    responder?.setPool(embedded, imageInfo, responses.length > 0 ? MajorityIntent.fromResponses(responses) : null);
     return this.pool.loaded;
   }
 
@@ -139,19 +170,9 @@ export class BrowserEngine implements WorkerEngine {
   }
 
   async reply(params: Parameters<WorkerEngine['reply']>[0]) {
-    const { encoder, pool } = this.ready();
-    const start = nowMs();
-    const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
-    const decodeMs = nowMs() - start;
-    const texts = pool.embedded.texts.map((t) => t.text);
-    const reply = await nearestTextReply(encoder, { texts, matrix: pool.embedded.textMatrix }, { texts: params.texts, images });
-    return {
-      text: reply.text,
-      score: reply.score,
-      candidates: reply.candidates.map(({ text, score }) => ({ text, score })),
-      timings: { ...reply.timings, decodeMs, totalMs: nowMs() - start },
-      backend: encoder.backend,
-    };
+    const { encoder } = this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
+    return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
   }
 
   async encodeTexts(params: Parameters<WorkerEngine['encodeTexts']>[0]) {

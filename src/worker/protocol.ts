@@ -43,6 +43,7 @@ export interface PoolLoaded {
 
 export interface PackLoaded {
   packId: string;
+  methods: ResponseMethods;
   backend: BackendState;
   loadMs: number;
   projectionDim: number;
@@ -65,11 +66,49 @@ export interface DatasetImported {
   problems: string[];
 }
 
-export interface ReplyResult {
-  text: string;
+/** An element of an earlier turn, as the page stored it; user photos travel as Blobs (cheap to post). */
+export type HistoryElement = { kind: 'text'; text: string } | { kind: 'image'; imageId: string; blob?: Blob } | { kind: 'poolImage'; key: string };
+
+export interface HistoryTurn {
+  elements: HistoryElement[];
+}
+
+export type ResponseMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
+
+/** Which response methods the loaded pack offers, and the one used when the person has not chosen. */
+export interface ResponseMethods {
+  available: ResponseMethodId[];
+  preferred: ResponseMethodId;
+  /** Why trained heads are or are not in use, in a sentence. */
+  note: string;
+}
+
+export type ReplyElement = { kind: 'text'; text: string; score: number } | { kind: 'poolImage'; key: string; alt: string; url: string | null; score: number };
+
+export interface ReplyCandidate {
+  kind: 'text' | 'poolImage';
+  label: string;
+  key?: string;
   score: number;
-  candidates: { text: string; score: number }[];
-  timings: { encodeMs: number; rankMs: number; decodeMs: number; totalMs: number };
+}
+
+export interface ReplyStep {
+  /** Intent probabilities before this step: text, image, stop (MMDialog eq. 4). */
+  probabilities: [number, number, number];
+  intent: 'text' | 'image' | 'stop';
+  candidates: ReplyCandidate[];
+}
+
+export interface ReplyResult {
+  elements: ReplyElement[];
+  steps: ReplyStep[];
+  method: ResponseMethodId;
+  intentModel: 'majority' | 'head';
+  /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
+  relevance: number;
+  /** Captions of the photos of this turn (retrieved from the pool's caption bank). */
+  captions: { imageId: string; text: string; score: number }[];
+  timings: { decodeMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
   backend: BackendState;
 }
 
@@ -82,7 +121,7 @@ export interface WorkerMethods {
   importDataset: { params: { name: string; stagingId: string }; result: DatasetImported };
   resumeDataset: { params: { datasetId: string }; result: DatasetImported };
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
-  reply: { params: { texts: string[]; images: ImagePayload[] }; result: ReplyResult };
+  reply: { params: { history: HistoryTurn[]; texts: string[]; images: (ImagePayload & { imageId: string })[]; method: ResponseMethodId | null }; result: ReplyResult };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
   encodeImages: { params: { images: ImagePayload[] }; result: { embeddings: number[][] } };
 }

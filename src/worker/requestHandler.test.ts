@@ -23,7 +23,7 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       calls.push(`load ${params.pack.id}`);
       onProgress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
       onBackend(backend);
-      return { packId: params.pack.id, backend, loadMs: 12, projectionDim: 16, pool };
+      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool };
     },
     async usePool() {
       calls.push('usePool');
@@ -49,7 +49,16 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
     },
     async reply(params) {
       calls.push(`reply ${params.texts.join(' ')}`);
-      return { text: 'hi', score: 0.5, candidates: [{ text: 'hi', score: 0.5 }], timings: { encodeMs: 1, rankMs: 1, decodeMs: 0, totalMs: 2 }, backend };
+      return {
+        elements: [{ kind: 'text', text: 'hi', score: 0.5 }],
+        steps: [{ probabilities: [1, 0, 0], intent: 'text', candidates: [{ kind: 'text', label: 'hi', score: 0.5 }] }],
+        method: 'clip-sim',
+        intentModel: 'majority',
+        relevance: 0.5,
+        captions: [],
+        timings: { decodeMs: 0, encodeMs: 1, captionMs: 0, intentMs: 0, rankMs: 1, totalMs: 2 },
+        backend,
+      };
     },
     async encodeTexts(params) {
       return { embeddings: params.texts.map(() => [1, 0]) };
@@ -64,8 +73,8 @@ describe('worker request handler', () => {
   it('answers each request with exactly one result, tagged with its id and method', async () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
-    await handle({ type: 'reply', id: 7, params: { texts: ['hello'], images: [] } });
-    expect(events).toEqual([{ type: 'result', id: 7, method: 'reply', result: expect.objectContaining({ text: 'hi' }) }]);
+    await handle({ type: 'reply', id: 7, params: { history: [], texts: ['hello'], images: [], method: null } });
+    expect(events).toEqual([{ type: 'result', id: 7, method: 'reply', result: expect.objectContaining({ method: 'clip-sim', elements: [{ kind: 'text', text: 'hi', score: 0.5 }] }) }]);
   });
 
   it('forwards progress and backend changes during a load, then the result', async () => {
@@ -98,7 +107,7 @@ describe('worker request handler', () => {
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, () => undefined);
     void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
-    await handle({ type: 'reply', id: 2, params: { texts: ['x'], images: [] } });
+    await handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
     expect(engine.calls).toEqual(['load a', 'reply x']);
   });
 });
@@ -140,7 +149,7 @@ describe('EngineClient over the handler', () => {
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, (e) => events.push(e));
     const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', stagingId: 's1' } });
-    await handle({ type: 'reply', id: 2, params: { texts: ['hello'], images: [] } });
+    await handle({ type: 'reply', id: 2, params: { history: [], texts: ['hello'], images: [], method: null } });
     expect(engine.calls).toEqual(['import holiday', 'reply hello']);
     expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2]);
     importGate.open();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedRank, expectedReciprocalRank, mmRelevance, rankAmong, recallAtK, summarizeRanks } from '../metrics/dialogMetrics';
+import { expectedRank, expectedReciprocalRank, intentF1, mmRelevance, rankAmong, recallAtK, summarizeRanks } from '../metrics/dialogMetrics';
 
 const v = (...xs: number[]) => new Float32Array(xs);
 
@@ -48,5 +48,26 @@ describe('ranks with ties broken at random in expectation', () => {
     expect(s.recallAt[5]).toBe(1);
     expect(s.mrr).toBeCloseTo((1 + 5 / 12) / 2, 12);
     expect(s.meanRank).toBe((1 + 2.5) / 2);
+  });
+});
+
+describe('Intent F1 (MMDialog eq. 1)', () => {
+  it('aligns the modality sequences from the left, by hand', () => {
+    // predicted [text, image, image] vs reference [text, text]: one match; P = 1/3, R = 1/2, F1 = 0.4.
+    const r = intentF1(['text', 'image', 'image'], ['text', 'text']);
+    expect(r.precision).toBeCloseTo(100 / 3, 10);
+    expect(r.recall).toBe(50);
+    expect(r.f1).toBeCloseTo(40, 10);
+    expect(intentF1(['image', 'text'], ['image', 'text']).f1).toBe(100);
+    expect(intentF1([], ['text']).f1).toBe(0);
+  });
+});
+
+describe('a target that was not ranked (wrong intent)', () => {
+  it('counts as a miss at every k, with reciprocal rank 0 and the last rank', () => {
+    const miss = { higher: 1, ties: 0, miss: true as const };
+    expect(recallAtK(miss, 100)).toBe(0);
+    expect(expectedReciprocalRank(miss)).toBe(0);
+    expect(expectedRank(miss)).toBe(2);
   });
 });

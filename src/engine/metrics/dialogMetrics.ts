@@ -41,6 +41,8 @@ export function mmRelevance(predicted: readonly Float32Array[], reference: reado
 export interface TargetRank {
   higher: number;
   ties: number;
+  /** Not ranked at all (MMDialog: the predicted intent was another modality): recall and reciprocal rank 0, rank last. */
+  miss?: true;
 }
 
 export function rankAmong(scores: ArrayLike<number>, target: number): TargetRank {
@@ -55,7 +57,8 @@ export function rankAmong(scores: ArrayLike<number>, target: number): TargetRank
 }
 
 /** P(rank <= k) under random tie-breaking. */
-export function recallAtK({ higher, ties }: TargetRank, k: number): number {
+export function recallAtK({ higher, ties, miss }: TargetRank, k: number): number {
+  if (miss) return 0;
   return Math.min(1, Math.max(0, (k - higher) / (ties + 1)));
 }
 
@@ -63,7 +66,8 @@ export function expectedRank({ higher, ties }: TargetRank): number {
   return higher + 1 + ties / 2;
 }
 
-export function expectedReciprocalRank({ higher, ties }: TargetRank): number {
+export function expectedReciprocalRank({ higher, ties, miss }: TargetRank): number {
+  if (miss) return 0;
   let sum = 0;
   for (let r = higher + 1; r <= higher + ties + 1; r++) sum += 1 / r;
   return sum / (ties + 1);
@@ -87,4 +91,24 @@ export function summarizeRanks(ranks: readonly TargetRank[], ks: readonly number
     mrr: ranks.reduce((s, r) => s + expectedReciprocalRank(r), 0) / n,
     meanRank: ranks.reduce((s, r) => s + expectedRank(r), 0) / n,
   };
+}
+
+export interface IntentF1 {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+/**
+ * Intent F1 (eq. 1) of one response: the predicted and reference modality sequences are aligned
+ * from the left as in MM-Relevance, pair i scores 1 when the modalities agree, P = matches / J,
+ * R = matches / L, and the F1 of the two; in percent.
+ */
+export function intentF1(predicted: readonly Modality[], reference: readonly Modality[]): IntentF1 {
+  let matches = 0;
+  for (let i = 0; i < Math.min(predicted.length, reference.length); i++) if (predicted[i] === reference[i]) matches++;
+  const precision = predicted.length ? (100 * matches) / predicted.length : 0;
+  const recall = reference.length ? (100 * matches) / reference.length : 0;
+  const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+  return { precision, recall, f1 };
 }

@@ -40,15 +40,48 @@ export interface ScoredIndex {
 }
 
 /**
- * Scores every row against the query (one pass over the matrix) and keeps the k best with a
- * small min-heap: O(n log k), no sort of the whole pool, no copy of any row.
+ * Keeps the k best (index, score) pairs offered to it with a small min-heap: O(n log k) for n
+ * offers, no sort of the whole pool and no copy of any row.
  */
-export function topKByDot(matrix: EmbeddingMatrix, query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
-  const { data, rows, dim } = matrix;
-  const heapIdx = new Int32Array(k);
-  const heapScore = new Float64Array(k);
-  let size = 0;
-  const siftDown = (i: number) => {
+export class TopKCollector {
+  private readonly heapIdx: Int32Array;
+  private readonly heapScore: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.heapIdx = new Int32Array(k);
+    this.heapScore = new Float64Array(k);
+  }
+
+  offer(index: number, score: number): void {
+    const { heapIdx, heapScore, k } = this;
+    if (this.size < k) {
+      let i = this.size++;
+      heapScore[i] = score;
+      heapIdx[i] = index;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (heapScore[p]! <= heapScore[i]!) break;
+        [heapScore[i], heapScore[p]] = [heapScore[p]!, heapScore[i]!];
+        [heapIdx[i], heapIdx[p]] = [heapIdx[p]!, heapIdx[i]!];
+        i = p;
+      }
+    } else if (k > 0 && score > heapScore[0]!) {
+      heapScore[0] = score;
+      heapIdx[0] = index;
+      this.siftDown(0);
+    }
+  }
+
+  /** Best first; ties break toward the lower index so results are deterministic. */
+  result(): ScoredIndex[] {
+    const out: ScoredIndex[] = [];
+    for (let i = 0; i < this.size; i++) out.push({ index: this.heapIdx[i]!, score: this.heapScore[i]! });
+    return out.sort((a, b) => b.score - a.score || a.index - b.index);
+  }
+
+  private siftDown(i: number): void {
+    const { heapIdx, heapScore, size } = this;
     for (;;) {
       const l = 2 * i + 1, r = l + 1;
       let m = i;
@@ -59,31 +92,26 @@ export function topKByDot(matrix: EmbeddingMatrix, query: Float32Array, k: numbe
       [heapIdx[i], heapIdx[m]] = [heapIdx[m]!, heapIdx[i]!];
       i = m;
     }
-  };
+  }
+}
+
+/** Scores every row against the query in one pass over the matrix and keeps the k best. */
+export function topKByDot(matrix: EmbeddingMatrix, query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
+  const { data, rows, dim } = matrix;
+  const best = new TopKCollector(k);
   for (let row = 0; row < rows; row++) {
     if (exclude?.has(row)) continue;
     let s = 0;
     const base = row * dim;
     for (let j = 0; j < dim; j++) s += data[base + j]! * query[j]!;
-    if (size < k) {
-      let i = size++;
-      heapScore[i] = s;
-      heapIdx[i] = row;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (heapScore[p]! <= heapScore[i]!) break;
-        [heapScore[i], heapScore[p]] = [heapScore[p]!, heapScore[i]!];
-        [heapIdx[i], heapIdx[p]] = [heapIdx[p]!, heapIdx[i]!];
-        i = p;
-      }
-    } else if (k > 0 && s > heapScore[0]!) {
-      heapScore[0] = s;
-      heapIdx[0] = row;
-      siftDown(0);
-    }
+    best.offer(row, s);
   }
-  const out: ScoredIndex[] = [];
-  for (let i = 0; i < size; i++) out.push({ index: heapIdx[i]!, score: heapScore[i]! });
-  // Ties break toward the lower index so results are deterministic.
-  return out.sort((a, b) => b.score - a.score || a.index - b.index);
+  return best.result();
+}
+
+/** The k best of a score array (one per candidate), skipping excluded indices. */
+export function topKOfScores(scores: ArrayLike<number>, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
+  const best = new TopKCollector(k);
+  for (let i = 0; i < scores.length; i++) if (!exclude?.has(i)) best.offer(i, scores[i]!);
+  return best.result();
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { loadImage } from '../../persistence/conversationDb';
+import { loadDatasetImage } from '../../persistence/datasetDb';
 
 /** An object URL for a stored image (or a Blob at hand), revoked when the component goes away. */
 export function useImageUrl(imageId: string, blob?: Blob): string | null {
@@ -20,4 +21,24 @@ export function useImageUrl(imageId: string, blob?: Blob): string | null {
     };
   }, [imageId, blob]);
   return url;
+}
+
+/** The URL of a pool image: the demo pool's file, or an object URL of a stored dataset's image. */
+export function usePoolImageUrl(poolId: string, key: string, url: string | null): string | null {
+  const [objectUrl, setObjectUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (url) return;
+    let created: string | null = null;
+    let cancelled = false;
+    void loadDatasetImage(poolId, key).then((b) => {
+      if (cancelled || !b) return;
+      created = URL.createObjectURL(b);
+      setObjectUrl(created);
+    }, () => undefined);
+    return () => {
+      cancelled = true;
+      if (created) URL.revokeObjectURL(created);
+    };
+  }, [poolId, key, url]);
+  return url ?? objectUrl;
 }

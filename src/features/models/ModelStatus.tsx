@@ -38,6 +38,9 @@ export function ModelStatus() {
   const forceWasm = useSettingsStore((s) => s.forceWasm);
   const setPackId = useSettingsStore((s) => s.setPackId);
   const setForceWasm = useSettingsStore((s) => s.setForceWasm);
+  const method = useSettingsStore((s) => s.method);
+  const setMethod = useSettingsStore((s) => s.setMethod);
+  const methods = useModelStore((s) => s.methods);
   const active = packs.find((p) => p.id === activePackId);
 
   return (
@@ -112,6 +115,20 @@ export function ModelStatus() {
             />
             Run on WASM only (skip WebGPU)
           </label>
+          {methods && (
+            <label className="flex items-center gap-2">
+              Response method
+              <select value={method ?? ''} onChange={(e) => setMethod(e.target.value ? (e.target.value as typeof methods.preferred) : null)} className="rounded border border-slate-300 px-2 py-1">
+                <option value="">Best available ({methods.preferred})</option>
+                {methods.available.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
         </div>
       </details>
     </section>

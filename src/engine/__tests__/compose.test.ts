@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { type IntentModel, type IntentProbabilities, MajorityIntent, chooseIntent, composeResponse } from '../response/compose';
+import { evaluateDialogs } from '../response/evaluate';
+import { ClipSimRanker, LexicalRanker } from '../response/rankers';
+import type { CandidatePool, ContextTurn } from '../response/types';
+import type { DialogueRecord } from '../datasets/mmdialog';
+
+const unit = (...xs: number[]) => {
+  const n = Math.hypot(...xs);
+  return new Float32Array(xs.map((x) => x / n));
+};
+const matrix = (rows: Float32Array[]) => ({ data: Float32Array.from(rows.flatMap((r) => [...r])), rows: rows.length, dim: rows[0]!.length });
+
+// Texts about dogs and beaches; images of a dog and a beach. Two dimensions: dog-ness and beach-ness.
+const pool: CandidatePool = {
+  texts: ['what a cute dog', 'I love the beach', 'dogs are the best'],
+  textMatrix: matrix([unit(1, 0.1), unit(0.1, 1), unit(1, 0.2)]),
+  imageKeys: ['dog', 'beach'],
+  imageCaptions: ['a dog', 'a beach'],
+  imageMatrix: matrix([unit(1, 0), unit(0, 1)]),
+};
+const dogTurn: ContextTurn[] = [{ speaker: 0, elements: [{ kind: 'text', text: 'look at my dog', embedding: unit(1, 0) }] }];
+
+/** An intent model that follows a script: one probability triple per step. */
+const scripted = (steps: IntentProbabilities[]): IntentModel => ({ id: 'head', predict: async (s) => steps[Math.min(s.partial.length, steps.length - 1)]! });
+
+describe('composeResponse (MMDialog sec. 7.2)', () => {
+  it('follows the intent step by step, takes the best unused candidate, and stops', async () => {
+    const r = await composeResponse(dogTurn, pool, scripted([[0.9, 0.1, 0], [0, 0.8, 0.2], [0.7, 0, 0.3], [0, 0, 1]]), new ClipSimRanker(pool));
+    expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:0', 'image:0', 'text:2']);
+    expect(r.steps.map((s) => s.intent)).toEqual(['text', 'image', 'text', 'stop']);
+    expect(r.steps[0]!.candidates.map((c) => c.index)).toEqual([0, 2, 1]); // all three texts, best first
+    expect(r.steps[2]!.candidates.map((c) => c.index)).toEqual([2, 1]); // text 0 is already used
+  });
+
+  it('never stops before the first element and never exceeds the maximum length', async () => {
+    expect(chooseIntent([0.1, 0.2, 0.7], 0)).toBe('image');
+    expect(chooseIntent([0.1, 0.2, 0.7], 1)).toBe('stop');
+    const looping = await composeResponse(dogTurn, pool, scripted([[0.6, 0.4, 0]]), new ClipSimRanker(pool), { maxElements: 2 });
+    expect(looping.elements).toHaveLength(2);
+    expect(looping.steps.at(-1)!.intent).toBe('stop');
+  });
+
+  it('takes the majority intent per step from reference responses', async () => {
+    const majority = MajorityIntent.fromResponses([['text'], ['text'], ['image', 'text'], ['text', 'image']]);
+    // Step 0: 3 text, 1 image. Step 1: 2 stop, 1 text, 1 image. Step 2: 2 stop.
+    expect(await majority.predict({ turns: dogTurn, partial: [] })).toEqual([0.75, 0.25, 0]);
+    expect(await majority.predict({ turns: dogTurn, partial: [dogTurn[0]!.elements[0]!] })).toEqual([0.25, 0.25, 0.5]);
+  });
+});
+
+describe('evaluateDialogs', () => {
+  it('scores a perfect method at 100 and counts a wrong intent as a miss', async () => {
+    const record: DialogueRecord = {
+      id: '1',
+      turns: [{ elements: [{ kind: 'text', text: 'look at my dog' }] }, { elements: [{ kind: 'text', text: 'what a cute dog' }] }],
+      negativeTexts: ['I love the beach'],
+      negativeMediaKeys: ['beach'],
+    };
+    const embeddingOf = new Map([['look at my dog', unit(1, 0)], ...pool.texts.map((t, i) => [t, pool.textMatrix.data.slice(i * 2, i * 2 + 2)] as const)]);
+    const options = {
+      negatives: 999,
+      element: (e: { kind: 'text'; text: string } | { kind: 'media'; key: string }) => (e.kind === 'text' ? { kind: 'text' as const, text: e.text, embedding: embeddingOf.get(e.text)! } : { kind: 'image' as const, text: e.key, embedding: unit(0, 1) }),
+      negative: (_: 'text' | 'image', v: string) => ({ text: v, embedding: embeddingOf.get(v)! }),
+    };
+    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
+    const good = await evaluateDialogs([record], pool, textOnce, new ClipSimRanker(pool), options);
+    expect(good.intentF1).toBe(100);
+    expect(good.mmRelevance).toBeCloseTo(100, 4); // it composes exactly the reference text
+    expect(good.recall.text.recallAt[1]).toBe(1);
+    const imageOnce = scripted([[0, 1, 0], [0, 0, 1]]);
+    const wrong = await evaluateDialogs([record], pool, imageOnce, new LexicalRanker('bm25', pool, pool.texts), options);
+    expect(wrong.intentF1).toBe(0);
+    expect(wrong.recall.text).toMatchObject({ count: 1, wrongIntent: 1, recallAt: { 1: 0, 5: 0, 10: 0 }, meanRank: 2 });
+  });
+});
+
+describe('retrieval captioning', () => {
+  it('builds sentences from pool labels and picks the one nearest the image', async () => {
+    const { captionBank, captionImage } = await import('../response/captioner');
+    const bank = captionBank([
+      { kind: 'photo', label: 'Colosseum', alt: 'Photo: Colosseum' },
+      { kind: 'sticker', label: 'dog face', alt: 'Dog face sticker', keywords: ['dog', 'pet', 'x'] },
+      { kind: 'scene', label: 'an apple on a table', alt: 'Drawing of an apple on a table' },
+    ]);
+    expect(bank).toEqual(['A photo of Colosseum.', 'A picture of a dog face.', 'A photo of a dog.', 'A photo of a pet.', 'An apple on a table.']);
+    const m = matrix([unit(1, 0), unit(0.2, 1), unit(0.1, 1), unit(0, 1), unit(1, 1)]);
+    const caption = captionImage(unit(0.1, 1), bank, m);
+    expect(caption.text).toBe('A photo of a dog.');
+    expect(caption.score).toBeCloseTo(1, 6);
+    expect(caption.alternatives.map((a) => a.text)).toEqual(['A picture of a dog face.', 'A photo of a pet.']);
+  });
+});

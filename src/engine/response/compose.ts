@@ -1,0 +1,114 @@
+import { nowMs } from '../clock';
+import type { ScoredIndex } from '../retrieval/vectors';
+import type { Ranker } from './rankers';
+import { type CandidatePool, type ContextElement, type ContextTurn, INTENTS, type Intent, type Modality, type ResponseState, poolMatrix } from './types';
+
+export type IntentProbabilities = readonly [text: number, image: number, stop: number];
+
+/** The intent module I([U, R<j]) of MMDialog eq. 4: what the next response element is, or stop. */
+export interface IntentModel {
+  readonly id: 'majority' | 'head';
+  predict(state: ResponseState): Promise<IntentProbabilities>;
+}
+
+/** The step that comes next in the train split's responses, by position: a reply is usually one text, then stop. */
+export class MajorityIntent implements IntentModel {
+  readonly id = 'majority' as const;
+  constructor(private readonly byStep: readonly IntentProbabilities[]) {}
+
+  /** Frequencies of text / image / stop at each step j of the reference responses. */
+  static fromResponses(responses: readonly (readonly Modality[])[]): MajorityIntent {
+    const counts: number[][] = [];
+    for (const response of responses) {
+      for (let j = 0; j <= response.length; j++) {
+        const row = (counts[j] ??= [0, 0, 0]);
+        row[j < response.length ? INTENTS.indexOf(response[j]!) : 2]!++;
+      }
+    }
+    return new MajorityIntent(counts.map((c) => {
+      const n = c[0]! + c[1]! + c[2]!;
+      return [c[0]! / n, c[1]! / n, c[2]! / n] as const;
+    }));
+  }
+
+  async predict(state: ResponseState): Promise<IntentProbabilities> {
+    return this.byStep[Math.min(state.partial.length, this.byStep.length - 1)] ?? [1, 0, 0];
+  }
+}
+
+export interface ComposeStep {
+  probabilities: IntentProbabilities;
+  intent: Intent;
+  /** The best candidates of the chosen modality, with scores; empty at the stop step. */
+  candidates: ScoredIndex[];
+  intentMs: number;
+  rankMs: number;
+}
+
+export interface ComposedElement {
+  kind: Modality;
+  /** Row in the pool's matrix of that modality. */
+  index: number;
+  score: number;
+}
+
+export interface ComposedResponse {
+  elements: ComposedElement[];
+  steps: ComposeStep[];
+  timings: { intentMs: number; rankMs: number; totalMs: number };
+}
+
+export interface ComposeOptions {
+  /** Guards against loops when the intent module never says stop (default 4). */
+  maxElements?: number;
+  /** Candidates kept per step for the inspector (default 10). */
+  topN?: number;
+}
+
+/** The most likely intent; the first step may not stop, since a reply needs at least one element. */
+export function chooseIntent(p: IntentProbabilities, step: number): Intent {
+  const order = [0, 1, 2].filter((i) => step > 0 || i !== 2).sort((a, b) => p[b]! - p[a]! || a - b);
+  return INTENTS[order[0]!]!;
+}
+
+export function poolElement(pool: CandidatePool, kind: Modality, index: number): ContextElement {
+  const m = poolMatrix(pool, kind);
+  return { kind, embedding: m.data.subarray(index * m.dim, (index + 1) * m.dim), text: kind === 'text' ? pool.texts[index]! : pool.imageCaptions[index]! };
+}
+
+/**
+ * Builds a response step by step (MMDialog sec. 7.2): before step j the intent module predicts text,
+ * image or stop from [U, R<j]; unless stop, the ranker picks the best candidate of that modality
+ * not already in this response.
+ */
+export async function composeResponse(turns: readonly ContextTurn[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: ComposeOptions = {}): Promise<ComposedResponse> {
+  const start = nowMs();
+  const maxElements = options.maxElements ?? 4;
+  const topN = options.topN ?? 10;
+  const used: Record<Modality, Set<number>> = { text: new Set(), image: new Set() };
+  const partial: ContextElement[] = [];
+  const elements: ComposedElement[] = [];
+  const steps: ComposeStep[] = [];
+  let intentMs = 0, rankMs = 0;
+  for (let j = 0; j <= maxElements; j++) {
+    const t0 = nowMs();
+    const probabilities = await intent.predict({ turns, partial });
+    const chosen = j === maxElements ? 'stop' : chooseIntent(probabilities, j);
+    const t1 = nowMs();
+    intentMs += t1 - t0;
+    if (chosen === 'stop') {
+      steps.push({ probabilities, intent: chosen, candidates: [], intentMs: t1 - t0, rankMs: 0 });
+      break;
+    }
+    const candidates = await ranker.topK({ turns, partial }, chosen, topN, used[chosen]);
+    const t2 = nowMs();
+    rankMs += t2 - t1;
+    steps.push({ probabilities, intent: chosen, candidates, intentMs: t1 - t0, rankMs: t2 - t1 });
+    const best = candidates[0];
+    if (!best) break; // every candidate of that modality is already used
+    used[chosen].add(best.index);
+    elements.push({ kind: chosen, index: best.index, score: best.score });
+    partial.push(poolElement(pool, chosen, best.index));
+  }
+  return { elements, steps, timings: { intentMs, rankMs, totalMs: nowMs() - start } };
+}

@@ -1,0 +1,88 @@
+import { nowMs } from '../clock';
+import type { DialogueElement, DialogueRecord } from '../datasets/mmdialog';
+import { type RankSummary, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
+import { type IntentModel, chooseIntent, composeResponse, poolElement } from './compose';
+import type { Ranker } from './rankers';
+import type { CandidateItem, CandidatePool, ContextElement, ContextTurn, Modality } from './types';
+
+/**
+ * The MMDialog evaluation of one method on reference dialogues: every turn after the first is a
+ * reference response R to the turns before it (the context U).
+ *  - The method composes its own response from the pool: MM-Relevance (eqs. 2-3) and Intent F1
+ *    (eq. 1) compare it with R.
+ *  - Recall@k: for each reference element, with R's earlier elements given, recall is 0 when the
+ *    predicted intent's modality differs from the element's, else the element's rank among itself
+ *    and the record's first `negatives` negatives of that modality. Averaged per modality.
+ */
+export interface DialogEvalOptions {
+  /** Negatives per ranked element: 999 as MMDialog, or 99 for 1-of-100. */
+  negatives: number;
+  /** Resolves a dialogue element to its unit embedding and text (caption for images). */
+  element: (e: DialogueElement) => ContextElement;
+  /** Resolves a negative (a text, or a media key) to a candidate. */
+  negative: (modality: Modality, value: string) => CandidateItem;
+  /** Runs before composing each response and is timed with it: encoding the latest turn, as the app does. */
+  encodeTurn?: (turn: ContextTurn) => Promise<void>;
+  maxElements?: number;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface DialogEvalResult {
+  responses: number;
+  intentF1: number;
+  mmRelevance: number;
+  recall: Record<Modality, RankSummary & { wrongIntent: number }>;
+  /** Milliseconds per composed response (encoding the latest turn, intent and ranking). */
+  responseMs: number[];
+}
+
+export function recordTurns(record: DialogueRecord, element: DialogEvalOptions['element']): ContextTurn[] {
+  return record.turns.map((t, i) => ({ speaker: (i % 2) as 0 | 1, elements: t.elements.map(element) }));
+}
+
+export async function evaluateDialogs(records: readonly DialogueRecord[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: DialogEvalOptions): Promise<DialogEvalResult> {
+  let responses = 0, intentSum = 0, mmSum = 0;
+  const ranks: Record<Modality, TargetRank[]> = { text: [], image: [] };
+  const wrongIntent: Record<Modality, number> = { text: 0, image: 0 };
+  const responseMs: number[] = [];
+  const total = records.reduce((n, r) => n + r.turns.length - 1, 0);
+  for (const record of records) {
+    const turns = recordTurns(record, options.element);
+    for (let t = 1; t < turns.length; t++) {
+      const context = turns.slice(0, t);
+      const reference = turns[t]!.elements;
+      const start = nowMs();
+      await options.encodeTurn?.(context[context.length - 1]!);
+      const composed = await composeResponse(context, pool, intent, ranker, { maxElements: options.maxElements });
+      responseMs.push(nowMs() - start);
+      const predicted = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
+      mmSum += mmRelevance(predicted.map((e) => e.embedding), reference.map((e) => e.embedding)).f1;
+      intentSum += intentF1(predicted.map((e) => e.kind), reference.map((e) => e.kind)).f1;
+      responses++;
+
+      for (let j = 0; j < reference.length; j++) {
+        const target = reference[j]!;
+        const state = { turns: context, partial: reference.slice(0, j) };
+        const negativesRaw = target.kind === 'text' ? record.negativeTexts : record.negativeMediaKeys;
+        if (!negativesRaw) continue; // a split without negatives (train) has no Recall
+        if (chooseIntent(await intent.predict(state), j) !== target.kind) {
+          wrongIntent[target.kind]++;
+          // A miss: recall 0 at every k, reciprocal rank 0, ranked last among the candidates.
+          ranks[target.kind].push({ higher: Math.min(options.negatives, negativesRaw.length), ties: 0, miss: true });
+          continue;
+        }
+        const candidates = [{ embedding: target.embedding, text: target.text }, ...negativesRaw.slice(0, options.negatives).map((v) => options.negative(target.kind, v))];
+        ranks[target.kind].push(rankAmong(await ranker.score(state, target.kind, candidates), 0));
+      }
+      options.onProgress?.(responses, total);
+    }
+  }
+  const summary = (m: Modality) => ({ ...summarizeRanks(ranks[m]), wrongIntent: wrongIntent[m] });
+  return {
+    responses,
+    intentF1: responses ? intentSum / responses : 0,
+    mmRelevance: responses ? mmSum / responses : 0,
+    recall: { text: summary('text'), image: summary('image') },
+    responseMs,
+  };
+}

@@ -1,0 +1,153 @@
+import { EngineError } from '../errors';
+import { LexicalIndex, type LexicalMethod } from '../ranking/lexical';
+import { type EmbeddingMatrix, type ScoredIndex, l2Normalize, topKByDot, topKOfScores } from '../retrieval/vectors';
+import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
+
+export type RankingMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
+export const RANKING_METHODS: readonly RankingMethodId[] = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'];
+
+/** The ranking module S: scores candidates of one modality for the dialogue so far. */
+export interface Ranker {
+  readonly id: RankingMethodId;
+  /** The k best pool rows of a modality, never one in `exclude` (elements already in this response). */
+  topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]>;
+  /** Scores of candidates given by content: a reference element and its negatives, in evaluation. */
+  score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]): Promise<Float64Array>;
+}
+
+export interface ContextOptions {
+  /** How many of the latest turns the query sees: 1 is the immediate context, Infinity the whole history. */
+  turns?: number;
+}
+
+function contextElements(state: ResponseState, options: ContextOptions) {
+  const turns = options.turns ?? 1;
+  return state.turns.slice(Math.max(0, state.turns.length - turns)).flatMap((t) => t.elements);
+}
+
+/** The context as one unit vector: the mean of its elements' unit CLIP embeddings. */
+export function contextVector(state: ResponseState, options: ContextOptions = {}): Float32Array {
+  const elements = contextElements(state, options);
+  if (elements.length === 0) throw new EngineError('invalid-input', 'There is no context to reply to.');
+  const dim = elements[0]!.embedding.length;
+  const sum = new Float32Array(dim);
+  for (const e of elements) for (let i = 0; i < dim; i++) sum[i]! += e.embedding[i]!;
+  return l2Normalize(sum);
+}
+
+export function contextText(state: ResponseState, options: ContextOptions = {}): string {
+  return contextElements(state, options).map((e) => e.text).join(' \n ');
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so the random baseline is reproducible. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class RandomRanker implements Ranker {
+  readonly id = 'random' as const;
+  private readonly next: () => number;
+  constructor(private readonly pool: CandidatePool, seed = 1) {
+    this.next = seededRandom(seed);
+  }
+  async topK(_: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    const scores = new Float64Array(poolSize(this.pool, modality)).map(() => this.next());
+    return topKOfScores(scores, k, exclude);
+  }
+  async score(_: ResponseState, __: Modality, candidates: readonly CandidateItem[]) {
+    return new Float64Array(candidates.length).map(() => this.next());
+  }
+}
+
+/** tf-idf or BM25 over text (PolyAI baselines); image candidates are represented by their captions. */
+export class LexicalRanker implements Ranker {
+  private readonly indices: Record<Modality, LexicalIndex>;
+  constructor(
+    readonly id: 'tfidf' | 'bm25',
+    private readonly pool: CandidatePool,
+    /** Document frequencies come from this corpus (the train split), not from what is ranked. */
+    private readonly idfCorpus: readonly string[],
+    private readonly context: ContextOptions = {},
+  ) {
+    this.indices = {
+      text: LexicalIndex.build(id as LexicalMethod, pool.texts, idfCorpus),
+      image: LexicalIndex.build(id as LexicalMethod, pool.imageCaptions, idfCorpus),
+    };
+  }
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKOfScores(this.indices[modality].score(contextText(state, this.context)), k, exclude);
+  }
+  async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
+    return LexicalIndex.build(this.id, candidates.map((c) => c.text), this.idfCorpus).score(contextText(state, this.context));
+  }
+}
+
+/** clip-sim: cosine between the context embedding and each candidate's CLIP embedding. */
+export class ClipSimRanker implements Ranker {
+  readonly id = 'clip-sim' as const;
+  constructor(private readonly pool: CandidatePool, private readonly context: ContextOptions = {}) {}
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKByDot(poolMatrix(this.pool, modality), contextVector(state, this.context), k, exclude);
+  }
+  async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
+    const x = contextVector(state, this.context);
+    return Float64Array.from(candidates, (c) => dotF(x, c.embedding));
+  }
+}
+
+/** The learned map of the PolyAI "map" method, one per candidate modality: y -> (W + aI) y. */
+export interface ClipMapParams {
+  dim: number;
+  text: { w: Float32Array; a: number };
+  image: { w: Float32Array; a: number };
+}
+
+export function applyMap(params: { w: Float32Array; a: number }, y: Float32Array): Float32Array {
+  const dim = y.length;
+  const out = new Float32Array(dim);
+  for (let i = 0; i < dim; i++) {
+    let s = params.a * y[i]!;
+    const row = i * dim;
+    for (let j = 0; j < dim; j++) s += params.w[row + j]! * y[j]!;
+    out[i] = s;
+  }
+  return l2Normalize(out);
+}
+
+/**
+ * clip-map: cosine(x, (W + aI) y), W and a learned on the train split with the dot-product loss
+ * (PolyAI conversational-datasets, "map" baselines). The pool is mapped once, so ranking stays one
+ * matrix product and a partial top-k.
+ */
+export class ClipMapRanker implements Ranker {
+  readonly id = 'clip-map' as const;
+  private readonly mapped: Record<Modality, EmbeddingMatrix>;
+  constructor(pool: CandidatePool, private readonly params: ClipMapParams, private readonly context: ContextOptions = {}) {
+    const mapAll = (m: EmbeddingMatrix, p: { w: Float32Array; a: number }): EmbeddingMatrix => {
+      const data = new Float32Array(m.data.length);
+      for (let r = 0; r < m.rows; r++) data.set(applyMap(p, m.data.subarray(r * m.dim, (r + 1) * m.dim)), r * m.dim);
+      return { data, rows: m.rows, dim: m.dim };
+    };
+    this.mapped = { text: mapAll(pool.textMatrix, params.text), image: mapAll(pool.imageMatrix, params.image) };
+  }
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKByDot(this.mapped[modality], contextVector(state, this.context), k, exclude);
+  }
+  async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
+    const x = contextVector(state, this.context);
+    return Float64Array.from(candidates, (c) => dotF(x, applyMap(this.params[modality], c.embedding)));
+  }
+}
+
+function dotF(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}

@@ -1,0 +1,54 @@
+import type { Modality } from '../metrics/dialogMetrics';
+import type { EmbeddingMatrix } from '../retrieval/vectors';
+
+export type { Modality };
+
+/** What the intent module predicts before each step (MMDialog eq. 4): 0 text, 1 image, 2 stop. */
+export type Intent = Modality | 'stop';
+export const INTENTS: readonly Intent[] = ['text', 'image', 'stop'];
+
+/** One element of the dialogue so far, with its unit CLIP embedding; images carry a caption for text-only methods. */
+export interface ContextElement {
+  kind: Modality;
+  embedding: Float32Array;
+  /** The text of a text element, the caption of an image. */
+  text: string;
+}
+
+export interface ContextTurn {
+  /** 0 for the first speaker, 1 for the second: turns alternate. */
+  speaker: 0 | 1;
+  elements: ContextElement[];
+}
+
+/** The dialogue context U and the response built so far R<j. */
+export interface ResponseState {
+  turns: readonly ContextTurn[];
+  partial: readonly ContextElement[];
+}
+
+/**
+ * The candidates a response is built from: texts and images, each with its unit CLIP embedding in
+ * one matrix per modality, and images with a caption for the text-only methods.
+ */
+export interface CandidatePool {
+  texts: readonly string[];
+  textMatrix: EmbeddingMatrix;
+  imageKeys: readonly string[];
+  imageCaptions: readonly string[];
+  imageMatrix: EmbeddingMatrix;
+}
+
+/** A candidate given by content rather than by pool row (a reference response or a negative in evaluation). */
+export interface CandidateItem {
+  embedding: Float32Array;
+  text: string;
+}
+
+export function poolMatrix(pool: CandidatePool, modality: Modality): EmbeddingMatrix {
+  return modality === 'text' ? pool.textMatrix : pool.imageMatrix;
+}
+
+export function poolSize(pool: CandidatePool, modality: Modality): number {
+  return modality === 'text' ? pool.texts.length : pool.imageKeys.length;
+}

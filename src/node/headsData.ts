@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ClipEncoder } from '../engine/clip/clipEncoder';
+import { parseConversationsBytes } from '../engine/datasets/mmdialog';
+import { errorMessage } from '../engine/errors';
+import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { configureWasm } from '../engine/onnx/ortSessions';
+import { parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { l2Normalize } from '../engine/retrieval/vectors';
+import { FsPackSource } from './fsPackSource';
+import { loadPoolCatalogue } from './poolFiles';
+
+/**
+ * npm run heads:data -- --pack <id>
+ * Exports what the heads are trained on (models/scripts/heads/train_heads.py): the pack's unit CLIP
+ * embedding of every text and image of the demo dialogues and pool, and the dialogues as lists of
+ * item indices, to models/.cache/heads/<pack>/. The embeddings come from the same engine and pool
+ * file the app uses, so the heads see exactly what they will see at run time.
+ */
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+
+async function main(): Promise<void> {
+  const packId = option('pack', 'mini-clip');
+  const poolDir = join('public', 'pool');
+  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+  configureWasm(plan.wasmThreads);
+  const source = new FsPackSource(join('models', packId));
+  const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+  const { texts, media } = loadPoolCatalogue(poolDir);
+  const base = join(poolDir, 'embeddings', packId);
+  const pre = parsePoolEmbeddings(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), `${base}.json`);
+  if (pre.meta.packFingerprint !== encoder.fingerprint) throw new Error(`${base}.json was made by another version of ${packId}. Run "npm run pool:build -- --pack ${packId}" first.`);
+  const dim = pre.meta.dim;
+
+  // Items: pool texts, then pool images, then dialogue texts that are not in the pool.
+  const rows: Float32Array[] = [];
+  const items: { kind: 'text' | 'image'; value: string }[] = [];
+  const textIndex = new Map<string, number>();
+  texts.forEach((t, i) => {
+    textIndex.set(t.text, items.length);
+    items.push({ kind: 'text', value: t.text });
+    rows.push(pre.data.subarray(i * dim, (i + 1) * dim));
+  });
+  const imageIndex = new Map<string, number>();
+  media.forEach((m, i) => {
+    imageIndex.set(m.key, items.length);
+    items.push({ kind: 'image', value: m.key });
+    const r = texts.length + i;
+    rows.push(pre.data.subarray(r * dim, (r + 1) * dim));
+  });
+  const splits: Record<string, { id: string; turns: number[][]; negativeTexts?: number[]; negativeImages?: number[] }[]> = {};
+  const pending: string[] = [];
+  const textItem = (text: string) => {
+    let i = textIndex.get(text);
+    if (i === undefined) {
+      i = items.length;
+      textIndex.set(text, i);
+      items.push({ kind: 'text', value: text });
+      rows.push(new Float32Array(dim)); // filled below, in batches
+      pending.push(text);
+    }
+    return i;
+  };
+  for (const split of ['train', 'valid', 'test']) {
+    const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), { file: `${split}/conversations.json`, hasMedia: (k) => imageIndex.has(k) });
+    splits[split] = records.map((r) => ({
+      id: r.id,
+      turns: r.turns.map((t) => t.elements.map((e) => (e.kind === 'text' ? textItem(e.text) : imageIndex.get(e.key)!))),
+      ...(r.negativeTexts ? { negativeTexts: r.negativeTexts.map(textItem) } : {}),
+      ...(r.negativeMediaKeys ? { negativeImages: r.negativeMediaKeys.map((k) => imageIndex.get(k)!) } : {}),
+    }));
+  }
+  for (let b = 0; b < pending.length; b += 64) {
+    const batch = pending.slice(b, b + 64);
+    (await encoder.encodeTexts(batch)).forEach((e, j) => rows[textIndex.get(batch[j]!)!]!.set(l2Normalize(e)));
+  }
+  const out = join('models', '.cache', 'heads', packId);
+  mkdirSync(out, { recursive: true });
+  const data = new Float32Array(rows.length * dim);
+  rows.forEach((r, i) => data.set(r, i * dim));
+  writeFileSync(join(out, 'embeddings.bin'), new Uint8Array(data.buffer));
+  writeFileSync(join(out, 'dialogues.json'), JSON.stringify({ pack: packId, packFingerprint: encoder.fingerprint, dim, kinds: items.map((i) => i.kind), poolTexts: texts.length, poolImages: media.length, splits }));
+  console.log(`wrote ${out}: ${items.length} items (${texts.length} pool texts, ${media.length} pool images, ${pending.length} dialogue texts encoded now) x ${dim}`);
+  await encoder.release();
+}
+
+main().catch((error: unknown) => {
+  console.error(`heads:data failed: ${errorMessage(error)}`);
+  process.exit(1);
+});
