@@ -92,3 +92,19 @@ test.describe('chat', () => {
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
   });
 });
+
+test.describe('response methods', () => {
+  test('the method chosen in Settings applies to the next reply, and a pack without heads says so', async ({ page }) => {
+    await openReady(page);
+    await page.getByText('Settings').click();
+    await expect(page.getByTestId('methods-note')).toContainText('This pack has no trained response heads');
+    const select = page.getByRole('combobox', { name: 'Response method' });
+    await expect(select.getByRole('option')).toHaveText(['Best available (clip-sim)', 'random', 'tfidf', 'bm25', 'clip-sim']);
+    await sendText(page, 'we had pizza by the sea');
+    await expect(page.getByTestId('reply-meta').last()).toContainText(/^CLIP similarity ·/);
+    await select.selectOption('bm25');
+    await sendText(page, 'and ice cream after that');
+    await expect(page.getByTestId('reply-meta')).toHaveCount(2);
+    await expect(page.getByTestId('reply-meta').last()).toContainText(/^BM25 · intent majority ·/);
+  });
+});
