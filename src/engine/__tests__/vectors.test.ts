@@ -42,3 +42,19 @@ describe('vector helpers', () => {
     expect(Array.from(meanVector([new Float32Array([1, 2]), new Float32Array([3, 6])]))).toEqual([2, 4]);
   });
 });
+
+describe('topKByDot on blocks of rows', () => {
+  it('matches a plain scan for every row count and an odd dimension, with exclusions', async () => {
+    const { topKByDot, topKOfScores } = await import('../retrieval/vectors');
+    for (const [rows, dim] of [[1, 3], [5, 3], [9, 4], [13, 5]] as const) {
+      const data = Float32Array.from({ length: rows * dim }, (_, i) => Math.sin(i * 1.7));
+      const query = Float32Array.from({ length: dim }, (_, i) => Math.cos(i));
+      const plain = Array.from({ length: rows }, (_, r) => data.subarray(r * dim, (r + 1) * dim).reduce((s, v, j) => s + v * query[j]!, 0));
+      const exclude = new Set([0, rows - 1]);
+      const fast = topKByDot({ data, rows, dim }, query, 4, exclude);
+      const slow = topKOfScores(plain, 4, exclude);
+      expect(fast.map((x) => x.index)).toEqual(slow.map((x) => x.index));
+      fast.forEach((x, i) => expect(x.score).toBeCloseTo(slow[i]!.score, 5));
+    }
+  });
+});
