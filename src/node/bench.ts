@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { nowMs } from '../engine/clock';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
-import { FsPackSource } from './fsPackSource';
-import { loadPoolCatalogue } from './poolFiles';
 import { retrieval } from './benchRetrieval';
 import { importBench } from './benchImport';
 import { dialogBench } from './benchDialog';
 import { perfBench } from './benchPerf';
+import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
  * Benchmarks that print figures. Usage:
@@ -39,17 +35,14 @@ function summary(label: string, ms: number[]): string {
 async function foundation(): Promise<void> {
   const packId = option('pack', 'test-tiny-clip');
   const turns = Number(option('turns', '200'));
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(join('models', packId));
   const t0 = nowMs();
-  const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+  const { encoder } = await loadWasmPack(packId);
   const loadMs = nowMs() - t0;
   const texts = loadPoolCatalogue('public/pool').texts.map((t) => t.text);
   const t1 = nowMs();
   const pool = await TextPoolIndex.build(encoder, texts);
   const poolMs = nowMs() - t1;
-  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, ${plan.wasmThreads} thread) · Node ${process.version}`);
+  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, 1 thread) · Node ${process.version}`);
   console.log(`load (configs, tokenizer, 2 sessions)   ${loadMs.toFixed(1)} ms`);
   console.log(`pool embeddings (${pool.size} texts)          ${poolMs.toFixed(1)} ms`);
 

@@ -1,12 +1,9 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { type DialogueElement, type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import type { PoolMediaItem, PoolText } from '../engine/datasets/poolCatalogue';
 import { errorMessage } from '../engine/errors';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
-import { embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { hashBytes } from '../engine/pool/contentHash';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { type IntentModel, MajorityIntent } from '../engine/response/compose';
@@ -15,8 +12,7 @@ import { ResponseHeads } from '../engine/response/heads';
 import { ClipMapRanker, ClipSimRanker, LexicalRanker, RANKING_METHODS, RandomRanker, type Ranker, type RankingMethodId } from '../engine/response/rankers';
 import type { CandidateItem, CandidatePool, ContextElement, Modality } from '../engine/response/types';
 import { decodeAnyImageFile } from './decodeImageFile';
-import { FsPackSource } from './fsPackSource';
-import { loadPoolCatalogue } from './poolFiles';
+import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run bench -- dialog --pack <id> --data <dir> [--split test] [--methods a,b] [--negatives 99|999]
@@ -65,17 +61,13 @@ export async function dialogBench(args: string[]): Promise<void> {
   const poolDir = option('pool', dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
   const methods = option('methods', RANKING_METHODS.join(',')).split(',') as RankingMethodId[];
 
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(join('models', packId));
-  const packFiles = await source.listFiles();
-  const encoder = await ClipEncoder.load(source, packFiles, plan);
+  const { encoder, source, files: packFiles } = await loadWasmPack(packId);
   const heads = await ResponseHeads.load(source, new Set(packFiles), encoder.fingerprint);
 
   // The pool: its texts and images, and their unit embeddings.
   let texts: PoolText[];
   let media: (PoolMediaItem & { path: string })[];
-  const datasetImages = findImages(dataDir);
+  const datasetImages = poolDir ? new Map<string, string>() : findImages(dataDir);
   if (poolDir) {
     const catalogue = loadPoolCatalogue(poolDir);
     texts = catalogue.texts;
@@ -89,14 +81,12 @@ export async function dialogBench(args: string[]): Promise<void> {
   const mediaKeys = new Set(media.map((m) => m.key));
   const records = readSplit(dataDir, splitName, (k) => mediaKeys.has(k));
   const train = existsSync(join(dataDir, 'train', 'conversations.json')) ? readSplit(dataDir, 'train', (k) => mediaKeys.has(k)) : [];
-  const pre = poolDir && existsSync(join(poolDir, 'embeddings', `${packId}.json`))
-    ? parsePoolEmbeddings(JSON.parse(readFileSync(join(poolDir, 'embeddings', `${packId}.json`), 'utf8')), new Uint8Array(readFileSync(join(poolDir, 'embeddings', `${packId}.bin`))), `${packId}.json`)
-    : null;
+  const pre = poolDir ? readPoolEmbeddingsFile(poolDir, packId) : null;
   const embedded = await embedPool({
     encoder,
     texts,
     images: media,
-    imageKeys: media.map((m) => imageContentKey(m, hashBytes(new Uint8Array(readFileSync(m.path))))),
+    imageKeys: media.map((m) => (m.sha256 ? imageContentKey(m) : imageContentKey(m, hashBytes(new Uint8Array(readFileSync(m.path)))))),
     loadImage: (m) => decodeAnyImageFile(m.path),
     precomputed: pre,
     onProgress: ({ phase, done, total }) => process.stderr.write(`\rembedding the pool: ${phase} ${done}/${total}   `),

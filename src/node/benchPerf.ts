@@ -1,10 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { nowMs } from '../engine/clock';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
-import { parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { l2Normalize, topKByDot } from '../engine/retrieval/vectors';
 import { MajorityIntent, composeResponse } from '../engine/response/compose';
 import { captionBank, captionImage } from '../engine/response/captioner';
@@ -13,8 +8,7 @@ import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
 import { ClipSimRanker, seededRandom } from '../engine/response/rankers';
 import type { CandidatePool, ContextTurn } from '../engine/response/types';
-import { FsPackSource } from './fsPackSource';
-import { loadPoolCatalogue } from './poolFiles';
+import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run bench -- perf [--pack mini-clip] [--turns 200] [--candidates 100000]
@@ -36,16 +30,11 @@ export async function perfBench(args: string[]): Promise<void> {
   const turns = Number(option('turns', '200'));
   const n = Number(option('candidates', '100000'));
 
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(join('models', packId));
-  const files = await source.listFiles();
-  const encoder = await ClipEncoder.load(source, files, plan);
+  const { encoder, source, files } = await loadWasmPack(packId);
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
-  const base = join('public', 'pool', 'embeddings', packId);
-  if (!existsSync(`${base}.json`)) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
-  const pre = parsePoolEmbeddings(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), base);
+  const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
+  if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
   const dim = pre.meta.dim;
   const pool: CandidatePool = {
     texts: texts.map((t) => t.text),

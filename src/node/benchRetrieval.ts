@@ -1,15 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { nowMs } from '../engine/clock';
 import { type CaptionSet, parseCaptionCsv, parseCocoCaptions } from '../engine/datasets/captionSets';
 import { errorMessage } from '../engine/errors';
 import { type RecallFigures, imageTextRetrieval } from '../engine/metrics/retrievalMetrics';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
 import { l2Normalize, stackRows } from '../engine/retrieval/vectors';
 import { decodeImageFile } from './decodeImageFile';
-import { FsPackSource } from './fsPackSource';
+import { loadWasmPack } from './poolFiles';
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
@@ -44,11 +41,8 @@ export async function retrieval(args: string[]): Promise<void> {
     console.error(`Cannot read ${captionsPath}: ${errorMessage(error)}`);
     process.exit(1);
   }
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
   // A pack id names a folder under models/; a path (with a slash) names any pack folder.
-  const source = new FsPackSource(packId.includes('/') ? packId : join('models', packId));
-  const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+  const { encoder } = await loadWasmPack(packId);
 
   const start = nowMs();
   const imageRows: Float32Array[] = [];

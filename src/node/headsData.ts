@@ -1,14 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { errorMessage } from '../engine/errors';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
-import { parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { l2Normalize } from '../engine/retrieval/vectors';
-import { FsPackSource } from './fsPackSource';
-import { loadPoolCatalogue } from './poolFiles';
+import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run heads:data -- --pack <id>
@@ -26,14 +21,10 @@ const option = (name: string, fallback: string) => {
 async function main(): Promise<void> {
   const packId = option('pack', 'mini-clip');
   const poolDir = join('public', 'pool');
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(join('models', packId));
-  const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+  const { encoder } = await loadWasmPack(packId);
   const { texts, media } = loadPoolCatalogue(poolDir);
-  const base = join(poolDir, 'embeddings', packId);
-  const pre = parsePoolEmbeddings(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), `${base}.json`);
-  if (pre.meta.packFingerprint !== encoder.fingerprint) throw new Error(`${base}.json was made by another version of ${packId}. Run "npm run pool:build -- --pack ${packId}" first.`);
+  const pre = readPoolEmbeddingsFile(poolDir, packId);
+  if (!pre || pre.meta.packFingerprint !== encoder.fingerprint) throw new Error(`${poolDir}/embeddings/${packId}.json is missing or was made by another version of ${packId}. Run "npm run pool:build -- --pack ${packId}" first.`);
   const dim = pre.meta.dim;
 
   // Items: pool texts, then pool images, then dialogue texts that are not in the pool.

@@ -1,13 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { errorMessage } from '../engine/errors';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
-import { configureWasm } from '../engine/onnx/ortSessions';
-import { type PoolEmbeddingsFile, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { type PoolEmbeddingsFile, embedPool, imageContentKey, serializePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { decodeAnyImageFile } from './decodeImageFile';
-import { FsPackSource } from './fsPackSource';
-import { loadPoolCatalogue } from './poolFiles';
+import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run pool:build -- --pack <id> [--pool public/pool] [--full] [--batch 32]
@@ -41,15 +37,12 @@ async function main(): Promise<void> {
 
   const t0 = performance.now();
   const { texts, media } = loadPoolCatalogue(poolDir);
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  configureWasm(plan.wasmThreads);
-  const source = new FsPackSource(packDir);
-  const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+  const { encoder } = await loadWasmPack(packId);
   const outBase = join(poolDir, 'embeddings', packId);
   let previous: PoolEmbeddingsFile | null = null;
-  if (!args.includes('--full') && existsSync(`${outBase}.json`) && existsSync(`${outBase}.bin`)) {
+  if (!args.includes('--full')) {
     try {
-      previous = parsePoolEmbeddings(JSON.parse(readFileSync(`${outBase}.json`, 'utf8')), new Uint8Array(readFileSync(`${outBase}.bin`)), `${outBase}.json`);
+      previous = readPoolEmbeddingsFile(poolDir, packId);
     } catch (error) {
       console.warn(`Ignoring the previous embeddings: ${errorMessage(error)}`);
     }

@@ -1,7 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
 import { type PoolMediaItem, type PoolText, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
+import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { configureWasm } from '../engine/onnx/ortSessions';
+import { type PoolEmbeddingsFile, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { FsPackSource } from './fsPackSource';
 
 /** The demo pool's catalogues from a folder (public/pool): media.json and texts.json, validated strictly. */
 export function loadPoolCatalogue(dir: string): { texts: PoolText[]; media: PoolMediaItem[] } {
@@ -10,4 +15,23 @@ export function loadPoolCatalogue(dir: string): { texts: PoolText[]; media: Pool
     media: parseMediaCatalogue(read('media.json'), { file: 'media.json', strict: true }),
     texts: parseTextCatalogue(read('texts.json'), { file: 'texts.json', strict: true }),
   };
+}
+
+/** The pool:build output of a pack (<pool>/embeddings/<pack>.json + .bin), or null when there is none. */
+export function readPoolEmbeddingsFile(poolDir: string, packId: string): PoolEmbeddingsFile | null {
+  const base = join(poolDir, 'embeddings', packId);
+  if (!existsSync(`${base}.json`) || !existsSync(`${base}.bin`)) return null;
+  return parsePoolEmbeddings(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), `${base}.json`);
+}
+
+/**
+ * A pack loaded the way every Node tool runs it: WASM, one thread. `pack` is an id under models/ or,
+ * with a slash, any pack folder.
+ */
+export async function loadWasmPack(pack: string): Promise<{ encoder: ClipEncoder; source: FsPackSource; files: string[] }> {
+  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+  configureWasm(plan.wasmThreads);
+  const source = new FsPackSource(pack.includes('/') ? pack : join('models', pack));
+  const files = await source.listFiles();
+  return { encoder: await ClipEncoder.load(source, files, plan), source, files };
 }

@@ -7,9 +7,9 @@ import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { MajorityIntent } from '../engine/response/compose';
 import { ResponseHeads } from '../engine/response/heads';
-import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
+import { type DialogueRecord, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
-import { embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
+import { type StoredDataset, embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
 import { copyDataset, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { decodeImage } from './decodeImage';
@@ -96,17 +96,17 @@ export class BrowserEngine implements WorkerEngine {
       });
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
-      // The reference responses of the train split give the majority intent per step (used without trained heads).
-      const train = await fetchBlob(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/conversations.json`).catch(() => null);
+      // The reference responses of the train split give the majority intent per step, needed only without trained heads.
+      const train = responder?.needsMajority ? await fetchBlob(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/conversations.json`).catch(() => null) : null;
       if (train) dialogues = parseConversationsBytes(new Uint8Array(await train.arrayBuffer()), { file: 'dialogues/train/conversations.json' });
     } else {
       const dataset = await requireDataset(ref.datasetId);
-      embedded = await this.embedDataset(dataset.id, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
+      embedded = await this.embedDataset(dataset, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
-      for (const { split } of dataset.splits) {
+      for (const { split } of responder?.needsMajority ? dataset.splits : []) {
         const stored = await loadDialogues<unknown>(dataset.id, split);
-        if (stored) dialogues.push(...parseConversationsBytes(new TextEncoder().encode(JSON.stringify(stored)), { file: `${split}/conversations.json` }));
+        stored?.forEach((r, index) => dialogues.push(readDialogueRecord(r, { file: `${split}/conversations.json`, index })));
       }
     }
     const responses = dialogues.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? ('text' as const) : ('image' as const)))));
@@ -137,7 +137,7 @@ export class BrowserEngine implements WorkerEngine {
     const encoder = this.encoder;
     if (!encoder) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
     const dataset = await requireDataset(params.datasetId);
-    await this.embedDataset(dataset.id, encoder, onProgress);
+    await this.embedDataset(dataset, encoder, onProgress);
     if (dataset.status !== 'ready') {
       dataset.status = 'ready';
       await saveManifest(dataset);
@@ -146,15 +146,14 @@ export class BrowserEngine implements WorkerEngine {
     return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
   }
 
-  private async embedDataset(datasetId: string, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
-    const dataset = await requireDataset(datasetId);
+  private embedDataset(dataset: StoredDataset, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
     return embedPool({
       encoder,
       texts: dataset.texts,
       images: dataset.images,
       imageKeys: dataset.images.map((i) => i.contentKey),
       loadImage: async (item) => {
-        const blob = await loadDatasetImage(datasetId, item.key);
+        const blob = await loadDatasetImage(dataset.id, item.key);
         if (!blob) throw new EngineError('dataset-invalid', `The image ${item.key} of "${dataset.name}" is missing from this browser's storage. Delete the dataset and load it again.`);
         return (await decodeImage({ name: item.key, blob })).pixels;
       },

@@ -9,7 +9,7 @@ import { captionBank, captionImage } from '../engine/response/captioner';
 import { type EmbeddingCache, embedPool } from '../engine/pool/poolEmbeddings';
 import type { EmbeddingMatrix } from '../engine/retrieval/vectors';
 import type { ResponseHeads } from '../engine/response/heads';
-import { ClipMapRanker, ClipSimRanker, LexicalRanker, RandomRanker, type Ranker } from '../engine/response/rankers';
+import { ClipMapRanker, ClipSimRanker, LexicalRanker, RandomRanker, type Ranker, contextVector } from '../engine/response/rankers';
 import type { CandidatePool, ContextElement, ContextTurn } from '../engine/response/types';
 import type { HistoryTurn, ImagePayload, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
 
@@ -67,6 +67,11 @@ export class Responder {
     this.rankers.clear();
     this.captions = null;
     if (majority) this.majority = majority;
+  }
+
+  /** Whether replies use the majority intent (no trained heads), so the pool loader knows to gather it. */
+  get needsMajority(): boolean {
+    return this.heads === null;
   }
 
   methods(): ResponseMethods {
@@ -143,8 +148,7 @@ export class Responder {
     }));
     const intent = this.heads?.intent ?? this.majority;
     const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, await this.ranker(method, pool));
-    const latestTurn = turns[turns.length - 1]!;
-    const latestVector = l2Normalize(latestTurn.elements.reduce((sum, e) => sum.map((v, i) => v + e.embedding[i]!), new Float32Array(latestTurn.elements[0]!.embedding.length)));
+    const latestVector = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const first = composed.elements[0];
     const label = (kind: 'text' | 'image', index: number) => (kind === 'text' ? pool.texts[index]! : this.images[index]!.label);
     return {

@@ -1,3 +1,5 @@
+import { isMediaKey } from './mmdialog';
+
 /**
  * What a folder (or zip) a person drops in holds: MMDialog split files, an optional image catalogue,
  * utterance files and images. Decided from paths alone, so nothing is read before the plan is shown.
@@ -16,7 +18,6 @@ export interface DatasetFilePlan {
 }
 
 const IMAGE_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'gif', 'bmp']);
-const MEDIA_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
@@ -42,7 +43,7 @@ export function planDatasetFiles(paths: readonly string[]): DatasetFilePlan {
     } else if (IMAGE_EXTENSIONS.has(ext)) {
       const key = name.slice(0, dot);
       const seen = plan.images.get(key);
-      if (!MEDIA_KEY.test(key)) plan.skipped.push({ path, reason: 'its name cannot be a media key (use letters, digits, "-", "_" or ".")' });
+      if (!isMediaKey(key)) plan.skipped.push({ path, reason: 'its name cannot be a media key (use letters, digits, "-", "_" or ".")' });
       else if (seen) plan.skipped.push({ path, reason: `another image has the same name (${seen})` });
       else plan.images.set(key, path);
     } else {

@@ -12,16 +12,28 @@ export function tokenize(text: string): string[] {
 
 export type LexicalMethod = 'tfidf' | 'bm25';
 
+/** Document frequencies of a corpus: computed once and shared by every index ranked against it. */
+export interface CorpusStats {
+  docCount: number;
+  df: ReadonlyMap<string, number>;
+}
+
+export function corpusStats(corpus: readonly string[]): CorpusStats {
+  const df = new Map<string, number>();
+  for (const doc of corpus) for (const term of new Set(tokenize(doc))) df.set(term, (df.get(term) ?? 0) + 1);
+  return { docCount: corpus.length, df };
+}
+
 export interface LexicalOptions {
   k1?: number;
   b?: number;
 }
 
-/** Term statistics of a corpus (the candidates, or the train split for a fair IDF). */
+/** Candidates indexed for one method, with IDF from a corpus (the candidates, or the train split for a fair IDF). */
 export class LexicalIndex {
   private readonly vocab = new Map<string, number>();
+  /** Document frequency of each vocabulary id, from the corpus statistics. */
   private readonly df: number[] = [];
-  private docCount = 0;
   /** Postings per term: candidate index and its weight for this method. */
   private postings: { doc: number; weight: number }[][] = [];
   private candidateCount = 0;
@@ -30,21 +42,17 @@ export class LexicalIndex {
     readonly method: LexicalMethod,
     private readonly k1: number,
     private readonly b: number,
+    private readonly stats: CorpusStats,
   ) {}
 
   /**
-   * Indexes the candidates; `idfCorpus` (default: the candidates themselves) gives the document
-   * frequencies, so a split's statistics can come from its train part only.
+   * Indexes the candidates; `idf` (default: the candidates themselves) gives the document
+   * frequencies, so a split's statistics can come from its train part only. Pass CorpusStats to
+   * index many candidate sets against one corpus without counting it again.
    */
-  static build(method: LexicalMethod, candidates: readonly string[], idfCorpus: readonly string[] = candidates, options: LexicalOptions = {}): LexicalIndex {
-    const index = new LexicalIndex(method, options.k1 ?? 2.0, options.b ?? 0.75);
-    for (const doc of idfCorpus) {
-      index.docCount++;
-      for (const term of new Set(tokenize(doc))) {
-        const id = index.termId(term);
-        index.df[id] = (index.df[id] ?? 0) + 1;
-      }
-    }
+  static build(method: LexicalMethod, candidates: readonly string[], idf: readonly string[] | CorpusStats = candidates, options: LexicalOptions = {}): LexicalIndex {
+    const stats = 'df' in idf ? idf : corpusStats(idf);
+    const index = new LexicalIndex(method, options.k1 ?? 2.0, options.b ?? 0.75, stats);
     const tokenized = candidates.map(tokenize);
     const avgLength = tokenized.reduce((s, t) => s + t.length, 0) / Math.max(1, tokenized.length);
     index.candidateCount = candidates.length;
@@ -92,7 +100,7 @@ export class LexicalIndex {
     if (id === undefined) {
       id = this.vocab.size;
       this.vocab.set(term, id);
-      this.df[id] = 0;
+      this.df[id] = this.stats.df.get(term) ?? 0;
     }
     return id;
   }
@@ -100,7 +108,7 @@ export class LexicalIndex {
   /** scikit-learn's smooth idf for tf-idf; the non-negative Okapi idf for BM25. */
   private idf(id: number): number {
     const df = this.df[id] ?? 0;
-    const n = this.docCount;
+    const n = this.stats.docCount;
     return this.method === 'tfidf' ? Math.log((1 + n) / (1 + df)) + 1 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 

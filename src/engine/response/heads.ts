@@ -1,7 +1,7 @@
 import { EngineError, errorMessage } from '../errors';
 import { type OrtSession, createOrtSession, ort } from '../onnx/ortSessions';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
-import { type EmbeddingMatrix, type ScoredIndex, topKByDot } from '../retrieval/vectors';
+import { type EmbeddingMatrix, type ScoredIndex, dot, topKByDot } from '../retrieval/vectors';
 import type { IntentModel, IntentProbabilities } from './compose';
 import type { ClipMapParams, Ranker } from './rankers';
 import type { CandidateItem, CandidatePool, Modality, ResponseState } from './types';
@@ -145,11 +145,7 @@ export class ResponseHeads {
         const stacked = new Float32Array(candidates.length * dim);
         candidates.forEach((c, i) => stacked.set(c.embedding, i * dim));
         const k = await this.keys({ data: stacked, rows: candidates.length, dim }, modality);
-        return Float64Array.from({ length: candidates.length }, (_, i) => {
-          let s = 0;
-          for (let j = 0; j < k.dim; j++) s += k.data[i * k.dim + j]! * q[j]!;
-          return s;
-        });
+        return Float64Array.from({ length: candidates.length }, (_, i) => dot(k.data.subarray(i * k.dim, (i + 1) * k.dim), q));
       },
     };
   }

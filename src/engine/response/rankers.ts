@@ -1,6 +1,6 @@
 import { EngineError } from '../errors';
-import { LexicalIndex, type LexicalMethod } from '../ranking/lexical';
-import { type EmbeddingMatrix, type ScoredIndex, l2Normalize, topKByDot, topKOfScores } from '../retrieval/vectors';
+import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
+import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKByDot, topKOfScores } from '../retrieval/vectors';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
 
 export type RankingMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
@@ -69,23 +69,25 @@ export class RandomRanker implements Ranker {
 /** tf-idf or BM25 over text (PolyAI baselines); image candidates are represented by their captions. */
 export class LexicalRanker implements Ranker {
   private readonly indices: Record<Modality, LexicalIndex>;
+  private readonly stats: CorpusStats;
   constructor(
     readonly id: 'tfidf' | 'bm25',
-    private readonly pool: CandidatePool,
+    pool: CandidatePool,
     /** Document frequencies come from this corpus (the train split), not from what is ranked. */
-    private readonly idfCorpus: readonly string[],
+    idfCorpus: readonly string[],
     private readonly context: ContextOptions = {},
   ) {
+    this.stats = corpusStats(idfCorpus);
     this.indices = {
-      text: LexicalIndex.build(id as LexicalMethod, pool.texts, idfCorpus),
-      image: LexicalIndex.build(id as LexicalMethod, pool.imageCaptions, idfCorpus),
+      text: LexicalIndex.build(id, pool.texts, this.stats),
+      image: LexicalIndex.build(id, pool.imageCaptions, this.stats),
     };
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
     return topKOfScores(this.indices[modality].score(contextText(state, this.context)), k, exclude);
   }
   async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
-    return LexicalIndex.build(this.id, candidates.map((c) => c.text), this.idfCorpus).score(contextText(state, this.context));
+    return LexicalIndex.build(this.id, candidates.map((c) => c.text), this.stats).score(contextText(state, this.context));
   }
 }
 
@@ -98,7 +100,7 @@ export class ClipSimRanker implements Ranker {
   }
   async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
     const x = contextVector(state, this.context);
-    return Float64Array.from(candidates, (c) => dotF(x, c.embedding));
+    return Float64Array.from(candidates, (c) => dot(x, c.embedding));
   }
 }
 
@@ -142,12 +144,6 @@ export class ClipMapRanker implements Ranker {
   }
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
     const x = contextVector(state, this.context);
-    return Float64Array.from(candidates, (c) => dotF(x, applyMap(this.params[modality], c.embedding)));
+    return Float64Array.from(candidates, (c) => dot(x, applyMap(this.params[modality], c.embedding)));
   }
-}
-
-function dotF(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
