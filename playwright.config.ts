@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { BASE_ARGS, CHROMIUM_PATH } from './e2e/chromium';
 
-const PORT = 4173;
+// E2E_PORT lets two checkouts run their e2e suites side by side.
+const PORT = Number(process.env['E2E_PORT'] ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
