@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef } from 'react';
 import { attachImages, sendTurn } from '../../app/chatController';
 import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
 import { useImageUrl } from './useImageUrl';
@@ -23,7 +23,7 @@ function DraftThumbnail({ image }: { image: DraftImage }) {
 }
 
 export function Composer() {
-  const [text, setText] = useState('');
+  const text = useChatStore((s) => s.draftText);
   const drafts = useChatStore((s) => s.draftImages);
   const checking = useChatStore((s) => s.checkingImages);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
@@ -31,7 +31,7 @@ export function Composer() {
 
   const submit = async () => {
     const sending = text;
-    if (await sendTurn(sending)) setText((current) => (current === sending ? '' : current));
+    if (await sendTurn(sending) && useChatStore.getState().draftText === sending) chatActions.setDraftText('');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -85,7 +85,7 @@ export function Composer() {
           id="message-input"
           rows={2}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => chatActions.setDraftText(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder="Type a message"
           aria-describedby="composer-hint"
