@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { attachImages, sendTurn } from '../../app/chatController';
 import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
+import { CameraButton } from './CameraDialog';
 import { useImageUrl } from './useImageUrl';
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
@@ -78,6 +79,7 @@ export function Composer() {
         >
           Add photos
         </button>
+        <CameraButton />
         <label htmlFor="message-input" className="sr-only">
           Message
         </label>
