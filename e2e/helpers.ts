@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Page, expect } from '@playwright/test';
+import { unzipSync } from 'fflate';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ASSETS = join(here, 'assets');
@@ -74,4 +76,20 @@ export async function choosePhotos(page: Page, files: FilePayload | FilePayload[
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Add photos' }).click();
   await (await chooser).setFiles(files);
+}
+
+/** Exports the conversation through the Export menu; returns the zip's name, where it was saved, and its files. */
+export async function exportConversationAs(page: Page, format: 'MMDialog JSON' | 'Markdown'): Promise<{ name: string; path: string; files: Record<string, Uint8Array> }> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  await page.getByRole('menuitem', { name: new RegExp(`^${format} `) }).click();
+  const file = await download;
+  const path = join(mkdtempSync(join(tmpdir(), 'mmdialog-export-')), file.suggestedFilename());
+  await file.saveAs(path);
+  return { name: file.suggestedFilename(), path, files: unzipSync(new Uint8Array(readFileSync(path))) };
+}
+
+export async function openPoolDialog(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Pool and datasets' }).click();
+  await expect(page.getByRole('dialog', { name: 'Candidate pool' })).toBeVisible();
 }

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
 import { Composer } from '../features/chat/Composer';
+import { ConversationTools } from '../features/chat/ConversationTools';
 import { MessageList } from '../features/chat/MessageList';
 import { Notices } from '../features/chat/Notices';
 import { useImageInputs } from '../features/chat/useImageInputs';
 import { ModelStatus } from '../features/models/ModelStatus';
 import { PoolPanel } from '../features/pool/PoolPanel';
-import { startNewConversation } from './chatController';
 import { startApp } from './startApp';
 
 export function App() {
@@ -16,11 +16,9 @@ export function App() {
 
   return (
     <div className="mx-auto flex h-dvh max-w-4xl flex-col gap-3 p-3">
-      <header className="flex items-center justify-between">
+      <header className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-xl font-semibold text-slate-900">MMDialog in the browser</h1>
-        <button type="button" onClick={() => void startNewConversation()} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
-          New conversation
-        </button>
+        <ConversationTools />
       </header>
       <ModelStatus />
       <main className={`relative flex min-h-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>

@@ -1,6 +1,6 @@
-import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore';
+import { type ChatMessage, type DraftImage, chatActions, useChatStore } from '../stores/chatStore';
 import { useModelStore } from '../stores/modelStore';
-import { clearConversationDb, loadImage, loadMessages, saveTurn } from '../persistence/conversationDb';
+import { clearConversationDb, deleteImages, loadImage, loadMessages, saveTurn } from '../persistence/conversationDb';
 import { useSettingsStore } from '../stores/settingsStore';
 import type { HistoryElement, HistoryTurn } from '../worker/protocol';
 import { engine } from './engine';
@@ -64,6 +64,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     ],
   };
   const epoch = conversationEpoch;
+  withdrawUndoOffer();
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
   chatActions.setAwaitingReply(true);
@@ -115,8 +116,130 @@ async function historyOf(messages: readonly ChatMessage[]): Promise<HistoryTurn[
   );
 }
 
-export async function startNewConversation(): Promise<void> {
+/** The one change the "Undo" button of a notice can still take back; withdrawn once the conversation changes again. */
+let undoOffer: { noticeId: number; after: ChatMessage[]; takeBack: () => Promise<void> } | null = null;
+
+function offerUndo(text: string, after: ChatMessage[], takeBack: () => Promise<void>): void {
+  withdrawUndoOffer();
+  const noticeId = chatActions.notify('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
+  undoOffer = { noticeId, after, takeBack };
+}
+
+function withdrawUndoOffer(): void {
+  if (undoOffer) chatActions.dismissNotice(undoOffer.noticeId);
+  undoOffer = null;
+}
+
+/** Takes back the last undo or new conversation, if the conversation is still as that left it. */
+export async function takeBackLastChange(): Promise<void> {
+  const offer = undoOffer;
+  if (!offer) return;
+  if (useChatStore.getState().awaitingReply) {
+    chatActions.notify('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
+    return;
+  }
+  withdrawUndoOffer();
+  if (useChatStore.getState().messages !== offer.after) {
+    chatActions.notify('info', 'The conversation has changed since, so that step can no longer be taken back.');
+    return;
+  }
+  await offer.takeBack();
+}
+
+function persistError(what: string): (e: unknown) => void {
+  return (e) => chatActions.notify('error', `${what} could not be saved for later (${String(e)}); it is still on screen.`);
+}
+
+/** The stored Blobs of the photos in these messages, read before the messages are removed, so Undo can write them back. */
+async function photosOf(messages: readonly ChatMessage[]): Promise<{ imageId: string; blob: Blob }[]> {
+  const ids = messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'image' ? [e.imageId] : [])));
+  const blobs = await Promise.all(ids.map((id) => loadImage(id).catch(() => undefined)));
+  return ids.flatMap((imageId, i) => (blobs[i] ? [{ imageId, blob: blobs[i] }] : []));
+}
+
+/**
+ * Removes the latest exchange: the person's last turn and the reply to it (or that turn alone, when
+ * no reply came). Its text and photos go back into the composer, so nothing is lost, and a notice
+ * offers to take the undo back.
+ */
+export async function undoLastTurn(): Promise<void> {
+  const { messages, awaitingReply, hydrated } = useChatStore.getState();
+  if (!hydrated) return;
+  if (awaitingReply) {
+    chatActions.notify('info', 'A reply is on its way. Wait for it, then undo.');
+    return;
+  }
+  if (messages.length === 0) {
+    chatActions.notify('info', 'There is nothing to undo: the conversation is empty.');
+    return;
+  }
+  let start = messages.length - 1;
+  while (start > 0 && messages[start]!.role !== 'user') start--;
+  if (messages[start]!.role !== 'user') start = messages.length - 1; // only replies: remove the last one
+  const kept = messages.slice(0, start);
+  const removed = messages.slice(start);
+  const turn = removed[0]!.role === 'user' ? removed[0]! : undefined;
+  const photos = await photosOf(turn ? [turn] : []);
+  const blobOf = new Map(photos.map((p) => [p.imageId, p.blob]));
+
+  // Something else may have changed the conversation while the photos were read.
+  if (useChatStore.getState().messages !== messages || useChatStore.getState().awaitingReply) return;
+  const textBefore = useChatStore.getState().draftText;
+  const draftsBefore = useChatStore.getState().draftImages;
+  const turnText = (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join('\n');
+  const restoredText = turnText === '' ? textBefore : textBefore.trim() === '' ? turnText : `${turnText}\n${textBefore}`;
+  const restoredPhotos: DraftImage[] = (turn?.elements ?? []).flatMap((e) =>
+    e.kind === 'image' && blobOf.has(e.imageId) ? [{ imageId: e.imageId, name: e.name, blob: blobOf.get(e.imageId)!, width: e.width, height: e.height }] : [],
+  );
+  const lostPhotos = (turn?.elements ?? []).filter((e) => e.kind === 'image').length - restoredPhotos.length;
+
+  chatActions.setMessages(kept);
+  chatActions.setDraftText(restoredText);
+  chatActions.setDraftImages([...restoredPhotos, ...draftsBefore]);
+  void saveTurn(kept, [])
+    .then(() => deleteImages(photos.map((p) => p.imageId)))
+    .catch(persistError('The shorter conversation'));
+
+  const what = turn ? (removed.length > 1 ? 'your last turn and its reply' : 'your last turn') : 'the last reply';
+  const back = turn ? ` ${restoredPhotos.length > 0 ? (turnText ? 'Its text and photos are' : 'Its photos are') : 'Its text is'} back in the message box.` : '';
+  const lost = lostPhotos > 0 ? ` ${lostPhotos} of its photos could not be read back.` : '';
+  offerUndo(`Removed ${what}.${back}${lost}`, kept, async () => {
+    const now = useChatStore.getState();
+    if (now.draftText === restoredText) chatActions.setDraftText(textBefore);
+    const restoredIds = new Set(restoredPhotos.map((p) => p.imageId));
+    chatActions.setDraftImages(now.draftImages.filter((d) => !restoredIds.has(d.imageId)));
+    const all = [...kept, ...removed];
+    chatActions.setMessages(all);
+    await saveTurn(all, photos).catch(persistError('The restored turn'));
+  });
+}
+
+/**
+ * Clears the conversation and what is stored. By default a notice offers Undo, which writes it all
+ * back (the photos are held in memory until then); the composer is left as it is. `undoable: false`
+ * (a kiosk reset for the next visitor) also empties the composer and keeps nothing.
+ */
+export async function startNewConversation(options: { undoable?: boolean } = {}): Promise<void> {
+  const undoable = options.undoable ?? true;
+  let messages = useChatStore.getState().messages;
+  let photos = undoable ? await photosOf(messages) : [];
+  // A reply that arrived while the photos were read belongs to what Undo brings back.
+  while (undoable && useChatStore.getState().messages !== messages) {
+    messages = useChatStore.getState().messages;
+    photos = await photosOf(messages);
+  }
   conversationEpoch++;
-  chatActions.clearConversation();
-  await clearConversationDb();
+  withdrawUndoOffer();
+  if (undoable) chatActions.setMessages([]);
+  else {
+    chatActions.clearConversation();
+    chatActions.setDraftText('');
+  }
+  const cleared = useChatStore.getState().messages;
+  await clearConversationDb().catch(persistError('The new, empty conversation'));
+  if (!undoable || messages.length === 0) return;
+  offerUndo('Started a new conversation.', cleared, async () => {
+    chatActions.setMessages(messages);
+    await saveTurn(messages, photos).catch(persistError('The restored conversation'));
+  });
 }

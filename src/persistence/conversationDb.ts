@@ -37,6 +37,14 @@ export async function loadImage(imageId: string): Promise<Blob | undefined> {
   return sessionImages.get(imageId) ?? get<Blob>(`image:${imageId}`, store);
 }
 
+/** Forgets the photos of turns that were undone; queued after the message list that no longer names them. */
+export function deleteImages(imageIds: readonly string[]): Promise<void> {
+  for (const id of imageIds) sessionImages.delete(id);
+  return enqueue(async () => {
+    await Promise.all(imageIds.map((id) => del(`image:${id}`, store)));
+  });
+}
+
 export function clearConversationDb(): Promise<void> {
   sessionImages.clear();
   return enqueue(async () => {

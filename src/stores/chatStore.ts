@@ -38,12 +38,16 @@ export interface Notice {
   id: number;
   tone: 'error' | 'info';
   text: string;
+  /** A button in the notice, such as "Undo". */
+  action?: { label: string; run: () => void };
 }
 
 interface ChatState {
   messages: ChatMessage[];
   /** False until the saved conversation has been read back from IndexedDB. */
   hydrated: boolean;
+  /** The composer's text, here so that undoing a turn can put its text back. */
+  draftText: string;
   draftImages: DraftImage[];
   /** Images still being checked, so the composer can show it is busy. */
   checkingImages: number;
@@ -56,6 +60,7 @@ let nextNoticeId = 1;
 export const useChatStore = create<ChatState>()(() => ({
   messages: [],
   hydrated: false,
+  draftText: '',
   draftImages: [],
   checkingImages: 0,
   awaitingReply: false,
@@ -78,8 +83,18 @@ export const chatActions = {
   appendMessage(message: ChatMessage) {
     useChatStore.setState((s) => ({ messages: [...s.messages, message] }));
   },
+  /** Replaces the whole list: undoing a turn, or taking an undo back. */
+  setMessages(messages: ChatMessage[]) {
+    useChatStore.setState({ messages });
+  },
   clearConversation() {
     useChatStore.setState({ messages: [], draftImages: [] });
+  },
+  setDraftText(draftText: string) {
+    useChatStore.setState({ draftText });
+  },
+  setDraftImages(draftImages: DraftImage[]) {
+    useChatStore.setState({ draftImages });
   },
   addDraftImage(image: DraftImage) {
     useChatStore.setState((s) => ({ draftImages: [...s.draftImages, image] }));
@@ -96,8 +111,8 @@ export const chatActions = {
   setAwaitingReply(awaitingReply: boolean) {
     useChatStore.setState({ awaitingReply });
   },
-  notify(tone: Notice['tone'], text: string) {
-    const notice = { id: nextNoticeId++, tone, text };
+  notify(tone: Notice['tone'], text: string, action?: Notice['action']) {
+    const notice: Notice = { id: nextNoticeId++, tone, text, ...(action ? { action } : {}) };
     useChatStore.setState((s) => ({ notices: [...s.notices.slice(-3), notice] }));
     return notice.id;
   },

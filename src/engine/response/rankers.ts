@@ -5,6 +5,15 @@ import { type CandidateItem, type CandidatePool, type Modality, type ResponseSta
 
 export type RankingMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
 export const RANKING_METHODS: readonly RankingMethodId[] = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'];
+/** How each method is named to people: under a reply, in exports. */
+export const RANKING_METHOD_NAMES: Readonly<Record<RankingMethodId, string>> = {
+  depp: 'trained heads (DE++)',
+  'clip-map': 'clip-map',
+  'clip-sim': 'CLIP similarity',
+  bm25: 'BM25',
+  tfidf: 'tf-idf',
+  random: 'random',
+};
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
 export interface Ranker {

@@ -1,6 +1,7 @@
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, useRef } from 'react';
 import { attachImages, sendTurn } from '../../app/chatController';
 import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
+import { CameraButton } from './CameraDialog';
 import { useImageUrl } from './useImageUrl';
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
@@ -23,7 +24,7 @@ function DraftThumbnail({ image }: { image: DraftImage }) {
 }
 
 export function Composer() {
-  const [text, setText] = useState('');
+  const text = useChatStore((s) => s.draftText);
   const drafts = useChatStore((s) => s.draftImages);
   const checking = useChatStore((s) => s.checkingImages);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
@@ -31,7 +32,7 @@ export function Composer() {
 
   const submit = async () => {
     const sending = text;
-    if (await sendTurn(sending)) setText((current) => (current === sending ? '' : current));
+    if (await sendTurn(sending) && useChatStore.getState().draftText === sending) chatActions.setDraftText('');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -78,6 +79,7 @@ export function Composer() {
         >
           Add photos
         </button>
+        <CameraButton />
         <label htmlFor="message-input" className="sr-only">
           Message
         </label>
@@ -85,7 +87,7 @@ export function Composer() {
           id="message-input"
           rows={2}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => chatActions.setDraftText(e.target.value)}
           onKeyDown={onKeyDown}
           placeholder="Type a message"
           aria-describedby="composer-hint"

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
 import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
 import { usePoolImageUrl, useImageUrl } from './useImageUrl';
 
@@ -25,15 +26,6 @@ function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'pool
   );
 }
 
-const METHOD_NAMES: Record<string, string> = {
-  depp: 'trained heads (DE++)',
-  'clip-map': 'clip-map',
-  'clip-sim': 'CLIP similarity',
-  bm25: 'BM25',
-  tfidf: 'tf-idf',
-  random: 'random',
-};
-
 function Message({ message }: { message: ChatMessage }) {
   const mine = message.role === 'user';
   return (
@@ -50,7 +42,7 @@ function Message({ message }: { message: ChatMessage }) {
         )}
         {message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
           <p className="text-xs text-slate-600" data-testid="reply-meta">
-            {METHOD_NAMES[message.reply.method] ?? message.reply.method} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
+            {RANKING_METHOD_NAMES[message.reply.method] ?? message.reply.method} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
