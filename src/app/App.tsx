@@ -4,6 +4,7 @@ import { MessageList } from '../features/chat/MessageList';
 import { Notices } from '../features/chat/Notices';
 import { useImageInputs } from '../features/chat/useImageInputs';
 import { ModelStatus } from '../features/models/ModelStatus';
+import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
 import { startNewConversation } from './chatController';
 import { startApp } from './startApp';
@@ -16,9 +17,10 @@ export function App() {
 
   return (
     <div className="mx-auto flex h-dvh max-w-4xl flex-col gap-3 p-3">
-      <header className="flex items-center justify-between">
+      <header className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold text-slate-900">MMDialog in the browser</h1>
-        <button type="button" onClick={() => void startNewConversation()} className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+        <OfflineBadge />
+        <button type="button" onClick={() => void startNewConversation()} className="ml-auto rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
           New conversation
         </button>
       </header>
