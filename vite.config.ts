@@ -3,8 +3,10 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { modelsPlugin } from './src/node/viteModelsPlugin.ts';
+import { offlinePlugin } from './src/node/viteOfflinePlugin.ts';
 
 const modelsDir = fileURLToPath(new URL('./models', import.meta.url));
+const serviceWorkerEntry = fileURLToPath(new URL('./src/sw/sw.ts', import.meta.url));
 
 // Cross-origin isolation lets onnxruntime-web use WASM threads (SharedArrayBuffer).
 const isolation = {
@@ -13,7 +15,7 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), modelsPlugin(modelsDir)],
+  plugins: [react(), tailwindcss(), modelsPlugin(modelsDir), offlinePlugin({ modelsDir, serviceWorkerEntry })],
   server: { headers: isolation, host: 'localhost' },
   preview: { headers: isolation, host: 'localhost' },
   worker: { format: 'es' },

@@ -5,6 +5,7 @@ import { MessageList } from '../features/chat/MessageList';
 import { Notices } from '../features/chat/Notices';
 import { useImageInputs } from '../features/chat/useImageInputs';
 import { ModelStatus } from '../features/models/ModelStatus';
+import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
 import { startApp } from './startApp';
 
@@ -16,9 +17,12 @@ export function App() {
 
   return (
     <div className="mx-auto flex h-dvh max-w-4xl flex-col gap-3 p-3">
-      <header className="flex flex-wrap items-center justify-between gap-2">
+      <header className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold text-slate-900">MMDialog in the browser</h1>
-        <ConversationTools />
+        <OfflineBadge />
+        <div className="ml-auto">
+          <ConversationTools />
+        </div>
       </header>
       <ModelStatus />
       <main className={`relative flex min-h-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>

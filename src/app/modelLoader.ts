@@ -1,16 +1,15 @@
 import { chatActions } from '../stores/chatStore';
 import { modelActions, type PackSummary } from '../stores/modelStore';
 import { useSettingsStore } from '../stores/settingsStore';
+import { defaultPackId } from '../engine/pack/defaultPack';
 import { engine } from './engine';
 import { poolRef, resumeInterruptedImports } from './poolController';
-
-/** The pack the demo opens with when the user has not chosen one. */
-const DEFAULT_PACK_ORDER = ['mini-clip', 'clip-vit-base-patch32', 'test-tiny-clip'];
 
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
-  return packs.find((p) => p.id === wanted) ?? DEFAULT_PACK_ORDER.map((id) => packs.find((p) => p.id === id)).find(Boolean) ?? packs[0];
+  const fallback = defaultPackId(packs.map((p) => p.id));
+  return packs.find((p) => p.id === wanted) ?? packs.find((p) => p.id === fallback);
 }
 
 export async function loadModels(): Promise<void> {

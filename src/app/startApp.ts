@@ -1,12 +1,14 @@
 import { restoreConversation } from './chatController';
 import { loadModels } from './modelLoader';
+import { startOffline } from './offlineController';
 
 let started = false;
 
-/** Restores the conversation and loads the model pack, once per page (StrictMode mounts twice in dev). */
+/** Restores the conversation, loads the model pack and keeps the demo for offline use, once per page (StrictMode mounts twice in dev). */
 export function startApp(): void {
   if (started) return;
   started = true;
   void restoreConversation();
   void loadModels();
+  startOffline();
 }

@@ -2,7 +2,12 @@ import { createReadStream, statSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connect, Plugin } from 'vite';
-import { isServablePackPath, listModelPacks } from './modelPacks.ts';
+import { type PackListing, isServablePackPath, listModelPacks } from './modelPacks.ts';
+
+/** /models/index.json: the same bytes from the dev server, the preview server and the build (the offline copy hashes them). */
+export function packIndexJson(packs: PackListing[]): string {
+  return JSON.stringify({ packs });
+}
 
 /**
  * Serves the packs under models/ at /models/ (dev server and preview), with /models/index.json
@@ -16,7 +21,7 @@ export function modelsPlugin(modelsDir: string): Plugin {
     if (rest === 'index.json') {
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Cache-Control', 'no-cache');
-      res.end(JSON.stringify({ packs: listModelPacks(modelsDir) }));
+      res.end(packIndexJson(listModelPacks(modelsDir)));
       return;
     }
     const file = isServablePackPath(modelsDir, rest);
@@ -51,7 +56,7 @@ export function modelsPlugin(modelsDir: string): Plugin {
           await cp(join(modelsDir, pack.id, file.path), join(outDir, 'models', pack.id, file.path));
         }
       }
-      await writeFile(join(outDir, 'models', 'index.json'), JSON.stringify({ packs }));
+      await writeFile(join(outDir, 'models', 'index.json'), packIndexJson(packs));
     },
   };
 }

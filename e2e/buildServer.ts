@@ -1,0 +1,80 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.md': 'text/markdown',
+};
+
+export interface BuildServer {
+  url: string;
+  /** Replaces what a path answers (e.g. a sw.js of a "newer build"); null serves the file again. */
+  override(path: string, body: string | null): void;
+  /** Requests answered so far, by path. */
+  requests: string[];
+  /** Stops listening and drops open connections: from now on the network is gone. */
+  close(): Promise<void>;
+}
+
+/**
+ * The production build (dist/) on a port of its own, with the headers of `vite preview`. The
+ * offline tests start one per test, so they can take the network away completely and so a service
+ * worker left from one test never answers another.
+ */
+export async function serveBuild(): Promise<BuildServer> {
+  const overrides = new Map<string, string>();
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const headers = (type: string, length: number) => ({
+    'Content-Type': type,
+    'Content-Length': String(length),
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cache-Control': 'no-cache',
+  });
+  const server: Server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    requests.push(path);
+    const override = overrides.get(path);
+    if (override !== undefined) {
+      const body = Buffer.from(override);
+      res.writeHead(200, headers(TYPES[extname(path)] ?? 'application/octet-stream', body.length)).end(body);
+      return;
+    }
+    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(DIST + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404, headers('text/plain', 9)).end('Not found');
+      return;
+    }
+    res.writeHead(200, headers(TYPES[extname(file)] ?? 'application/octet-stream', statSync(file).size));
+    createReadStream(file).pipe(res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('The build server has no address.');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    override: (path, body) => (body === null ? overrides.delete(path) : overrides.set(path, body)),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}

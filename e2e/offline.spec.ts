@@ -1,0 +1,144 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type BuildServer, serveBuild } from './buildServer';
+import { MODELS_DIR, openReady, sendText } from './helpers';
+
+// Each test serves dist/ on a port of its own and then shuts that server down: "no network" means
+// no server at all, not only the browser's offline switch (which is flipped too).
+
+const MANIFEST_LINE = 'self.__OFFLINE_MANIFEST__=';
+
+interface ManifestShape {
+  version: string;
+  precache: { url: string; revision: string; bytes: number }[];
+}
+
+/** The manifest at the top of the served sw.js, and a sw.js with an edited copy of it: what a newer build looks like. */
+function swWith(original: string, edit: (manifest: ManifestShape) => void): { text: string; version: string } {
+  const newline = original.indexOf('\n');
+  const manifest = JSON.parse(original.slice(MANIFEST_LINE.length, newline - 1)) as ManifestShape;
+  edit(manifest);
+  return { text: `${MANIFEST_LINE}${JSON.stringify(manifest)};${original.slice(newline)}`, version: manifest.version };
+}
+
+async function open(browser: Browser, server: BuildServer): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url });
+  return context.newPage();
+}
+
+const badge = (page: Page) => page.getByTestId('offline-badge');
+const cacheNames = (page: Page) => page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith('mmdialog-offline-')).sort());
+
+async function cutNetworkAndReload(page: Page, server: BuildServer): Promise<void> {
+  await server.close();
+  await page.context().setOffline(true);
+  await page.reload();
+}
+
+async function answersAText(page: Page): Promise<void> {
+  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await sendText(page, 'I love hiking in the mountains');
+  await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+  await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
+}
+
+test.describe('offline', () => {
+  test.setTimeout(300_000);
+
+  test('after one visit with the test pack, the page loads and answers with the network cut', async ({ browser }) => {
+    const server = await serveBuild();
+    const page = await open(browser, server);
+    await openReady(page, 'test-tiny-clip');
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+
+    await cutNetworkAndReload(page, server);
+    await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
+    await answersAText(page);
+    // Served by the service worker with the headers it was stored with: still cross-origin isolated (WASM threads).
+    expect(await page.evaluate(() => navigator.serviceWorker.controller !== null && self.crossOriginIsolated)).toBe(true);
+    await expect(badge(page)).toHaveText('Offline ready');
+    // Files come from the cache with their length, so the pack loader's byte progress still has a total.
+    const length = await page.evaluate(async () => (await fetch('/models/test-tiny-clip/onnx/text_model.onnx')).headers.get('content-length'));
+    expect(Number(length)).toBe(statSync(join(MODELS_DIR, 'test-tiny-clip', 'onnx', 'text_model.onnx')).size);
+    await page.context().close();
+  });
+
+  test('after one visit with the default pack, the page loads and answers with the network cut', async ({ browser }) => {
+    const server = await serveBuild();
+    const page = await open(browser, server);
+    await page.goto('/');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+
+    await cutNetworkAndReload(page, server);
+    await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
+    await answersAText(page);
+    // Any pool photo in the reply is shown from the offline copy.
+    for (const img of await page.getByRole('listitem', { name: 'The system replied' }).getByRole('img').all()) {
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+    }
+    await page.context().close();
+  });
+
+  test('a new version is stored beside the old one, offered as a reload, and then replaces it', async ({ browser }) => {
+    const server = await serveBuild();
+    const page = await open(browser, server);
+    await openReady(page, 'test-tiny-clip');
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+    const [first] = await cacheNames(page);
+    expect(first).toBeDefined();
+
+    // The "next build": one changed file (its revision), everything else as before.
+    const original = await (await fetch(`${server.url}/sw.js`)).text();
+    const next = swWith(original, (m) => {
+      m.version = `${m.version}next`;
+      m.precache.find((f) => f.url === 'pool/texts.json')!.revision = 'changed';
+    });
+    server.override('/sw.js', next.text);
+    const downloadsBefore = server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx').length;
+    const textsBefore = server.requests.filter((p) => p === '/pool/texts.json').length;
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+
+    const reload = page.getByRole('button', { name: 'Update ready: reload' });
+    await expect(reload).toBeVisible({ timeout: 180_000 });
+    // Until the reload both versions are kept whole; the page still runs on the old one.
+    expect(await cacheNames(page)).toEqual([first, `mmdialog-offline-${next.version}`].sort());
+    await expect(badge(page)).toHaveText('Offline ready');
+    // Unchanged files were copied from the old version, the changed one downloaded.
+    expect(server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx')).toHaveLength(downloadsBefore);
+    expect(server.requests.filter((p) => p === '/pool/texts.json').length).toBeGreaterThan(textsBefore);
+
+    const reloaded = page.waitForEvent('load');
+    await reload.click();
+    await reloaded;
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect.poll(() => cacheNames(page)).toEqual([`mmdialog-offline-${next.version}`]);
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+
+    // The new version alone carries the page, the test pack included (kept across the update).
+    await cutNetworkAndReload(page, server);
+    await answersAText(page);
+    await page.context().close();
+  });
+
+  test('when a file cannot be stored, the badge says so and the demo keeps working online', async ({ browser }) => {
+    const server = await serveBuild();
+    const original = await (await fetch(`${server.url}/sw.js`)).text();
+    server.override(
+      '/sw.js',
+      swWith(original, (m) => {
+        m.version = `${m.version}broken`;
+        m.precache.push({ url: 'pool/media/not-there.webp', revision: 'x', bytes: 10 });
+      }).text,
+    );
+    const page = await open(browser, server);
+    await openReady(page, 'test-tiny-clip');
+    await expect(badge(page)).toHaveText('Not available offline', { timeout: 180_000 });
+    await expect(page.getByRole('alert').filter({ hasText: 'pool/media/not-there.webp' })).toContainText('could not be downloaded for offline use (HTTP 404)');
+    await sendText(page, 'still here?');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await server.close();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,194 @@
+import { CACHE_PREFIX } from '../sw/offlineCache';
+import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../sw/protocol';
+import { chatActions, useChatStore } from '../stores/chatStore';
+import { useModelStore } from '../stores/modelStore';
+import { offlineActions, useOfflineStore } from '../stores/offlineStore';
+
+/**
+ * Keeps the demo for offline use through the service worker of the production build (sw.js), and
+ * tells the header badge how far that is. The badge says "offline ready" once the worker's version
+ * is completely stored and the pack in use is stored too.
+ */
+
+const BASE = import.meta.env.BASE_URL;
+
+let registration: ServiceWorkerRegistration | null = null;
+/** The last install failure the worker announced, for when its installing worker turns redundant. */
+let installFailure: string | null = null;
+/** Bumped per pack request, so a late reply about a previous pack is ignored. */
+let packRequest = 0;
+/** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
+let packInFlight: string | null = null;
+let started = false;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function percent(done: number, total: number): number {
+  return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
+}
+
+export function startOffline(): void {
+  if (started) return;
+  started = true;
+  if (!import.meta.env.PROD) {
+    // The dev server must never be answered from an offline copy that a production build left here.
+    void removeServiceWorker();
+    return;
+  }
+  if (!('serviceWorker' in navigator)) {
+    offlineActions.unavailable('This browser cannot keep the demo for offline use (no service workers; some private windows turn them off). It works online as usual.');
+    return;
+  }
+  if (!window.isSecureContext) {
+    offlineActions.unavailable(`Offline use needs a secure address (https:// or http://localhost); ${window.location.origin} is not one, so the demo works online only.`);
+    return;
+  }
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isBroadcast(event.data)) onBroadcast(event.data);
+  });
+  // Registered once the model has loaded (or failed), so the first visit's model download does not share the network with the offline copy.
+  const settled = () => ['ready', 'error'].includes(useModelStore.getState().phase);
+  if (settled()) void register();
+  else {
+    const stop = useModelStore.subscribe(() => {
+      if (!settled()) return;
+      stop();
+      void register();
+    });
+  }
+  // A pack chosen later (Settings, ?pack=) is stored once it has loaded.
+  useModelStore.subscribe((state, previous) => {
+    if (state.phase === 'ready' && (previous.phase !== 'ready' || state.activePackId !== previous.activePackId)) void cacheActivePack();
+  });
+}
+
+async function register(): Promise<void> {
+  try {
+    registration = await navigator.serviceWorker.register(`${BASE}sw.js`, { scope: BASE });
+  } catch (error) {
+    // With no network the browser may not re-check sw.js; the worker already in charge still serves.
+    registration = (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
+    if (!registration?.active) {
+      offlineActions.failed(`The offline copy could not be set up (${errorText(error)}). The demo works online; reload to try again.`);
+      return;
+    }
+  }
+  const reg = registration;
+  const watch = (worker: ServiceWorker | null) => worker?.addEventListener('statechange', () => onWorkerState(reg));
+  reg.addEventListener('updatefound', () => {
+    installFailure = null;
+    watch(reg.installing);
+    onWorkerState(reg);
+  });
+  watch(reg.installing);
+  watch(reg.waiting);
+  onWorkerState(reg);
+}
+
+function onWorkerState(reg: ServiceWorkerRegistration): void {
+  const { phase } = useOfflineStore.getState();
+  const pending = reg.installing ?? reg.waiting;
+  if (reg.active) {
+    // A newer version waits while this page runs; it is offered as a reload, never swapped in under the chat.
+    offlineActions.updateWaiting(reg.waiting !== null && navigator.serviceWorker.controller !== null);
+    if (reg.active.state === 'activated' && (phase === 'off' || phase === 'caching')) void cacheActivePack();
+    else if (reg.active.state !== 'activated') reg.active.addEventListener('statechange', () => onWorkerState(reg), { once: true });
+    if (!pending && installFailure) {
+      offlineActions.note(`An update of the offline copy could not be stored: ${installFailure} The current offline copy still works.`);
+      installFailure = null;
+    }
+    return;
+  }
+  if (pending) {
+    if (phase !== 'caching') offlineActions.caching(null);
+    return;
+  }
+  offlineActions.failed(installFailure ?? 'The offline copy could not be stored. Reload to try again; the demo keeps working online.');
+}
+
+function onBroadcast(message: ServiceWorkerBroadcast): void {
+  switch (message.type) {
+    case 'install-progress':
+      // Progress of an update installing behind a ready copy is not shown: the badge stays "offline ready".
+      if (useOfflineStore.getState().phase !== 'ready') offlineActions.caching(percent(message.doneBytes, message.totalBytes));
+      return;
+    case 'install-failed':
+      installFailure = message.message;
+      if (registration) onWorkerState(registration);
+      return;
+    default:
+      assertNever(message);
+  }
+}
+
+/** Asks the active worker to store the pack in use (nothing to do for the default pack, which install stored). */
+async function cacheActivePack(): Promise<void> {
+  const active = registration?.active;
+  const { phase, activePackId } = useModelStore.getState();
+  if (!active || active.state !== 'activated' || phase !== 'ready' || !activePackId || packInFlight === activePackId) return;
+  packInFlight = activePackId;
+  const request = ++packRequest;
+  const finish = () => {
+    channel.port1.close();
+    if (packInFlight === activePackId) packInFlight = null;
+  };
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<CachePackReply>) => {
+    if (request !== packRequest) return;
+    const reply = event.data;
+    switch (reply.type) {
+      case 'progress':
+        if (reply.totalBytes > 0 && reply.doneBytes < reply.totalBytes) offlineActions.caching(percent(reply.doneBytes, reply.totalBytes));
+        return;
+      case 'done':
+        finish();
+        offlineActions.ready(reply.version, activePackId);
+        void askPersistence();
+        return;
+      case 'failed':
+        finish();
+        offlineActions.failed(reply.message);
+        return;
+      default:
+        assertNever(reply);
+    }
+  };
+  const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId };
+  active.postMessage(message, [channel.port2]);
+}
+
+/** Asks the browser not to evict the offline copy when space runs low (granted silently or not at all by most). */
+async function askPersistence(): Promise<void> {
+  if (useOfflineStore.getState().persisted !== null || !navigator.storage?.persist) return;
+  try {
+    offlineActions.persisted((await navigator.storage.persisted()) || (await navigator.storage.persist()));
+  } catch {
+    offlineActions.persisted(false);
+  }
+}
+
+/** Switches to the stored newer version: reloads the page (the conversation is saved and comes back). */
+export function applyUpdate(): void {
+  const waiting = registration?.waiting;
+  if (!waiting) return;
+  if (useChatStore.getState().awaitingReply) {
+    chatActions.notify('info', 'A reply is on its way; update once it has arrived.');
+    return;
+  }
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  const message: PageToServiceWorker = { type: 'skip-waiting' };
+  waiting.postMessage(message);
+}
+
+async function removeServiceWorker(): Promise<void> {
+  try {
+    for (const reg of (await navigator.serviceWorker?.getRegistrations()) ?? []) {
+      if ((reg.active ?? reg.waiting ?? reg.installing)?.scriptURL.endsWith(`${BASE}sw.js`)) await reg.unregister();
+    }
+    for (const name of await caches.keys()) if (name.startsWith(CACHE_PREFIX)) await caches.delete(name);
+  } catch {
+    // Nothing left over to remove, or no access to storage: either way the dev server answers.
+  }
+}

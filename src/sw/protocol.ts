@@ -1,0 +1,46 @@
+/**
+ * Messages between the page and the service worker. The page asks over a MessageChannel (one port
+ * per request, so replies need no ids); the worker announces install progress to every window.
+ */
+import type { OfflineFailure } from './offlineCache';
+
+export type { OfflineFailure };
+
+/** Page → service worker. `cache-pack` comes with a MessagePort for its replies. */
+export type PageToServiceWorker = { type: 'cache-pack'; packId: string } | { type: 'skip-waiting' };
+
+/** Service worker → page, on the port of a `cache-pack` request: progress, then exactly one of done / failed. */
+export type CachePackReply =
+  | { type: 'progress'; doneBytes: number; totalBytes: number }
+  | { type: 'done'; version: string }
+  | { type: 'failed'; reason: OfflineFailure | 'internal'; message: string };
+
+/** Service worker → every window of the app, while a version installs. */
+export type ServiceWorkerBroadcast =
+  | { type: 'install-progress'; version: string; doneBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
+  | { type: 'install-failed'; version: string; reason: OfflineFailure | 'internal'; message: string };
+
+const PAGE_TYPES = ['cache-pack', 'skip-waiting'];
+const BROADCAST_TYPES = ['install-progress', 'install-failed'];
+
+function typed(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const type = (value as Record<string, unknown>)['type'];
+  return typeof type === 'string' ? type : null;
+}
+
+/** Messages come from another realm: check the envelope before trusting the type. */
+export function isPageMessage(value: unknown): value is PageToServiceWorker {
+  const type = typed(value);
+  if (type === 'cache-pack') return typeof (value as Record<string, unknown>)['packId'] === 'string';
+  return type !== null && PAGE_TYPES.includes(type);
+}
+
+export function isBroadcast(value: unknown): value is ServiceWorkerBroadcast {
+  const type = typed(value);
+  return type !== null && BROADCAST_TYPES.includes(type);
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
+}
