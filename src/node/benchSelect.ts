@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { parseAvsd } from '../engine/datasets/avsd';
@@ -16,7 +16,7 @@ import { type RankingGroup, avsdGroups, oneOfHundredBatches, seededShuffle, spli
 import { SELECTION_METHODS, type SelectionMethodId, type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, dialogueState, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
 import { type ClipMapTrainingOptions, type TrainedClipMap, trainClipMap } from '../engine/selection/trainClipMap';
 import { loadWasmPack } from './poolFiles';
-import { SELECT_CACHE_DIR, cachedTextEmbeddings } from './textEmbeddingCache';
+import { SELECT_CACHE_DIR, cachedTextEmbeddings, writeCacheFiles } from './textEmbeddingCache';
 
 /**
  * npm run bench -- select --format polyai|dailydialog|visdial|avsd --data <file>
@@ -160,12 +160,8 @@ function trainedMap(context: (typeof CONTEXTS)[number], examples: readonly Polya
     onEpoch: ({ epoch, loss, validR1 }) => process.stderr.write(`clip-map (${context.label}) epoch ${epoch}: loss ${Number.isNaN(loss) ? '-' : loss.toFixed(3)}, valid 1-of-100 R@1 ${(100 * validR1).toFixed(1)} (${((nowMs() - start) / 1000).toFixed(0)} s)\n`),
   });
   const seconds = (nowMs() - start) / 1000;
-  mkdirSync(SELECT_CACHE_DIR, { recursive: true });
   const { w, ...meta } = trained;
-  writeFileSync(`${base}.bin.tmp`, new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
-  writeFileSync(`${base}.json.tmp`, `${JSON.stringify({ ...meta, seconds, context: context.label, options: MAP_TRAINING, fit: fit.length, valid: valid.length })}\n`);
-  renameSync(`${base}.bin.tmp`, `${base}.bin`);
-  renameSync(`${base}.json.tmp`, `${base}.json`);
+  writeCacheFiles(base, new Uint8Array(w.buffer, w.byteOffset, w.byteLength), { ...meta, seconds, context: context.label, options: MAP_TRAINING, fit: fit.length, valid: valid.length });
   return { ...trained, fit: fit.length, valid: valid.length, cached: false, seconds };
 }
 
@@ -191,6 +187,8 @@ export async function selectBench(args: string[]): Promise<void> {
   const packId = option('pack', 'mini-clip');
   const seed = Number(option('seed', '1'));
   const limit = Number(option('limit', '0'));
+  if (!Number.isInteger(limit) || limit < 0) throw new Error(`--limit must be a whole number of candidate groups (0 for all); it is "${option('limit', '0')}".`);
+  if (!Number.isInteger(seed)) throw new Error(`--seed must be a whole number; it is "${option('seed', '1')}".`);
 
   const started = nowMs();
   const task = loadTask(format, dataPath, option);

@@ -1,10 +1,22 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ClipEncoder } from '../engine/clip/clipEncoder';
 import { errorMessage } from '../engine/errors';
 import { type PoolEmbeddingsFile, embedPool, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 
 export const SELECT_CACHE_DIR = join('models', '.cache', 'select');
+
+/**
+ * Writes <base>.bin and <base>.json beside the old ones, then renames both: a reader never finds a
+ * .json that does not describe its .bin.
+ */
+export function writeCacheFiles(base: string, bin: Uint8Array, meta: unknown): void {
+  mkdirSync(dirname(base), { recursive: true });
+  writeFileSync(`${base}.bin.tmp`, bin);
+  writeFileSync(`${base}.json.tmp`, `${JSON.stringify(meta)}\n`);
+  renameSync(`${base}.bin.tmp`, `${base}.bin`);
+  renameSync(`${base}.json.tmp`, `${base}.json`);
+}
 
 export interface CachedTextEmbeddings {
   /** The unit embedding of a text that was asked for; an error for any other. */
@@ -66,11 +78,7 @@ export async function cachedTextEmbeddings(
     const data = new Float32Array(keys.length * dim);
     if (previous) data.set(previous.data);
     added.forEach((row, i) => data.set(pool.textMatrix.data.subarray(row * dim, (row + 1) * dim), ((previous?.meta.textKeys.length ?? 0) + i) * dim));
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${base}.bin.tmp`, new Uint8Array(data.buffer));
-    writeFileSync(`${base}.json.tmp`, `${JSON.stringify({ version: 1, packId, packFingerprint: encoder.fingerprint, dim, textKeys: keys, imageKeys: [] })}\n`);
-    renameSync(`${base}.bin.tmp`, `${base}.bin`);
-    renameSync(`${base}.json.tmp`, `${base}.json`);
+    writeCacheFiles(base, new Uint8Array(data.buffer), { version: 1, packId, packFingerprint: encoder.fingerprint, dim, textKeys: keys, imageKeys: [] });
   }
   const rows = new Map(unique.map((text, i) => [text, pool.textMatrix.data.subarray(i * dim, (i + 1) * dim)] as const));
   return {
