@@ -7,6 +7,7 @@ import { retrieval } from './benchRetrieval';
 import { importBench } from './benchImport';
 import { dialogBench } from './benchDialog';
 import { perfBench } from './benchPerf';
+import { selectBench } from './benchSelect';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
@@ -15,6 +16,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
+ *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
 const args = process.argv.slice(2);
 const command = args[0];
@@ -106,7 +108,13 @@ else if (command === 'retrieval') await retrieval(args.slice(1));
 else if (command === 'import') await importBench(args.slice(1));
 else if (command === 'dialog') await dialogBench(args.slice(1));
 else if (command === 'perf') await perfBench(args.slice(1));
+else if (command === 'select') {
+  await selectBench(args.slice(1)).catch((error: unknown) => {
+    console.error(`bench select failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}
 else {
-  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID] | dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT] | perf [--pack ID] [--turns N] [--candidates N]');
+  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID] | dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT] | perf [--pack ID] [--turns N] [--candidates N] | select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack ID] [--limit N] [--json OUT]');
   process.exit(2);
 }

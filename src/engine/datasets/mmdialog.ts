@@ -98,7 +98,8 @@ export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-function invalid(message: string, cause?: unknown): never {
+/** Throws the 'dataset-invalid' error every dataset reader uses: the message says where and what to do. */
+export function invalid(message: string, cause?: unknown): never {
   throw new EngineError('dataset-invalid', message, cause === undefined ? undefined : { cause });
 }
 

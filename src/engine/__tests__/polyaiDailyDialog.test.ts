@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { EngineError } from '../errors';
+import { dailyDialogExamples, parseDailyDialog } from '../datasets/dailyDialog';
+import { exampleTurns, formatPolyaiJsonl, parsePolyaiJsonl } from '../datasets/polyai';
+import { heldOut, splitDailyDialog, splitForEarlyStopping } from '../selection/protocols';
+
+describe('PolyAI JSON lines', () => {
+  it('reads context, response and extra contexts, context/0 being the most recent', () => {
+    const text = [
+      '{"context/1": "Hello, how are you?", "context/0": "I am fine. And you?", "context": "Great. What do you think of the weather?", "response": "It doesn\'t feel like February.", "context_author": "x"}',
+      '',
+      '{"context": "Hi", "response": "Hello"}\r',
+    ].join('\n');
+    const examples = parsePolyaiJsonl(text, 'test.jsonl');
+    expect(examples).toEqual([
+      { context: 'Great. What do you think of the weather?', response: "It doesn't feel like February.", extraContexts: ['I am fine. And you?', 'Hello, how are you?'] },
+      { context: 'Hi', response: 'Hello', extraContexts: [] },
+    ]);
+    expect(exampleTurns(examples[0]!)).toEqual(['Hello, how are you?', 'I am fine. And you?', 'Great. What do you think of the weather?']);
+    // Written back, the lines read the same.
+    expect(parsePolyaiJsonl(formatPolyaiJsonl(examples), 'again.jsonl')).toEqual(examples);
+    expect(formatPolyaiJsonl(examples).split('\n')[0]).toBe(
+      '{"context/1":"Hello, how are you?","context/0":"I am fine. And you?","context":"Great. What do you think of the weather?","response":"It doesn\'t feel like February."}',
+    );
+  });
+
+  it('names the line and field of a bad example', () => {
+    const bad = (line: string) => () => parsePolyaiJsonl(`{"context": "a", "response": "b"}\n${line}\n`, 'x.jsonl');
+    expect(bad('{"context": "a", "response": "b"')).toThrow(/^x\.jsonl, line 2 is not valid JSON \(.*\)\. Check the file for a missing comma, quote or bracket, or export it again\.$/);
+    expect(bad('["a", "b"]')).toThrow('x.jsonl, line 2 is an array, not an object. Each line must be one JSON object {"context": "...", "response": "...", "context/0": "...", ...}.');
+    expect(bad('{"context": "a"}')).toThrow('x.jsonl, line 2: "response" is missing. Each line must be');
+    expect(bad('{"context": 3, "response": "b"}')).toThrow('x.jsonl, line 2: "context" is a number, not a string.');
+    expect(bad('{"context": "a", "response": "  "}')).toThrow('x.jsonl, line 2: "response" is empty. Remove the example or give it some text.');
+    expect(bad('{"context": "a", "response": "b", "context/0": "c", "context/2": "d"}')).toThrow('x.jsonl, line 2: has "context/2" but no "context/1". Extra contexts are numbered from context/0 (the most recent) without gaps.');
+    expect(bad('{"context": "a", "response": "b", "context/0": null}')).toThrow('x.jsonl, line 2: "context/0" is null, not a string.');
+    expect(() => parsePolyaiJsonl('\n\n', 'empty.jsonl')).toThrow('empty.jsonl has no examples.');
+    expect(bad('{}')).toThrow(EngineError);
+  });
+});
+
+describe('DailyDialog text', () => {
+  const FILE = [
+    'The kitchen stinks . __eou__ I\'ll throw out the garbage . __eou__',
+    'Are you ready ? __eou__ Not yet . __eou__ Hurry up ! __eou__ OK , OK .',
+    '',
+  ].join('\n');
+
+  it('reads one dialogue a line and makes every turn after the first a response', () => {
+    const dialogues = parseDailyDialog(FILE, 'dialogues_text.txt');
+    expect(dialogues).toEqual([
+      { line: 1, turns: ['The kitchen stinks .', "I'll throw out the garbage ."] },
+      { line: 2, turns: ['Are you ready ?', 'Not yet .', 'Hurry up !', 'OK , OK .'] },
+    ]);
+    expect(dailyDialogExamples(dialogues[1]!)).toEqual([
+      { context: 'Are you ready ?', response: 'Not yet .', extraContexts: [] },
+      { context: 'Not yet .', response: 'Hurry up !', extraContexts: ['Are you ready ?'] },
+      // context/0 is the most recent extra context.
+      { context: 'Hurry up !', response: 'OK , OK .', extraContexts: ['Not yet .', 'Are you ready ?'] },
+    ]);
+  });
+
+  it('refuses blank lines, empty turns and one-turn lines, naming the line', () => {
+    expect(() => parseDailyDialog('a __eou__ b\n\nc __eou__ d\n', 'd.txt')).toThrow('d.txt, line 2 is empty. Each line of dialogues_text.txt is one dialogue, its turns separated by "__eou__". Remove the blank line.');
+    expect(() => parseDailyDialog('a __eou__ __eou__ b __eou__\n', 'd.txt')).toThrow('d.txt, line 1: turn 2 is empty (nothing between two "__eou__"). Remove the extra separator.');
+    expect(() => parseDailyDialog('a __eou__ b\njust one turn\n', 'd.txt')).toThrow('d.txt, line 2 has one turn; a dialogue needs at least two, so that one answers the other.');
+    expect(() => parseDailyDialog('', 'd.txt')).toThrow('d.txt, line 1 is empty.');
+  });
+
+  it('splits by dialogue with a fixed hash: the same part whatever the order, and repeated dialogues together', () => {
+    const dialogues = parseDailyDialog(Array.from({ length: 200 }, (_, i) => `hello ${i} __eou__ hi ${i} __eou__ bye ${i}`).join('\n'), 'd.txt');
+    const split = splitDailyDialog(dialogues);
+    expect(split.test.length).toBe(35);
+    expect(split.train.length).toBe(165);
+    expect(split.testExamples.length).toBe(70);
+    expect(split.trainExamples.length).toBe(330);
+    // A dialogue that occurs twice lands twice in the same part.
+    const withCopies = splitDailyDialog([...dialogues, ...dialogues.slice(0, 20).map((d) => ({ ...d, line: d.line + 200 }))]);
+    expect(split.test.filter((d) => d.line <= 20).length).toBe(7);
+    expect(withCopies.test.length).toBe(35 + 7);
+    expect(withCopies.train.length).toBe(165 + 13);
+    const reversed = splitDailyDialog([...dialogues].reverse());
+    expect(new Set(reversed.test.map((d) => d.turns[0]))).toEqual(new Set(split.test.map((d) => d.turns[0])));
+    // No test response is a train response.
+    const trainResponses = new Set(split.trainExamples.map((e) => e.response));
+    expect(split.testExamples.some((e) => trainResponses.has(e.response))).toBe(false);
+    // The test examples are shuffled (batches mix dialogues), the same way every time.
+    expect(split.testExamples).not.toEqual(split.test.flatMap(dailyDialogExamples));
+    expect(splitDailyDialog(dialogues).testExamples).toEqual(split.testExamples);
+    expect(heldOut('hello 0\nhi 0\nbye 0', 0.2, 'dailydialog/test')).toBe(split.test.some((d) => d.turns[0] === 'hello 0'));
+  });
+
+  it('holds out train dialogues for early stopping by their first turn, so JSON lines split the same way', () => {
+    const dialogues = parseDailyDialog(Array.from({ length: 100 }, (_, i) => `start ${i} __eou__ b __eou__ c`).join('\n'), 'd.txt');
+    const examples = dialogues.flatMap(dailyDialogExamples);
+    const { fit, valid } = splitForEarlyStopping(examples);
+    expect(fit.length + valid.length).toBe(200);
+    expect(valid.length).toBe(18);
+    const validStarts = new Set(valid.map((e) => exampleTurns(e)[0]));
+    expect(fit.some((e) => validStarts.has(exampleTurns(e)[0]))).toBe(false);
+    const viaJsonl = splitForEarlyStopping(parsePolyaiJsonl(formatPolyaiJsonl(examples), 'train.jsonl'));
+    expect(viaJsonl.valid).toEqual(valid);
+  });
+
+  it('reads the real file: 7,000 dialogues, 46,286 examples', () => {
+    const text = readFileSync(new URL('../../../../shared/data/dailydialog/dialogues_text.txt', import.meta.url), 'utf8');
+    const dialogues = parseDailyDialog(text, 'dialogues_text.txt');
+    expect(dialogues.length).toBe(7000);
+    expect(dialogues.flatMap(dailyDialogExamples).length).toBe(46286);
+  });
+});

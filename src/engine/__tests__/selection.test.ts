@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { PolyaiExample } from '../datasets/polyai';
+import { summarizeRanks } from '../metrics/dialogMetrics';
+import { corpusStats } from '../ranking/lexical';
+import { l2Normalize } from '../retrieval/vectors';
+import { type RankingGroup, oneOfHundredBatches } from '../selection/protocols';
+import { type SelectionScorer, clipMapScorer, clipSimScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
+
+const example = (i: number, response = `response ${i}`): PolyaiExample => ({ context: `context ${i}`, response, extraContexts: [`earlier ${i}`] });
+
+describe('1-of-100 batches (PolyAI sec. 4)', () => {
+  it('ranks each context against its batch of 100 responses and leaves the incomplete last batch out', () => {
+    const batches = oneOfHundredBatches(Array.from({ length: 250 }, (_, i) => example(i)));
+    expect(batches.groups).toHaveLength(2);
+    expect(batches.ranked).toBe(200);
+    expect(batches.dropped).toBe(50);
+    const second = batches.groups[1]!;
+    expect(second.candidates).toHaveLength(100);
+    expect(second.candidates[0]).toBe('response 100');
+    expect(second.queries[7]).toEqual({ turns: ['earlier 107', 'context 107'], target: 7, same: [] });
+    expect(oneOfHundredBatches(Array.from({ length: 99 }, (_, i) => example(i)))).toEqual({ groups: [], ranked: 0, dropped: 99, repeatedResponses: 0 });
+  });
+
+  it('does not count a repeated response as its own negative', () => {
+    const examples = Array.from({ length: 100 }, (_, i) => example(i, i === 3 || i === 50 ? 'Thank you .' : `response ${i}`));
+    const batches = oneOfHundredBatches(examples);
+    expect(batches.repeatedResponses).toBe(2);
+    expect(batches.groups[0]!.queries[3]!.same).toEqual([50]);
+    expect(batches.groups[0]!.queries[50]!.same).toEqual([3]);
+    // A scorer that sees only the text: "Thank you ." scores 1, everything else 0.
+    const byText: SelectionScorer = { id: 'random', score: (g) => g.queries.map(() => Float64Array.from(g.candidates, (c) => (c === 'Thank you .' ? 1 : 0))) };
+    const ranks = rankGroups(batches.groups, byText);
+    expect(ranks[3]).toEqual({ higher: 0, ties: 0 });
+    expect(ranks[50]).toEqual({ higher: 0, ties: 0 });
+    expect(ranks[4]).toEqual({ higher: 2, ties: 97 });
+  });
+});
+
+describe('selection scorers', () => {
+  const group: RankingGroup = {
+    candidates: ['the train leaves at noon', 'I love pizza', 'it is raining'],
+    queries: [{ turns: ['when does the train leave ?', 'sorry , what did you say ?'], target: 0, same: [] }],
+  };
+  const stats = corpusStats(['when does the train leave', 'I love pizza', 'what did you say', 'it is raining', 'the bus leaves']);
+
+  it('tf-idf and BM25 see the earlier turn only with the whole history', () => {
+    for (const method of ['tfidf', 'bm25'] as const) {
+      const immediate = rankGroups([group], lexicalScorer(method, stats, { turns: 1 }));
+      const history = rankGroups([group], lexicalScorer(method, stats, { turns: Infinity }));
+      expect(immediate).toEqual([{ higher: 0, ties: 2 }]); // no shared word: chance
+      expect(history).toEqual([{ higher: 0, ties: 0 }]);
+    }
+  });
+
+  it('clip-sim ranks by cosine of the mean context embedding; clip-map by cosine with the mapped candidates', () => {
+    const vectors: Record<string, number[]> = {
+      'when does the train leave ?': [1, 0, 0],
+      'sorry , what did you say ?': [0, 1, 0],
+      'the train leaves at noon': [1, 0.6, 0],
+      'I love pizza': [0, 1, 0.1],
+      'it is raining': [0, 0.3, 1],
+    };
+    const embedding = (t: string) => l2Normalize(Float32Array.from(vectors[t]!));
+    const sim = clipSimScorer(embedding, { turns: 1 }).score(group)[0]!;
+    expect([...sim].map((v) => Number(v.toFixed(4)))).toEqual([0.5145, 0.995, 0.2873]);
+    const history = clipSimScorer(embedding, { turns: Infinity }).score(group)[0]!;
+    expect([...history].map((v) => Number(v.toFixed(4)))).toEqual([0.9701, 0.7036, 0.2032]);
+    // W + aI with a = 0 and W moving the first coordinate onto the second: the train answer now fits "what did you say" best.
+    const w = new Float32Array(9);
+    w[1 * 3 + 0] = 1;
+    expect(rankGroups([group], clipMapScorer({ w, a: 0 }, embedding, { turns: 1 }))).toEqual([{ higher: 0, ties: 0 }]);
+  });
+
+  it('random is uniform and reproducible for a seed', () => {
+    const many: RankingGroup = { candidates: Array.from({ length: 100 }, (_, i) => `c${i}`), queries: Array.from({ length: 100 }, (_, i) => ({ turns: ['x'], target: i, same: [] })) };
+    const groups = Array.from({ length: 20 }, () => many);
+    const first = rankGroups(groups, randomScorer(11));
+    expect(rankGroups(groups, randomScorer(11))).toEqual(first);
+    expect(summarizeRanks(first).recallAt[1]).toBe(0.01); // 20 of 2,000
+  });
+});
