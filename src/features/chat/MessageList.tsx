@@ -1,13 +1,21 @@
-import { useEffect, useRef } from 'react';
+import { type SyntheticEvent, useEffect, useRef } from 'react';
 import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
+import { METHOD_NAMES } from './methodNames';
 import { usePoolImageUrl, useImageUrl } from './useImageUrl';
+
+/** An image that loads after the list scrolled to the end pushes the end out of view: follow it, if the list was at the end. */
+function keepAtEnd(e: SyntheticEvent<HTMLImageElement>) {
+  const img = e.currentTarget;
+  const list = img.closest('ol');
+  if (list && list.scrollHeight - list.scrollTop - list.clientHeight <= img.offsetHeight + 48) list.scrollTop = list.scrollHeight;
+}
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
   const url = useImageUrl(element.imageId);
   return (
     <figure className="flex flex-col gap-1">
       {url ? (
-        <img src={url} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className="max-h-48 w-auto rounded-lg border border-slate-200 object-contain" />
+        <img src={url} onLoad={keepAtEnd} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className="max-h-48 w-auto rounded-lg border border-slate-200 object-contain" />
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
       )}
@@ -19,20 +27,11 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
 function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
   const url = usePoolImageUrl(element.poolId, element.key, element.url);
   return url ? (
-    <img src={url} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
+    <img src={url} onLoad={keepAtEnd} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
   ) : (
     <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-600">{element.alt}</div>
   );
 }
-
-const METHOD_NAMES: Record<string, string> = {
-  depp: 'trained heads (DE++)',
-  'clip-map': 'clip-map',
-  'clip-sim': 'CLIP similarity',
-  bm25: 'BM25',
-  tfidf: 'tf-idf',
-  random: 'random',
-};
 
 function Message({ message }: { message: ChatMessage }) {
   const mine = message.role === 'user';
