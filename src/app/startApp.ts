@@ -1,5 +1,7 @@
 import { restoreConversation } from './chatController';
+import { initKiosk } from './kiosk';
 import { loadModels } from './modelLoader';
+import { installShortcuts } from './shortcuts';
 
 let started = false;
 
@@ -7,6 +9,8 @@ let started = false;
 export function startApp(): void {
   if (started) return;
   started = true;
+  installShortcuts();
+  initKiosk();
   void restoreConversation();
   void loadModels();
 }
