@@ -60,11 +60,11 @@ export function App() {
         </main>
         {inspectorOpen && <Inspector returnFocusTo={inspectorReturnFocus} />}
       </div>
-      <p className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
+      <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
         {kiosk
           ? `Press ${SHORTCUTS.inspector} for the inspector.`
           : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} settings`}
-      </p>
+      </footer>
       <KioskCountdown />
       <PoolPanel />
     </div>

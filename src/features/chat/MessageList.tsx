@@ -67,7 +67,8 @@ export function MessageList() {
     end.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, awaitingReply]);
   return (
-    <ol className="flex flex-1 flex-col gap-3 overflow-y-auto p-4" aria-label="Conversation" aria-live="polite">
+    // Focusable, so a long conversation scrolls with the keyboard.
+    <ol tabIndex={0} className="flex flex-1 flex-col gap-3 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" aria-label="Conversation" aria-live="polite">
       {hydrated && messages.length === 0 && (
         <li className="m-auto max-w-md text-center text-slate-600">Say hello, or share a photo: drop it here, paste it, or use “Add photos”.</li>
       )}

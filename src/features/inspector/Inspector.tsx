@@ -180,7 +180,8 @@ export function Inspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement 
             Close inspector
           </button>
         </header>
-        <div className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4" data-testid="inspector-body">
+        {/* Focusable, so the panel scrolls with the keyboard. */}
+        <div tabIndex={0} className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" data-testid="inspector-body">
           {reply ? (
             <ReplyDetails reply={reply} fallbackPoolId={poolId} />
           ) : (
