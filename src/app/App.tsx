@@ -63,7 +63,7 @@ export function App() {
       <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
         {kiosk
           ? `Press ${SHORTCUTS.inspector} for the inspector.`
-          : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} settings`}
+          : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} pack and method options`}
       </footer>
       <KioskCountdown />
       <PoolPanel />

@@ -71,7 +71,7 @@ function Candidates({ step, index, poolId }: { step: ReplyStep; index: number; p
           {c.kind === 'poolImage' && <CandidateThumbnail candidate={c} poolId={poolId} />}
           <span className="min-w-0 flex-1 break-words">
             {c.label}
-            {rank === 0 && <span className="ml-2 rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>}
+            {rank === 0 && <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>}
           </span>
           <span className="shrink-0 tabular-nums" data-testid="candidate-score">{c.score.toFixed(3)}</span>
         </li>
