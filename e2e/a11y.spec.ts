@@ -34,6 +34,35 @@ test.describe('accessibility (axe-core)', () => {
     expect(await seriousViolations(page), 'inspector sheet on a phone').toEqual([]);
   });
 
+  test('keyboard only: send a message, open and close the inspector, with a visible focus ring on the way', async ({ page }) => {
+    await openReady(page);
+    const focusRing = () => page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const style = getComputedStyle(el);
+      return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
+    });
+    // Tab until the message box has focus; every stop on the way shows where the focus is.
+    const seen: string[] = [];
+    for (let i = 0; i < 30 && !(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab');
+      const ring = await focusRing();
+      seen.push(ring.name);
+      expect(ring.outline, `focus ring on ${ring.name}`).toBe(true);
+    }
+    expect(seen).toEqual(expect.arrayContaining(['Inspector i', 'New conversation']));
+    await page.keyboard.type('hello from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('i');
+    await expect(page.getByRole('complementary', { name: /Inspector/ })).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Close inspector' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('complementary', { name: /Inspector/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Inspector', exact: true })).toBeFocused();
+  });
+
   test('the checker finds a violation when there is one', async ({ page }) => {
     // The check must be able to fail: an unlabelled image and light-grey text are reported.
     await openReady(page);
