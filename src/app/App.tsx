@@ -1,38 +1,71 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Composer } from '../features/chat/Composer';
 import { ConversationTools } from '../features/chat/ConversationTools';
 import { MessageList } from '../features/chat/MessageList';
 import { Notices } from '../features/chat/Notices';
 import { useImageInputs } from '../features/chat/useImageInputs';
+import { Inspector } from '../features/inspector/Inspector';
+import { KioskCountdown } from '../features/kiosk/KioskCountdown';
 import { ModelStatus } from '../features/models/ModelStatus';
 import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
+import { useKioskStore } from '../stores/kioskStore';
+import { panelActions, usePanelStore } from '../stores/panelStore';
+import { SHORTCUTS } from './keyCommands';
 import { startApp } from './startApp';
+
+const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 export function App() {
   const { dragging } = useImageInputs();
+  const inspectorOpen = usePanelStore((s) => s.inspectorOpen);
+  const kiosk = useKioskStore((s) => s.enabled);
+  // The composer starts empty after a kiosk reset.
+  const resets = useKioskStore((s) => s.resets);
+  const inspectorButton = useRef<HTMLButtonElement>(null);
+  const inspectorReturnFocus = useCallback(() => inspectorButton.current, []);
   useEffect(() => {
     startApp();
   }, []);
 
   return (
-    <div className="mx-auto flex h-dvh max-w-4xl flex-col gap-3 p-3">
-      <header className="flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold text-slate-900">MMDialog in the browser</h1>
+    <div className={`mx-auto flex h-dvh w-full flex-col gap-3 p-3 ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk}>
+      <header className="flex flex-wrap items-center gap-2">
+        <h1 className="text-lg font-semibold text-slate-900 sm:text-xl">MMDialog in the browser</h1>
         <OfflineBadge />
-        <div className="ml-auto">
+        <div className="ml-auto flex flex-wrap gap-2">
+          <button
+            ref={inspectorButton}
+            type="button"
+            onClick={() => panelActions.toggleInspector()}
+            aria-expanded={inspectorOpen}
+            aria-controls={inspectorOpen ? 'inspector' : undefined}
+            aria-keyshortcuts={SHORTCUTS.inspector}
+            className={`${BUTTON} ${inspectorOpen ? 'bg-blue-50 ring-1 ring-blue-400' : ''}`}
+          >
+            Inspector <kbd aria-hidden="true" className="ml-1 rounded border border-slate-400 px-1 text-xs">{SHORTCUTS.inspector}</kbd>
+          </button>
           <ConversationTools />
         </div>
       </header>
       <ModelStatus />
-      <main className={`relative flex min-h-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
-        {dragging && (
-          <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
-        )}
-        <Notices />
-        <MessageList />
-        <Composer />
-      </main>
+      <div className="flex min-h-0 flex-1 gap-3">
+        <main className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
+          {dragging && (
+            <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
+          )}
+          <Notices />
+          <MessageList />
+          <Composer key={resets} />
+        </main>
+        {inspectorOpen && <Inspector returnFocusTo={inspectorReturnFocus} />}
+      </div>
+      <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
+        {kiosk
+          ? `Press ${SHORTCUTS.inspector} for the inspector.`
+          : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} pack and method options`}
+      </footer>
+      <KioskCountdown />
       <PoolPanel />
     </div>
   );

@@ -83,7 +83,18 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       role: 'assistant',
       createdAt: Date.now(),
       elements: reply.elements.map((e) => (e.kind === 'text' ? { kind: 'text' as const, text: e.text } : { kind: 'poolImage' as const, key: e.key, alt: e.alt, url: e.url, poolId })),
-      reply: { method: reply.method, intentModel: reply.intentModel, relevance: reply.relevance, steps: reply.steps, timings: reply.timings, provider: reply.backend.provider },
+      reply: {
+        method: reply.method,
+        intentModel: reply.intentModel,
+        relevance: reply.relevance,
+        steps: reply.steps,
+        timings: reply.timings,
+        provider: reply.backend.provider,
+        backend: reply.backend,
+        packName: activePackName(),
+        poolId,
+        poolName: useModelStore.getState().pool?.name,
+      },
     };
     // A reply to a conversation the user has since cleared is dropped.
     if (epoch !== conversationEpoch) return true;
@@ -96,6 +107,11 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     chatActions.setAwaitingReply(false);
   }
   return true;
+}
+
+function activePackName(): string | undefined {
+  const { packs, activePackId } = useModelStore.getState();
+  return packs.find((p) => p.id === activePackId)?.name ?? activePackId ?? undefined;
 }
 
 /** The conversation so far as the worker's context: texts, the person's photos (Blobs) and pool images by key. */

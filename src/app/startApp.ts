@@ -1,6 +1,8 @@
 import { restoreConversation } from './chatController';
+import { initKiosk } from './kiosk';
 import { loadModels } from './modelLoader';
 import { startOffline } from './offlineController';
+import { installShortcuts } from './shortcuts';
 
 let started = false;
 
@@ -8,6 +10,8 @@ let started = false;
 export function startApp(): void {
   if (started) return;
   started = true;
+  installShortcuts();
+  initKiosk();
   void restoreConversation();
   void loadModels();
   startOffline();

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ReplyResult, ReplyStep, ResponseMethodId } from '../worker/protocol';
+import type { BackendState, ReplyResult, ReplyStep, ResponseMethodId } from '../worker/protocol';
 
 export type MessageElement =
   | { kind: 'text'; text: string }
@@ -15,6 +15,11 @@ export interface ReplyMeta {
   steps: ReplyStep[];
   timings: ReplyResult['timings'];
   provider: 'webgpu' | 'wasm';
+  /** Where the reply was made, for the inspector (absent in replies saved by older versions). */
+  backend?: BackendState;
+  packName?: string;
+  poolId?: string;
+  poolName?: string;
 }
 
 export interface ChatMessage {

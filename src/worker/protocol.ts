@@ -89,6 +89,9 @@ export interface ReplyCandidate {
   kind: 'text' | 'poolImage';
   label: string;
   key?: string;
+  /** For a pool image: its URL (null for a stored dataset's image, read from IndexedDB) and alt text. */
+  url?: string | null;
+  alt?: string;
   score: number;
 }
 

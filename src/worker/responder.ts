@@ -163,7 +163,7 @@ export class Responder {
         candidates: s.candidates.map((c) => ({
           kind: s.intent === 'text' ? ('text' as const) : ('poolImage' as const),
           label: label(s.intent === 'text' ? 'text' : 'image', c.index),
-          ...(s.intent === 'image' ? { key: this.images[c.index]!.key } : {}),
+          ...(s.intent === 'image' ? { key: this.images[c.index]!.key, url: this.images[c.index]!.url, alt: this.images[c.index]!.alt } : {}),
           score: c.score,
         })),
       })),

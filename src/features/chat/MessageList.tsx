@@ -1,14 +1,21 @@
-import { useEffect, useRef } from 'react';
+import { type SyntheticEvent, useEffect, useRef } from 'react';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
 import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
 import { usePoolImageUrl, useImageUrl } from './useImageUrl';
+
+/** An image that loads after the list scrolled to the end pushes the end out of view: follow it, if the list was at the end. */
+function keepAtEnd(e: SyntheticEvent<HTMLImageElement>) {
+  const img = e.currentTarget;
+  const list = img.closest('ol');
+  if (list && list.scrollHeight - list.scrollTop - list.clientHeight <= img.offsetHeight + 48) list.scrollTop = list.scrollHeight;
+}
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
   const url = useImageUrl(element.imageId);
   return (
     <figure className="flex flex-col gap-1">
       {url ? (
-        <img src={url} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className="max-h-48 w-auto rounded-lg border border-slate-200 object-contain" />
+        <img src={url} onLoad={keepAtEnd} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className="max-h-48 w-auto rounded-lg border border-slate-200 object-contain" />
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
       )}
@@ -20,7 +27,7 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
 function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
   const url = usePoolImageUrl(element.poolId, element.key, element.url);
   return url ? (
-    <img src={url} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
+    <img src={url} onLoad={keepAtEnd} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
   ) : (
     <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-600">{element.alt}</div>
   );
@@ -60,7 +67,8 @@ export function MessageList() {
     end.current?.scrollIntoView({ block: 'end' });
   }, [messages.length, awaitingReply]);
   return (
-    <ol className="flex flex-1 flex-col gap-3 overflow-y-auto p-4" aria-label="Conversation" aria-live="polite">
+    // Focusable, so a long conversation scrolls with the keyboard.
+    <ol tabIndex={0} className="flex flex-1 flex-col gap-3 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" aria-label="Conversation" aria-live="polite">
       {hydrated && messages.length === 0 && (
         <li className="m-auto max-w-md text-center text-slate-600">Say hello, or share a photo: drop it here, paste it, or use “Add photos”.</li>
       )}

@@ -2,6 +2,8 @@ import { loadModels } from '../../app/modelLoader';
 import { poolActions } from '../../stores/poolStore';
 import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../stores/modelStore';
+import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
+import { panelActions, usePanelStore } from '../../stores/panelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 
 function formatBytes(n: number): string {
@@ -42,6 +44,10 @@ export function ModelStatus() {
   const setMethod = useSettingsStore((s) => s.setMethod);
   const methods = useModelStore((s) => s.methods);
   const active = packs.find((p) => p.id === activePackId);
+  const kiosk = useKioskStore((s) => s.enabled);
+  // In kiosk mode configuration stays hidden until Ctrl+Alt+S.
+  const locked = useKioskStore(selectConfigLocked);
+  const settingsOpen = usePanelStore((s) => s.settingsOpen);
 
   return (
     <section aria-label="Model status" className="flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm">
@@ -52,7 +58,7 @@ export function ModelStatus() {
         <span>
           Backend:{' '}
           <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
-          {backend && <span className="text-slate-600"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+          {backend && <span className="hidden text-slate-600 sm:inline"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
         </span>
         <span role="status" data-testid="model-phase">
           {phase === 'loading' && 'Loading…'}
@@ -64,14 +70,16 @@ export function ModelStatus() {
             Pool: <strong>{pool.name}</strong> ({pool.images} images, {pool.texts} texts)
           </span>
         )}
-        <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-          Pool and datasets
-        </button>
+        {!locked && (
+          <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+            Pool and datasets
+          </button>
+        )}
         <button type="button" onClick={() => poolActions.open('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
           Credits
         </button>
       </div>
-      {active?.description && <p className="text-xs text-slate-600">{active.description}</p>}
+      {active?.description && !kiosk && <p className="hidden text-xs text-slate-600 sm:block">{active.description}</p>}
       {phase === 'error' && error && (
         <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200">
           {error}
@@ -84,53 +92,55 @@ export function ModelStatus() {
           ))}
         </ul>
       )}
-      <details>
-        <summary className="cursor-pointer text-slate-700">Settings</summary>
-        <div className="mt-2 flex flex-wrap items-center gap-4">
-          <label className="flex items-center gap-2">
-            Model pack
-            <select
-              value={packId ?? activePackId ?? ''}
-              onChange={(e) => {
-                setPackId(e.target.value);
-                void loadModels();
-              }}
-              className="rounded border border-slate-300 px-2 py-1"
-            >
-              {packs.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              checked={forceWasm}
-              onChange={(e) => {
-                setForceWasm(e.target.checked);
-                void loadModels();
-              }}
-            />
-            Run on WASM only (skip WebGPU)
-          </label>
-          {methods && (
+      {!locked && (
+        <details open={settingsOpen} onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}>
+          <summary className="cursor-pointer text-slate-700">Settings</summary>
+          <div className="mt-2 flex flex-wrap items-center gap-4">
             <label className="flex items-center gap-2">
-              Response method
-              <select value={method ?? ''} onChange={(e) => setMethod(e.target.value ? (e.target.value as typeof methods.preferred) : null)} className="rounded border border-slate-300 px-2 py-1">
-                <option value="">Best available ({methods.preferred})</option>
-                {methods.available.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
+              Model pack
+              <select
+                value={packId ?? activePackId ?? ''}
+                onChange={(e) => {
+                  setPackId(e.target.value);
+                  void loadModels();
+                }}
+                className="rounded border border-slate-300 px-2 py-1"
+              >
+                {packs.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
                   </option>
                 ))}
               </select>
             </label>
-          )}
-          {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
-        </div>
-      </details>
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={forceWasm}
+                onChange={(e) => {
+                  setForceWasm(e.target.checked);
+                  void loadModels();
+                }}
+              />
+              Run on WASM only (skip WebGPU)
+            </label>
+            {methods && (
+              <label className="flex items-center gap-2">
+                Response method
+                <select value={method ?? ''} onChange={(e) => setMethod(e.target.value ? (e.target.value as typeof methods.preferred) : null)} className="rounded border border-slate-300 px-2 py-1">
+                  <option value="">Best available ({methods.preferred})</option>
+                  {methods.available.map((m) => (
+                    <option key={m} value={m}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
+          </div>
+        </details>
+      )}
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { POOL_BASE_URL, importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from '../../app/poolController';
 import { useModelStore } from '../../stores/modelStore';
 import { poolActions, usePoolStore } from '../../stores/poolStore';
+import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 import { Credits } from './Credits';
 import { DatasetPicker } from './DatasetPicker';
@@ -18,11 +19,14 @@ function Progress({ label, step, loaded, total }: { label: string; step: string;
 
 /** The pool dialog: which pool replies come from, datasets stored here, and the demo pool's credits. */
 export function PoolPanel() {
-  const { panelOpen, tab, datasets, importing, switching, credits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
+  const { panelOpen, tab: chosenTab, datasets, importing, switching, credits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
   const pool = useModelStore((s) => s.pool);
   const savedPoolId = useSettingsStore((s) => s.poolId);
   const poolId = switching?.poolId ?? savedPoolId;
   const dialog = useRef<HTMLDialogElement>(null);
+  // In kiosk mode only the credits are shown, until Ctrl+Alt+S unlocks the pool.
+  const locked = useKioskStore(selectConfigLocked);
+  const tab = locked ? 'credits' : chosenTab;
 
   useEffect(() => {
     const el = dialog.current;
@@ -45,10 +49,12 @@ export function PoolPanel() {
           <h2 id="pool-title" className="text-lg font-semibold">Candidate pool</h2>
           <button type="button" onClick={() => poolActions.close()} className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Close</button>
         </header>
-        <div role="tablist" aria-label="Pool views" className="flex gap-1 border-b border-slate-200">
-          <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => poolActions.setTab('pool')}>Pool and datasets</button>
-          <button type="button" role="tab" aria-selected={tab === 'credits'} className={tabClass('credits')} onClick={() => poolActions.setTab('credits')}>Credits</button>
-        </div>
+        {!locked && (
+          <div role="tablist" aria-label="Pool views" className="flex gap-1 border-b border-slate-200">
+            <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => poolActions.setTab('pool')}>Pool and datasets</button>
+            <button type="button" role="tab" aria-selected={tab === 'credits'} className={tabClass('credits')} onClick={() => poolActions.setTab('credits')}>Credits</button>
+          </div>
+        )}
         {tab === 'credits' ? (
           <Credits items={credits} error={creditsError} imageUrl={(item) => `${POOL_BASE_URL}${item.file}`} />
         ) : (

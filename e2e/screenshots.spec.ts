@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Page, expect, test } from '@playwright/test';
+import { openReady, sendText } from './helpers';
+
+/**
+ * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
+ * e2e/screenshots/<view>-<size>.png (not compared: a person looks at them). Each shot also checks
+ * that nothing spills sideways and that the message box is on screen.
+ */
+const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+const SIZES = [
+  { name: 'laptop', width: 1440, height: 900 },
+  { name: 'projector', width: 1280, height: 720 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+test.beforeAll(() => mkdirSync(OUT, { recursive: true }));
+
+async function shootAllSizes(page: Page, view: string, prepare?: () => Promise<void>): Promise<void> {
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await prepare?.();
+    // The conversation ends in view after a resize, as it does after a reply.
+    await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => (list.scrollTop = list.scrollHeight));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} at ${size.name} spills sideways`).toBeLessThanOrEqual(size.width);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
+    await page.screenshot({ path: join(OUT, `${view}-${size.name}.png`) });
+  }
+}
+
+/** Sends turns until the system replies with a pool image (the trained heads choose images for these). */
+async function chatUntilImageReply(page: Page): Promise<void> {
+  const turns = ['look at this cute cat', 'we saw a lion at the zoo today', 'my dog loves the beach'];
+  for (const [i, text] of turns.entries()) {
+    await sendText(page, text);
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(i + 1);
+    if ((await page.getByTestId('reply-image').count()) > 0) return;
+  }
+  throw new Error('None of the turns got an image in the reply; pick turns the heads answer with images.');
+}
+
+test.describe('screenshots of the main views', () => {
+  test('chat with an image reply, inspector, settings', async ({ page }) => {
+    await openReady(page, 'mini-clip');
+    await chatUntilImageReply(page);
+    const image = page.getByTestId('reply-image').last();
+    await expect(image).toHaveAttribute('alt', /\S/);
+    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await shootAllSizes(page, 'chat');
+
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    const inspector = page.getByRole('complementary', { name: /Inspector/ });
+    await expect(inspector.getByTestId('inspector-step').first()).toBeVisible();
+    // Image candidates show as thumbnails, each with alt text.
+    const thumbnails = inspector.getByRole('img');
+    await expect(thumbnails.first()).toBeVisible();
+    for (const alt of await thumbnails.evaluateAll((imgs) => imgs.map((i) => i.getAttribute('alt') ?? ''))) expect(alt).toMatch(/\S/);
+    await shootAllSizes(page, 'inspector');
+    await inspector.getByRole('button', { name: 'Close inspector' }).click();
+
+    await page.getByText('Settings', { exact: true }).click();
+    await expect(page.getByRole('combobox', { name: 'Response method' })).toBeVisible();
+    await shootAllSizes(page, 'settings');
+  });
+
+  test('kiosk with its countdown', async ({ page }) => {
+    await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=20');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await sendText(page, 'hello from the conference');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await expect(page.getByRole('timer')).toBeVisible();
+    await shootAllSizes(page, 'kiosk-countdown', async () => {
+      await expect(page.getByRole('timer')).toBeVisible();
+    });
+  });
+});

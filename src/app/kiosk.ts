@@ -1,0 +1,99 @@
+import { useChatStore } from '../stores/chatStore';
+import { kioskActions, useKioskStore } from '../stores/kioskStore';
+import { panelActions } from '../stores/panelStore';
+import { poolActions } from '../stores/poolStore';
+import { startNewConversation } from './chatController';
+import { type IdleTimer, createIdleTimer } from './idleTimer';
+import { readKioskConfig } from './kioskConfig';
+
+/**
+ * What counts as a visitor being there: a touch, click, key, typing, wheel or pointer movement.
+ * Not 'scroll': the page scrolls by itself when messages come and go.
+ */
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'input', 'wheel', 'touchstart'] as const;
+
+let timer: IdleTimer | null = null;
+let stopWatching: (() => void) | null = null;
+
+const browserClock = {
+  now: () => Date.now(),
+  setTimeout: (callback: () => void, ms: number) => window.setTimeout(callback, ms),
+  clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
+};
+
+/** Reads ?kiosk and ?idle from the address; starts in kiosk mode when asked. */
+export function initKiosk(): void {
+  const config = readKioskConfig(window.location.search);
+  kioskActions.configure(config.idleMs, config.warnMs);
+  if (config.kiosk) enterKiosk();
+}
+
+export function enterKiosk(): void {
+  if (useKioskStore.getState().enabled) return;
+  const { idleMs, warnMs } = useKioskStore.getState();
+  kioskActions.setEnabled(true);
+  panelActions.setSettingsOpen(false);
+  poolActions.close();
+  document.documentElement.classList.add('kiosk');
+  const idle = createIdleTimer({
+    idleMs,
+    warnMs,
+    clock: browserClock,
+    onView: (view) => kioskActions.setSecondsLeft(view.kind === 'countdown' ? view.secondsLeft : null),
+    onExpire: () => void resetForNextVisitor(),
+  });
+  timer = idle;
+  const onActivity = () => idle.activity();
+  for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
+  // A new message (a reply, or a conversation restored from a previous visitor) also starts the clock.
+  const unsubscribe = useChatStore.subscribe((s, prev) => {
+    if (s.messages.length > prev.messages.length || (prev.awaitingReply && !s.awaitingReply)) idle.activity();
+  });
+  if (useChatStore.getState().messages.length > 0) idle.activity();
+  stopWatching = () => {
+    for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
+    unsubscribe();
+    idle.disarm();
+  };
+}
+
+export function leaveKiosk(): void {
+  stopWatching?.();
+  stopWatching = null;
+  timer = null;
+  kioskActions.setEnabled(false);
+  document.documentElement.classList.remove('kiosk');
+}
+
+/** Ctrl+Alt+K: in and out of kiosk mode, asking the browser for full screen on the way in. */
+export function toggleKiosk(): void {
+  if (useKioskStore.getState().enabled) {
+    leaveKiosk();
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+  } else {
+    enterKiosk();
+    if (document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+  }
+}
+
+/** Ctrl+Alt+S: opens the settings (in kiosk mode, unlocks them and the pool) or closes them again. */
+export function toggleSettings(): void {
+  const { enabled, settingsUnlocked } = useKioskStore.getState();
+  if (enabled) {
+    kioskActions.setSettingsUnlocked(!settingsUnlocked);
+    panelActions.setSettingsOpen(!settingsUnlocked);
+    if (settingsUnlocked) poolActions.close();
+  } else {
+    panelActions.setSettingsOpen(true);
+  }
+}
+
+/** Back to the start state for the next visitor: no conversation, panels closed, settings locked. No confirmation. */
+export async function resetForNextVisitor(): Promise<void> {
+  timer?.disarm();
+  panelActions.closeAll();
+  poolActions.close();
+  kioskActions.startedOver();
+  await startNewConversation({ undoable: false }); // a kiosk reset leaves nothing for the next visitor to undo
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+}

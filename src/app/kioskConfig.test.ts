@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { readKioskConfig } from './kioskConfig';
+
+describe('readKioskConfig', () => {
+  it('is off with a 2-minute reset by default', () => {
+    expect(readKioskConfig('')).toEqual({ kiosk: false, idleMs: 120_000, warnMs: 20_000 });
+  });
+  it('reads ?kiosk=1 and ?idle=<seconds>', () => {
+    expect(readKioskConfig('?pack=x&kiosk=1&idle=3')).toEqual({ kiosk: true, idleMs: 3_000, warnMs: 20_000 });
+    expect(readKioskConfig('?kiosk=0').kiosk).toBe(false);
+  });
+  it('ignores an idle time that is not a positive number', () => {
+    expect(readKioskConfig('?idle=soon').idleMs).toBe(120_000);
+    expect(readKioskConfig('?idle=-5').idleMs).toBe(120_000);
+    expect(readKioskConfig('?idle=').idleMs).toBe(120_000);
+  });
+});

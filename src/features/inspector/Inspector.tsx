@@ -1,0 +1,194 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+import { SHORTCUTS } from '../../app/keyCommands';
+import { type ChatMessage, type ReplyMeta, useChatStore } from '../../stores/chatStore';
+import { panelActions } from '../../stores/panelStore';
+import { useSettingsStore } from '../../stores/settingsStore';
+import type { ReplyCandidate, ReplyStep } from '../../worker/protocol';
+import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
+import { usePoolImageUrl } from '../chat/useImageUrl';
+
+const INTENTS = ['text', 'image', 'stop'] as const;
+const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
+  { key: 'decodeMs', label: 'Decode photos' },
+  { key: 'encodeMs', label: 'Encode (CLIP)' },
+  { key: 'captionMs', label: 'Caption photos' },
+  { key: 'intentMs', label: 'Intent' },
+  { key: 'rankMs', label: 'Rank' },
+  { key: 'totalMs', label: 'Total' },
+];
+
+function lastReply(messages: readonly ChatMessage[]): ReplyMeta | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const reply = messages[i]!.reply;
+    if (reply?.timings) return reply;
+  }
+  return null;
+}
+
+function IntentBars({ step, index }: { step: ReplyStep; index: number }) {
+  return (
+    <ul className="flex flex-col gap-1" aria-label={`Intent probabilities before element ${index + 1}`}>
+      {INTENTS.map((intent, i) => {
+        const p = step.probabilities[i] ?? 0;
+        const chosen = step.intent === intent;
+        return (
+          <li key={intent} className="grid grid-cols-[4.5rem_1fr_3.5rem] items-center gap-2" data-testid="intent-probability" data-intent={intent} data-chosen={chosen}>
+            <span className={chosen ? 'font-bold' : ''}>{intent}</span>
+            <span className="h-3 rounded-full bg-slate-200" aria-hidden="true">
+              <span className={`block h-3 rounded-full ${chosen ? 'bg-blue-700' : 'bg-slate-500'}`} style={{ width: `${Math.max(0, Math.min(1, p)) * 100}%` }} />
+            </span>
+            <span className={`text-right tabular-nums ${chosen ? 'font-bold' : ''}`}>
+              <span data-testid="probability-value">{p.toFixed(3)}</span>
+              {chosen && <span className="sr-only"> (chosen)</span>}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function CandidateThumbnail({ candidate, poolId }: { candidate: ReplyCandidate; poolId: string }) {
+  const url = usePoolImageUrl(poolId, candidate.key ?? '', candidate.url ?? null);
+  const alt = candidate.alt ?? candidate.label;
+  return url ? (
+    <img src={url} alt={alt} loading="lazy" className="h-12 w-12 shrink-0 rounded-md bg-slate-200 object-cover" />
+  ) : (
+    <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded-md bg-slate-200 text-xs text-slate-700" aria-hidden="true">
+      image
+    </span>
+  );
+}
+
+function Candidates({ step, index, poolId }: { step: ReplyStep; index: number; poolId: string }) {
+  if (step.candidates.length === 0) return null;
+  const kind = step.intent === 'image' ? 'image' : 'text';
+  return (
+    <ol className="flex flex-col gap-1" aria-label={`Top ${step.candidates.length} ${kind} candidates for element ${index + 1}`}>
+      {step.candidates.map((c, rank) => (
+        <li key={`${c.key ?? c.label}-${rank}`} data-testid="candidate" className={`flex items-center gap-2 rounded-lg px-2 py-1 ${rank === 0 ? 'bg-blue-50 ring-1 ring-blue-300' : ''}`}>
+          <span className="w-6 shrink-0 text-right tabular-nums text-slate-700">{rank + 1}</span>
+          {c.kind === 'poolImage' && <CandidateThumbnail candidate={c} poolId={poolId} />}
+          <span className="min-w-0 flex-1 break-words">
+            {c.label}
+            {rank === 0 && <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>}
+          </span>
+          <span className="shrink-0 tabular-nums" data-testid="candidate-score">{c.score.toFixed(3)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Step({ step, index, poolId }: { step: ReplyStep; index: number; poolId: string }) {
+  return (
+    <li className="flex flex-col gap-2 rounded-xl bg-white p-3 ring-1 ring-slate-200" data-testid="inspector-step">
+      <h4 className="font-semibold">
+        Step {index + 1}: {step.intent === 'stop' ? 'stop, the reply ends here' : `add ${step.intent === 'text' ? 'a text' : 'an image'}`}
+      </h4>
+      <IntentBars step={step} index={index} />
+      <Candidates step={step} index={index} poolId={poolId} />
+    </li>
+  );
+}
+
+function SummaryItem({ term, children, testId }: { term: string; children: ReactNode; testId: string }) {
+  return (
+    <div className="flex gap-1.5">
+      <dt className="text-slate-700">{term}</dt>
+      <dd className="font-medium" data-testid={testId}>{children}</dd>
+    </div>
+  );
+}
+
+function ReplyDetails({ reply, fallbackPoolId }: { reply: ReplyMeta; fallbackPoolId: string }) {
+  const backend = reply.backend;
+  return (
+    <>
+      <dl className="flex flex-wrap gap-x-4 gap-y-1" data-testid="inspector-summary">
+        <SummaryItem term="Method" testId="inspector-method">{RANKING_METHOD_NAMES[reply.method] ?? reply.method}</SummaryItem>
+        <SummaryItem term="Intent" testId="inspector-intent-model">{reply.intentModel === 'head' ? 'trained head' : 'majority (no trained heads)'}</SummaryItem>
+        <SummaryItem term="Backend" testId="inspector-backend">
+          {reply.provider.toUpperCase()}
+          {backend && <span className="font-normal text-slate-700"> (text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+        </SummaryItem>
+        <SummaryItem term="Pack" testId="inspector-pack">{reply.packName ?? 'not recorded'}</SummaryItem>
+        {reply.poolName && <SummaryItem term="Pool" testId="inspector-pool">{reply.poolName}</SummaryItem>}
+      </dl>
+      <section aria-labelledby="inspector-steps">
+        <h3 id="inspector-steps" className="mb-1 font-semibold">How the reply was composed</h3>
+        <p className="mb-2 text-sm text-slate-700">Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins the reply.</p>
+        <ol className="flex flex-col gap-3">
+          {reply.steps.map((step, i) => (
+            <Step key={i} step={step} index={i} poolId={reply.poolId ?? fallbackPoolId} />
+          ))}
+        </ol>
+      </section>
+      <section aria-labelledby="inspector-timings">
+        <h3 id="inspector-timings" className="mb-1 font-semibold">Timings (in the worker)</h3>
+        <table className="w-full tabular-nums">
+          <tbody>
+            {TIMINGS.map(({ key, label }) => {
+              const ms = reply.timings[key];
+              return (
+                <tr key={key} data-testid="timing" data-timing={key} className={key === 'totalMs' ? 'border-t border-slate-300 font-semibold' : ''}>
+                  <th scope="row" className="py-0.5 text-left font-normal">{label}</th>
+                  <td className="w-1/3 px-2" aria-hidden="true">
+                    <span className="block h-2 rounded-full bg-slate-500" style={{ width: `${reply.timings.totalMs > 0 ? Math.min(1, ms / reply.timings.totalMs) * 100 : 0}%` }} />
+                  </td>
+                  <td className="py-0.5 text-right">{ms.toFixed(1)} ms</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+/** The last reply, taken apart: intent probabilities and top-10 candidates per step, timings, backend and pack. */
+export function Inspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement | null }) {
+  const messages = useChatStore((s) => s.messages);
+  const poolId = useSettingsStore((s) => s.poolId);
+  const reply = lastReply(messages);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    heading.current?.focus();
+    return () => returnFocusTo()?.focus();
+  }, [returnFocusTo]);
+
+  return (
+    <>
+      <div className="fixed inset-0 z-30 bg-slate-900/40 lg:hidden" aria-hidden="true" onClick={() => panelActions.setInspectorOpen(false)} />
+      <aside
+        id="inspector"
+        aria-labelledby="inspector-title"
+        className="fixed inset-x-0 bottom-0 z-40 flex max-h-[85dvh] flex-col rounded-t-2xl bg-slate-50 shadow-2xl lg:static lg:z-auto lg:max-h-none lg:w-[26rem] lg:shrink-0 lg:rounded-xl lg:shadow-sm lg:ring-1 lg:ring-slate-200 xl:w-[32rem]"
+      >
+        <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2">
+          <h2 id="inspector-title" ref={heading} tabIndex={-1} className="text-lg font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+            Inspector <span className="text-sm font-normal text-slate-700">last reply</span>
+          </h2>
+          <button
+            type="button"
+            onClick={() => panelActions.setInspectorOpen(false)}
+            aria-keyshortcuts={`${SHORTCUTS.inspector} Escape`}
+            className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            Close inspector
+          </button>
+        </header>
+        {/* Focusable, so the panel scrolls with the keyboard. */}
+        <div tabIndex={0} className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" data-testid="inspector-body">
+          {reply ? (
+            <ReplyDetails reply={reply} fallbackPoolId={poolId} />
+          ) : (
+            <p className="text-slate-700">Send a message: the inspector then shows how the reply was made, step by step: the intent probabilities, the ten best candidates with their scores, and the time each stage took.</p>
+          )}
+        </div>
+      </aside>
+    </>
+  );
+}
