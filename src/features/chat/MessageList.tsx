@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
+import { ReplyReference } from './ReplyReference';
 import { usePoolImageUrl, useImageUrl } from './useImageUrl';
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
@@ -16,7 +17,7 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
   );
 }
 
-function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
+export function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
   const url = usePoolImageUrl(element.poolId, element.key, element.url);
   return url ? (
     <img src={url} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
@@ -54,6 +55,7 @@ function Message({ message }: { message: ChatMessage }) {
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
+        {!mine && <ReplyReference message={message} />}
       </div>
     </li>
   );
