@@ -18,11 +18,19 @@ function clearTimer(): void {
   timer = null;
 }
 
-/** Lists the split's dialogues for the chooser (the worker reads them from the pool's reference dialogues). */
-export async function listReferenceDialogues(split: ReferenceSplit): Promise<void> {
+/**
+ * Lists the chosen split's dialogues for the chooser, once per pool and split (the worker reads them
+ * from the pool's reference dialogues: the demo's, or a dataset's stored splits).
+ */
+export async function listReferenceDialogues(): Promise<void> {
+  const { split, listedFor } = useReplayStore.getState();
+  const { phase, pool } = useModelStore.getState();
+  const key = `${pool?.poolId ?? ''}:${split}`;
+  if (phase !== 'ready' || listedFor === key) return;
+  replayActions.listing(key);
   try {
     const listed = await engine.call('listReferenceDialogues', { split });
-    replayActions.listed(listed.split, listed.dialogues);
+    replayActions.listed(key, listed.dialogues);
   } catch (error) {
     replayActions.listFailed(`The ${split} dialogues could not be listed: ${message(error)}`);
   }
@@ -30,7 +38,7 @@ export async function listReferenceDialogues(split: ReferenceSplit): Promise<voi
 
 export function chooseSplit(split: ReferenceSplit): void {
   replayActions.chooseSplit(split);
-  void listReferenceDialogues(split);
+  void listReferenceDialogues();
 }
 
 /** Starts a replay of the chosen dialogue ("random" picks one of the split's dialogues). */

@@ -12,6 +12,8 @@ interface ReplayStoreState {
   choice: string;
   /** The split's dialogues for the chooser; null until listed. */
   dialogues: ReferenceDialogueSummary[] | null;
+  /** The pool and split they were listed for ("demo:test"): another pool has other dialogues. */
+  listedFor: string | null;
   listError: string | null;
   speed: ReplaySpeed;
   machine: ReplayState;
@@ -21,6 +23,7 @@ export const useReplayStore = create<ReplayStoreState>()(() => ({
   split: 'test',
   choice: 'random',
   dialogues: null,
+  listedFor: null,
   listError: null,
   speed: 'normal',
   machine: initialReplayState,
@@ -28,13 +31,17 @@ export const useReplayStore = create<ReplayStoreState>()(() => ({
 
 export const replayActions = {
   chooseSplit(split: ReferenceSplit) {
-    useReplayStore.setState({ split, choice: 'random', dialogues: null, listError: null });
+    useReplayStore.setState({ split, choice: 'random', dialogues: null, listedFor: null, listError: null });
   },
   choose(choice: string) {
     useReplayStore.setState({ choice });
   },
-  listed(split: ReferenceSplit, dialogues: ReferenceDialogueSummary[]) {
-    if (useReplayStore.getState().split === split) useReplayStore.setState({ dialogues, listError: null });
+  /** Marks the list as asked for, so it is asked once per pool and split, whatever the answer. */
+  listing(listedFor: string) {
+    useReplayStore.setState({ listedFor, dialogues: null, choice: 'random' });
+  },
+  listed(listedFor: string, dialogues: ReferenceDialogueSummary[]) {
+    if (useReplayStore.getState().listedFor === listedFor) useReplayStore.setState({ dialogues, listError: null });
   },
   listFailed(message: string) {
     useReplayStore.setState({ listError: message });

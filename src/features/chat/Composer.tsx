@@ -3,7 +3,7 @@ import { attachImages, sendTurn } from '../../app/chatController';
 import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
 import { useImageUrl } from './useImageUrl';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
+export const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
 
 function DraftThumbnail({ image }: { image: DraftImage }) {
   const url = useImageUrl(image.imageId, image.blob);

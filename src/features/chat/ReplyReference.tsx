@@ -3,9 +3,9 @@ import { answerReply } from '../../app/referenceController';
 import type { ChatMessage, VisitorReference } from '../../stores/chatStore';
 import { MetricsHelp } from '../metrics/MetricsHelp';
 import { TurnScores } from '../metrics/TurnScores';
+import { ACCEPT } from './Composer';
 import { useImageUrl } from './useImageUrl';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
 const button = 'rounded-lg border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 function AnswerPhoto({ element }: { element: Extract<VisitorReference['elements'][number], { kind: 'image' }> }) {

@@ -11,9 +11,10 @@ const field = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm f
 export function DialogueChooser() {
   const { split, choice, dialogues, listError, phase, speed } = useReplayStore(useShallow((s) => ({ split: s.split, choice: s.choice, dialogues: s.dialogues, listError: s.listError, phase: s.machine.phase, speed: s.speed })));
   const ready = useModelStore((s) => s.phase === 'ready');
+  const poolId = useModelStore((s) => s.pool?.poolId);
   useEffect(() => {
-    if (ready && dialogues === null) void listReferenceDialogues(split);
-  }, [ready, dialogues, split]);
+    void listReferenceDialogues();
+  }, [ready, poolId, split]);
   const busy = phase === 'loading' || phase === 'playing' || phase === 'paused';
 
   return (
