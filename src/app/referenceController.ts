@@ -1,3 +1,4 @@
+import { errorMessage } from '../engine/errors';
 import { saveTurn } from '../persistence/conversationDb';
 import { type VisitorReference, chatActions, useChatStore } from '../stores/chatStore';
 import { useModelStore } from '../stores/modelStore';
@@ -40,6 +41,6 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     void saveTurn(useChatStore.getState().messages, images).catch((e: unknown) => chatActions.notify('error', `Your answer could not be saved for later (${String(e)}).`));
     return null;
   } catch (error) {
-    return `Your answer could not be scored: ${error instanceof Error ? error.message : String(error)}`;
+    return `Your answer could not be scored: ${errorMessage(error)}`;
   }
 }

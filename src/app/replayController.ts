@@ -1,3 +1,4 @@
+import { errorMessage } from '../engine/errors';
 import { useModelStore } from '../stores/modelStore';
 import { REPLAY_SPEEDS, replayActions, useReplayStore } from '../stores/replayStore';
 import { sessionMetricsActions } from '../stores/sessionMetricsStore';
@@ -8,10 +9,6 @@ import { nextReplayStep } from './replayMachine';
 
 /** The step timer of the replay in progress; one at a time. */
 let timer: ReturnType<typeof setTimeout> | null = null;
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function clearTimer(): void {
   if (timer !== null) clearTimeout(timer);
@@ -32,7 +29,7 @@ export async function listReferenceDialogues(): Promise<void> {
     const listed = await engine.call('listReferenceDialogues', { split });
     replayActions.listed(key, listed.dialogues);
   } catch (error) {
-    replayActions.listFailed(`The ${split} dialogues could not be listed: ${message(error)}`);
+    replayActions.listFailed(`The ${split} dialogues could not be listed: ${errorMessage(error)}`);
   }
 }
 
@@ -61,7 +58,7 @@ export async function startReplay(): Promise<void> {
     replayActions.dispatch({ type: 'loaded', run, dialogue });
     await advance(run);
   } catch (error) {
-    replayActions.dispatch({ type: 'failed', run, message: `The replay could not start: ${message(error)}` });
+    replayActions.dispatch({ type: 'failed', run, message: `The replay could not start: ${errorMessage(error)}` });
   }
 }
 
@@ -88,7 +85,7 @@ async function advance(run: number): Promise<void> {
         figures: { mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks },
       });
     } catch (error) {
-      replayActions.dispatch({ type: 'failed', run, message: `No reply for turn ${step.turn + 1}: ${message(error)}` });
+      replayActions.dispatch({ type: 'failed', run, message: `No reply for turn ${step.turn + 1}: ${errorMessage(error)}` });
       return;
     }
   }

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { runningMeans } from '../../engine/metrics/sessionMetrics';
 import { sessionMetricsActions, useSessionMetricsStore } from '../../stores/sessionMetricsStore';
+import { Figure } from './Figure';
 import { MetricsHelp } from './MetricsHelp';
 import { RunningMeansChart } from './RunningMeansChart';
 import { METRIC_HELP, formatMmRelevance, formatPercent, formatRecall } from './metricText';
@@ -27,23 +28,10 @@ export function SessionMetricsPanel({ compact = false }: { compact?: boolean }) 
         </button>
       </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
-        <div className="flex gap-1" title={METRIC_HELP.mmRelevance}>
-          <dt className="text-slate-700">MM-Relevance</dt>
-          <dd className="font-semibold tabular-nums" data-testid="mean-mm-relevance">{formatMmRelevance(means.mmRelevance)}</dd>
-          <dd className="text-slate-600">/ 100</dd>
-        </div>
-        <div className="flex gap-1" title={METRIC_HELP.intentF1}>
-          <dt className="text-slate-700">Intent F1</dt>
-          <dd className="font-semibold tabular-nums" data-testid="mean-intent-f1">{formatPercent(means.intentF1)}</dd>
-        </div>
-        <div className="flex gap-1" title={METRIC_HELP.recallAt1}>
-          <dt className="text-slate-700">R@1 text</dt>
-          <dd className="font-semibold tabular-nums" data-testid="mean-recall-text">{formatRecall(means.recallAt1.text)}</dd>
-        </div>
-        <div className="flex gap-1" title={METRIC_HELP.recallAt1}>
-          <dt className="text-slate-700">R@1 image</dt>
-          <dd className="font-semibold tabular-nums" data-testid="mean-recall-image">{formatRecall(means.recallAt1.image)}</dd>
-        </div>
+        <Figure name="MM-Relevance" value={formatMmRelevance(means.mmRelevance)} unit="/ 100" help={METRIC_HELP.mmRelevance} testId="mean-mm-relevance" />
+        <Figure name="Intent F1" value={formatPercent(means.intentF1)} help={METRIC_HELP.intentF1} testId="mean-intent-f1" />
+        <Figure name="R@1 text" value={formatRecall(means.recallAt1.text)} help={METRIC_HELP.recallAt1} testId="mean-recall-text" />
+        <Figure name="R@1 image" value={formatRecall(means.recallAt1.image)} help={METRIC_HELP.recallAt1} testId="mean-recall-image" />
       </dl>
       {compact ? (
         <details className="text-xs">

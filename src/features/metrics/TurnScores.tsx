@@ -1,6 +1,7 @@
 import { expectedRank } from '../../engine/metrics/dialogMetrics';
 import { recallAt1 } from '../../engine/metrics/sessionMetrics';
 import type { ResponseScore } from '../../worker/protocol';
+import { Figure } from './Figure';
 import { METRIC_HELP, formatMmRelevance, formatPercent, formatRecall } from './metricText';
 
 const MODALITIES = ['text', 'image'] as const;
@@ -18,15 +19,8 @@ export function TurnScores({ score, label }: { score: ResponseScore; label: stri
   const ranked = MODALITIES.filter((m) => score.ranks.some((r) => r.modality === m));
   return (
     <dl aria-label={label} className="flex flex-wrap gap-x-5 gap-y-1 text-sm" data-testid="turn-scores">
-      <div className="flex gap-1" title={METRIC_HELP.mmRelevance}>
-        <dt className="text-slate-700">MM-Relevance</dt>
-        <dd className="font-semibold tabular-nums" data-testid="score-mm-relevance">{formatMmRelevance(score.mmRelevance.f1)}</dd>
-        <dd className="text-slate-600">/ 100</dd>
-      </div>
-      <div className="flex gap-1" title={METRIC_HELP.intentF1}>
-        <dt className="text-slate-700">Intent F1</dt>
-        <dd className="font-semibold tabular-nums" data-testid="score-intent-f1">{formatPercent(score.intentF1.f1)}</dd>
-      </div>
+      <Figure name="MM-Relevance" value={formatMmRelevance(score.mmRelevance.f1)} unit="/ 100" help={METRIC_HELP.mmRelevance} testId="score-mm-relevance" />
+      <Figure name="Intent F1" value={formatPercent(score.intentF1.f1)} help={METRIC_HELP.intentF1} testId="score-intent-f1" />
       <div className="flex gap-1" title={METRIC_HELP.recallAt1}>
         <dt className="text-slate-700">R@1</dt>
         {ranked.length === 0 ? (
