@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Composer } from '../features/chat/Composer';
 import { ConversationTools } from '../features/chat/ConversationTools';
 import { MessageList } from '../features/chat/MessageList';
@@ -7,8 +7,10 @@ import { useImageInputs } from '../features/chat/useImageInputs';
 import { Inspector } from '../features/inspector/Inspector';
 import { KioskCountdown } from '../features/kiosk/KioskCountdown';
 import { ModelStatus } from '../features/models/ModelStatus';
+import { SessionMetricsPanel } from '../features/metrics/SessionMetricsPanel';
 import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
+import { ReplayView } from '../features/replay/ReplayView';
 import { useKioskStore } from '../stores/kioskStore';
 import { panelActions, usePanelStore } from '../stores/panelStore';
 import { SHORTCUTS } from './keyCommands';
@@ -24,6 +26,13 @@ export function App() {
   const resets = useKioskStore((s) => s.resets);
   const inspectorButton = useRef<HTMLButtonElement>(null);
   const inspectorReturnFocus = useCallback(() => inspectorButton.current, []);
+  // Replay is a separate view: the chat underneath stays as it was.
+  const [view, setView] = useState<'chat' | 'replay'>('chat');
+  const viewButton = (v: typeof view, label: string) => (
+    <button type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`rounded-lg px-3 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 ${view === v ? 'bg-slate-800 text-white' : 'border border-slate-300 hover:bg-slate-100'}`}>
+      {label}
+    </button>
+  );
   useEffect(() => {
     startApp();
   }, []);
@@ -33,6 +42,10 @@ export function App() {
       <header className="flex flex-wrap items-center gap-2">
         <h1 className="text-lg font-semibold text-slate-900 sm:text-xl">MMDialog in the browser</h1>
         <OfflineBadge />
+        <nav aria-label="View" className="flex gap-1">
+          {viewButton('chat', 'Chat')}
+          {viewButton('replay', 'Replay a reference dialogue')}
+        </nav>
         <div className="ml-auto flex flex-wrap gap-2">
           <button
             ref={inspectorButton}
@@ -55,11 +68,16 @@ export function App() {
             <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
           )}
           <Notices />
-          <MessageList />
-          <Composer key={resets} />
+          {/* The chat stays mounted while replaying, so a half-typed message survives the switch. */}
+          <div className={`min-h-0 flex-1 flex-col ${view === 'chat' ? 'flex' : 'hidden'}`}>
+            <MessageList />
+            <Composer key={resets} />
+          </div>
+          {view === 'replay' && <ReplayView />}
         </main>
         {inspectorOpen && <Inspector returnFocusTo={inspectorReturnFocus} />}
       </div>
+      {view === 'chat' && <SessionMetricsPanel compact />}
       <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
         {kiosk
           ? `Press ${SHORTCUTS.inspector} for the inspector.`

@@ -9,6 +9,7 @@ import { l2Normalize } from '../engine/retrieval/vectors';
 import { type IntentModel, MajorityIntent } from '../engine/response/compose';
 import { type DialogEvalResult, evaluateDialogs } from '../engine/response/evaluate';
 import { ResponseHeads } from '../engine/response/heads';
+import type { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ClipMapRanker, ClipSimRanker, LexicalRanker, RANKING_METHODS, RandomRanker, type Ranker, type RankingMethodId } from '../engine/response/rankers';
 import type { CandidateItem, CandidatePool, ContextElement, Modality } from '../engine/response/types';
 import { decodeAnyImageFile } from './decodeImageFile';
@@ -49,21 +50,34 @@ function readSplit(dir: string, split: string, hasMedia: (k: string) => boolean)
 const responseModalities = (records: readonly DialogueRecord[]) => records.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? 'text' : 'image') as Modality)));
 const textsOf = (records: readonly DialogueRecord[]) => records.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
 
-export async function dialogBench(args: string[]): Promise<void> {
-  const option = (name: string, fallback: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-  };
-  const packId = option('pack', 'mini-clip');
-  const dataDir = option('data', join('public', 'dialogues'));
-  const splitName = option('split', 'test');
-  const negatives = Number(option('negatives', '999'));
-  const poolDir = option('pool', dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
-  const methods = option('methods', RANKING_METHODS.join(',')).split(',') as RankingMethodId[];
+export interface DialogBenchOptions {
+  packId: string;
+  /** A folder with {train,valid,test}/conversations.json in MMDialog format. */
+  dataDir: string;
+  split: string;
+  /** Negatives per ranked element (999 or 99): texts beyond them are not encoded. */
+  negatives: number;
+  /** The candidate pool's folder (media.json, texts.json, embeddings/); '' for every text and image of the split. */
+  poolDir: string;
+}
 
+/** What a dialog benchmark run needs, loaded once: the pack, the embedded pool, the split's records and how to resolve their elements. */
+export interface DialogBenchData {
+  encoder: ClipEncoder;
+  heads: ResponseHeads | null;
+  pool: CandidatePool;
+  records: DialogueRecord[];
+  element: (e: DialogueElement) => ContextElement;
+  negative: (modality: Modality, value: string) => CandidateItem;
+  /** The majority intent per step of the train split's responses (of the split itself when there is no train split). */
+  majority: IntentModel;
+  rankers: Partial<Record<RankingMethodId, () => Ranker>>;
+}
+
+/** Loads a pack, embeds the pool and reads a split as the benchmark runs them; the e2e tests use it to check the page's figures. */
+export async function loadDialogBenchData({ packId, dataDir, split: splitName, negatives, poolDir }: DialogBenchOptions): Promise<DialogBenchData> {
   const { encoder, source, files: packFiles } = await loadWasmPack(packId);
   const heads = await ResponseHeads.load(source, new Set(packFiles), encoder.fingerprint);
-
   // The pool: its texts and images, and their unit embeddings.
   let texts: PoolText[];
   let media: (PoolMediaItem & { path: string })[];
@@ -130,6 +144,21 @@ export async function dialogBench(args: string[]): Promise<void> {
   };
   const deppRanker = heads ? await heads.ranker(pool) : null;
   if (deppRanker) rankers.depp = () => deppRanker;
+  return { encoder, heads, pool, records, element, negative, majority, rankers };
+}
+
+export async function dialogBench(args: string[]): Promise<void> {
+  const option = (name: string, fallback: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+  };
+  const packId = option('pack', 'mini-clip');
+  const dataDir = option('data', join('public', 'dialogues'));
+  const splitName = option('split', 'test');
+  const negatives = Number(option('negatives', '999'));
+  const poolDir = option('pool', dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
+  const methods = option('methods', RANKING_METHODS.join(',')).split(',') as RankingMethodId[];
+  const { encoder, heads, pool, records, element, negative, majority, rankers } = await loadDialogBenchData({ packId, dataDir, split: splitName, negatives, poolDir });
   const candidates = Math.min(negatives, records[0]?.negativeTexts?.length ?? 0) + 1;
   console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.imageKeys.length} images · ${candidates} candidates per ranked element`);
   const header = ['method', 'intent', 'Intent F1', 'img R@1', 'img R@5', 'img R@10', 'txt R@1', 'txt R@5', 'txt R@10', 'MM-Rel', 'median ms', 'p95 ms'];

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, ReplyResult, ReplyStep, ResponseMethodId } from '../worker/protocol';
+import type { BackendState, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
 
 export type MessageElement =
   | { kind: 'text'; text: string }
@@ -22,12 +22,21 @@ export interface ReplyMeta {
   poolName?: string;
 }
 
+/** What the visitor would have answered instead of a reply: their text first, then their photos, as one response. */
+export interface VisitorReference {
+  elements: (Extract<MessageElement, { kind: 'text' }> | Extract<MessageElement, { kind: 'image' }>)[];
+  /** The reply scored against it by the engine (scoreResponse): MM-Relevance and Intent F1; no Recall without negatives. */
+  score: ResponseScore;
+}
+
 export interface ChatMessage {
   id: string;
   role: 'user' | 'assistant';
   elements: MessageElement[];
   createdAt: number;
   reply?: ReplyMeta;
+  /** On a reply: the visitor's own answer, which MM-Relevance is computed against. */
+  reference?: VisitorReference;
 }
 
 /** An image attached to the composer, checked by the worker, not yet sent. */
@@ -84,6 +93,9 @@ export const chatActions = {
         m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' && byId.has(e.imageId) ? { ...e, caption: byId.get(e.imageId)! } : e)) },
       ),
     }));
+  },
+  setReference(messageId: string, reference: VisitorReference) {
+    useChatStore.setState((s) => ({ messages: s.messages.map((m) => (m.id === messageId ? { ...m, reference } : m)) }));
   },
   appendMessage(message: ChatMessage) {
     useChatStore.setState((s) => ({ messages: [...s.messages, message] }));

@@ -39,6 +39,9 @@ export class BrowserEngine implements WorkerEngine {
   private pool: ActivePool | null = null;
   private packId = '';
   private responder: Responder | null = null;
+  /** Where the reference dialogues of the pool in use come from, and those already parsed. */
+  private dialogueSource: PoolRef | null = null;
+  private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
   async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void) {
     const start = nowMs();
@@ -112,6 +115,7 @@ export class BrowserEngine implements WorkerEngine {
     const responses = dialogues.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? ('text' as const) : ('image' as const)))));
     if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
+    this.dialogueSource = ref;
     responder?.setPool(embedded, imageInfo, responses.length > 0 ? MajorityIntent.fromResponses(responses) : null);
     return this.pool.loaded;
   }
@@ -172,6 +176,67 @@ export class BrowserEngine implements WorkerEngine {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
+  }
+
+  async listReferenceDialogues(params: Parameters<WorkerEngine['listReferenceDialogues']>[0]) {
+    const records = await this.referenceDialogues(params.split);
+    const preview = (r: DialogueRecord) => r.turns[0]?.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(' ').slice(0, 80) ?? '';
+    return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: preview(r) })) };
+  }
+
+  async loadReferenceDialogue(params: Parameters<WorkerEngine['loadReferenceDialogue']>[0]) {
+    const { responder } = this.readyResponder();
+    const record = await this.referenceDialogue(params.split, params.dialogueId);
+    return { split: params.split, id: record.id, turns: responder.describeDialogue(record) };
+  }
+
+  async replayTurn(params: Parameters<WorkerEngine['replayTurn']>[0]) {
+    const { encoder, responder } = this.readyResponder();
+    const record = await this.referenceDialogue(params.split, params.dialogueId);
+    return responder.replayTurn(record, params.turn, params.method, async (image) => (await decodeImage(image)).pixels, encoder.backend);
+  }
+
+  async scoreReference(params: Parameters<WorkerEngine['scoreReference']>[0]) {
+    const { responder } = this.readyResponder();
+    return responder.scoreReference(params, async (image) => (await decodeImage(image)).pixels);
+  }
+
+  /**
+   * The reference dialogues of a split of the pool in use: the demo's public/dialogues, or the splits
+   * stored with a dataset. Parsed once per pool and split.
+   */
+  private referenceDialogues(split: string): Promise<DialogueRecord[]> {
+    const source = this.dialogueSource;
+    if (!source) return Promise.reject(new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and try again.'));
+    const cacheKey = `${source.kind === 'demo' ? 'demo' : source.datasetId}:${split}`;
+    let records = this.referenceSplits.get(cacheKey);
+    if (!records) {
+      records = (async () => {
+        const file = `${split}/conversations.json`;
+        if (source.kind === 'demo') {
+          const bytes = new Uint8Array(await (await fetchBlob(`${source.baseUrl.replace(/pool\/$/, '')}dialogues/${file}`)).arrayBuffer());
+          return parseConversationsBytes(bytes, { file: `dialogues/${file}` });
+        }
+        const stored = await loadDialogues<unknown>(source.datasetId, split);
+        if (!stored) throw new EngineError('dataset-invalid', `The dataset in use has no ${split} split, so it has no reference dialogues to replay. Choose another split, or the demo pool under "Reply from".`);
+        return stored.map((r, index) => readDialogueRecord(r, { file, index }));
+      })();
+      records.catch(() => this.referenceSplits.delete(cacheKey)); // a failed fetch may succeed next time
+      this.referenceSplits.set(cacheKey, records);
+    }
+    return records;
+  }
+
+  private async referenceDialogue(split: string, id: string): Promise<DialogueRecord> {
+    const record = (await this.referenceDialogues(split)).find((r) => r.id === id);
+    if (!record) throw new EngineError('invalid-input', `The ${split} split has no dialogue "${id}". Choose one from the list.`);
+    return record;
+  }
+
+  private readyResponder(): { encoder: ClipEncoder; responder: Responder } {
+    const { encoder } = this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
+    return { encoder, responder: this.responder };
   }
 
   async encodeTexts(params: Parameters<WorkerEngine['encodeTexts']>[0]) {

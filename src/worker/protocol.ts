@@ -8,8 +8,9 @@ import type { EngineErrorCode } from '../engine/errors';
 import type { ImageFormat } from '../engine/image/imageFormat';
 import type { FileProgress } from '../engine/pack/fileSource';
 import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
+import type { ResponseScore } from '../engine/response/evaluate';
 
-export type { BackendState, FileProgress };
+export type { BackendState, FileProgress, ResponseScore };
 
 export interface PackRef {
   id: string;
@@ -115,6 +116,32 @@ export interface ReplyResult {
   backend: BackendState;
 }
 
+/** The splits with reference dialogues whose records carry negatives, so R@1 can be measured. */
+export type ReferenceSplit = 'test' | 'valid';
+export const REFERENCE_SPLITS: readonly ReferenceSplit[] = ['test', 'valid'];
+
+export interface ReferenceDialogueSummary {
+  id: string;
+  turns: number;
+  /** The start of the first turn's text, for the chooser. */
+  preview: string;
+}
+
+/** An element of a reference dialogue as the page shows it: a text, or an image of the pool. */
+export type ReferenceElement = { kind: 'text'; text: string } | { kind: 'poolImage'; key: string; alt: string; url: string | null };
+
+export interface ReferenceDialogue {
+  split: ReferenceSplit;
+  id: string;
+  turns: { elements: ReferenceElement[] }[];
+}
+
+/** The engine's reply to the turns before a reference turn, and how it scores against that turn. */
+export interface ReplayTurnResult {
+  reply: ReplyResult;
+  score: ResponseScore;
+}
+
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
   loadPack: { params: { pack: PackRef; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
@@ -125,6 +152,12 @@ export interface WorkerMethods {
   resumeDataset: { params: { datasetId: string }; result: DatasetImported };
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
   reply: { params: { history: HistoryTurn[]; texts: string[]; images: (ImagePayload & { imageId: string })[]; method: ResponseMethodId | null }; result: ReplyResult };
+  listReferenceDialogues: { params: { split: ReferenceSplit }; result: { split: ReferenceSplit; dialogues: ReferenceDialogueSummary[] } };
+  loadReferenceDialogue: { params: { split: ReferenceSplit; dialogueId: string }; result: ReferenceDialogue };
+  /** Composes a reply to turns 0..turn-1 of a reference dialogue and scores it against turn `turn`, as the dialog benchmark does. */
+  replayTurn: { params: { split: ReferenceSplit; dialogueId: string; turn: number; method: ResponseMethodId | null }; result: ReplayTurnResult };
+  /** Scores a reply against what the visitor would have answered: MM-Relevance and Intent F1 only, since there are no negatives to rank among. */
+  scoreReference: { params: { reply: HistoryElement[]; reference: HistoryElement[] }; result: { score: ResponseScore; captions: ReplyResult['captions'] } };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
   encodeImages: { params: { images: ImagePayload[] }; result: { embeddings: number[][] } };
 }
@@ -149,7 +182,7 @@ export function assertNever(value: never): never {
   throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'encodeTexts', 'encodeImages'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'encodeTexts', 'encodeImages'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
 export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];

@@ -13,6 +13,11 @@ function gate() {
   return { promise, open };
 }
 let importGate = gate();
+const score = {
+  mmRelevance: { pairScores: [60], precision: 60, recall: 60, f1: 60 },
+  intentF1: { precision: 100, recall: 100, f1: 100 },
+  ranks: [{ modality: 'text' as const, rank: { higher: 2, ties: 0 }, candidates: 1000 }],
+};
 
 /** A deterministic engine: fixed results, one progress event, one backend announcement. */
 function fakeEngine(): WorkerEngine & { calls: string[] } {
@@ -59,6 +64,20 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
         timings: { decodeMs: 0, encodeMs: 1, captionMs: 0, intentMs: 0, rankMs: 1, totalMs: 2 },
         backend,
       };
+    },
+    async listReferenceDialogues(params) {
+      return { split: params.split, dialogues: [{ id: '12', turns: 3, preview: 'how was the trip?' }] };
+    },
+    async loadReferenceDialogue(params) {
+      return { split: params.split, id: params.dialogueId, turns: [{ elements: [{ kind: 'text', text: 'how was the trip?' }] }] };
+    },
+    async replayTurn(params) {
+      calls.push(`replay ${params.dialogueId} turn ${params.turn}`);
+      return { reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }), score };
+    },
+    async scoreReference(params) {
+      calls.push(`score ${params.reference.length}`);
+      return { score: { ...score, ranks: [] }, captions: [] };
     },
     async encodeTexts(params) {
       return { embeddings: params.texts.map(() => [1, 0]) };
@@ -136,6 +155,16 @@ describe('EngineClient over the handler', () => {
     expect(progress).toEqual([5]);
     expect(backends).toEqual(['wasm']);
     expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([[1, 0], [1, 0]]);
+  });
+
+  it('carries a replayed turn\'s reply and score, and a visitor reference\'s score, through the boundary', async () => {
+    const client = connected();
+    const replayed = await client.call('replayTurn', { split: 'test', dialogueId: '12', turn: 1, method: null });
+    expect(replayed.score).toEqual(score);
+    expect(replayed.reply.elements).toEqual([{ kind: 'text', text: 'hi', score: 0.5 }]);
+    const scored = await client.call('scoreReference', { reply: [{ kind: 'text', text: 'hi' }], reference: [{ kind: 'text', text: 'hello' }] });
+    expect(scored.score.ranks).toEqual([]);
+    expect((await client.call('listReferenceDialogues', { split: 'valid' })).split).toBe('valid');
   });
 
   it('rejects a call with the worker\'s sentence and code', async () => {

@@ -11,6 +11,10 @@ export interface WorkerEngine {
   resumeDataset(params: WorkerMethods['resumeDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['resumeDataset']['result']>;
   checkImage(params: WorkerMethods['checkImage']['params']): Promise<WorkerMethods['checkImage']['result']>;
   reply(params: WorkerMethods['reply']['params']): Promise<WorkerMethods['reply']['result']>;
+  listReferenceDialogues(params: WorkerMethods['listReferenceDialogues']['params']): Promise<WorkerMethods['listReferenceDialogues']['result']>;
+  loadReferenceDialogue(params: WorkerMethods['loadReferenceDialogue']['params']): Promise<WorkerMethods['loadReferenceDialogue']['result']>;
+  replayTurn(params: WorkerMethods['replayTurn']['params']): Promise<WorkerMethods['replayTurn']['result']>;
+  scoreReference(params: WorkerMethods['scoreReference']['params']): Promise<WorkerMethods['scoreReference']['result']>;
   encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
   encodeImages(params: WorkerMethods['encodeImages']['params']): Promise<WorkerMethods['encodeImages']['result']>;
 }
@@ -53,6 +57,18 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           return;
         case 'reply':
           post({ type: 'result', id, method: 'reply', result: await engine.reply(request.params) });
+          return;
+        case 'listReferenceDialogues':
+          post({ type: 'result', id, method: 'listReferenceDialogues', result: await engine.listReferenceDialogues(request.params) });
+          return;
+        case 'loadReferenceDialogue':
+          post({ type: 'result', id, method: 'loadReferenceDialogue', result: await engine.loadReferenceDialogue(request.params) });
+          return;
+        case 'replayTurn':
+          post({ type: 'result', id, method: 'replayTurn', result: await engine.replayTurn(request.params) });
+          return;
+        case 'scoreReference':
+          post({ type: 'result', id, method: 'scoreReference', result: await engine.scoreReference(request.params) });
           return;
         case 'encodeTexts':
           post({ type: 'result', id, method: 'encodeTexts', result: await engine.encodeTexts(request.params) });

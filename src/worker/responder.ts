@@ -11,7 +11,14 @@ import type { EmbeddingMatrix } from '../engine/retrieval/vectors';
 import type { ResponseHeads } from '../engine/response/heads';
 import { ClipMapRanker, ClipSimRanker, LexicalRanker, RandomRanker, type Ranker, contextVector } from '../engine/response/rankers';
 import type { CandidatePool, ContextElement, ContextTurn } from '../engine/response/types';
-import type { HistoryTurn, ImagePayload, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
+import type { DialogueRecord } from '../engine/datasets/mmdialog';
+import { scoreResponse } from '../engine/response/evaluate';
+import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
+
+type Decode = (image: ImagePayload) => Promise<RgbaImage>;
+
+/** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
+export const REFERENCE_NEGATIVES = 999;
 
 export interface PoolImageInfo {
   key: string;
@@ -33,6 +40,7 @@ export class Responder {
   private pool: CandidatePool | null = null;
   private images: PoolImageInfo[] = [];
   private imageRow = new Map<string, number>();
+  private textRow = new Map<string, number>();
   private majority: IntentModel = new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
 
@@ -64,6 +72,7 @@ export class Responder {
     };
     this.images = images;
     this.imageRow = new Map(images.map((i, r) => [i.key, r]));
+    this.textRow = new Map(this.pool.texts.map((t, r) => [t, r]));
     this.rankers.clear();
     this.captions = null;
     if (majority) this.majority = majority;
@@ -101,57 +110,80 @@ export class Responder {
     return ranker;
   }
 
-  async reply(params: WorkerMethods['reply']['params'], decode: (image: ImagePayload) => Promise<RgbaImage>, backend: ReplyResult['backend']): Promise<ReplyResult> {
-    const pool = this.pool;
-    if (!pool) throw new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and send again.');
-    const method = params.method && this.methods().available.includes(params.method) ? params.method : this.methods().preferred;
-    const start = nowMs();
+  async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
+    const pool = this.requirePool();
     const latest: HistoryTurn = {
       elements: [...params.images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob })), ...params.texts.map((text) => ({ kind: 'text' as const, text }))],
     };
     if (latest.elements.length === 0) throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
-    const history = [...params.history, latest];
+    return (await this.compose(pool, [...params.history, latest], params.method, decode, backend)).reply;
+  }
 
-    // Decode photos not seen before, then encode every new text and photo in one batch each.
-    const newImages: { id: string; pixels: RgbaImage }[] = [];
-    for (const turn of history) {
-      for (const e of turn.elements) {
-        if (e.kind === 'image' && !this.elements.has(`u:${e.imageId}`) && e.blob) newImages.push({ id: e.imageId, pixels: await decode({ name: e.imageId, blob: e.blob }) });
-      }
-    }
-    const decoded = nowMs();
-    const newTexts = [...new Set(history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' && !this.elements.has(`t:${e.text}`) ? [e.text] : []))))];
-    const [textEmbeds, imageEmbeds] = await Promise.all([this.encoder.encodeTexts(newTexts), this.encoder.encodeImages(newImages.map((i) => i.pixels))]);
-    newTexts.forEach((text, i) => this.elements.set(`t:${text}`, { kind: 'text', text, embedding: l2Normalize(textEmbeds[i]!) }));
-    const encoded = nowMs();
-    // New photos get a one-sentence caption: shown under the photo, and their text for text-only methods.
-    const captions: ReplyResult['captions'] = [];
-    if (newImages.length > 0) {
-      const { bank, matrix } = await this.captionBank();
-      newImages.forEach((img, i) => {
-        const embedding = l2Normalize(imageEmbeds[i]!);
-        const caption = captionImage(embedding, bank, matrix);
-        captions.push({ imageId: img.id, text: caption.text, score: caption.score });
-        this.elements.set(`u:${img.id}`, { kind: 'image', text: caption.text, embedding });
-      });
-    }
-    const captioned = nowMs();
+  /**
+   * Replays one response turn of a reference dialogue: composes a reply to the turns before it and
+   * scores it against it with the benchmark's own function (scoreResponse: MM-Relevance, Intent F1,
+   * and each reference element ranked among the record's first 999 negatives).
+   */
+  async replayTurn(record: DialogueRecord, turn: number, method: ResponseMethodId | null, decode: Decode, backend: ReplyResult['backend']): Promise<ReplayTurnResult> {
+    const pool = this.requirePool();
+    if (!Number.isInteger(turn) || turn < 1 || turn >= record.turns.length) throw new EngineError('invalid-input', `Dialogue ${record.id} has no response turn ${turn}: it has turns 1 to ${record.turns.length - 1}.`);
+    this.describeDialogue(record); // every image of the record must be in the active pool
+    const history: HistoryTurn[] = record.turns.map((t) => ({ elements: t.elements.map((e): HistoryElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key })) }));
+    const { reply, turns, composed, ranker, intent } = await this.compose(pool, history.slice(0, turn), method, decode, backend);
+    const negativeTexts = record.negativeTexts?.slice(0, REFERENCE_NEGATIVES) ?? [];
+    await this.embedTexts([...history[turn]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), ...negativeTexts]);
+    const reference = this.contextTurn(pool, history[turn]!);
+    const score = await scoreResponse(turns, composed.elements.map((e) => poolElement(pool, e.kind, e.index)), reference, {
+      intent,
+      ranker,
+      negatives: { text: record.negativeTexts, image: record.negativeMediaKeys },
+      limit: REFERENCE_NEGATIVES,
+      negative: (modality, value) => (modality === 'text' ? this.textElement(pool, value) : this.poolImage(pool, value)),
+    });
+    return { reply, score };
+  }
 
-    const turns: ContextTurn[] = history.map((turn, i) => ({
-      speaker: (i % 2) as 0 | 1,
-      elements: turn.elements.flatMap((e): ContextElement[] => {
-        if (e.kind === 'text') return [this.elements.get(`t:${e.text}`)!];
-        if (e.kind === 'image') return this.elements.has(`u:${e.imageId}`) ? [this.elements.get(`u:${e.imageId}`)!] : [];
+  /** Scores a reply against the visitor's own answer: MM-Relevance and Intent F1 (no negatives, so no Recall). */
+  async scoreReference(params: WorkerMethods['scoreReference']['params'], decode: Decode): Promise<WorkerMethods['scoreReference']['result']> {
+    const pool = this.requirePool();
+    if (params.reference.length === 0) throw new EngineError('invalid-input', 'Your answer is empty. Type something or add a photo.');
+    for (const e of params.reply) {
+      if (e.kind === 'poolImage' && !this.imageRow.has(e.key)) throw new EngineError('invalid-input', 'This reply shows an image of a pool that is no longer in use, so it cannot be compared. Choose that pool under "Reply from", or answer a newer reply.');
+    }
+    const { turns, captions } = await this.embedHistory(pool, [{ elements: params.reply }, { elements: params.reference }], decode);
+    return { score: await scoreResponse([], turns[0]!.elements, turns[1]!.elements), captions };
+  }
+
+  /** A record as the page shows it; every media key must name an image of the active pool. */
+  describeDialogue(record: DialogueRecord): ReferenceDialogue['turns'] {
+    return record.turns.map((t) => ({
+      elements: t.elements.map((e): ReferenceElement => {
+        if (e.kind === 'text') return { kind: 'text', text: e.text };
         const row = this.imageRow.get(e.key);
-        return row === undefined ? [] : [poolElement(pool, 'image', row)]; // an image of another pool is left out
+        if (row === undefined) throw new EngineError('invalid-input', `Dialogue ${record.id} shows the image "${e.key}", which is not in the pool in use. Replay needs the pool its dialogues were written for: choose it under "Reply from".`);
+        const info = this.images[row]!;
+        return { kind: 'poolImage', key: info.key, alt: info.alt, url: info.url };
       }),
     }));
+  }
+
+  private requirePool(): CandidatePool {
+    if (!this.pool) throw new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and send again.');
+    return this.pool;
+  }
+
+  /** Embeds the conversation (new texts and photos only), composes the reply with the chosen method, and describes it for the page. */
+  private async compose(pool: CandidatePool, history: HistoryTurn[], requested: ResponseMethodId | null, decode: Decode, backend: ReplyResult['backend']) {
+    const method = requested && this.methods().available.includes(requested) ? requested : this.methods().preferred;
+    const start = nowMs();
+    const { turns, captions, decodeMs, encodeMs, captionMs } = await this.embedHistory(pool, history, decode);
     const intent = this.heads?.intent ?? this.majority;
-    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, await this.ranker(method, pool));
+    const ranker = await this.ranker(method, pool);
+    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker);
     const latestVector = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const first = composed.elements[0];
     const label = (kind: 'text' | 'image', index: number) => (kind === 'text' ? pool.texts[index]! : this.images[index]!.label);
-    return {
+    const reply: ReplyResult = {
       elements: composed.elements.map((e) =>
         e.kind === 'text'
           ? { kind: 'text', text: pool.texts[e.index]!, score: e.score }
@@ -171,8 +203,69 @@ export class Responder {
       intentModel: intent.id,
       relevance: first ? dot(latestVector, poolElement(pool, first.kind, first.index).embedding) : 0,
       captions,
-      timings: { decodeMs: decoded - start, encodeMs: encoded - decoded, captionMs: captioned - encoded, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
+      timings: { decodeMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
       backend,
     };
+    return { reply, turns, composed, intent, ranker };
+  }
+
+  /**
+   * Every element of the history as a unit embedding: photos not seen before are decoded, encoded and
+   * captioned; texts are encoded once, in one batch (a pool text uses its pool row, as the benchmark does).
+   */
+  private async embedHistory(pool: CandidatePool, history: readonly HistoryTurn[], decode: Decode) {
+    const start = nowMs();
+    const newImages: { id: string; pixels: RgbaImage }[] = [];
+    for (const turn of history) {
+      for (const e of turn.elements) {
+        if (e.kind === 'image' && !this.elements.has(`u:${e.imageId}`) && e.blob) newImages.push({ id: e.imageId, pixels: await decode({ name: e.imageId, blob: e.blob }) });
+      }
+    }
+    const decoded = nowMs();
+    const [, imageEmbeds] = await Promise.all([this.embedTexts(history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])))), this.encoder.encodeImages(newImages.map((i) => i.pixels))]);
+    const encoded = nowMs();
+    // New photos get a one-sentence caption: shown under the photo, and their text for text-only methods.
+    const captions: ReplyResult['captions'] = [];
+    if (newImages.length > 0) {
+      const { bank, matrix } = await this.captionBank();
+      newImages.forEach((img, i) => {
+        const embedding = l2Normalize(imageEmbeds[i]!);
+        const caption = captionImage(embedding, bank, matrix);
+        captions.push({ imageId: img.id, text: caption.text, score: caption.score });
+        this.elements.set(`u:${img.id}`, { kind: 'image', text: caption.text, embedding });
+      });
+    }
+    const captioned = nowMs();
+    const turns: ContextTurn[] = history.map((turn, i) => ({ speaker: (i % 2) as 0 | 1, elements: this.contextTurn(pool, turn) }));
+    return { turns, captions, decodeMs: decoded - start, encodeMs: encoded - decoded, captionMs: captioned - encoded };
+  }
+
+  /** A turn's elements, once embedded; a photo that could not be read and an image of another pool are left out. */
+  private contextTurn(pool: CandidatePool, turn: HistoryTurn): ContextElement[] {
+    return turn.elements.flatMap((e): ContextElement[] => {
+      if (e.kind === 'text') return [this.textElement(pool, e.text)];
+      if (e.kind === 'image') return this.elements.has(`u:${e.imageId}`) ? [this.elements.get(`u:${e.imageId}`)!] : [];
+      const row = this.imageRow.get(e.key);
+      return row === undefined ? [] : [poolElement(pool, 'image', row)];
+    });
+  }
+
+  /** Encodes the texts that are neither in the pool nor encoded before, in one batch. */
+  private async embedTexts(texts: readonly string[]): Promise<void> {
+    const fresh = [...new Set(texts.filter((t) => !this.textRow.has(t) && !this.elements.has(`t:${t}`)))];
+    if (fresh.length === 0) return;
+    const embeddings = await this.encoder.encodeTexts(fresh);
+    fresh.forEach((text, i) => this.elements.set(`t:${text}`, { kind: 'text', text, embedding: l2Normalize(embeddings[i]!) }));
+  }
+
+  private textElement(pool: CandidatePool, text: string): ContextElement {
+    const row = this.textRow.get(text);
+    return row === undefined ? this.elements.get(`t:${text}`)! : poolElement(pool, 'text', row);
+  }
+
+  private poolImage(pool: CandidatePool, key: string): ContextElement {
+    const row = this.imageRow.get(key);
+    if (row === undefined) throw new EngineError('invalid-input', `The image "${key}" is not in the pool in use.`);
+    return poolElement(pool, 'image', row);
   }
 }

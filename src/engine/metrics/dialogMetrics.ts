@@ -56,6 +56,14 @@ export function rankAmong(scores: ArrayLike<number>, target: number): TargetRank
   return { higher, ties };
 }
 
+/** One reference element ranked among itself and its negatives; a miss when the predicted intent was the other modality. */
+export interface RankedElement {
+  modality: Modality;
+  rank: TargetRank;
+  /** How many candidates it was ranked among: itself and the negatives used. */
+  candidates: number;
+}
+
 /** P(rank <= k) under random tie-breaking. */
 export function recallAtK({ higher, ties, miss }: TargetRank, k: number): number {
   if (miss) return 0;

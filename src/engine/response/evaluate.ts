@@ -1,6 +1,6 @@
 import { nowMs } from '../clock';
 import type { DialogueElement, DialogueRecord } from '../datasets/mmdialog';
-import { type RankSummary, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
+import { type IntentF1, type MmRelevance, type RankSummary, type RankedElement, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
 import { type IntentModel, chooseIntent, composeResponse, poolElement } from './compose';
 import type { Ranker } from './rankers';
 import type { CandidateItem, CandidatePool, ContextElement, ContextTurn, Modality } from './types';
@@ -40,6 +40,55 @@ export function recordTurns(record: DialogueRecord, element: DialogEvalOptions['
   return record.turns.map((t, i) => ({ speaker: (i % 2) as 0 | 1, elements: t.elements.map(element) }));
 }
 
+/** How one composed response compares with its reference: the figures the benchmark averages. */
+export interface ResponseScore {
+  mmRelevance: MmRelevance;
+  intentF1: IntentF1;
+  /** Each reference element that has negatives of its modality, in order; empty without negatives (a visitor's own answer). */
+  ranks: RankedElement[];
+}
+
+/** What Recall@k needs beyond the two responses: the method that composed, and the record's negatives. */
+export interface RecallSetup {
+  intent: IntentModel;
+  ranker: Ranker;
+  /** The record's negatives: texts, and media keys for images; a modality without any (the train split) gets no Recall. */
+  negatives: { readonly text?: readonly string[] | undefined; readonly image?: readonly string[] | undefined };
+  /** Negatives per ranked element: 999 as MMDialog, or 99 for 1-of-100. */
+  limit: number;
+  /** Resolves a negative (a text, or a media key) to a candidate. */
+  negative: (modality: Modality, value: string) => CandidateItem;
+}
+
+/**
+ * Scores one composed response against its reference response R (the per-response step of
+ * evaluateDialogs, shared with the page): MM-Relevance (eqs. 2-3) and Intent F1 (eq. 1) compare the
+ * two; with a RecallSetup, each element of R is ranked given the context and R's earlier elements.
+ */
+export async function scoreResponse(context: readonly ContextTurn[], predicted: readonly ContextElement[], reference: readonly ContextElement[], recall?: RecallSetup): Promise<ResponseScore> {
+  const score: ResponseScore = {
+    mmRelevance: mmRelevance(predicted.map((e) => e.embedding), reference.map((e) => e.embedding)),
+    intentF1: intentF1(predicted.map((e) => e.kind), reference.map((e) => e.kind)),
+    ranks: [],
+  };
+  if (!recall) return score;
+  for (let j = 0; j < reference.length; j++) {
+    const target = reference[j]!;
+    const state = { turns: context, partial: reference.slice(0, j) };
+    const negativesRaw = recall.negatives[target.kind];
+    if (!negativesRaw) continue;
+    const used = negativesRaw.slice(0, recall.limit);
+    if (chooseIntent(await recall.intent.predict(state), j) !== target.kind) {
+      // A miss: recall 0 at every k, reciprocal rank 0, ranked last among the candidates.
+      score.ranks.push({ modality: target.kind, rank: { higher: used.length, ties: 0, miss: true }, candidates: used.length + 1 });
+      continue;
+    }
+    const candidates = [{ embedding: target.embedding, text: target.text }, ...used.map((v) => recall.negative(target.kind, v))];
+    score.ranks.push({ modality: target.kind, rank: rankAmong(await recall.ranker.score(state, target.kind, candidates), 0), candidates: candidates.length });
+  }
+  return score;
+}
+
 export async function evaluateDialogs(records: readonly DialogueRecord[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: DialogEvalOptions): Promise<DialogEvalResult> {
   let responses = 0, intentSum = 0, mmSum = 0;
   const ranks: Record<Modality, TargetRank[]> = { text: [], image: [] };
@@ -48,31 +97,21 @@ export async function evaluateDialogs(records: readonly DialogueRecord[], pool: 
   const total = records.reduce((n, r) => n + r.turns.length - 1, 0);
   for (const record of records) {
     const turns = recordTurns(record, options.element);
+    const recall: RecallSetup = { intent, ranker, negatives: { text: record.negativeTexts, image: record.negativeMediaKeys }, limit: options.negatives, negative: options.negative };
     for (let t = 1; t < turns.length; t++) {
       const context = turns.slice(0, t);
-      const reference = turns[t]!.elements;
       const start = nowMs();
       await options.encodeTurn?.(context[context.length - 1]!);
       const composed = await composeResponse(context, pool, intent, ranker, { maxElements: options.maxElements });
       responseMs.push(nowMs() - start);
       const predicted = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
-      mmSum += mmRelevance(predicted.map((e) => e.embedding), reference.map((e) => e.embedding)).f1;
-      intentSum += intentF1(predicted.map((e) => e.kind), reference.map((e) => e.kind)).f1;
+      const score = await scoreResponse(context, predicted, turns[t]!.elements, recall);
+      mmSum += score.mmRelevance.f1;
+      intentSum += score.intentF1.f1;
       responses++;
-
-      for (let j = 0; j < reference.length; j++) {
-        const target = reference[j]!;
-        const state = { turns: context, partial: reference.slice(0, j) };
-        const negativesRaw = target.kind === 'text' ? record.negativeTexts : record.negativeMediaKeys;
-        if (!negativesRaw) continue; // a split without negatives (train) has no Recall
-        if (chooseIntent(await intent.predict(state), j) !== target.kind) {
-          wrongIntent[target.kind]++;
-          // A miss: recall 0 at every k, reciprocal rank 0, ranked last among the candidates.
-          ranks[target.kind].push({ higher: Math.min(options.negatives, negativesRaw.length), ties: 0, miss: true });
-          continue;
-        }
-        const candidates = [{ embedding: target.embedding, text: target.text }, ...negativesRaw.slice(0, options.negatives).map((v) => options.negative(target.kind, v))];
-        ranks[target.kind].push(rankAmong(await ranker.score(state, target.kind, candidates), 0));
+      for (const { modality, rank } of score.ranks) {
+        ranks[modality].push(rank);
+        if (rank.miss) wrongIntent[modality]++;
       }
       options.onProgress?.(responses, total);
     }

@@ -4,7 +4,7 @@ import { type DraftImage, chatActions, useChatStore } from '../../stores/chatSto
 import { CameraButton } from './CameraDialog';
 import { useImageUrl } from './useImageUrl';
 
-const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
+export const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
 
 function DraftThumbnail({ image }: { image: DraftImage }) {
   const url = useImageUrl(image.imageId, image.blob);

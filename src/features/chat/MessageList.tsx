@@ -1,6 +1,7 @@
 import { type SyntheticEvent, useEffect, useRef } from 'react';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
 import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
+import { ReplyReference } from './ReplyReference';
 import { usePoolImageUrl, useImageUrl } from './useImageUrl';
 
 /** An image that loads after the list scrolled to the end pushes the end out of view: follow it, if the list was at the end. */
@@ -24,7 +25,7 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
   );
 }
 
-function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
+export function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
   const url = usePoolImageUrl(element.poolId, element.key, element.url);
   return url ? (
     <img src={url} onLoad={keepAtEnd} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
@@ -53,6 +54,7 @@ function Message({ message }: { message: ChatMessage }) {
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
+        {!mine && <ReplyReference message={message} />}
       </div>
     </li>
   );
