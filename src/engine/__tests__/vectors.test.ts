@@ -58,3 +58,15 @@ describe('topKByDot on blocks of rows', () => {
     }
   });
 });
+
+describe('topKOfScores', () => {
+  it('matches a full sort with ties, exclusions, negatives and k past the length', async () => {
+    const { topKOfScores } = await import('../retrieval/vectors');
+    const scores = [0.5, -1, 0.5, 2, 0.5, -1, 2, 0.25, 0.5, -3];
+    const exclude = new Set([3]);
+    const full = scores.map((score, index) => ({ index, score })).filter((x) => !exclude.has(x.index)).sort((a, b) => b.score - a.score || a.index - b.index);
+    for (const k of [0, 1, 2, 3, 4, 9, 20]) expect(topKOfScores(Float32Array.from(scores), k, exclude)).toEqual(full.slice(0, k));
+    // Equal scores after the k-th are refused, so the lower rows stay.
+    expect(topKOfScores([1, 1, 1, 1], 2).map((x) => x.index)).toEqual([0, 1]);
+  });
+});

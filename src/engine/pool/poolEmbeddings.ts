@@ -1,6 +1,7 @@
 import { nowMs } from '../clock';
 import { EngineError } from '../errors';
 import type { RgbaImage } from '../image/rgbaImage';
+import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, l2Normalize } from '../retrieval/vectors';
 import { hashText } from './contentHash';
 
@@ -145,20 +146,14 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
       done += batch.length;
       options.onProgress?.({ phase, done, total: items.length });
     }
-    return toMatrix(rows as Float32Array[]);
+    // Written once into the matrix that ranks (WebAssembly memory where SIMD runs), so rankers need no copy.
+    return ScoreMatrix.fromRows(rows as Float32Array[]);
   };
 
   const textMatrix = await fill('texts', texts, textKeys, (batch) => encoder.encodeTexts(batch.map((t) => t.text)));
   const imageMatrix = await fill('images', images, imageKeys, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))));
   stats.ms = nowMs() - start;
   return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats };
-}
-
-function toMatrix(rows: readonly Float32Array[]): EmbeddingMatrix {
-  const dim = rows[0]?.length ?? 0;
-  const data = new Float32Array(rows.length * dim);
-  rows.forEach((r, i) => data.set(r, i * dim));
-  return { data, rows: rows.length, dim };
 }
 
 /** The .json half of a precomputed file and its .bin rows, from an embedded pool. */

@@ -2,7 +2,8 @@ import type { ClipEncoder } from '../clip/clipEncoder';
 import { nowMs } from '../clock';
 import { EngineError } from '../errors';
 import type { RgbaImage } from '../image/rgbaImage';
-import { type EmbeddingMatrix, type ScoredIndex, l2Normalize, meanVector, stackRows, topKByDot } from '../retrieval/vectors';
+import { ScoreMatrix, topKRows } from '../retrieval/scoreMatrix';
+import { type EmbeddingMatrix, type ScoredIndex, l2Normalize, meanVector } from '../retrieval/vectors';
 
 export interface TurnInput {
   texts: readonly string[];
@@ -39,7 +40,7 @@ export class TextPoolIndex {
       for (const v of batch) rows.push(l2Normalize(v));
       onProgress?.(rows.length, texts.length);
     }
-    return new TextPoolIndex(texts, stackRows(rows));
+    return new TextPoolIndex(texts, ScoreMatrix.fromRows(rows));
   }
 
   get size(): number {
@@ -65,7 +66,7 @@ export async function nearestTextReply(encoder: ClipEncoder, pool: { texts: read
   const start = nowMs();
   const turnEmbedding = await embedTurn(encoder, turn);
   const encoded = nowMs();
-  const top: ScoredIndex[] = topKByDot(pool.matrix, turnEmbedding, k);
+  const top: ScoredIndex[] = topKRows(pool.matrix, turnEmbedding, k);
   const ranked = nowMs();
   const candidates = top.map(({ index, score }) => ({ index, score, text: pool.texts[index]! }));
   const best = candidates[0];

@@ -1,5 +1,5 @@
 import type { EmbeddingMatrix } from '../retrieval/vectors';
-import { topKByDot } from '../retrieval/vectors';
+import { topKRows } from '../retrieval/scoreMatrix';
 
 /**
  * Retrieval captioning: an uploaded image is described by the caption-bank sentence whose CLIP text
@@ -39,7 +39,7 @@ export interface Caption {
 }
 
 export function captionImage(imageEmbedding: Float32Array, bank: readonly string[], bankMatrix: EmbeddingMatrix, k = 3): Caption {
-  const top = topKByDot(bankMatrix, imageEmbedding, k);
+  const top = topKRows(bankMatrix, imageEmbedding, k);
   const best = top[0];
   return {
     text: best ? bank[best.index]! : 'A photo.',

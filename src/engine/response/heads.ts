@@ -1,7 +1,8 @@
 import { EngineError, errorMessage } from '../errors';
 import { type OrtSession, createOrtSession, ort } from '../onnx/ortSessions';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
-import { type EmbeddingMatrix, type ScoredIndex, dot, topKByDot } from '../retrieval/vectors';
+import { ScoreMatrix } from '../retrieval/scoreMatrix';
+import { type EmbeddingMatrix, type ScoredIndex, dot } from '../retrieval/vectors';
 import type { IntentModel, IntentProbabilities } from './compose';
 import type { ClipMapParams, Ranker } from './rankers';
 import type { CandidateItem, CandidatePool, Modality, ResponseState } from './types';
@@ -135,10 +136,10 @@ export class ResponseHeads {
 
   /** The DE++ ranker over a pool: candidate keys computed once, then one matrix product and a partial top-k per step. */
   async ranker(pool: CandidatePool): Promise<Ranker> {
-    const keys: Record<Modality, EmbeddingMatrix> = { text: await this.keys(pool.textMatrix, 'text'), image: await this.keys(pool.imageMatrix, 'image') };
+    const keys: Record<Modality, ScoreMatrix> = { text: ScoreMatrix.of(await this.keys(pool.textMatrix, 'text')), image: ScoreMatrix.of(await this.keys(pool.imageMatrix, 'image')) };
     return {
       id: 'depp',
-      topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => topKByDot(keys[modality], await this.query(state, modality), k, exclude),
+      topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => keys[modality].topK(await this.query(state, modality), k, exclude),
       score: async (state, modality, candidates: readonly CandidateItem[]) => {
         const q = await this.query(state, modality);
         const dim = this.config.dim;

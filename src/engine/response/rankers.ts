@@ -1,6 +1,7 @@
 import { EngineError } from '../errors';
 import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
-import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKByDot, topKOfScores } from '../retrieval/vectors';
+import { ScoreMatrix } from '../retrieval/scoreMatrix';
+import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
 
 export type RankingMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
@@ -103,9 +104,13 @@ export class LexicalRanker implements Ranker {
 /** clip-sim: cosine between the context embedding and each candidate's CLIP embedding. */
 export class ClipSimRanker implements Ranker {
   readonly id = 'clip-sim' as const;
-  constructor(private readonly pool: CandidatePool, private readonly context: ContextOptions = {}) {}
+  private readonly matrices: Record<Modality, ScoreMatrix>;
+  constructor(pool: CandidatePool, private readonly context: ContextOptions = {}) {
+    // The pool's own matrices when they are ScoreMatrix already (embedPool makes them so), else one copy.
+    this.matrices = { text: ScoreMatrix.of(poolMatrix(pool, 'text')), image: ScoreMatrix.of(poolMatrix(pool, 'image')) };
+  }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
-    return topKByDot(poolMatrix(this.pool, modality), contextVector(state, this.context), k, exclude);
+    return this.matrices[modality].topK(contextVector(state, this.context), k, exclude);
   }
   async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
     const x = contextVector(state, this.context);
@@ -139,17 +144,17 @@ export function applyMap(params: { w: Float32Array; a: number }, y: Float32Array
  */
 export class ClipMapRanker implements Ranker {
   readonly id = 'clip-map' as const;
-  private readonly mapped: Record<Modality, EmbeddingMatrix>;
+  private readonly mapped: Record<Modality, ScoreMatrix>;
   constructor(pool: CandidatePool, private readonly params: ClipMapParams, private readonly context: ContextOptions = {}) {
-    const mapAll = (m: EmbeddingMatrix, p: { w: Float32Array; a: number }): EmbeddingMatrix => {
-      const data = new Float32Array(m.data.length);
-      for (let r = 0; r < m.rows; r++) data.set(applyMap(p, m.data.subarray(r * m.dim, (r + 1) * m.dim)), r * m.dim);
-      return { data, rows: m.rows, dim: m.dim };
+    const mapAll = (m: EmbeddingMatrix, p: { w: Float32Array; a: number }): ScoreMatrix => {
+      const mapped = ScoreMatrix.allocate(m.rows, m.dim); // mapped rows are written straight into the ranking matrix
+      for (let r = 0; r < m.rows; r++) mapped.data.set(applyMap(p, m.data.subarray(r * m.dim, (r + 1) * m.dim)), r * m.dim);
+      return mapped;
     };
     this.mapped = { text: mapAll(pool.textMatrix, params.text), image: mapAll(pool.imageMatrix, params.image) };
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
-    return topKByDot(this.mapped[modality], contextVector(state, this.context), k, exclude);
+    return this.mapped[modality].topK(contextVector(state, this.context), k, exclude);
   }
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
     const x = contextVector(state, this.context);
