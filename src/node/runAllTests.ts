@@ -11,9 +11,12 @@ const REPORT_DIR = 'test-reports';
 const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
 const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
 
+let failedStage: string | null = null;
+
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) failedStage = title;
   return result.status === 0;
 }
 
@@ -25,8 +28,16 @@ interface Counts {
 
 function unitCounts(): Counts | null {
   if (!existsSync(UNIT_REPORT)) return null;
-  const r = JSON.parse(readFileSync(UNIT_REPORT, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
-  return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests };
+  const r = JSON.parse(readFileSync(UNIT_REPORT, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    testResults: { status: string; assertionResults: unknown[] }[];
+  };
+  // A test file that fails before any of its tests runs (an import or setup error) counts as one failure.
+  const brokenFiles = r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  return { passed: r.numPassedTests, failed: r.numFailedTests + brokenFiles, skipped: r.numPendingTests + r.numTodoTests };
 }
 
 function e2eCounts(): Counts | null {
@@ -67,5 +78,6 @@ if (total.skipped > 0) {
   ok = false;
 }
 if (!stages.every(([, c]) => c !== null)) ok = false;
+if (failedStage) console.log(`Stopped: the stage "${failedStage}" failed, so the stages after it did not run.`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(ok && total.failed === 0 ? 0 : 1);

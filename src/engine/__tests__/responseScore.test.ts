@@ -13,6 +13,14 @@ const image = (embedding: Float32Array, label = ''): ContextElement => ({ kind: 
 /** An intent model that follows a script: one probability triple per step of the response. */
 const scripted = (steps: IntentProbabilities[]): IntentModel => ({ id: 'head', predict: async (s) => steps[Math.min(s.partial.length, steps.length - 1)]! });
 
+const EMPTY_POOL: CandidatePool = {
+  texts: [],
+  textMatrix: { data: new Float32Array(0), rows: 0, dim: 2 },
+  imageKeys: [],
+  imageCaptions: [],
+  imageMatrix: { data: new Float32Array(0), rows: 0, dim: 2 },
+};
+
 describe('scoreResponse: one composed response against its reference', () => {
   // Context: one turn pointing along x. Unit vectors in two dimensions, so every cosine is exact.
   const context: ContextTurn[] = [{ speaker: 0, elements: [text(v(1, 0))] }];
@@ -21,7 +29,7 @@ describe('scoreResponse: one composed response against its reference', () => {
   const negatives = new Map([['n1', v(0.8, 0.6)], ['n2', v(0.6, 0.8)], ['n3', v(1, 0)]]);
   const recall: RecallSetup = {
     intent: scripted([[1, 0, 0], [0, 1, 0]]), // text first, then image: the second reference text is a miss
-    ranker: new ClipSimRanker({} as CandidatePool), // score() reads only the context and the candidates
+    ranker: new ClipSimRanker(EMPTY_POOL), // score() reads only the context and the candidates
     negatives: { text: ['n1', 'n2', 'n3'] },
     limit: 2,
     negative: (_, value) => ({ text: value, embedding: negatives.get(value)! }),
