@@ -9,7 +9,8 @@ appendix A, at demo scale) and exports them to ONNX for onnxruntime-web:
                 with the dot-product loss on in-batch negatives
 
 Input: models/.cache/heads/<pack>/ from `npm run heads:data -- --pack <pack>`. Early-stopped on the
-valid split (1-of-100 ranking and intent accuracy). Deterministic (fixed seeds, one thread).
+valid split (intent accuracy, R@1 among the 999 negatives, and the CLIP cosine of the pool's top-1 candidate to
+the reference). Deterministic (fixed seeds, one thread).
 Writes models/<pack>/heads/{intent,ranker_context,ranker_candidate}.onnx, clip_map.bin, heads.json."""
 import argparse
 import json
@@ -25,7 +26,6 @@ from torch import nn
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 SEED = 7
 HIDDEN = 128
-KEY_DIM = 128
 LAYERS = 2
 HEADS = 4
 MAX_ELEMENTS = 24  # latest context elements the heads see
@@ -94,26 +94,57 @@ class IntentHead(nn.Module):
 
 
 class RankerContext(nn.Module):
+    """The query: the latest turn's unit mean CLIP embedding (the anchor, clip-map's x) plus a correction
+    from the transformer over the whole context. The correction starts at zero, so the untrained
+    ranker is exactly clip-map and training can only move away from it where valid says it helps."""
+
     def __init__(self, dim):
         super().__init__()
         self.encoder = ContextEncoder(dim, 2)
-        self.out = nn.Linear(HIDDEN, KEY_DIM)
+        self.out = nn.Linear(HIDDEN, dim)
+        nn.init.zeros_(self.out.weight)
+        nn.init.zeros_(self.out.bias)
 
-    def forward(self, elements, modality, segment, mask, target_modality):
-        return self.out(self.encoder(elements, modality, segment, mask, target_modality))
+    def forward(self, elements, modality, segment, mask, target_modality, anchor):
+        # Unit queries and keys: with raw dot products a few long keys win for every query (hubs).
+        return nn.functional.normalize(anchor + self.out(self.encoder(elements, modality, segment, mask, target_modality)), dim=-1)
 
 
 class RankerCandidate(nn.Module):
-    """The separate pass over each candidate: its CLIP embedding and modality -> a key."""
+    """The separate pass over each candidate: clip-map's (W_m + a_m I) y for its modality m, plus a
+    learned correction that starts at zero; unit length."""
 
-    def __init__(self, dim):
+    def __init__(self, dim, maps):
         super().__init__()
+        self.w = nn.Parameter(torch.stack([torch.from_numpy(maps[n]["w"].copy()) for n in ("text", "image")]))  # [2, dim, dim]
+        self.a = nn.Parameter(torch.tensor([[maps["text"]["a"]], [maps["image"]["a"]]], dtype=torch.float32))  # [2, 1]
         self.inp = nn.Linear(dim, HIDDEN)
         self.modality = nn.Embedding(2, HIDDEN)
-        self.net = nn.Sequential(nn.GELU(), nn.Linear(HIDDEN, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, KEY_DIM))
+        self.net = nn.Sequential(nn.GELU(), nn.Linear(HIDDEN, HIDDEN), nn.GELU(), nn.Linear(HIDDEN, dim))
+        nn.init.zeros_(self.net[-1].weight)
+        nn.init.zeros_(self.net[-1].bias)
 
     def forward(self, candidates, modality):
-        return self.net(self.inp(candidates) + self.modality(modality))
+        # Both maps, then each row keeps its own modality's: cheaper than gathering a matrix per row.
+        by_text = candidates @ self.w[0].T + self.a[0] * candidates
+        by_image = candidates @ self.w[1].T + self.a[1] * candidates
+        mapped = torch.where((modality == 0)[:, None], by_text, by_image)
+        mapped = nn.functional.normalize(mapped, dim=-1)
+        return nn.functional.normalize(mapped + self.net(self.inp(candidates) + self.modality(modality)), dim=-1)
+
+
+class ByModality(nn.Module):
+    """One exported model from the text ranker and the image ranker, each trained and selected on its
+    own: every row takes the output of its modality's model."""
+
+    def __init__(self, text_model, image_model, modality_arg):
+        super().__init__()
+        self.text_model, self.image_model, self.modality_arg = text_model, image_model, modality_arg
+
+    def forward(self, *inputs):
+        by_text = self.text_model(*inputs)
+        by_image = self.image_model(*inputs)
+        return torch.where((inputs[self.modality_arg] == 0)[:, None], by_text, by_image)
 
 
 # ---------- data ----------
@@ -135,7 +166,7 @@ def examples(records, kinds, with_negatives=False):
                 ex = {"elements": elems, "intent": INTENTS.index(kinds[response[j]]) if j < len(response) else 2,
                       "target": response[j] if j < len(response) else None, "step": j, "last_turn": [i for i in turns[t - 1]]}
                 if with_negatives and j < len(response):
-                    ex["negatives"] = rec["negativeTexts" if kinds[response[j]] == "text" else "negativeImages"][:99]
+                    ex["negatives"] = rec["negativeTexts" if kinds[response[j]] == "text" else "negativeImages"]
                 out.append(ex)
     return out
 
@@ -155,6 +186,10 @@ def batch_tensors(batch, emb, kinds):
             segment[b, off + i] = seg
             mask[b, off + i] = 1
     return elements, modality, segment, mask
+
+
+def anchors(batch, emb):
+    return torch.stack([mean_unit(emb[ex["last_turn"]]) for ex in batch])
 
 
 def mean_unit(vectors):
@@ -179,12 +214,37 @@ def train(args):
     valid_ex = examples(meta["splits"]["valid"], kinds, with_negatives=True)
     log(f"{len(train_ex)} train steps, {len(valid_ex)} valid steps, dim {dim}, pool {len(pool['text'])} texts / {len(pool['image'])} images")
 
-    intent, ctx, cand = IntentHead(dim), RankerContext(dim), RankerCandidate(dim)
-    params = list(intent.parameters()) + list(ctx.parameters()) + list(cand.parameters())
+    maps = train_maps(meta, emb, kinds, pool, args)
+    intent = IntentHead(dim)
+    # A ranker per modality (context pass and candidate pass), each selected at its own best epoch.
+    rankers = {name: (RankerContext(dim), RankerCandidate(dim, maps)) for name in ("text", "image")}
+    log_scale = nn.Parameter(torch.tensor(math.log(20.0)))  # cosine -> logits temperature, learned
+    params = list(intent.parameters()) + [p for pair in rankers.values() for m in pair for p in m.parameters()] + [log_scale]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
-    best, best_state, bad_epochs, history = -1.0, None, 0, []
+    # The intent head and the ranker are selected separately, each at its best valid epoch; epoch 0
+    # is the untrained state (for the ranker: clip-map itself).
+    history, best = [], {"intent": (-1.0, None, 0), "text": (-1.0, None, 0), "image": (-1.0, None, 0)}
+
+    def consider(epoch, figures):
+        # A ranker's score: the CLIP cosine of its pool top-1 to the reference (what MM-Relevance
+        # measures) plus R@1 among the 999 negatives.
+        for part, score, modules in (("intent", figures["intent_acc"], (intent,)),
+                                     ("text", figures["text_top1_cos"] + figures["text_r1"] / 100, rankers["text"]),
+                                     ("image", figures["image_top1_cos"] + figures["image_r1"] / 100, rankers["image"])):
+            if score > best[part][0]:
+                best[part] = (score, [{k: v.clone() for k, v in m.state_dict().items()} for m in modules], epoch)
+
+    def report(epoch, loss):
+        figures = evaluate(intent, rankers, valid_ex, emb, kinds, pool)
+        history.append({"epoch": epoch, "train_loss": loss, **figures})
+        log(f"epoch {epoch}: loss {'-' if loss is None else f'{loss:.3f}'} · valid intent acc {figures['intent_acc']:.1f} · 1-of-1000 R@1 text {figures['text_r1']:.1f} image {figures['image_r1']:.1f}"
+            f" · CLIP cosine of the pool's top 1 to the reference: text {figures['text_top1_cos']:.3f} image {figures['image_top1_cos']:.3f}")
+        consider(epoch, figures)
+
+    report(0, None)
     for epoch in range(1, args.epochs + 1):
-        intent.train(), ctx.train(), cand.train()
+        for m in (intent, *rankers["text"], *rankers["image"]):
+            m.train()
         order = list(range(len(train_ex)))
         random.shuffle(order)
         total = 0.0
@@ -196,38 +256,46 @@ def train(args):
                 idx = [b for b, ex in enumerate(batch) if ex["target"] is not None and kinds[ex["target"]] == name]
                 if not idx:
                     continue
-                q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long))
+                ctx, cand = rankers[name]
+                q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
                 targets = [batch[b]["target"] for b in idx]
                 negatives = random.sample(pool[name], args.negatives)
                 items = targets + [n for n in negatives if n not in targets]
                 keys = cand(emb[items], torch.full((len(items),), m, dtype=torch.long))
-                loss = loss + nn.functional.cross_entropy(q @ keys.T, torch.arange(len(idx)))
+                logits = q @ keys.T * log_scale.clamp(max=math.log(100.0)).exp()
+                if args.soft_tau > 0:
+                    # Credit candidates by their CLIP similarity to the reference, so a near miss is
+                    # still close to it: MM-Relevance (eqs. 2-3) scores exactly that closeness.
+                    soft = torch.softmax(emb[targets] @ emb[items].T / args.soft_tau, dim=1)
+                    loss = loss + torch.sum(-soft * torch.log_softmax(logits, dim=1), dim=1).mean()
+                else:
+                    loss = loss + nn.functional.cross_entropy(logits, torch.arange(len(idx)))
             opt.zero_grad()
             loss.backward()
             opt.step()
             total += loss.item() * len(batch)
-        score, figures = evaluate(intent, ctx, cand, valid_ex, emb, kinds)
-        history.append({"epoch": epoch, "train_loss": total / len(train_ex), **figures})
-        log(f"epoch {epoch}: loss {total / len(train_ex):.3f} · valid intent acc {figures['intent_acc']:.1f} · text 1-of-100 {figures['text_r1']:.1f} · image 1-of-100 {figures['image_r1']:.1f}")
-        if score > best:
-            best, bad_epochs = score, 0
-            best_state = [{k: v.clone() for k, v in m.state_dict().items()} for m in (intent, ctx, cand)]
-            best_epoch = epoch
-        else:
-            bad_epochs += 1
-            if bad_epochs >= args.patience:
-                break
-    for m, state in zip((intent, ctx, cand), best_state):
-        m.load_state_dict(state)
-    log(f"best epoch {best_epoch}")
-    maps = train_maps(meta, emb, kinds, pool, args)
-    export(args.pack, dim, intent, ctx, cand, maps, meta, history, best_epoch)
+        report(epoch, total / len(train_ex))
+        if epoch - max(b[2] for b in best.values()) >= args.patience:
+            break
+    intent.load_state_dict(best["intent"][1][0])
+    for name in ("text", "image"):
+        for m, state in zip(rankers[name], best[name][1]):
+            m.load_state_dict(state)
+    epochs = {part: best[part][2] for part in best}
+    log(f"best epochs: {epochs}; ranker logit scale {float(log_scale.exp()):.1f}")
+    ctx = ByModality(rankers["text"][0], rankers["image"][0], modality_arg=4)
+    cand = ByModality(rankers["text"][1], rankers["image"][1], modality_arg=1)
+    export(args.out or os.path.join(ROOT, "models", args.pack, "heads"), args.pack, dim, intent, ctx, cand, maps, meta, history, epochs)
 
 
 @torch.no_grad()
-def evaluate(intent, ctx, cand, valid_ex, emb, kinds):
-    intent.eval(), ctx.eval(), cand.eval()
-    correct, hits = 0, {"text": [], "image": []}
+def evaluate(intent, rankers, valid_ex, emb, kinds, pool):
+    """Valid figures close to the benchmark's: intent accuracy, R@1 among the record's 999 negatives,
+    and the CLIP cosine between the reference and the pool's top-1 candidate (what MM-Relevance scores)."""
+    for m in (intent, *rankers["text"], *rankers["image"]):
+        m.eval()
+    pool_keys = {name: rankers[name][1](emb[pool[name]], torch.full((len(pool[name]),), m, dtype=torch.long)) for m, name in enumerate(["text", "image"])}
+    correct, hits, top1_cos = 0, {"text": [], "image": []}, {"text": [], "image": []}
     for s in range(0, len(valid_ex), 64):
         batch = valid_ex[s:s + 64]
         elements, modality, segment, mask = batch_tensors(batch, emb, kinds)
@@ -237,13 +305,18 @@ def evaluate(intent, ctx, cand, valid_ex, emb, kinds):
             idx = [b for b, ex in enumerate(batch) if ex["target"] is not None and kinds[ex["target"]] == name]
             if not idx:
                 continue
-            q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long))
+            ctx, cand = rankers[name]
+            q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
+            best = (q @ pool_keys[name].T).argmax(1)
             for row, b in enumerate(idx):
-                items = [batch[b]["target"]] + batch[b]["negatives"]
+                target = batch[b]["target"]
+                items = [target] + batch[b]["negatives"]
                 scores = cand(emb[items], torch.full((len(items),), m, dtype=torch.long)) @ q[row]
                 hits[name].append(float(scores[0] > scores[1:].max()))
-    f = {"intent_acc": 100 * correct / len(valid_ex), "text_r1": 100 * np.mean(hits["text"]), "image_r1": 100 * np.mean(hits["image"])}
-    return f["intent_acc"] / 100 + (f["text_r1"] + f["image_r1"]) / 200, f
+                top1_cos[name].append(float(emb[pool[name][int(best[row])]] @ emb[target]))
+    f = {"intent_acc": 100 * correct / len(valid_ex), "text_r1": 100 * np.mean(hits["text"]), "image_r1": 100 * np.mean(hits["image"]),
+         "text_top1_cos": float(np.mean(top1_cos["text"])), "image_top1_cos": float(np.mean(top1_cos["image"]))}
+    return f
 
 
 def train_maps(meta, emb, kinds, pool, args):
@@ -256,9 +329,10 @@ def train_maps(meta, emb, kinds, pool, args):
             if ex["target"] is None:
                 continue
             x = mean_unit(emb[ex["last_turn"]])
-            pairs[split][kinds[ex["target"]]].append((x, ex["target"], ex.get("negatives")))
+            pairs[split][kinds[ex["target"]]].append((x, ex["target"], (ex.get("negatives") or [])[:99]))
     for name in ("text", "image"):
         torch.manual_seed(SEED)
+        shuffler = random.Random(SEED)  # its own stream: the map does not depend on what trained before it
         dim = emb.shape[1]
         w = torch.zeros(dim, dim, requires_grad=True)
         a = torch.ones(1, requires_grad=True)
@@ -266,7 +340,7 @@ def train_maps(meta, emb, kinds, pool, args):
         data = pairs["train"][name]
         best, best_wa, bad = -1.0, (w.detach().clone(), a.detach().clone()), 0
         for epoch in range(60):
-            random.shuffle(data)
+            shuffler.shuffle(data)
             for s in range(0, len(data), 64):
                 chunk = data[s:s + 64]
                 x = torch.stack([c[0] for c in chunk])
@@ -296,8 +370,7 @@ def train_maps(meta, emb, kinds, pool, args):
     return out
 
 
-def export(pack, dim, intent, ctx, cand, maps, meta, history, best_epoch):
-    out = os.path.join(ROOT, "models", pack, "heads")
+def export(out, pack, dim, intent, ctx, cand, maps, meta, history, best_epochs):
     os.makedirs(out, exist_ok=True)
     intent.eval(), ctx.eval(), cand.eval()
     n = 5
@@ -305,16 +378,18 @@ def export(pack, dim, intent, ctx, cand, maps, meta, history, best_epoch):
     seq_axes = {"elements": {1: "n"}, "modality": {1: "n"}, "segment": {1: "n"}, "mask": {1: "n"}}
     torch.onnx.export(intent, dummy, os.path.join(out, "intent.onnx"), input_names=["elements", "modality", "segment", "mask"],
                       output_names=["intent_logits"], dynamic_axes=seq_axes, opset_version=14)
-    torch.onnx.export(ctx, dummy + (torch.zeros(1, dtype=torch.long),), os.path.join(out, "ranker_context.onnx"),
-                      input_names=["elements", "modality", "segment", "mask", "target_modality"], output_names=["query"], dynamic_axes=seq_axes, opset_version=14)
+    torch.onnx.export(ctx, dummy + (torch.zeros(1, dtype=torch.long), mean_unit(torch.randn(3, dim))[None]), os.path.join(out, "ranker_context.onnx"),
+                      input_names=["elements", "modality", "segment", "mask", "target_modality", "anchor"], output_names=["query"], dynamic_axes=seq_axes, opset_version=14)
     torch.onnx.export(cand, (torch.randn(3, dim), torch.zeros(3, dtype=torch.long)), os.path.join(out, "ranker_candidate.onnx"),
                       input_names=["candidates", "modality"], output_names=["keys"], dynamic_axes={"candidates": {0: "m"}, "modality": {0: "m"}, "keys": {0: "m"}}, opset_version=14)
     np.concatenate([maps["text"]["w"].ravel(), maps["image"]["w"].ravel()]).astype("<f4").tofile(os.path.join(out, "clip_map.bin"))
-    last = history[best_epoch - 1]
-    json.dump({"version": 1, "pack": pack, "packFingerprint": meta["packFingerprint"], "dim": dim, "keyDim": KEY_DIM, "maxElements": MAX_ELEMENTS,
+    # heads.json version 2: the ranker's context pass takes the anchor (the latest turn's unit mean
+    # embedding) and its keys have the embedding's dimension.
+    json.dump({"version": 2, "pack": pack, "packFingerprint": meta["packFingerprint"], "dim": dim, "keyDim": dim, "maxElements": MAX_ELEMENTS,
                "segments": {"other": OTHER, "self": SELF, "partial": PARTIAL},
                "clipMap": {"file": "clip_map.bin", "text": {"a": maps["text"]["a"], "validR1": maps["text"]["valid_r1"]}, "image": {"a": maps["image"]["a"], "validR1": maps["image"]["valid_r1"]}},
-               "trainedOn": "public/dialogues/train (demo), early-stopped on valid", "bestEpoch": best_epoch, "valid": last, "history": history},
+               "trainedOn": "public/dialogues/train (demo), early-stopped on valid", "bestEpoch": best_epochs,
+               "valid": {part: history[epoch] for part, epoch in best_epochs.items()}, "history": history},
               open(os.path.join(out, "heads.json"), "w"), indent=1)
     log(f"wrote {out}")
 
@@ -327,4 +402,6 @@ if __name__ == "__main__":
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--negatives", type=int, default=255)
     ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--soft-tau", type=float, default=0.05, help="temperature of the CLIP-similarity soft targets (0: one-hot)")
+    ap.add_argument("--out", default=None, help="folder for the heads (default models/<pack>/heads)")
     train(ap.parse_args())

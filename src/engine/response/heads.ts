@@ -4,7 +4,7 @@ import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot } from '../retrieval/vectors';
 import type { IntentModel, IntentProbabilities } from './compose';
-import type { ClipMapParams, Ranker } from './rankers';
+import { type ClipMapParams, type Ranker, contextVector } from './rankers';
 import type { CandidateItem, CandidatePool, Modality, ResponseState } from './types';
 
 /**
@@ -14,6 +14,8 @@ import type { CandidateItem, CandidatePool, Modality, ResponseState } from './ty
  * embeddings they were trained on; a pack without them falls back to the zero-shot methods.
  */
 export const HEADS_FILES = ['heads/heads.json', 'heads/intent.onnx', 'heads/ranker_context.onnx', 'heads/ranker_candidate.onnx', 'heads/clip_map.bin'] as const;
+
+const HEADS_VERSION = 2;
 
 interface HeadsConfig {
   dim: number;
@@ -33,6 +35,8 @@ function parseHeadsConfig(json: unknown, location: string): HeadsConfig {
   const num = (v: unknown, name: string) => (typeof v === 'number' && Number.isFinite(v) ? v : bad(`has no valid "${name}"`));
   const seg = j['segments'] as Record<string, unknown> | undefined;
   const map = j['clipMap'] as Record<string, Record<string, unknown>> | undefined;
+  // Version 2: the ranker's context pass also takes the anchor (the latest turn's unit mean embedding).
+  if (j['version'] !== HEADS_VERSION) bad(`is version ${JSON.stringify(j['version'])}, and this app reads version ${HEADS_VERSION}`);
   if (typeof j['packFingerprint'] !== 'string') bad('has no "packFingerprint"');
   return {
     dim: num(j['dim'], 'dim'),
@@ -115,7 +119,12 @@ export class ResponseHeads {
   };
 
   async query(state: ResponseState, modality: Modality): Promise<Float32Array> {
-    const feeds = { ...headInputs(state, this.config), target_modality: new ort.Tensor('int64', BigInt64Array.of(BigInt(modality === 'text' ? 0 : 1)), [1]) };
+    // The query starts from clip-map's context vector (the anchor) and the transformer corrects it.
+    const feeds = {
+      ...headInputs(state, this.config),
+      target_modality: new ort.Tensor('int64', BigInt64Array.of(BigInt(modality === 'text' ? 0 : 1)), [1]),
+      anchor: new ort.Tensor('float32', contextVector(state), [1, this.config.dim]),
+    };
     return output(this.contextSession, feeds, 'query');
   }
 
