@@ -47,7 +47,7 @@ test.describe('screenshots of the main views', () => {
     await chatUntilImageReply(page);
     const image = page.getByTestId('reply-image').last();
     await expect(image).toHaveAttribute('alt', /\S/);
-    expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     await shootAllSizes(page, 'chat');
 
     await page.getByRole('button', { name: 'Inspector', exact: true }).click();
