@@ -15,6 +15,8 @@ const BASE = import.meta.env.BASE_URL;
 let registration: ServiceWorkerRegistration | null = null;
 /** The last install failure the worker announced, for when its installing worker turns redundant. */
 let installFailure: string | null = null;
+/** The version whose install failed: its late progress messages are ignored. */
+let failedVersion: string | null = null;
 /** Bumped per pack request, so a late reply about a previous pack is ignored. */
 let packRequest = 0;
 /** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
@@ -112,9 +114,12 @@ function onBroadcast(message: ServiceWorkerBroadcast): void {
   switch (message.type) {
     case 'install-progress':
       // Progress of an update installing behind a ready copy is not shown: the badge stays "offline ready".
+      // A throttled progress message can arrive after its version's failure: it must not hide the failure.
+      if (message.version === failedVersion) return;
       if (useOfflineStore.getState().phase !== 'ready') offlineActions.caching(percent(message.doneBytes, message.totalBytes));
       return;
     case 'install-failed':
+      failedVersion = message.version;
       installFailure = message.message;
       if (registration) onWorkerState(registration);
       return;
