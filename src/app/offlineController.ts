@@ -114,7 +114,7 @@ function onBroadcast(message: ServiceWorkerBroadcast): void {
   switch (message.type) {
     case 'install-progress':
       // Progress of an update installing behind a ready copy is not shown: the badge stays "offline ready".
-      // A throttled progress message can arrive after its version's failure: it must not hide the failure.
+      // Downloads in flight still report after their version failed: that progress must not hide the failure.
       if (message.version === failedVersion) return;
       if (useOfflineStore.getState().phase !== 'ready') offlineActions.caching(percent(message.doneBytes, message.totalBytes));
       return;
