@@ -3,14 +3,19 @@ appendix A, at demo scale) and exports them to ONNX for onnxruntime-web:
 
   intent        I([U, R<j]) -> text / image / stop (eq. 4): a small transformer over a [CLS] token and
                 the context element embeddings (frozen CLIP of the pack), logits from [CLS]
-  ranker        S: the same kind of transformer over [CLS_m] (m = the modality sought) and the context
-                gives a query; a separate pass over each candidate gives its key; score = dot product
   clip-map      the PolyAI "map" baseline: cosine(x, (W + aI) y) per candidate modality, W and a learned
-                with the dot-product loss on in-batch negatives
+                with the dot-product loss on in-batch negatives; trained first
+  ranker        S, one per modality m: the query is the latest turn's unit mean embedding x (the anchor)
+                plus a correction from the same kind of transformer over [CLS_m] and the context; a
+                separate pass over each candidate gives its key, clip-map's (W_m + a_m I) y plus a
+                correction; both corrections start at zero (so S starts as clip-map), both vectors
+                are unit length; score = their dot product. Trained with targets softened by CLIP
+                similarity to the reference (--soft-tau), since MM-Relevance credits a near miss.
 
-Input: models/.cache/heads/<pack>/ from `npm run heads:data -- --pack <pack>`. Early-stopped on the
-valid split (intent accuracy, R@1 among the 999 negatives, and the CLIP cosine of the pool's top-1 candidate to
-the reference). Deterministic (fixed seeds, one thread).
+Input: models/.cache/heads/<pack>/ from `npm run heads:data -- --pack <pack>`. The intent head, the text
+ranker and the image ranker are each kept at their own best valid epoch (epoch 0 = untrained): intent
+accuracy; for a ranker, the CLIP cosine of the pool's top-1 candidate to the reference plus R@1 among
+the record's 999 negatives. Fixed seeds, one thread.
 Writes models/<pack>/heads/{intent,ranker_context,ranker_candidate}.onnx, clip_map.bin, heads.json."""
 import argparse
 import json
