@@ -76,6 +76,10 @@ export class Responder {
     this.rankers.clear();
     this.captions = null;
     if (majority) this.majority = majority;
+    // Build the default ranker now rather than on the first message: DE++ passes every pool row
+    // through its candidate model once (about 1.8 s for the demo pool with mini-clip). A reply that
+    // comes sooner waits on the same promise; a failure shows on that reply.
+    void this.ranker(this.methods().preferred, this.pool).catch(() => undefined);
   }
 
   /** Whether replies use the majority intent (no trained heads), so the pool loader knows to gather it. */
