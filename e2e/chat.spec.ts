@@ -72,7 +72,7 @@ test.describe('chat', () => {
     expect(caption).toMatch(/^[A-Z].+\.$/);
     const photo = page.getByRole('img', { name: `Shared photo: ${caption}` });
     await expect(photo).toBeVisible();
-    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
   });
 
   test('new conversation clears the chat and what is stored', async ({ page }) => {

@@ -127,7 +127,7 @@ test.describe('undo and new conversation', () => {
     await expect(replies(page)).toHaveCount(2);
     const photo = you(page).first().getByRole('img', { name: /^Shared photo: / });
     await expect(photo).toBeVisible();
-    expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
   });
 });
 
@@ -251,7 +251,7 @@ test.describe('camera, with Chromium\'s fake camera', () => {
     const photo = tray(page).getByRole('img', { name: /^Photo to send: camera-\d{8}-\d{6}\.jpg$/ });
     await expect(photo).toBeVisible();
     // A full frame at the size the app asks for (Chromium's fake camera gives it exactly).
-    expect(await photo.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1280, 960]);
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([1280, 960]);
     await sendText(page, 'taken just now');
     await expect(you(page).getByRole('img', { name: /^Shared photo: / })).toBeVisible();
     await expect(replies(page)).toHaveCount(1);
