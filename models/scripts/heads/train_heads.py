@@ -403,7 +403,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--pack", default="mini-clip")
     ap.add_argument("--epochs", type=int, default=40)
-    ap.add_argument("--patience", type=int, default=6)
+    ap.add_argument("--patience", type=int, default=4, help="epochs without a better intent head or ranker before stopping")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--negatives", type=int, default=255)
     ap.add_argument("--lr", type=float, default=3e-4)
