@@ -193,6 +193,19 @@ def batch_tensors(batch, emb, kinds):
     return elements, modality, segment, mask
 
 
+def ranker_queries(batch, tensors, rankers, emb, kinds):
+    """For each modality with targets in the batch: its index, name, the batch rows, their queries from
+    that modality's ranker, and the ranker's candidate pass."""
+    elements, modality, segment, mask = tensors
+    for m, name in enumerate(["text", "image"]):
+        idx = [b for b, ex in enumerate(batch) if ex["target"] is not None and kinds[ex["target"]] == name]
+        if not idx:
+            continue
+        ctx, cand = rankers[name]
+        q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
+        yield m, name, idx, q, cand
+
+
 def anchors(batch, emb):
     return torch.stack([mean_unit(emb[ex["last_turn"]]) for ex in batch])
 
@@ -257,12 +270,7 @@ def train(args):
             batch = [train_ex[i] for i in order[s:s + args.batch]]
             elements, modality, segment, mask = batch_tensors(batch, emb, kinds)
             loss = nn.functional.cross_entropy(intent(elements, modality, segment, mask), torch.tensor([ex["intent"] for ex in batch]))
-            for m, name in enumerate(["text", "image"]):
-                idx = [b for b, ex in enumerate(batch) if ex["target"] is not None and kinds[ex["target"]] == name]
-                if not idx:
-                    continue
-                ctx, cand = rankers[name]
-                q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
+            for m, name, idx, q, cand in ranker_queries(batch, (elements, modality, segment, mask), rankers, emb, kinds):
                 targets = [batch[b]["target"] for b in idx]
                 negatives = random.sample(pool[name], args.negatives)
                 items = targets + [n for n in negatives if n not in targets]
@@ -306,12 +314,7 @@ def evaluate(intent, rankers, valid_ex, emb, kinds, pool):
         elements, modality, segment, mask = batch_tensors(batch, emb, kinds)
         pred = intent(elements, modality, segment, mask).argmax(1)
         correct += sum(int(p) == ex["intent"] for p, ex in zip(pred, batch))
-        for m, name in enumerate(["text", "image"]):
-            idx = [b for b, ex in enumerate(batch) if ex["target"] is not None and kinds[ex["target"]] == name]
-            if not idx:
-                continue
-            ctx, cand = rankers[name]
-            q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
+        for m, name, idx, q, cand in ranker_queries(batch, (elements, modality, segment, mask), rankers, emb, kinds):
             best = (q @ pool_keys[name].T).argmax(1)
             for row, b in enumerate(idx):
                 target = batch[b]["target"]
