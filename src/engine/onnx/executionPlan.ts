@@ -55,21 +55,22 @@ export type ClipTower = 'text_model' | 'vision_model';
 
 const DTYPE_SUFFIX: Record<ModelDtype, string> = { fp32: '', fp16: '_fp16', q8: '_quantized' };
 
-export function onnxFileName(tower: ClipTower, dtype: ModelDtype): string {
-  return `onnx/${tower}${DTYPE_SUFFIX[dtype]}.onnx`;
+/** onnx/<model>.onnx and its variants, e.g. onnx/text_model_fp16.onnx. */
+export function onnxFileName(model: string, dtype: ModelDtype): string {
+  return `onnx/${model}${DTYPE_SUFFIX[dtype]}.onnx`;
 }
 
 /** The first variant of the plan that the pack has, or null when it has none of them. */
 export function pickOnnxFile(
-  tower: ClipTower,
+  model: string,
   dtypes: readonly ModelDtype[],
   packFiles: ReadonlySet<string>,
 ): { file: string; dtype: ModelDtype } | null {
   for (const dtype of dtypes) {
-    const file = onnxFileName(tower, dtype);
+    const file = onnxFileName(model, dtype);
     if (packFiles.has(file)) return { file, dtype };
   }
   // Any plan can run fp32, the variant every pack has.
-  const fp32 = onnxFileName(tower, 'fp32');
+  const fp32 = onnxFileName(model, 'fp32');
   return packFiles.has(fp32) ? { file: fp32, dtype: 'fp32' } : null;
 }

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
+import { loadGraphModel } from '@tensorflow/tfjs-converter';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ObjectDetector } from '../detection/objectDetector';
+import { letterboxInput } from '../detection/letterbox';
+import { chooseExecutionPlan } from '../onnx/executionPlan';
+import { configureWasm } from '../onnx/ortSessions';
+import { FsPackSource } from '../../node/fsPackSource';
+import { decodeImageFile } from '../../node/decodeImageFile';
+
+/**
+ * The ONNX port of the detector (models/scripts/detector/port_centernet.py) against the TF.js graph
+ * it was made from, run by TF.js itself on the same input: every output must agree. TF.js is a
+ * devDependency for this test only.
+ */
+const DIR = 'models/detector';
+const config = JSON.parse(readFileSync(join(DIR, 'detector.json'), 'utf8')) as { input: { size: number }; frozenConstants: Record<string, number | number[]> };
+const SIZE = config.input.size;
+
+interface WeightSpec { name: string; shape: number[]; dtype: string; quantization?: { dtype: string } }
+
+/** The TF.js model with the same frozen constants rewritten as the port rewrote them (for a non-512 input). */
+async function loadTfjsModel() {
+  const spec = JSON.parse(readFileSync(join(DIR, 'source', 'centernet.json'), 'utf8')) as {
+    modelTopology: { node: { name: string; op: string; attr: { shape?: { shape: { dim: { size: string }[] } } } }[] };
+    weightsManifest: { weights: WeightSpec[] }[];
+  };
+  const bin = new Uint8Array(readFileSync(join(DIR, 'source', 'centernet.bin')));
+  const weights = spec.weightsManifest[0]!.weights;
+  let offset = 0;
+  for (const w of weights) {
+    const count = w.shape.reduce((a, b) => a * b, 1);
+    const bytes = w.quantization?.dtype === 'float16' ? 2 : 4;
+    const value = config.frozenConstants[w.name];
+    if (value !== undefined) new Int32Array(bin.buffer, bin.byteOffset + offset, count).set([value].flat());
+    offset += count * bytes;
+  }
+  for (const node of spec.modelTopology.node) {
+    if (node.op === 'Placeholder') node.attr.shape!.shape.dim = [1, SIZE, SIZE, 3].map((d) => ({ size: String(d) }));
+  }
+  await tf.setBackend('cpu');
+  return loadGraphModel(tf.io.fromMemory({ modelTopology: spec.modelTopology, weightSpecs: weights as never, weightData: bin.slice().buffer }));
+}
+
+function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+describe('object detector: the ONNX port computes what the TF.js model computes', () => {
+  let tfjs: Awaited<ReturnType<typeof loadTfjsModel>>;
+  let detector: ObjectDetector;
+  beforeAll(async () => {
+    tfjs = await loadTfjsModel();
+    configureWasm(1);
+    const source = new FsPackSource(DIR);
+    detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
+  }, 120_000);
+
+  it.each([['chelsea.jpg', 'cat'], ['astronaut.jpg', 'person']])('%s: heatmaps, sizes and the top detections agree, and the main object is a %s', async (file, main) => {
+    const image = decodeImageFile(join(DIR, 'fixture', file));
+    const { pixels } = letterboxInput(image, SIZE);
+    const [detections, keypoints, wh] = tfjs.execute(tf.tensor(pixels, [1, SIZE, SIZE, 3]), ['tower_0/detections', 'tower_0/keypoints', 'tower_0/wh']) as tf.Tensor[];
+    const ours = (await detector.run(image)).outputs;
+    // Class heatmaps are probabilities; sizes are in input pixels (up to the input side).
+    expect(maxAbsDiff(ours['keypoints']!.data as Float32Array, await keypoints!.data())).toBeLessThan(1e-4);
+    expect(maxAbsDiff(ours['wh']!.data as Float32Array, await wh!.data())).toBeLessThan(0.05);
+    // The rows the app reads (score above 0.1): same class, same score, same box.
+    const a = ours['detections']!.data as Float32Array;
+    const b = await detections!.data();
+    let compared = 0;
+    for (let r = 0; r < 100 && b[r * 6 + 4]! > 0.1; r++, compared++) {
+      expect(a[r * 6 + 5]).toBe(b[r * 6 + 5]);
+      expect(Math.abs(a[r * 6 + 4]! - b[r * 6 + 4]!)).toBeLessThan(1e-4);
+      for (let c = 0; c < 4; c++) expect(Math.abs(a[r * 6 + c]! - b[r * 6 + c]!)).toBeLessThan(0.05);
+    }
+    expect(compared).toBeGreaterThan(0);
+    const found = await detector.detect(image);
+    expect(found.detections[0]?.label).toBe(main);
+  }, 120_000);
+});

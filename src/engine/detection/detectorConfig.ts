@@ -1,0 +1,39 @@
+import { EngineError } from '../errors';
+
+/** What the engine needs from a detector folder's detector.json (written by models/scripts/detector/port_centernet.py). */
+export interface DetectorConfig {
+  name: string;
+  inputName: string;
+  /** The square input side in pixels. */
+  inputSize: number;
+  detectionsOutput: string;
+  classes: readonly string[];
+}
+
+export const DETECTOR_CONFIG_FILE = 'detector.json';
+const DETECTOR_VERSION = 1;
+
+export function parseDetectorConfig(json: unknown, location: string): DetectorConfig {
+  const bad = (what: string): never => {
+    throw new EngineError('pack-config-invalid', `${location}${DETECTOR_CONFIG_FILE} ${what}. Restore the detector (npm run models:detector) and reload.`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) bad('is not an object');
+  const j = json as Record<string, unknown>;
+  if (j['version'] !== DETECTOR_VERSION) bad(`is version ${JSON.stringify(j['version'])}, and this app reads version ${DETECTOR_VERSION}`);
+  const input = j['input'] as Record<string, unknown> | undefined;
+  const outputs = j['outputs'] as Record<string, unknown> | undefined;
+  const classes = j['classes'];
+  if (typeof input?.['name'] !== 'string') bad('has no "input.name"');
+  const size = input?.['size'];
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 32 || size > 2048) bad('has no valid "input.size"');
+  if (input?.['layout'] !== 'NHWC') bad('has an "input.layout" other than "NHWC"');
+  if (typeof outputs?.['detections'] !== 'string') bad('has no "outputs.detections"');
+  if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string' && c.length > 0)) bad('has no list of class names');
+  return {
+    name: typeof j['name'] === 'string' ? j['name'] : 'object detector',
+    inputName: input!['name'] as string,
+    inputSize: size as number,
+    detectionsOutput: outputs!['detections'] as string,
+    classes: classes as string[],
+  };
+}
