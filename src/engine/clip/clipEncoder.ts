@@ -25,6 +25,19 @@ const TOWERS: readonly ModelSpec<ClipTower>[] = [
   { key: 'vision_model', file: 'vision_model', label: 'image encoder' },
 ];
 
+/**
+ * What the object detector said about an image, for image towers that take it as input (mini-clip
+ * v2 declares the inputs below; a real CLIP's vision model does not, and is fed pixels only).
+ */
+export interface ImageGrounding {
+  /** The grounded caption, or null when nothing was found with confidence. */
+  caption: string | null;
+  /** The strongest detection's score, 0 when there is none. */
+  score: number;
+}
+
+const GROUNDING_INPUTS = { ids: 'grounding_input_ids', mask: 'grounding_attention_mask', score: 'grounding_score' } as const;
+
 /** Files every CLIP pack has (Hugging Face / Transformers.js layout). */
 export const PACK_CONFIG_FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 
@@ -84,19 +97,45 @@ export class ClipEncoder {
     return splitRows(floatOutput(results, 'text_embeds', 'a CLIP text model'), texts.length);
   }
 
-  /** Raw image_embeds from pixel_values [n, 3, H, W] that were already preprocessed. */
-  async encodePixelValues(pixelValues: Float32Array, count: number): Promise<Float32Array[]> {
+  /** Whether the image tower takes what the object detector found (mini-clip v2 does; real CLIP does not). */
+  get takesGrounding(): boolean {
+    return this.sessions.inputNames('vision_model').includes(GROUNDING_INPUTS.ids);
+  }
+
+  /**
+   * Raw image_embeds from pixel_values [n, 3, H, W] that were already preprocessed. A tower that
+   * takes grounding gets each image's grounded caption (tokenized as text) and its detection score;
+   * without them it sees "nothing found" and answers from the pixels alone.
+   */
+  async encodePixelValues(pixelValues: Float32Array, count: number, grounding?: readonly ImageGrounding[]): Promise<Float32Array[]> {
     if (count === 0) return [];
+    if (grounding && grounding.length !== count) throw new EngineError('invalid-input', 'encodePixelValues: one grounding per image is needed.');
     const { cropHeight, cropWidth } = this.imageConfig;
+    const takesGrounding = this.takesGrounding;
     const results = await this.sessions.run('vision_model', () => ({
       pixel_values: new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
+      ...(takesGrounding ? this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 }))) : {}),
     }));
     return splitRows(floatOutput(results, 'image_embeds', 'a CLIP vision model'), count);
   }
 
   /** Raw image_embeds of decoded images (CLIP preprocessing included). */
-  async encodeImages(images: readonly RgbaImage[]): Promise<Float32Array[]> {
-    return this.encodePixelValues(clipPixelValues(images, this.imageConfig), images.length);
+  async encodeImages(images: readonly RgbaImage[], grounding?: readonly ImageGrounding[]): Promise<Float32Array[]> {
+    return this.encodePixelValues(clipPixelValues(images, this.imageConfig), images.length, grounding);
+  }
+
+  /** A caption of null is fed as an all-masked row, so the tower's grounding branch contributes nothing. */
+  private groundingFeeds(grounding: readonly ImageGrounding[]): Record<string, ort.Tensor> {
+    const batch = this.tokenizer.encodeBatch(grounding.map((g) => g.caption ?? ''));
+    grounding.forEach((g, r) => {
+      if (g.caption === null) batch.attentionMask.fill(0n, r * batch.sequenceLength, (r + 1) * batch.sequenceLength);
+    });
+    const shape = [batch.batchSize, batch.sequenceLength];
+    return {
+      [GROUNDING_INPUTS.ids]: new ort.Tensor('int64', batch.inputIds, shape),
+      [GROUNDING_INPUTS.mask]: new ort.Tensor('int64', batch.attentionMask, shape),
+      [GROUNDING_INPUTS.score]: new ort.Tensor('float32', Float32Array.from(grounding, (g) => (g.caption === null ? 0 : g.score)), [grounding.length, 1]),
+    };
   }
 
   /** Moves to WASM after WebGPU failed outside a run (for example, the GPU device was lost). */

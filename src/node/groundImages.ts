@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { GROUNDED_CAPTION_VERSION } from '../engine/detection/groundedCaption';
+import { DETECTOR_DIR, ObjectDetector } from '../engine/detection/objectDetector';
+import { errorMessage } from '../engine/errors';
+import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { configureWasm } from '../engine/onnx/ortSessions';
+import { describePhoto, photoGrounding } from '../engine/perception/photoAnalyzer';
+import { decodeAnyImageFile } from './decodeImageFile';
+import { FsPackSource } from './fsPackSource';
+
+/**
+ * The detector and the grounded captioner of the app, run over the images of a training set, so the
+ * mini-clip recipe trains its image tower on exactly the grounding the app will feed it. One JSON
+ * line per image: {file, sha256, caption (null when nothing confident), score, text, detections}.
+ * Lines already in the output for the same file bytes, detector and captioner are kept, so a rerun
+ * only does new images.
+ *
+ *   npx tsx src/node/groundImages.ts --images list.json --out grounding.jsonl [--shard 0/2]
+ *
+ * list.json: a JSON array of image paths. --shard i/n takes every n-th image from the i-th: two
+ * shards in two processes use both cores (onnxruntime-web runs one thread per process here).
+ */
+const { values } = parseArgs({
+  options: { images: { type: 'string' }, out: { type: 'string' }, shard: { type: 'string', default: '0/1' } },
+});
+if (!values.images || !values.out) {
+  console.error('Usage: npx tsx src/node/groundImages.ts --images list.json --out grounding.jsonl [--shard i/n]');
+  process.exit(2);
+}
+const [shard, shards] = values.shard.split('/').map(Number) as [number, number];
+if (!Number.isInteger(shard) || !Number.isInteger(shards) || shards < 1 || shard < 0 || shard >= shards) {
+  console.error(`--shard must be i/n with 0 <= i < n, not "${values.shard}".`);
+  process.exit(2);
+}
+
+configureWasm(1);
+const source = new FsPackSource(`models/${DETECTOR_DIR}`);
+const detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
+const version = `${detector.fingerprint}/${GROUNDED_CAPTION_VERSION}`;
+
+const files = (JSON.parse(readFileSync(values.images, 'utf8')) as string[]).filter((_, i) => i % shards === shard);
+const done = new Map<string, string>();
+if (existsSync(values.out)) {
+  for (const line of readFileSync(values.out, 'utf8').split('\n')) {
+    if (!line) continue;
+    const row = JSON.parse(line) as { file: string; sha256: string; version: string };
+    if (row.version === version) done.set(`${row.file}|${row.sha256}`, line);
+  }
+}
+writeFileSync(values.out, '');
+let computed = 0;
+let failed = 0;
+const start = Date.now();
+for (const [i, file] of files.entries()) {
+  const bytes = readFileSync(file);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const kept = done.get(`${file}|${sha256}`);
+  if (kept) {
+    appendFileSync(values.out, `${kept}\n`);
+    continue;
+  }
+  try {
+    const { description } = await describePhoto(detector, await decodeAnyImageFile(file));
+    const grounding = photoGrounding(description);
+    const detections = description.detections.detections.map((d) => [d.classIndex, +d.score.toFixed(4), ...[d.box.x1, d.box.y1, d.box.x2, d.box.y2].map((v) => +v.toFixed(1))]);
+    appendFileSync(values.out, `${JSON.stringify({ file, sha256, version, caption: grounding.caption, score: +grounding.score.toFixed(4), text: description.caption, detections })}\n`);
+    computed++;
+  } catch (error) {
+    failed++;
+    console.error(`${file}: ${errorMessage(error)}`);
+  }
+  if (process.stderr.isTTY && i % 20 === 0) process.stderr.write(`\rgrounding ${i + 1}/${files.length}`);
+}
+console.log(`grounding shard ${shard}/${shards}: ${files.length} images, ${computed} computed, ${files.length - computed - failed} kept, ${failed} unreadable, ${((Date.now() - start) / 1000).toFixed(0)} s`);
