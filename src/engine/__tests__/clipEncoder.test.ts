@@ -69,6 +69,7 @@ describe('CLIP image preprocessing', () => {
 describe.each([
   ['test-tiny-clip', 'models/scripts/make_test_pack.py'],
   ['mini-clip', 'models/scripts/mini_clip/train.py'],
+  ['mini-clip-v1', 'models/scripts/mini_clip/train.py (before v2)'],
 ])('ClipEncoder on %s (WASM in Node) against %s', (packId) => {
   const packDir = join(MODELS_DIR, packId);
   const packReference = loadReference(packDir);
@@ -100,7 +101,10 @@ describe.each([
   });
 
   it('matches the PyTorch image embeddings within 1e-4 (as unit vectors), from the PNG files', async () => {
-    const embeds = await encoder.encodeImages(packReference.images.map((img) => readPng(img.file, packDir)));
+    // A tower that reads the detector's grounded caption is fed the one the reference was computed with.
+    const grounding = packReference.images.every((img) => img.grounding) ? packReference.images.map((img) => img.grounding!) : undefined;
+    expect(encoder.takesGrounding).toBe(grounding !== undefined);
+    const embeds = await encoder.encodeImages(packReference.images.map((img) => readPng(img.file, packDir)), grounding);
     packReference.images.forEach((img, i) => expect(maxUnitDiff(embeds[i]!, img.image_embeds)).toBeLessThan(1e-4));
   });
 });

@@ -10,7 +10,8 @@ export const TEST_PACK_DIR = join(MODELS_DIR, 'test-tiny-clip');
 export interface ReferenceFixture {
   seed: number;
   texts: { text: string; input_ids: number[]; text_embeds: number[] }[];
-  images: { file: string; size: [number, number]; crop_file: string; image_embeds: number[] }[];
+  /** grounding: what the image tower was fed besides the pixels, for towers that take the detector's caption (mini-clip v2). */
+  images: { file: string; size: [number, number]; crop_file: string; image_embeds: number[]; grounding?: { caption: string | null; score: number } }[];
 }
 
 /** Reference values computed in PyTorch and Pillow by the script that made the pack. */
