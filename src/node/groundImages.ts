@@ -1,21 +1,22 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { GROUNDED_CAPTION_VERSION } from '../engine/detection/groundedCaption';
+import { GROUNDED_CAPTION_VERSION, groundedCaption } from '../engine/detection/groundedCaption';
+import type { Detection } from '../engine/detection/types';
 import { DETECTOR_DIR, ObjectDetector } from '../engine/detection/objectDetector';
 import { errorMessage } from '../engine/errors';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';
-import { describePhoto, photoGrounding } from '../engine/perception/photoAnalyzer';
+import { type PhotoDescription, describePhoto, photoGrounding } from '../engine/perception/photoAnalyzer';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { FsPackSource } from './fsPackSource';
 
 /**
  * The detector and the grounded captioner of the app, run over the images of a training set, so the
  * mini-clip recipe trains its image tower on exactly the grounding the app will feed it. One JSON
- * line per image: {file, sha256, caption (null when nothing confident), score, text, detections}.
- * Lines already in the output for the same file bytes, detector and captioner are kept, so a rerun
- * only does new images.
+ * line per image: {file, sha256, detector, captioner, caption (null when nothing confident), score,
+ * text, detections}. A line already in the output for the same file bytes and detector is reused (its
+ * caption rewritten from its detections if the captioner changed), so a rerun only detects new images.
  *
  *   npx tsx src/node/groundImages.ts --images list.json --out grounding.jsonl [--shard 0/2]
  *
@@ -38,15 +39,45 @@ if (!Number.isInteger(shard) || !Number.isInteger(shards) || shards < 1 || shard
 configureWasm(1);
 const source = new FsPackSource(`models/${DETECTOR_DIR}`);
 const detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
-const version = `${detector.fingerprint}/${GROUNDED_CAPTION_VERSION}`;
+type CompactDetection = [classIndex: number, score: number, x1: number, y1: number, x2: number, y2: number];
+interface Row {
+  file: string;
+  sha256: string;
+  detector: string;
+  captioner: string;
+  width: number;
+  height: number;
+  caption: string | null;
+  score: number;
+  text: string;
+  detections: CompactDetection[];
+}
+
+function row(file: string, sha256: string, description: PhotoDescription): Row {
+  const grounding = photoGrounding(description);
+  const { width, height, detections } = description.detections;
+  return {
+    file, sha256, detector: detector.fingerprint, captioner: GROUNDED_CAPTION_VERSION, width, height,
+    caption: grounding.caption, score: +grounding.score.toFixed(4), text: description.caption,
+    detections: detections.map((d) => [d.classIndex, +d.score.toFixed(4), ...([d.box.x1, d.box.y1, d.box.x2, d.box.y2].map((v) => +v.toFixed(1)) as [number, number, number, number])]),
+  };
+}
+
+/** A row of an older captioner, captioned again from its stored detections (the detector's part is the slow one). */
+function recaption(old: Row): Row {
+  const detections: Detection[] = old.detections.map(([classIndex, score, x1, y1, x2, y2]) => ({ classIndex, label: detector.config.classes[classIndex]!, score, box: { x1, y1, x2, y2 } }));
+  const result = { width: old.width, height: old.height, detections };
+  const caption = groundedCaption(result);
+  return row(old.file, old.sha256, { caption: caption.text, confident: caption.confident, detections: result });
+}
 
 const files = (JSON.parse(readFileSync(values.images, 'utf8')) as string[]).filter((_, i) => i % shards === shard);
-const done = new Map<string, string>();
+const done = new Map<string, Row>();
 if (existsSync(values.out)) {
   for (const line of readFileSync(values.out, 'utf8').split('\n')) {
     if (!line) continue;
-    const row = JSON.parse(line) as { file: string; sha256: string; version: string };
-    if (row.version === version) done.set(`${row.file}|${row.sha256}`, line);
+    const old = JSON.parse(line) as Row;
+    if (old.detector === detector.fingerprint) done.set(`${old.file}|${old.sha256}`, old.captioner === GROUNDED_CAPTION_VERSION ? old : recaption(old));
   }
 }
 writeFileSync(values.out, '');
@@ -58,14 +89,12 @@ for (const [i, file] of files.entries()) {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const kept = done.get(`${file}|${sha256}`);
   if (kept) {
-    appendFileSync(values.out, `${kept}\n`);
+    appendFileSync(values.out, `${JSON.stringify(kept)}\n`);
     continue;
   }
   try {
     const { description } = await describePhoto(detector, await decodeAnyImageFile(file));
-    const grounding = photoGrounding(description);
-    const detections = description.detections.detections.map((d) => [d.classIndex, +d.score.toFixed(4), ...[d.box.x1, d.box.y1, d.box.x2, d.box.y2].map((v) => +v.toFixed(1))]);
-    appendFileSync(values.out, `${JSON.stringify({ file, sha256, version, caption: grounding.caption, score: +grounding.score.toFixed(4), text: description.caption, detections })}\n`);
+    appendFileSync(values.out, `${JSON.stringify(row(file, sha256, description))}\n`);
     computed++;
   } catch (error) {
     failed++;

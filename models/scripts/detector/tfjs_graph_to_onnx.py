@@ -83,9 +83,12 @@ def same_pads(size, kernel, stride, dilation=1):
 
 
 class Converter:
-    def __init__(self, model_dir, graph_json="model.json", const_overrides=None, input_shapes=None):
+    def __init__(self, model_dir, graph_json="model.json", const_overrides=None, input_shapes=None, dynamic_spatial=False, runtime_consts=None):
         """const_overrides: constant name -> new value (to run a frozen graph at another input size);
-        input_shapes: placeholder name -> shape, instead of the frozen one."""
+        input_shapes: placeholder name -> shape, instead of the frozen one; dynamic_spatial: declare the
+        input's height and width free (the shape above is then only a representative one: padding is
+        computed from it, so every size must pad alike, e.g. multiples of 32), resize by scale factors;
+        runtime_consts: constant name -> (TF tensor, NHWC axis): a frozen size read from a shape at run time."""
         self.spec = json.load(open(os.path.join(model_dir, graph_json)))
         self.weights = read_weights(model_dir, self.spec["weightsManifest"])
         for name, value in (const_overrides or {}).items():
@@ -93,6 +96,8 @@ class Converter:
                 raise KeyError(f"the graph has no constant {name}")
             self.weights[name] = np.asarray(value, self.weights[name].dtype).reshape(self.weights[name].shape)
         self.input_shapes = input_shapes or {}
+        self.dynamic_spatial = dynamic_spatial
+        self.runtime_consts = runtime_consts or {}
         self.nodes, self.initializers, self.values, self.counter = [], [], {}, 0
         self.nhwc_cache = {}
 
@@ -276,10 +281,18 @@ class Converter:
             else:
                 mode = "asymmetric"
             n, c = x.shape[0], x.shape[1]
-            sizes = self.init(np.array([n, c, size[0], size[1]], np.int64), name + "_sizes")
             roi = self.init(np.zeros(0, np.float32), name + "_roi")
-            scales = self.init(np.zeros(0, np.float32), name + "_scales")
-            out = self.emit("Resize", [x.name, roi, scales, sizes], name, mode="linear", coordinate_transformation_mode=mode)
+            if self.dynamic_spatial:
+                # The frozen size is the input's times an integer factor; by that factor, any input size works.
+                factors = [size[0] / x.shape[2], size[1] / x.shape[3]]
+                if any(f != int(f) for f in factors):
+                    raise ValueError(f"{name}: resizing {x.shape[2:]} to {size} is not by an integer factor")
+                scales = self.init(np.array([1, 1, *factors], np.float32), name + "_scales")
+                out = self.emit("Resize", [x.name, roi, scales], name, mode="linear", coordinate_transformation_mode=mode)
+            else:
+                sizes = self.init(np.array([n, c, size[0], size[1]], np.int64), name + "_sizes")
+                scales = self.init(np.zeros(0, np.float32), name + "_scales")
+                out = self.emit("Resize", [x.name, roi, scales, sizes], name, mode="linear", coordinate_transformation_mode=mode)
             return [Value(out, [n, c, size[0], size[1]], x.dtype, "nchw")]
         if op == "MaxPool":
             x = self.nchw(ins[0])
@@ -369,13 +382,20 @@ class Converter:
             if node["op"] == "Placeholder":
                 dims = self.input_shapes.get(node["name"]) or [int(d["size"]) for d in node["attr"]["shape"]["shape"]["dim"]]
                 onnx_name = inputs_renamed.get(node["name"], node["name"])
-                inputs.append(helper.make_tensor_value_info(onnx_name, TensorProto.FLOAT, dims))
+                declared = [dims[0], "height", "width", dims[3]] if self.dynamic_spatial else dims
+                inputs.append(helper.make_tensor_value_info(onnx_name, TensorProto.FLOAT, declared))
                 self.values[node["name"]] = [Value(onnx_name, dims, np.float32)]
-            elif node["op"] == "Const":
+            elif node["op"] == "Const" and node["name"] not in self.runtime_consts:
                 self.values[node["name"]] = [Value(const=self.weights[node["name"]])]
 
         def value_of(ref):
             base, _, index = ref.partition(":")
+            if base in self.runtime_consts and base not in self.values:
+                tensor, axis = self.runtime_consts[base]
+                source = self.nhwc(value_of(tensor))
+                shape = self.emit("Shape", [source.name], base + "_shape")
+                index_of = self.init(np.array(axis, np.int64), base + "_axis")
+                self.values[base] = [Value(self.emit("Gather", [shape, index_of], base, axis=0), [], np.int64)]
             if base not in self.values:
                 visit(by_name[base])
             return self.values[base][int(index or 0)]
@@ -389,7 +409,10 @@ class Converter:
             v = self.nhwc(value_of(tf_name))
             self.nodes.append(helper.make_node("Identity", [v.name], [out_name], name=out_name))
             elem = {np.float32: TensorProto.FLOAT, np.bool_: TensorProto.BOOL}.get(v.dtype, TensorProto.INT64)
-            graph_outputs.append(helper.make_tensor_value_info(out_name, elem, v.shape))
+            shape = v.shape
+            if self.dynamic_spatial and len(shape) == 4:
+                shape = [shape[0], f"{out_name}_height", f"{out_name}_width", shape[3]]
+            graph_outputs.append(helper.make_tensor_value_info(out_name, elem, shape))
         model = helper.make_model(helper.make_graph(self.nodes, name, inputs, graph_outputs, self.initializers),
                                   opset_imports=[helper.make_opsetid("", OPSET)], producer_name="mmdialog-web tfjs_graph_to_onnx")
         onnx.checker.check_model(model)

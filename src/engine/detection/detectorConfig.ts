@@ -4,14 +4,20 @@ import { EngineError } from '../errors';
 export interface DetectorConfig {
   name: string;
   inputName: string;
-  /** The square input side in pixels. */
-  inputSize: number;
+  /** The photo's longer side in the detector's input, in pixels. */
+  maxSide: number;
+  /** Each input side is padded to a multiple of this (the backbone's stride). */
+  multiple: number;
   detectionsOutput: string;
   classes: readonly string[];
 }
 
 export const DETECTOR_CONFIG_FILE = 'detector.json';
 const DETECTOR_VERSION = 1;
+
+function positiveInteger(value: unknown, max: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
+}
 
 export function parseDetectorConfig(json: unknown, location: string): DetectorConfig {
   const bad = (what: string): never => {
@@ -24,15 +30,18 @@ export function parseDetectorConfig(json: unknown, location: string): DetectorCo
   const outputs = j['outputs'] as Record<string, unknown> | undefined;
   const classes = j['classes'];
   if (typeof input?.['name'] !== 'string') bad('has no "input.name"');
-  const size = input?.['size'];
-  if (typeof size !== 'number' || !Number.isInteger(size) || size < 32 || size > 2048) bad('has no valid "input.size"');
+  const maxSide = input?.['maxSide'];
+  const multiple = input?.['multiple'];
+  if (!positiveInteger(maxSide, 2048)) bad('has no valid "input.maxSide"');
+  if (!positiveInteger(multiple, 2048) || (maxSide as number) % (multiple as number) !== 0) bad('has no valid "input.multiple" (it must divide input.maxSide)');
   if (input?.['layout'] !== 'NHWC') bad('has an "input.layout" other than "NHWC"');
   if (typeof outputs?.['detections'] !== 'string') bad('has no "outputs.detections"');
   if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string' && c.length > 0)) bad('has no list of class names');
   return {
     name: typeof j['name'] === 'string' ? j['name'] : 'object detector',
     inputName: input!['name'] as string,
-    inputSize: size as number,
+    maxSide: maxSide as number,
+    multiple: multiple as number,
     detectionsOutput: outputs!['detections'] as string,
     classes: classes as string[],
   };

@@ -1,5 +1,9 @@
+import { boxReduce } from '../image/boxReduce';
 import { resizeBicubicLikePillow } from '../image/pilResize';
 import { type RgbaImage, flattenOnWhite } from '../image/rgbaImage';
+
+/** Changes whenever the input below would change for the same photo: part of the detector's fingerprint. */
+export const LETTERBOX_VERSION = 3;
 
 /** Where the shared photo sits inside the detector's square input. */
 export interface LetterboxPlacement {
@@ -9,24 +13,38 @@ export interface LetterboxPlacement {
   dy: number;
 }
 
+/** The detector's input: pixels in NHWC order and the input's size. */
+export interface DetectorInput {
+  pixels: Float32Array;
+  inputWidth: number;
+  inputHeight: number;
+  placement: LetterboxPlacement;
+}
+
 /**
- * The detector's input: the photo resized to fit a size x size square with its aspect kept, centred
- * on black, as float RGB 0-255 in NHWC order. This is how the original CenterNet code fed its model;
- * stretching to a square finds fewer objects, and 0-1 pixels find none. Transparent stickers are
- * flattened on white first, as the image encoder sees them.
+ * The detector's input: the photo resized with its aspect kept so its longer side is maxSide, centred
+ * on black padding that brings each side to a multiple of `multiple`, as float RGB 0-255 in NHWC
+ * order. This is how the original CenterNet code fed its model (stretching finds fewer objects, and
+ * 0-1 pixels find none), minus the padding to a square: a 4:3 photo costs three quarters of it.
+ * Transparent stickers are flattened on white first, as the image encoder sees them.
  */
-export function letterboxInput(image: RgbaImage, size: number): { pixels: Float32Array; placement: LetterboxPlacement } {
-  const flat = flattenOnWhite(image);
-  const scale = Math.min(size / flat.width, size / flat.height);
-  const width = Math.max(1, Math.min(size, Math.round(flat.width * scale)));
-  const height = Math.max(1, Math.min(size, Math.round(flat.height * scale)));
+export function letterboxInput(image: RgbaImage, maxSide: number, multiple = 1): DetectorInput {
+  const scale = Math.min(maxSide / image.width, maxSide / image.height);
+  const width = Math.max(1, Math.min(maxSide, Math.round(image.width * scale)));
+  const height = Math.max(1, Math.min(maxSide, Math.round(image.height * scale)));
+  const inputWidth = Math.ceil(width / multiple) * multiple;
+  const inputHeight = Math.ceil(height / multiple) * multiple;
+  // A big photo is first box-reduced (an area average) to less than twice the target, then resized:
+  // the same picture for the detector at a fraction of the cost of resizing it whole.
+  const reduced = boxReduce(image, Math.max(1, Math.floor(Math.min(image.width / width, image.height / height))));
+  const flat = flattenOnWhite(reduced);
   const resized = width === flat.width && height === flat.height ? flat : resizeBicubicLikePillow(flat, width, height);
-  const dx = Math.floor((size - width) / 2);
-  const dy = Math.floor((size - height) / 2);
-  const pixels = new Float32Array(size * size * 3);
+  const dx = Math.floor((inputWidth - width) / 2);
+  const dy = Math.floor((inputHeight - height) / 2);
+  const pixels = new Float32Array(inputWidth * inputHeight * 3);
   const src = resized.data;
   for (let y = 0; y < height; y++) {
-    let o = ((y + dy) * size + dx) * 3;
+    let o = ((y + dy) * inputWidth + dx) * 3;
     let p = y * width * 4;
     for (let x = 0; x < width; x++, o += 3, p += 4) {
       pixels[o] = src[p]!;
@@ -34,5 +52,5 @@ export function letterboxInput(image: RgbaImage, size: number): { pixels: Float3
       pixels[o + 2] = src[p + 2]!;
     }
   }
-  return { pixels, placement: { scale: width / flat.width, dx, dy } };
+  return { pixels, inputWidth, inputHeight, placement: { scale: width / image.width, dx, dy } };
 }

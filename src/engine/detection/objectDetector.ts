@@ -8,7 +8,7 @@ import { hashText } from '../pool/contentHash';
 import { EngineError } from '../errors';
 import { DETECTOR_CONFIG_FILE, type DetectorConfig, parseDetectorConfig } from './detectorConfig';
 import { MIN_DETECTION_SCORE, decodeDetections } from './decodeDetections';
-import { letterboxInput } from './letterbox';
+import { type DetectorInput, LETTERBOX_VERSION, letterboxInput } from './letterbox';
 import type { DetectionResult } from './types';
 
 /** Where the app serves the detector (models/detector/), beside the CLIP packs. */
@@ -43,7 +43,7 @@ export class ObjectDetector {
     const configJson = await readPackJson(source, DETECTOR_CONFIG_FILE);
     const config = parseDetectorConfig(configJson, source.location);
     const sessions = await ModelSessions.load(source, fileSet, [{ key: 'detector', file: 'model', label: 'object detector' }], plan, { ...options, missingAdvice: advice });
-    return new ObjectDetector(config, sessions, hashText(JSON.stringify([configJson, sessions.fileHashes])));
+    return new ObjectDetector(config, sessions, hashText(JSON.stringify([configJson, sessions.fileHashes, LETTERBOX_VERSION])));
   }
 
   get backend(): DetectorBackend {
@@ -51,21 +51,20 @@ export class ObjectDetector {
   }
 
   /** The model's raw outputs for one photo (the parity test compares them with TF.js). */
-  async run(image: RgbaImage): Promise<{ outputs: Record<string, ort.Tensor>; placement: ReturnType<typeof letterboxInput>['placement']; timings: DetectionTimings }> {
+  async run(image: RgbaImage): Promise<{ outputs: Record<string, ort.Tensor>; input: DetectorInput; timings: DetectionTimings }> {
     if (image.width < 1 || image.height < 1) throw new EngineError('image-corrupt', 'The photo has no pixels, so there is nothing to detect.');
     const start = nowMs();
-    const size = this.config.inputSize;
-    const { pixels, placement } = letterboxInput(image, size);
+    const input = letterboxInput(image, this.config.maxSide, this.config.multiple);
     const prepared = nowMs();
-    const outputs = await this.sessions.run('detector', () => ({ [this.config.inputName]: new ort.Tensor('float32', pixels, [1, size, size, 3]) }));
-    return { outputs, placement, timings: { preprocessMs: prepared - start, inferenceMs: nowMs() - prepared } };
+    const outputs = await this.sessions.run('detector', () => ({ [this.config.inputName]: new ort.Tensor('float32', input.pixels, [1, input.inputHeight, input.inputWidth, 3]) }));
+    return { outputs, input, timings: { preprocessMs: prepared - start, inferenceMs: nowMs() - prepared } };
   }
 
   /** The objects in a photo, strongest first, boxes in the photo's pixels. */
   async detect(image: RgbaImage, minScore = MIN_DETECTION_SCORE): Promise<DetectionResult & { timings: DetectionTimings }> {
-    const { outputs, placement, timings } = await this.run(image);
+    const { outputs, input, timings } = await this.run(image);
     const rows = floatOutput(outputs, this.config.detectionsOutput, 'the object detector');
-    const detections = decodeDetections(rows, placement, this.config.classes, { minScore, width: image.width, height: image.height });
+    const detections = decodeDetections(rows, input.placement, this.config.classes, { minScore, width: image.width, height: image.height });
     return { width: image.width, height: image.height, detections, timings };
   }
 
