@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { axeViolations, seriousViolations } from './axe';
-import { openReady, sendText } from './helpers';
+import { asset, choosePhotos, openReady, sendText } from './helpers';
 
 /** axe-core on each main view; serious and critical violations (contrast, names, alt text, ...) fail the test. */
 test.describe('accessibility (axe-core)', () => {
@@ -20,6 +20,26 @@ test.describe('accessibility (axe-core)', () => {
     await page.getByRole('button', { name: 'Pool and datasets' }).click();
     await expect(page.getByRole('dialog', { name: 'Candidate pool' })).toBeVisible();
     expect(await seriousViolations(page), 'pool dialog').toEqual([]);
+  });
+
+  test('a shared photo with its boxes in the inspector, and an unavailable detector, have no serious violations', async ({ page }) => {
+    await openReady(page);
+    await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await sendText(page, 'my morning coffee');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    await expect(page.getByTestId('detection-box').first()).toBeVisible();
+    expect(await seriousViolations(page), 'inspector with a photo and its boxes').toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await seriousViolations(page), 'the same on a phone').toEqual([]);
+
+    await page.route('**/models/detector/onnx/model.onnx', (route) => route.fulfill({ status: 404, body: 'Not found' }));
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await page.getByTestId('detector-status').locator('summary').click();
+    await expect(page.getByTestId('detector-reason')).toBeVisible();
+    expect(await seriousViolations(page), 'detector unavailable, with its reason open').toEqual([]);
   });
 
   test('kiosk with its countdown, and the inspector as a sheet on a phone, have no serious violations', async ({ page }) => {

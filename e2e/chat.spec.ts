@@ -67,7 +67,7 @@ test.describe('chat', () => {
     await page.reload();
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2);
     expect(await conversation(page)).toEqual(before);
-    // The photo got a caption from the pool's caption bank; it is shown, kept, and is the photo's alt text.
+    // The photo got a caption from the object detector (meadow.jpg is synthetic: it says it can't tell); it is shown, kept, and is the photo's alt text.
     const caption = await page.getByTestId('photo-caption').innerText();
     expect(caption).toMatch(/^[A-Z].+\.$/);
     const photo = page.getByRole('img', { name: `Shared photo: ${caption}` });

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { type BuildServer, serveBuild } from './buildServer';
-import { MODELS_DIR, openReady, sendText } from './helpers';
+import { MODELS_DIR, asset, choosePhotos, openReady, sendText } from './helpers';
 
 // Each test serves dist/ on a port of its own and then shuts that server down: "no network" means
 // no server at all, not only the browser's offline switch (which is flipped too).
@@ -55,6 +55,13 @@ test.describe('offline', () => {
     await cutNetworkAndReload(page, server);
     await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
     await answersAText(page);
+    // The object detector was kept at install with the default pack, so photos are still described from what is in them.
+    await expect(page.getByTestId('detector-status')).toHaveAttribute('data-state', 'ready');
+    await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2);
+    await expect(page.getByTestId('photo-caption')).toHaveText('A cup.');
     // Served by the service worker with the headers it was stored with: still cross-origin isolated (WASM threads).
     expect(await page.evaluate(() => navigator.serviceWorker.controller !== null && self.crossOriginIsolated)).toBe(true);
     await expect(badge(page)).toHaveText('Offline ready');
@@ -74,6 +81,7 @@ test.describe('offline', () => {
     await cutNetworkAndReload(page, server);
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
     await answersAText(page);
+    await expect(page.getByTestId('detector-status')).toHaveAttribute('data-state', 'ready');
     // Any pool photo in the reply is shown from the offline copy.
     for (const img of await page.getByRole('listitem', { name: 'The system replied' }).getByRole('img').all()) {
       await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
@@ -97,6 +105,7 @@ test.describe('offline', () => {
     });
     server.override('/sw.js', next.text);
     const downloadsBefore = server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx').length;
+    const detectorDownloadsBefore = server.requests.filter((p) => p === '/models/detector/onnx/model.onnx').length;
     const textsBefore = server.requests.filter((p) => p === '/pool/texts.json').length;
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
 
@@ -107,6 +116,7 @@ test.describe('offline', () => {
     await expect(badge(page)).toHaveText('Offline ready');
     // Unchanged files were copied from the old version, the changed one downloaded.
     expect(server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx')).toHaveLength(downloadsBefore);
+    expect(server.requests.filter((p) => p === '/models/detector/onnx/model.onnx')).toHaveLength(detectorDownloadsBefore);
     expect(server.requests.filter((p) => p === '/pool/texts.json').length).toBeGreaterThan(textsBefore);
 
     const reloaded = page.waitForEvent('load');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page, expect, test } from '@playwright/test';
-import { openReady, sendText } from './helpers';
+import { asset, choosePhotos, openReady, sendText } from './helpers';
 
 /**
  * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
@@ -63,6 +63,22 @@ test.describe('screenshots of the main views', () => {
     await page.getByText('Settings', { exact: true }).click();
     await expect(page.getByRole('combobox', { name: 'Response method' })).toBeVisible();
     await shootAllSizes(page, 'settings');
+  });
+
+  test('a shared photo, captioned from the objects the detector found, and its boxes in the inspector', async ({ page }) => {
+    await openReady(page, 'mini-clip');
+    await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await sendText(page, 'my morning coffee');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await expect(page.getByTestId('photo-caption')).toHaveText('A cup.');
+    await shootAllSizes(page, 'chat-photo');
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    const inspector = page.getByRole('complementary', { name: /Inspector/ });
+    await expect(inspector.getByTestId('detection-box').first()).toBeVisible();
+    await shootAllSizes(page, 'inspector-photo', async () => {
+      await inspector.getByRole('heading', { name: 'Objects in your photos' }).scrollIntoViewIfNeeded();
+    });
   });
 
   test('kiosk with its countdown', async ({ page }) => {

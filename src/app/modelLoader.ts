@@ -1,11 +1,12 @@
 import { chatActions } from '../stores/chatStore';
-import { modelActions, type PackSummary } from '../stores/modelStore';
+import { type DetectorSummary, modelActions, type PackSummary } from '../stores/modelStore';
 import { useSettingsStore } from '../stores/settingsStore';
 import { defaultPackId } from '../engine/pack/defaultPack';
 import { engine } from './engine';
 import { poolRef, resumeInterruptedImports } from './poolController';
 
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
+engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
@@ -15,10 +16,14 @@ function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | 
 export async function loadModels(): Promise<void> {
   const base = `${import.meta.env.BASE_URL}models/`;
   let packs: PackSummary[];
+  let detector: DetectorSummary | null;
   try {
     const response = await fetch(`${base}index.json`);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    packs = ((await response.json()) as { packs: PackSummary[] }).packs;
+    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null };
+    packs = index.packs;
+    // An index written before the detector was served has no "detector": the worker then says it is missing.
+    detector = index.detector ?? null;
   } catch (error) {
     modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${String(error)}. Check that the demo server is running and reload.`, []);
     return;
@@ -38,10 +43,15 @@ export async function loadModels(): Promise<void> {
   try {
     const loaded = await engine.call(
       'loadPack',
-      { pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) }, pool: poolRef(poolId), forceWasm },
+      {
+        pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) },
+        detector: detector ? { baseUrl: `${base}${detector.dir}/`, files: detector.files.map((f) => f.path) } : null,
+        pool: poolRef(poolId),
+        forceWasm,
+      },
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
-    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector);
     void resumeInterruptedImports();
   } catch (error) {
     if (poolId !== 'demo') {

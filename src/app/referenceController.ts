@@ -1,6 +1,6 @@
 import { errorMessage } from '../engine/errors';
 import { saveTurn } from '../persistence/conversationDb';
-import { type VisitorReference, chatActions, useChatStore } from '../stores/chatStore';
+import { type VisitorReference, chatActions, useChatStore, withCaption } from '../stores/chatStore';
 import { useModelStore } from '../stores/modelStore';
 import { sessionMetricsActions } from '../stores/sessionMetricsStore';
 import type { HistoryElement } from '../worker/protocol';
@@ -27,11 +27,11 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     const reply = message.elements.flatMap((e): HistoryElement[] => (e.kind === 'text' ? [{ kind: 'text', text: e.text }] : e.kind === 'poolImage' ? [{ kind: 'poolImage', key: e.key }] : []));
     const reference: HistoryElement[] = [...(text ? [{ kind: 'text' as const, text }] : []), ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob }))];
     const { score, captions } = await engine.call('scoreReference', { reply, reference });
-    const caption = new Map(captions.map((c) => [c.imageId, c.text]));
+    const caption = new Map(captions.map((c) => [c.imageId, c]));
     const answer: VisitorReference = {
       elements: [
         ...(text ? [{ kind: 'text' as const, text }] : []),
-        ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, name: i.name, width: i.width, height: i.height, ...(caption.has(i.imageId) ? { caption: caption.get(i.imageId)! } : {}) })),
+        ...images.map((i) => withCaption({ kind: 'image', imageId: i.imageId, name: i.name, width: i.width, height: i.height }, caption.get(i.imageId))),
       ],
       score,
     };

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listModelPacks } from './modelPacks';
+import { listModels } from './modelPacks';
 import { buildOfflineManifest } from './offlineManifest';
 import { packIndexJson } from './viteModelsPlugin';
 
@@ -13,8 +13,8 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-/** A build output and a models folder with the default pack (mini-clip) and one more. */
-function fixture(overrides: Record<string, string> = {}) {
+/** A build output and a models folder with the default pack (mini-clip), one more, and the object detector. */
+function fixture(overrides: Record<string, string> = {}, options: { detector?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'offline-manifest-'));
   const outDir = join(root, 'dist');
   const modelsDir = join(root, 'models');
@@ -39,9 +39,18 @@ function fixture(overrides: Record<string, string> = {}) {
     'mini-clip/fixture/expected.json': 'test only',
     'test-tiny-clip/config.json': '{"tiny":1}',
     'test-tiny-clip/onnx/text_model.onnx': 'tiny weights',
+    ...(options.detector === false
+      ? {}
+      : {
+          'detector/detector.json': '{"version":1}',
+          'detector/onnx/model.onnx': 'detector weights',
+          'detector/SOURCE.md': 'where it comes from',
+          'detector/source/centernet.bin': 'the TF.js model it was ported from',
+          'detector/fixture/chelsea.jpg': 'test photo',
+        }),
   });
-  const packs = listModelPacks(modelsDir);
-  return buildOfflineManifest({ outDir, modelsDir, packs, packIndexJson: packIndexJson(packs) });
+  const models = listModels(modelsDir);
+  return buildOfflineManifest({ outDir, modelsDir, ...models, packIndexJson: packIndexJson(models) });
 }
 
 describe('buildOfflineManifest', () => {
@@ -57,6 +66,9 @@ describe('buildOfflineManifest', () => {
         'models/index.json',
         'models/mini-clip/config.json',
         'models/mini-clip/onnx/text_model.onnx',
+        'models/detector/SOURCE.md',
+        'models/detector/detector.json',
+        'models/detector/onnx/model.onnx',
         'pool/embeddings/mini-clip.bin',
         'pool/embeddings/mini-clip.json',
         'pool/media.json',
@@ -66,6 +78,18 @@ describe('buildOfflineManifest', () => {
     expect(manifest.optional.map((f) => f.url).sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
     expect(manifest.packs['test-tiny-clip']).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
     expect(manifest.precache.find((f) => f.url === 'models/mini-clip/onnx/text_model.onnx')?.bytes).toBe('mini weights'.length);
+    // The detector's source model and test photos are never kept (nor served).
+    expect([...manifest.precache, ...manifest.optional].filter((f) => /source|fixture/.test(f.url))).toEqual([]);
+  });
+
+  it('keeps the object detector at install whichever pack is chosen, and lists it in models/index.json', () => {
+    const manifest = fixture();
+    expect(manifest.precache.find((f) => f.url === 'models/detector/onnx/model.onnx')?.bytes).toBe('detector weights'.length);
+    expect(Object.values(manifest.packs).flat().filter((url) => url.startsWith('models/detector/'))).toEqual([]);
+    const withoutDetector = fixture({}, { detector: false });
+    expect(withoutDetector.precache.filter((f) => f.url.startsWith('models/detector/'))).toEqual([]);
+    // index.json changes with the detector, so the cached copy of it is replaced too.
+    expect(withoutDetector.precache.find((f) => f.url === 'models/index.json')!.revision).not.toBe(manifest.precache.find((f) => f.url === 'models/index.json')!.revision);
   });
 
   it('gives a new version when any kept file changes, and the same version otherwise', () => {

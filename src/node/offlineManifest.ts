@@ -3,7 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { defaultPackId } from '../engine/pack/defaultPack.ts';
 import type { ManifestFile, OfflineManifest } from '../sw/offlineCache.ts';
-import type { PackListing } from './modelPacks.ts';
+import type { DetectorListing, PackListing } from './modelPacks.ts';
 
 function revisionOf(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
@@ -28,6 +28,8 @@ export interface OfflineManifestInputs {
   /** Where the packs live (they are served from here and copied into the build by viteModelsPlugin). */
   modelsDir: string;
   packs: PackListing[];
+  /** The object detector (models/detector/), or null when there is none. */
+  detector: DetectorListing | null;
   /** /models/index.json exactly as it is served. */
   packIndexJson: string;
 }
@@ -38,11 +40,12 @@ function shellFile(url: string): boolean {
 }
 
 /**
- * The files the service worker keeps: the app shell, the default pack, the demo pool with the
- * default pack's embeddings, and the dialogues at install; the other packs (and their embeddings)
- * on first use. The version is a hash of every file's URL and content.
+ * The files the service worker keeps: the app shell, the default pack with the object detector (so
+ * shared photos are still described offline), the demo pool with the default pack's embeddings, and
+ * the dialogues at install; the other packs (and their embeddings) on first use. The version is a
+ * hash of every file's URL and content.
  */
-export function buildOfflineManifest({ outDir, modelsDir, packs, packIndexJson }: OfflineManifestInputs): OfflineManifest {
+export function buildOfflineManifest({ outDir, modelsDir, packs, detector, packIndexJson }: OfflineManifestInputs): OfflineManifest {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const embeddingsOf = (packId: string) => [`pool/embeddings/${packId}.json`, `pool/embeddings/${packId}.bin`];
   const otherEmbeddings = new Set(packs.filter((p) => p.id !== defaultPack).flatMap((p) => embeddingsOf(p.id)));
@@ -55,6 +58,9 @@ export function buildOfflineManifest({ outDir, modelsDir, packs, packIndexJson }
     (otherEmbeddings.has(url) ? optional : precache).push(fileEntry(url, join(outDir, url)));
   }
   precache.push({ url: 'models/index.json', revision: revisionOf(packIndexJson), bytes: Buffer.byteLength(packIndexJson) });
+
+  // Every pack uses the detector, so it is kept at install whichever pack is chosen.
+  if (detector) precache.push(...detector.files.map((f) => fileEntry(`models/${detector.dir}/${f.path}`, join(modelsDir, detector.dir, f.path))));
 
   const packUrls: Record<string, string[]> = {};
   for (const pack of packs) {

@@ -2,16 +2,17 @@ import { createReadStream, statSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Connect, Plugin } from 'vite';
-import { type PackListing, isServablePackPath, listModelPacks } from './modelPacks.ts';
+import { type ModelsListing, isServablePackPath, listModels } from './modelPacks.ts';
 
 /** /models/index.json: the same bytes from the dev server, the preview server and the build (the offline copy hashes them). */
-export function packIndexJson(packs: PackListing[]): string {
-  return JSON.stringify({ packs });
+export function packIndexJson({ packs, detector }: ModelsListing): string {
+  return JSON.stringify({ packs, detector });
 }
 
 /**
- * Serves the packs under models/ at /models/ (dev server and preview), with /models/index.json
- * listing them, and copies them into the production build. Test fixtures inside packs stay out.
+ * Serves the packs and the object detector under models/ at /models/ (dev server and preview), with
+ * /models/index.json listing them (the detector beside the packs, not as one), and copies them into
+ * the production build. Test fixtures and the detector's source model stay out.
  */
 export function modelsPlugin(modelsDir: string): Plugin {
   const middleware: Connect.NextHandleFunction = (req, res, next) => {
@@ -21,7 +22,7 @@ export function modelsPlugin(modelsDir: string): Plugin {
     if (rest === 'index.json') {
       res.setHeader('Content-Type', 'application/json');
       res.setHeader('Cache-Control', 'no-cache');
-      res.end(packIndexJson(listModelPacks(modelsDir)));
+      res.end(packIndexJson(listModels(modelsDir)));
       return;
     }
     const file = isServablePackPath(modelsDir, rest);
@@ -48,15 +49,16 @@ export function modelsPlugin(modelsDir: string): Plugin {
       server.middlewares.use(middleware);
     },
     async closeBundle() {
-      const packs = listModelPacks(modelsDir);
+      const models = listModels(modelsDir);
       await mkdir(join(outDir, 'models'), { recursive: true });
-      for (const pack of packs) {
-        for (const file of pack.files) {
-          await mkdir(join(outDir, 'models', pack.id, file.path, '..'), { recursive: true });
-          await cp(join(modelsDir, pack.id, file.path), join(outDir, 'models', pack.id, file.path));
+      const folders = [...models.packs.map((p) => ({ dir: p.id, files: p.files })), ...(models.detector ? [models.detector] : [])];
+      for (const { dir, files } of folders) {
+        for (const file of files) {
+          await mkdir(join(outDir, 'models', dir, file.path, '..'), { recursive: true });
+          await cp(join(modelsDir, dir, file.path), join(outDir, 'models', dir, file.path));
         }
       }
-      await writeFile(join(outDir, 'models', 'index.json'), packIndexJson(packs));
+      await writeFile(join(outDir, 'models', 'index.json'), packIndexJson(models));
     },
   };
 }

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Plugin, build } from 'vite';
-import { listModelPacks } from './modelPacks.ts';
+import { listModels } from './modelPacks.ts';
 import { buildOfflineManifest } from './offlineManifest.ts';
 import { packIndexJson } from './viteModelsPlugin.ts';
 
@@ -23,8 +23,8 @@ export function offlinePlugin(options: { modelsDir: string; serviceWorkerEntry: 
       outDir = join(config.root, config.build.outDir);
     },
     async closeBundle() {
-      const packs = listModelPacks(options.modelsDir);
-      const manifest = buildOfflineManifest({ outDir, modelsDir: options.modelsDir, packs, packIndexJson: packIndexJson(packs) });
+      const models = listModels(options.modelsDir);
+      const manifest = buildOfflineManifest({ outDir, modelsDir: options.modelsDir, ...models, packIndexJson: packIndexJson(models) });
       // A separate build: one classic script with no imports, which every browser runs as a service worker.
       const output = await build({
         configFile: false,

@@ -1,5 +1,6 @@
 import { createStore, del, get, keys, set, setMany } from 'idb-keyval';
 import type { ChatMessage } from '../stores/chatStore';
+import { readStoredMessages } from './storedMessages';
 
 /**
  * The conversation in IndexedDB: the message list under one key, each image Blob under its own
@@ -9,8 +10,7 @@ const store = createStore('mmdialog', 'conversation');
 const MESSAGES_KEY = 'messages';
 
 export async function loadMessages(): Promise<ChatMessage[]> {
-  const saved = await get<unknown>(MESSAGES_KEY, store);
-  return Array.isArray(saved) ? (saved as ChatMessage[]) : [];
+  return readStoredMessages(await get<unknown>(MESSAGES_KEY, store));
 }
 
 /** Images of this session, so a photo shows at once, before (and whether or not) it is stored. */

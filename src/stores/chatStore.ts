@@ -1,9 +1,29 @@
 import { create } from 'zustand';
-import type { BackendState, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
+import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
+
+/**
+ * A photo the person shared. What the worker said about it arrives with the reply; conversations
+ * saved by older versions have the caption alone, or nothing.
+ */
+export interface PhotoElement {
+  kind: 'image';
+  imageId: string;
+  name: string;
+  width: number;
+  height: number;
+  /** Shown under the photo and used as its alt text. */
+  caption?: string;
+  /** Where the caption came from: the object detector's boxes, or the image encoder alone (no detector). */
+  captionSource?: PhotoCaption['source'];
+  /** False when the detector found nothing with confidence and the caption says so. */
+  captionConfident?: boolean;
+  /** The detector's boxes (a few hundred bytes), kept so the Inspector can show them after a reload. */
+  detections?: PhotoDetections;
+}
 
 export type MessageElement =
   | { kind: 'text'; text: string }
-  | { kind: 'image'; imageId: string; name: string; width: number; height: number; caption?: string }
+  | PhotoElement
   /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
   | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
 
@@ -13,7 +33,8 @@ export interface ReplyMeta {
   /** Cosine between the latest turn and the reply's first element (not MM-Relevance). */
   relevance: number;
   steps: ReplyStep[];
-  timings: ReplyResult['timings'];
+  /** detectMs is absent in replies saved before photos went through the object detector. */
+  timings: Omit<ReplyResult['timings'], 'detectMs'> & { detectMs?: number };
   provider: 'webgpu' | 'wasm';
   /** Where the reply was made, for the inspector (absent in replies saved by older versions). */
   backend?: BackendState;
@@ -71,6 +92,19 @@ interface ChatState {
 
 let nextNoticeId = 1;
 
+/** A photo with what the worker said about it; a photo it said nothing about is returned as it was. */
+export function withCaption(photo: PhotoElement, caption: PhotoCaption | undefined): PhotoElement {
+  if (!caption) return photo;
+  const { detections: _, ...rest } = photo;
+  return {
+    ...rest,
+    caption: caption.text,
+    captionSource: caption.source,
+    captionConfident: caption.confident,
+    ...(caption.detections ? { detections: caption.detections } : {}),
+  };
+}
+
 export const useChatStore = create<ChatState>()(() => ({
   messages: [],
   hydrated: false,
@@ -85,13 +119,11 @@ export const chatActions = {
   hydrate(messages: ChatMessage[]) {
     useChatStore.setState({ messages, hydrated: true });
   },
-  /** Adds the worker's captions to the photos of a message (by image id). */
-  setCaptions(messageId: string, captions: readonly { imageId: string; text: string }[]) {
-    const byId = new Map(captions.map((c) => [c.imageId, c.text]));
+  /** Adds the worker's captions (and the detector's boxes behind them) to the photos of a message, by image id. */
+  setCaptions(messageId: string, captions: readonly PhotoCaption[]) {
+    const byId = new Map(captions.map((c) => [c.imageId, c]));
     useChatStore.setState((s) => ({
-      messages: s.messages.map((m) =>
-        m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' && byId.has(e.imageId) ? { ...e, caption: byId.get(e.imageId)! } : e)) },
-      ),
+      messages: s.messages.map((m) => (m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' ? withCaption(e, byId.get(e.imageId)) : e)) })),
     }));
   },
   setReference(messageId: string, reference: VisitorReference) {

@@ -1,10 +1,16 @@
 import { create } from 'zustand';
-import type { BackendState, PoolLoaded, ResponseMethods } from '../worker/protocol';
+import type { BackendState, DetectorStatus, PoolLoaded, ResponseMethods } from '../worker/protocol';
 
 export interface PackSummary {
   id: string;
   name: string;
   description: string;
+  files: { path: string; bytes: number }[];
+}
+
+/** The object detector as /models/index.json lists it (null there when models/ has none). */
+export interface DetectorSummary {
+  dir: string;
   files: { path: string; bytes: number }[];
 }
 
@@ -22,6 +28,8 @@ interface ModelState {
   loadMs: number | null;
   pool: PoolLoaded | null;
   methods: ResponseMethods | null;
+  /** Whether shared photos go through the object detector; null until the pack has loaded. */
+  detector: DetectorStatus | null;
   error: string | null;
 }
 
@@ -34,12 +42,13 @@ export const useModelStore = create<ModelState>()(() => ({
   loadMs: null,
   pool: null,
   methods: null,
+  detector: null,
   error: null,
 }));
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null });
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -47,8 +56,12 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods) {
-    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods });
+  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus) {
+    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector });
+  },
+  /** The detector moved to WASM or failed after the load; ignored while a (re)load is under way, whose result says it. */
+  detectorChanged(detector: DetectorStatus) {
+    useModelStore.setState((s) => (s.phase === 'ready' ? { detector } : {}));
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });

@@ -19,7 +19,7 @@ export interface ManifestFile {
 export interface OfflineManifest {
   /** A hash of precache and optional: any changed file makes a new version. */
   version: string;
-  /** Kept at install: the app shell, the default pack, the demo pool and the dialogues. */
+  /** Kept at install: the app shell, the default pack with the object detector (models/detector/), the demo pool and the dialogues. */
   precache: ManifestFile[];
   /** Kept on first use (the other packs and their pool embeddings); unchanged ones survive an update. */
   optional: ManifestFile[];

@@ -1,8 +1,10 @@
 import { ClipEncoder } from '../engine/clip/clipEncoder';
+import { ObjectDetector } from '../engine/detection/objectDetector';
+import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type BackendCapabilities, chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { type BackendCapabilities, type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { MajorityIntent } from '../engine/response/compose';
@@ -15,7 +17,10 @@ import { type PoolImageInfo, Responder } from './responder';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, DatasetFile, DatasetImported, FileProgress, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, PoolLoaded, PoolRef } from './protocol';
+
+/** What a missing detector means and what to do, after "... is missing, so ". */
+const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
 async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabilities> {
   const base = { crossOriginIsolated: self.crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency || 1, forceWasm };
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
@@ -36,6 +41,11 @@ interface ActivePool {
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class BrowserEngine implements WorkerEngine {
   private encoder: ClipEncoder | null = null;
+  private detector: ObjectDetector | null = null;
+  /** The encoder with the detector (or without, when it is unavailable): every photo and pool image goes through it. */
+  private analyzer: PhotoAnalyzer | null = null;
+  /** Tells the page when the detector's status changes after the load. */
+  private announceDetector: (status: DetectorStatus) => void = () => undefined;
   private pool: ActivePool | null = null;
   private packId = '';
   private responder: Responder | null = null;
@@ -43,16 +53,19 @@ export class BrowserEngine implements WorkerEngine {
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
-  async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void) {
+  async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void, onDetector: (d: DetectorStatus) => void) {
     const start = nowMs();
     const caps = await detectCapabilities(params.forceWasm);
     const plan = chooseExecutionPlan(caps);
     configureWasm(plan.wasmThreads);
-    await this.encoder?.release();
+    await Promise.all([this.encoder?.release(), this.detector?.release()]);
     this.encoder = null;
+    this.detector = null;
+    this.analyzer = null;
     this.pool = null;
+    this.announceDetector = onDetector;
     const encoder = await ClipEncoder.load(new FetchPackSource(params.pack.baseUrl), params.pack.files, plan, { onProgress, onBackendChange: onBackend });
-    if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(encoder);
+    if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(() => this.encoder === encoder, (reason) => encoder.fallBackToWasm(reason));
     // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
     let heads: ResponseHeads | null = null;
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
@@ -62,19 +75,85 @@ export class BrowserEngine implements WorkerEngine {
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
     }
+    // The detector runs where the pack runs (on WASM at once when WebGPU already failed for the pack).
+    const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
+    const { detector, status: detectorStatus } = await this.loadDetector(params.detector, detectorPlan, onProgress);
+    const analyzer = new PhotoAnalyzer(encoder, detector);
     this.encoder = encoder;
+    this.detector = detector;
+    this.analyzer = analyzer;
     this.packId = params.pack.id;
-    this.responder = new Responder(encoder, heads, note, embeddingCache);
+    this.responder = new Responder(analyzer, heads, note, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason));
     const pool = await this.usePool({ pool: params.pool }, onProgress);
-    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool };
+    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus) };
+  }
+
+  /** The object detector, or null with a sentence saying why: its failure never stops the pack. */
+  private async loadDetector(ref: DetectorRef | null, plan: ExecutionPlan, onProgress: (p: FileProgress) => void): Promise<{ detector: ObjectDetector | null; status: DetectorStatus }> {
+    if (!ref) {
+      return { detector: null, status: { state: 'unavailable', reason: `The object detector is not installed (models/detector/ has no detector.json), so ${DETECTOR_MISSING_ADVICE}` } };
+    }
+    const start = nowMs();
+    let detector: ObjectDetector | null = null;
+    let loadMs = 0;
+    try {
+      detector = await ObjectDetector.load(new FetchPackSource(ref.baseUrl, DETECTOR_MISSING_ADVICE), ref.files, plan, {
+        // Named apart from the pack's own onnx/ files in the status area's progress bars.
+        onProgress: (p) => onProgress({ ...p, file: `detector/${p.file}` }),
+        // Called during the load too (detector still null then): the load's result carries that state.
+        onBackendChange: (backend) => {
+          if (detector && this.detector === detector) this.announceDetector({ state: 'ready', backend, loadMs });
+        },
+      });
+      loadMs = nowMs() - start;
+      const loaded = detector;
+      if (loaded.backend.provider === 'webgpu') this.watchDeviceLoss(() => this.detector === loaded, (reason) => loaded.fallBackToWasm(reason));
+      return { detector: loaded, status: { state: 'ready', backend: loaded.backend, loadMs } };
+    } catch (error) {
+      console.warn('The object detector could not be loaded:', errorMessage(error));
+      // A missing file's message already says what follows and what to do; other failures get that said.
+      const reason =
+        error instanceof EngineError && error.code === 'pack-file-missing'
+          ? errorMessage(error)
+          : `The object detector could not be loaded: ${sentence(errorMessage(error))} Until it loads, photos are described by the image encoder alone.`;
+      return { detector: null, status: { state: 'unavailable', reason } };
+    }
+  }
+
+  /**
+   * The analyzer for work that keeps only embeddings (the pool, datasets, encodeImages). An image
+   * tower that does not take the detector's grounding computes the same embedding without it, under
+   * the same fingerprint, so the detector is skipped there: it would cost a detection per image
+   * (seconds for a few dozen photos on WASM) for nothing. Captions of shared photos always use it.
+   */
+  private embeddingAnalyzer(): PhotoAnalyzer | null {
+    const analyzer = this.analyzer;
+    if (!analyzer || !analyzer.detector || analyzer.encoder.takesGrounding) return analyzer;
+    return new PhotoAnalyzer(analyzer.encoder, null);
+  }
+
+  /** The status as it is now: a fallback to WASM during the load shows in the detector's backend. */
+  private detectorStatus(status: DetectorStatus): DetectorStatus {
+    return status.state === 'ready' && this.detector ? { ...status, backend: this.detector.backend } : status;
+  }
+
+  /** The detector failed on a photo the image encoder alone could read: go on without it, and say so. */
+  private detectorFailed(detector: ObjectDetector, reason: string): void {
+    if (this.detector !== detector || !this.encoder) return;
+    console.warn('The object detector failed; photos are described by the image encoder alone from now on:', reason);
+    this.detector = null;
+    this.analyzer = new PhotoAnalyzer(this.encoder, null);
+    // Not released: a dataset being embedded in the background may still hold the analyzer that uses it.
+    this.announceDetector({ state: 'unavailable', reason: `The object detector failed on a photo (${reason.replace(/\.$/, '')}), so photos are now described by the image encoder alone. Reload the page to try the detector again.` });
   }
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
   async usePool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void): Promise<PoolLoaded> {
     const encoder = this.encoder;
+    const analyzer = this.embeddingAnalyzer();
     const responder = this.responder;
     const packId = this.packId;
-    if (!encoder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
+    if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
     const progress = (phase: string, done: number, total: number) => onProgress({ file: `pool ${phase}`, loaded: done, total });
     const ref = params.pool;
     let embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
@@ -86,8 +165,9 @@ export class BrowserEngine implements WorkerEngine {
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
+      // Through the analyzer: rows it computes get the detector's grounding when the image tower takes it, and cached rows are keyed by its fingerprint.
       embedded = await embedPool({
-        encoder,
+        encoder: analyzer,
         texts: textItems,
         images,
         imageKeys: images.map((m) => imageContentKey(m)),
@@ -104,7 +184,7 @@ export class BrowserEngine implements WorkerEngine {
       if (train) dialogues = parseConversationsBytes(new Uint8Array(await train.arrayBuffer()), { file: 'dialogues/train/conversations.json' });
     } else {
       const dataset = await requireDataset(ref.datasetId);
-      embedded = await this.embedDataset(dataset, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
+      embedded = await this.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
       for (const { split } of responder?.needsMajority ? dataset.splits : []) {
@@ -139,9 +219,10 @@ export class BrowserEngine implements WorkerEngine {
   /** Embeds a stored dataset's texts and images with the current pack; rows already cached are kept, so this resumes after a reload. */
   async resumeDataset(params: { datasetId: string }, onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
     const encoder = this.encoder;
-    if (!encoder) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
+    const analyzer = this.embeddingAnalyzer();
+    if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
     const dataset = await requireDataset(params.datasetId);
-    await this.embedDataset(dataset, encoder, onProgress);
+    await this.embedDataset(dataset, analyzer, encoder, onProgress);
     if (dataset.status !== 'ready') {
       dataset.status = 'ready';
       await saveManifest(dataset);
@@ -150,9 +231,10 @@ export class BrowserEngine implements WorkerEngine {
     return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
   }
 
-  private embedDataset(dataset: StoredDataset, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
+  /** `encoder` is the pack the work belongs to: loading another pack cancels it. */
+  private embedDataset(dataset: StoredDataset, analyzer: PhotoAnalyzer, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
     return embedPool({
-      encoder,
+      encoder: analyzer,
       texts: dataset.texts,
       images: dataset.images,
       imageKeys: dataset.images.map((i) => i.contentKey),
@@ -246,29 +328,37 @@ export class BrowserEngine implements WorkerEngine {
   }
 
   async encodeImages(params: Parameters<WorkerEngine['encodeImages']>[0]) {
-    const { encoder } = this.ready();
+    this.ready();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
-    const embeddings = await encoder.encodeImages(images);
+    const embeddings = await this.embeddingAnalyzer()!.encodeImages(images);
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
-  private ready(): { encoder: ClipEncoder; pool: ActivePool } {
-    if (!this.encoder || !this.pool) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
-    return { encoder: this.encoder, pool: this.pool };
+  private ready(): { encoder: ClipEncoder; analyzer: PhotoAnalyzer; pool: ActivePool } {
+    if (!this.encoder || !this.analyzer || !this.pool) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
+    return { encoder: this.encoder, analyzer: this.analyzer, pool: this.pool };
   }
 
-  /** A lost GPU device (driver reset, tab in background on some systems) moves the pack to WASM. */
-  private watchDeviceLoss(encoder: ClipEncoder): void {
+  /**
+   * A lost GPU device (driver reset, tab in background on some systems) moves a model to WASM: the
+   * pack's towers and the detector each watch it, while they are the ones in use.
+   */
+  private watchDeviceLoss(stillInUse: () => boolean, fallBackToWasm: (reason: string) => Promise<void>): void {
     void (async () => {
       try {
         const device = await (ort.env.webgpu as { device?: GPUDevice | Promise<GPUDevice> }).device;
         const info = await device?.lost;
-        if (info && this.encoder === encoder) await encoder.fallBackToWasm(`GPU device lost: ${info.message || info.reason}`);
+        if (info && stillInUse()) await fallBackToWasm(`GPU device lost: ${info.message || info.reason}`);
       } catch (error) {
         console.warn('Could not watch the WebGPU device for loss:', errorMessage(error));
       }
     })();
   }
+}
+
+/** A message as a sentence: ends with a full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
 async function fetchBlob(url: string): Promise<Blob> {

@@ -1,4 +1,4 @@
-import type { BackendState, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -29,6 +29,7 @@ export class EngineClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
+  private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
     port.addEventListener('message', (event) => this.receive(event.data));
@@ -54,10 +55,19 @@ export class EngineClient {
     return () => this.backendListeners.delete(listener);
   }
 
+  /** The object detector moved to WASM or failed after the pack loaded (its status at load comes with loadPack's result). */
+  onDetectorChange(listener: (detector: DetectorStatus) => void): () => void {
+    this.detectorListeners.add(listener);
+    return () => this.detectorListeners.delete(listener);
+  }
+
   private receive(event: WorkerEvent): void {
     switch (event.type) {
       case 'backend':
         for (const listener of this.backendListeners) listener(event.backend);
+        return;
+      case 'detector':
+        for (const listener of this.detectorListeners) listener(event.detector);
         return;
       case 'progress':
         this.pending.get(event.id)?.onProgress?.(event.progress);

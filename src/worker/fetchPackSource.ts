@@ -1,9 +1,16 @@
 import { EngineError, errorMessage } from '../engine/errors';
 import type { FileProgress, PackFileSource } from '../engine/pack/fileSource';
 
-/** A pack served over HTTP (the app's own origin); streams each file to report bytes loaded. */
+/** What a missing pack file means, after "<url> is missing (HTTP 404), so ...". */
+const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.';
+
+/** A pack (or the detector's folder) served over HTTP (the app's own origin); streams each file to report bytes loaded. */
 export class FetchPackSource implements PackFileSource {
-  constructor(readonly location: string) {}
+  constructor(
+    readonly location: string,
+    /** What a missing file means for the app and what to do, after "<url> is missing (HTTP 404), so ...". */
+    private readonly missingAdvice = PACK_MISSING_ADVICE,
+  ) {}
 
   async readBytes(path: string, onProgress?: (progress: FileProgress) => void): Promise<Uint8Array> {
     const url = this.location + path;
@@ -19,7 +26,7 @@ export class FetchPackSource implements PackFileSource {
       throw new EngineError(
         'pack-file-missing',
         response.status === 404
-          ? `${url} is missing (HTTP 404), so the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.`
+          ? `${url} is missing (HTTP 404), so ${this.missingAdvice}`
           : `${url} could not be loaded (HTTP ${response.status}). Reload the page; if it persists, restart the demo server.`,
       );
     }

@@ -4,19 +4,74 @@
  * `backend` is announced whenever the execution provider changes.
  */
 import type { BackendState } from '../engine/clip/clipEncoder';
+import type { Box } from '../engine/detection/types';
 import type { EngineErrorCode } from '../engine/errors';
+import type { SessionsState } from '../engine/onnx/modelSessions';
 import type { ImageFormat } from '../engine/image/imageFormat';
 import type { FileProgress } from '../engine/pack/fileSource';
 import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 import type { ResponseScore } from '../engine/response/evaluate';
 
-export type { BackendState, FileProgress, ResponseScore };
+export type { BackendState, Box, FileProgress, ResponseScore };
 
 export interface PackRef {
   id: string;
   /** URL of the pack folder, ending in '/'. */
   baseUrl: string;
   files: string[];
+}
+
+/** The object detector's folder (models/detector/) as /models/index.json lists it. */
+export interface DetectorRef {
+  /** URL of the folder, ending in '/'. */
+  baseUrl: string;
+  files: string[];
+}
+
+/** Where the object detector runs: its one model's provider and dtype, and why. */
+export type DetectorBackend = SessionsState<'detector'>;
+
+/**
+ * Whether shared photos go through the object detector. Unavailable never stops the pack: photos are
+ * then described by the image encoder alone, and `reason` says what happened and what to do.
+ */
+export type DetectorStatus = { state: 'ready'; backend: DetectorBackend; loadMs: number } | { state: 'unavailable'; reason: string };
+
+/** One object the detector found in a photo; the box is in the photo's own pixels. */
+export interface DetectedObject {
+  /** The COCO class, e.g. "cup". */
+  label: string;
+  /** The detector's confidence, 0..1. */
+  score: number;
+  box: Box;
+}
+
+/** What the detector found in one photo, strongest first, with the photo's size the boxes refer to. */
+export interface PhotoDetections {
+  width: number;
+  height: number;
+  objects: DetectedObject[];
+}
+
+/** The caption of a shared photo, and where it came from. */
+export interface PhotoCaption {
+  imageId: string;
+  /** One sentence: shown under the photo and used as its alt text. */
+  text: string;
+  /**
+   * grounded: written from the object detector's boxes. image-encoder: the caption-bank sentence
+   * nearest to the photo's CLIP embedding, used when there is no detector.
+   */
+  source: 'grounded' | 'image-encoder';
+  /**
+   * Whether the caption says what is in the photo, and so is the photo's text for the text-only
+   * methods. False for a grounded caption that only says nothing was found with confidence.
+   */
+  confident: boolean;
+  /** grounded: the main object's detection score (0 when not confident); image-encoder: the CLIP cosine of photo and caption. */
+  score: number;
+  /** What the detector found (null when the photo was described without it). */
+  detections: PhotoDetections | null;
 }
 
 export interface ImagePayload {
@@ -49,6 +104,8 @@ export interface PackLoaded {
   loadMs: number;
   projectionDim: number;
   pool: PoolLoaded;
+  /** The object detector, loaded after the pack on the same execution plan; its failure never stops the pack. */
+  detector: DetectorStatus;
 }
 
 /** One file of a folder (or of a zip) the person chose, with its path inside the folder. */
@@ -110,9 +167,10 @@ export interface ReplyResult {
   intentModel: 'majority' | 'head';
   /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
   relevance: number;
-  /** Captions of the photos of this turn (retrieved from the pool's caption bank). */
-  captions: { imageId: string; text: string; score: number }[];
-  timings: { decodeMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
+  /** Captions of the photos of this turn: grounded in the detector's boxes, or from the caption bank without a detector. */
+  captions: PhotoCaption[];
+  /** In the worker: decode the photos, detect objects in them, encode (CLIP), caption, intent, rank, and all of it. */
+  timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
   backend: BackendState;
 }
 
@@ -144,7 +202,8 @@ export interface ReplayTurnResult {
 
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
-  loadPack: { params: { pack: PackRef; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
+  /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
+  loadPack: { params: { pack: PackRef; detector: DetectorRef | null; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
   usePool: { params: { pool: PoolRef }; result: PoolLoaded };
   /** Hands over a folder's files in slices: cloning 10,000 File handles in one message blocks the page for seconds. */
   stageDatasetFiles: { params: { stagingId: string; files: DatasetFile[] }; result: { staged: number } };
@@ -176,7 +235,9 @@ export type WorkerEvent =
   | WorkerResultMessage
   | { type: 'error'; id: number; code: EngineErrorCode | 'internal'; message: string }
   | { type: 'progress'; id: number; progress: FileProgress }
-  | { type: 'backend'; backend: BackendState };
+  | { type: 'backend'; backend: BackendState }
+  /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
+  | { type: 'detector'; detector: DetectorStatus };
 
 export function assertNever(value: never): never {
   throw new Error(`Unexpected message: ${JSON.stringify(value)}`);

@@ -6,6 +6,17 @@ import { EngineClient, type WorkerPort } from './client';
 
 const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
+const detectorBackend = { provider: 'wasm' as const, dtypes: { detector: 'fp32' as const }, reason: 'test', fallbackFrom: null };
+/** The detector moved to WASM after the load, as a lost GPU device makes it. */
+const detectorFellBack = { state: 'ready' as const, backend: { ...detectorBackend, reason: 'WASM: WebGPU failed (GPU device lost)', fallbackFrom: 'webgpu' as const }, loadMs: 40 };
+const cupCaption = {
+  imageId: 'photo-1',
+  text: 'A cup.',
+  source: 'grounded' as const,
+  confident: true,
+  score: 0.58,
+  detections: { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] },
+};
 
 function gate() {
   let open = () => {};
@@ -24,11 +35,15 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    async loadPack(params, onProgress, onBackend) {
+    async loadPack(params, onProgress, onBackend, onDetector) {
       calls.push(`load ${params.pack.id}`);
       onProgress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
       onBackend(backend);
-      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool };
+      const detector = params.detector
+        ? { state: 'ready' as const, backend: detectorBackend, loadMs: 30 }
+        : { state: 'unavailable' as const, reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.' };
+      if (params.detector) setTimeout(() => onDetector(detectorFellBack), 0);
+      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool, detector };
     },
     async usePool() {
       calls.push('usePool');
@@ -60,8 +75,8 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
         method: 'clip-sim',
         intentModel: 'majority',
         relevance: 0.5,
-        captions: [],
-        timings: { decodeMs: 0, encodeMs: 1, captionMs: 0, intentMs: 0, rankMs: 1, totalMs: 2 },
+        captions: params.images.map((i) => ({ ...cupCaption, imageId: i.imageId })),
+        timings: { decodeMs: 0, detectMs: params.images.length * 5, encodeMs: 1, captionMs: 0, intentMs: 0, rankMs: 1, totalMs: 2 },
         backend,
       };
     },
@@ -99,7 +114,7 @@ describe('worker request handler', () => {
   it('forwards progress and backend changes during a load, then the result', async () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
-    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     expect(events.map((e) => e.type)).toEqual(['progress', 'backend', 'result']);
     expect(events[0]).toEqual({ type: 'progress', id: 1, progress: { file: 'onnx/text_model.onnx', loaded: 5, total: 10 } });
   });
@@ -125,7 +140,7 @@ describe('worker request handler', () => {
   it('runs requests one at a time, in order', async () => {
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, () => undefined);
-    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     await handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
     expect(engine.calls).toEqual(['load a', 'reply x']);
   });
@@ -150,8 +165,9 @@ describe('EngineClient over the handler', () => {
     const progress: number[] = [];
     const backends: string[] = [];
     client.onBackendChange((b) => backends.push(b.provider));
-    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false }, (p) => progress.push(p.loaded));
+    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false }, (p) => progress.push(p.loaded));
     expect(loaded.pool.texts).toBe(3);
+    expect(loaded.detector).toEqual({ state: 'unavailable', reason: expect.stringContaining('photos are described by the image encoder alone') });
     expect(progress).toEqual([5]);
     expect(backends).toEqual(['wasm']);
     expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([[1, 0], [1, 0]]);
@@ -165,6 +181,22 @@ describe('EngineClient over the handler', () => {
     const scored = await client.call('scoreReference', { reply: [{ kind: 'text', text: 'hi' }], reference: [{ kind: 'text', text: 'hello' }] });
     expect(scored.score.ranks).toEqual([]);
     expect((await client.call('listReferenceDialogues', { split: 'valid' })).split).toBe('valid');
+  });
+
+  it('carries the detector\'s status at load, and its later changes, to the page', async () => {
+    const client = connected();
+    const changes: unknown[] = [];
+    client.onDetectorChange((d) => changes.push(d));
+    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, detector: { baseUrl: '/models/detector/', files: ['detector.json', 'onnx/model.onnx'] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false });
+    expect(loaded.detector).toEqual({ state: 'ready', backend: detectorBackend, loadMs: 30 });
+    await expect.poll(() => changes).toEqual([detectorFellBack]);
+  });
+
+  it('carries a photo\'s grounded caption, its boxes and the detection time through the boundary', async () => {
+    const client = connected();
+    const reply = await client.call('reply', { history: [], texts: [], images: [{ imageId: 'photo-7', name: 'coffee.jpg', blob: new Blob(['x']) }], method: null });
+    expect(reply.captions).toEqual([{ ...cupCaption, imageId: 'photo-7' }]);
+    expect(reply.timings.detectMs).toBe(5);
   });
 
   it('rejects a call with the worker\'s sentence and code', async () => {

@@ -1,10 +1,16 @@
 import { EngineError, errorMessage } from '../engine/errors';
-import type { BackendState, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
 import { BACKGROUND_METHODS, assertNever, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
 export interface WorkerEngine {
-  loadPack(params: WorkerMethods['loadPack']['params'], onProgress: (p: FileProgress) => void, onBackend: (b: BackendState) => void): Promise<WorkerMethods['loadPack']['result']>;
+  /** onDetector: the detector's status when it changes after the load (a move to WASM, or a failure). */
+  loadPack(
+    params: WorkerMethods['loadPack']['params'],
+    onProgress: (p: FileProgress) => void,
+    onBackend: (b: BackendState) => void,
+    onDetector: (d: DetectorStatus) => void,
+  ): Promise<WorkerMethods['loadPack']['result']>;
   usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
   stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']): Promise<WorkerMethods['stageDatasetFiles']['result']>;
   importDataset(params: WorkerMethods['importDataset']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['importDataset']['result']>;
@@ -36,6 +42,7 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
             request.params,
             (progress) => post({ type: 'progress', id, progress }),
             (backend) => post({ type: 'backend', backend }),
+            (detector) => post({ type: 'detector', detector }),
           );
           post({ type: 'result', id, method: 'loadPack', result });
           return;

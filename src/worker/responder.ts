@@ -1,11 +1,11 @@
-import type { ClipEncoder } from '../engine/clip/clipEncoder';
 import { nowMs } from '../engine/clock';
-import { EngineError } from '../engine/errors';
+import { EngineError, errorMessage } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import type { EmbeddedPool, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import { dot, l2Normalize } from '../engine/retrieval/vectors';
 import { type IntentModel, MajorityIntent, composeResponse, poolElement } from '../engine/response/compose';
-import { captionBank, captionImage } from '../engine/response/captioner';
+import { captionBank } from '../engine/response/captioner';
+import { type PhotoTimings, type AnalyzedPhoto, PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { type EmbeddingCache, embedPool } from '../engine/pool/poolEmbeddings';
 import type { EmbeddingMatrix } from '../engine/retrieval/vectors';
 import type { ResponseHeads } from '../engine/response/heads';
@@ -13,7 +13,8 @@ import { ClipMapRanker, ClipSimRanker, LexicalRanker, RandomRanker, type Ranker,
 import type { CandidatePool, ContextElement, ContextTurn } from '../engine/response/types';
 import type { DialogueRecord } from '../engine/datasets/mmdialog';
 import { scoreResponse } from '../engine/response/evaluate';
-import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
+import type { HistoryElement, HistoryTurn, ImagePayload, PhotoCaption, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
+import { type CaptionedPhoto, groundedPhotoCaption, imageEncoderCaption } from './photoCaptions';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
 
@@ -32,7 +33,8 @@ export interface PoolImageInfo {
 /**
  * Composes replies in the worker: the conversation so far becomes the context U (embeddings cached
  * per text and per photo, so a long chat is not re-encoded each turn), then the response engine
- * builds the reply from the active pool with the chosen method.
+ * builds the reply from the active pool with the chosen method. New photos go through the
+ * PhotoAnalyzer: the object detector (when there is one), the grounded caption, the image tower.
  */
 export class Responder {
   private readonly elements = new Map<string, ContextElement>();
@@ -45,11 +47,17 @@ export class Responder {
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
 
   constructor(
-    private readonly encoder: ClipEncoder,
+    private analyzer: PhotoAnalyzer,
     private readonly heads: ResponseHeads | null,
     private readonly headsNote: string,
     private readonly cache?: EmbeddingCache,
+    /** Called when the detector failed on a photo that the image encoder alone could read; later photos go without it. */
+    private readonly onDetectorFailed?: (reason: string) => void,
   ) {}
+
+  private get encoder() {
+    return this.analyzer.encoder;
+  }
 
   /** The caption bank of the active pool, embedded on first use (and cached like the pool). */
   private captionBank(): Promise<{ bank: string[]; matrix: EmbeddingMatrix }> {
@@ -181,7 +189,7 @@ export class Responder {
   private async compose(pool: CandidatePool, history: HistoryTurn[], requested: ResponseMethodId | null, decode: Decode, backend: ReplyResult['backend']) {
     const method = requested && this.methods().available.includes(requested) ? requested : this.methods().preferred;
     const start = nowMs();
-    const { turns, captions, decodeMs, encodeMs, captionMs } = await this.embedHistory(pool, history, decode);
+    const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history, decode);
     const intent = this.heads?.intent ?? this.majority;
     const ranker = await this.ranker(method, pool);
     const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker);
@@ -208,15 +216,16 @@ export class Responder {
       intentModel: intent.id,
       relevance: first ? dot(latestVector, poolElement(pool, first.kind, first.index).embedding) : 0,
       captions,
-      timings: { decodeMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
+      timings: { decodeMs, detectMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
       backend,
     };
     return { reply, turns, composed, intent, ranker };
   }
 
   /**
-   * Every element of the history as a unit embedding: photos not seen before are decoded, encoded and
-   * captioned; texts are encoded once, in one batch (a pool text uses its pool row, as the benchmark does).
+   * Every element of the history as a unit embedding: photos not seen before are decoded, analyzed
+   * (objects detected, grounded caption, image embedding) and captioned; texts are encoded once, in
+   * one batch (a pool text uses its pool row, as the benchmark does).
    */
   private async embedHistory(pool: CandidatePool, history: readonly HistoryTurn[], decode: Decode) {
     const start = nowMs();
@@ -227,22 +236,53 @@ export class Responder {
       }
     }
     const decoded = nowMs();
-    const [, imageEmbeds] = await Promise.all([this.embedTexts(history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])))), this.encoder.encodeImages(newImages.map((i) => i.pixels))]);
+    const texts = history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])));
+    const [, analyzed] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(newImages.map((i) => i.pixels))]);
     const encoded = nowMs();
-    // New photos get a one-sentence caption: shown under the photo, and their text for text-only methods.
-    const captions: ReplyResult['captions'] = [];
+    // Each new photo gets a one-sentence caption: shown under the photo, and its text for the text-only methods.
+    const captions: PhotoCaption[] = [];
     if (newImages.length > 0) {
-      const { bank, matrix } = await this.captionBank();
+      const bank = analyzed.photos.some((p) => p.description === null) ? await this.captionBank() : null;
       newImages.forEach((img, i) => {
-        const embedding = l2Normalize(imageEmbeds[i]!);
-        const caption = captionImage(embedding, bank, matrix);
-        captions.push({ imageId: img.id, text: caption.text, score: caption.score });
-        this.elements.set(`u:${img.id}`, { kind: 'image', text: caption.text, embedding });
+        const photo = analyzed.photos[i]!;
+        const embedding = l2Normalize(photo.embedding);
+        const captioned: CaptionedPhoto = photo.description ? groundedPhotoCaption(img.id, photo.description) : imageEncoderCaption(img.id, embedding, bank!);
+        captions.push(captioned.caption);
+        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding });
       });
     }
     const captioned = nowMs();
+    const { detectMs, captionMs: groundedCaptionMs } = analyzed.timings;
     const turns: ContextTurn[] = history.map((turn, i) => ({ speaker: (i % 2) as 0 | 1, elements: this.contextTurn(pool, turn) }));
-    return { turns, captions, decodeMs: decoded - start, encodeMs: encoded - decoded, captionMs: captioned - encoded };
+    return {
+      turns,
+      captions,
+      decodeMs: decoded - start,
+      detectMs,
+      // Texts are encoded beside the photos: what the analysis did not spend on detection and grounded captions.
+      encodeMs: Math.max(0, encoded - decoded - detectMs - groundedCaptionMs),
+      captionMs: groundedCaptionMs + (captioned - encoded),
+    };
+  }
+
+  /**
+   * The analyzer's pass over new photos. If it fails with the detector and succeeds without it, the
+   * detector is what failed: this and every later photo are described by the image encoder alone,
+   * and the engine is told, so the status area can say so. An encoder failure still fails the reply.
+   */
+  private async analyzePhotos(images: readonly RgbaImage[]): Promise<{ photos: AnalyzedPhoto[]; timings: PhotoTimings }> {
+    if (images.length === 0) return { photos: [], timings: { detectMs: 0, captionMs: 0, encodeMs: 0 } };
+    const analyzer = this.analyzer;
+    try {
+      return await analyzer.analyze(images);
+    } catch (error) {
+      if (!analyzer.detector) throw error;
+      const withoutDetector = new PhotoAnalyzer(analyzer.encoder, null);
+      const analyzed = await withoutDetector.analyze(images);
+      if (this.analyzer === analyzer) this.analyzer = withoutDetector;
+      this.onDetectorFailed?.(errorMessage(error));
+      return analyzed;
+    }
   }
 
   /** A turn's elements, once embedded; a photo that could not be read and an image of another pool are left out. */

@@ -56,8 +56,13 @@ export class ObjectDetector {
     const start = nowMs();
     const input = letterboxInput(image, this.config.maxSide, this.config.multiple);
     const prepared = nowMs();
-    const outputs = await this.sessions.run('detector', () => ({ [this.config.inputName]: new ort.Tensor('float32', input.pixels, [1, input.inputHeight, input.inputWidth, 3]) }));
+    const outputs = await this.runInput(input);
     return { outputs, input, timings: { preprocessMs: prepared - start, inferenceMs: nowMs() - prepared } };
+  }
+
+  /** The model on an input already prepared (any size whose sides are multiples of 32). */
+  runInput(input: DetectorInput): Promise<Record<string, ort.Tensor>> {
+    return this.sessions.run('detector', () => ({ [this.config.inputName]: new ort.Tensor('float32', input.pixels, [1, input.inputHeight, input.inputWidth, 3]) }));
   }
 
   /** The objects in a photo, strongest first, boxes in the photo's pixels. */

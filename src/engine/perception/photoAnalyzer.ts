@@ -67,7 +67,9 @@ export class PhotoAnalyzer implements PoolEncoder {
     return this.encoder.encodeTexts(texts);
   }
 
+  /** Embeddings only: a tower that does not take grounding is not worth a detector run here. */
   async encodeImages(images: readonly RgbaImage[]): Promise<Float32Array[]> {
+    if (!this.encoder.takesGrounding) return this.encoder.encodeImages(images);
     return (await this.analyze(images)).photos.map((p) => p.embedding);
   }
 

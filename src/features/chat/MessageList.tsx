@@ -78,8 +78,9 @@ export function MessageList() {
         <Message key={m.id} message={m} />
       ))}
       {awaitingReply && (
-        <li className="text-sm text-slate-600" role="status">
-          Thinking…
+        // The status role on the item itself would hide that it is a list item (axe: a list holds only items).
+        <li className="text-sm text-slate-600">
+          <span role="status">Thinking…</span>
         </li>
       )}
       <li ref={end} aria-hidden="true" />

@@ -1,15 +1,17 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { SHORTCUTS } from '../../app/keyCommands';
-import { type ChatMessage, type ReplyMeta, useChatStore } from '../../stores/chatStore';
+import { type ChatMessage, type PhotoElement, type ReplyMeta, useChatStore } from '../../stores/chatStore';
 import { panelActions } from '../../stores/panelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
-import type { ReplyCandidate, ReplyStep } from '../../worker/protocol';
+import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
+import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
-import { usePoolImageUrl } from '../chat/useImageUrl';
+import { useImageUrl, usePoolImageUrl } from '../chat/useImageUrl';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
 const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
   { key: 'decodeMs', label: 'Decode photos' },
+  { key: 'detectMs', label: 'Detect objects' },
   { key: 'encodeMs', label: 'Encode (CLIP)' },
   { key: 'captionMs', label: 'Caption photos' },
   { key: 'intentMs', label: 'Intent' },
@@ -17,12 +19,103 @@ const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
   { key: 'totalMs', label: 'Total' },
 ];
 
-function lastReply(messages: readonly ChatMessage[]): ReplyMeta | null {
+/** The last reply, and the photos of the person's turn it answered. */
+function lastExchange(messages: readonly ChatMessage[]): { reply: ReplyMeta; photos: PhotoElement[] } | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const reply = messages[i]!.reply;
-    if (reply?.timings) return reply;
+    if (!reply?.timings) continue;
+    let turn = i - 1;
+    while (turn >= 0 && messages[turn]!.role !== 'user') turn--;
+    const photos = turn >= 0 ? messages[turn]!.elements.filter((e): e is PhotoElement => e.kind === 'image') : [];
+    return { reply, photos };
   }
   return null;
+}
+
+const percent = (value: number, of: number) => `${Math.max(0, Math.min(100, (value / of) * 100))}%`;
+
+/** Boxes over the photo, placed in percent of its size, so they follow whatever size it is shown at. */
+function DetectionOverlay({ detections }: { detections: PhotoDetections }) {
+  const { width, height } = detections;
+  return (
+    <div className="pointer-events-none absolute inset-0" aria-hidden="true">
+      {detections.objects.map((o, i) => (
+        <div
+          key={i}
+          data-testid="detection-box"
+          data-label={o.label}
+          className="absolute rounded-sm border-2 border-amber-300 shadow-[0_0_0_1px_rgba(15,23,42,0.8)]"
+          style={{ left: percent(o.box.x1, width), top: percent(o.box.y1, height), width: percent(o.box.x2 - o.box.x1, width), height: percent(o.box.y2 - o.box.y1, height) }}
+        >
+          {/* Anchored on the side with room, so a label of a box by the right edge does not spill past the photo. */}
+          <span className={`absolute top-0 whitespace-nowrap bg-amber-300 px-1 text-xs font-semibold leading-4 text-slate-950 ${o.box.x1 > 0.7 * width ? 'right-0 rounded-bl-sm' : 'left-0 rounded-br-sm'}`}>
+            {o.label} {o.score.toFixed(2)}
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function objectText(o: DetectedObject): string {
+  const r = (v: number) => Math.round(v);
+  return `${o.label}, score ${o.score.toFixed(2)}, at x ${r(o.box.x1)} to ${r(o.box.x2)}, y ${r(o.box.y1)} to ${r(o.box.y2)} px`;
+}
+
+/** One photo of the turn: the detector's boxes drawn over it, and the same as a list for screen readers and presenters. */
+function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) {
+  const url = useImageUrl(photo.imageId);
+  const detections = photo.detections;
+  const name = `photo ${index + 1}`;
+  return (
+    <li className="flex flex-col gap-2 rounded-xl bg-white p-3 ring-1 ring-slate-200" data-testid="inspector-photo">
+      <div className="relative inline-block self-start">
+        {url ? (
+          <img src={url} alt={`Your ${name}: ${photo.caption ?? photo.name}`} width={photo.width} height={photo.height} className="block h-auto max-h-64 w-auto max-w-full rounded-md" />
+        ) : (
+          <div className="flex h-24 w-32 items-center justify-center rounded-md bg-slate-200 text-xs text-slate-700">{photo.name}</div>
+        )}
+        {url && detections && <DetectionOverlay detections={detections} />}
+      </div>
+      {photo.caption && <p className="text-sm">Caption: <q data-testid="inspector-caption">{photo.caption}</q></p>}
+      {detections ? (
+        detections.objects.length > 0 ? (
+          <>
+            <ul className="flex flex-col gap-0.5 text-sm tabular-nums" aria-label={`Objects found in ${name}`}>
+              {detections.objects.map((o, i) => (
+                <li key={i} data-testid="detection">{objectText(o)}</li>
+              ))}
+            </ul>
+            {photo.captionConfident === false && (
+              <p className="text-sm text-slate-700">None of them scores {CONFIDENT_SCORE.toFixed(2)} or more, so the caption does not name them.</p>
+            )}
+          </>
+        ) : (
+          <p className="text-sm text-slate-700" data-testid="no-detections">No objects found with confidence.</p>
+        )
+      ) : (
+        <p className="text-sm text-slate-700" data-testid="no-detections">
+          {photo.captionSource === 'image-encoder'
+            ? 'The object detector was not available, so this photo was described by the image encoder alone.'
+            : 'This photo was shared before photos went through the object detector, so no boxes were kept.'}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function PhotosSection({ photos }: { photos: readonly PhotoElement[] }) {
+  return (
+    <section aria-labelledby="inspector-photos">
+      <h3 id="inspector-photos" className="mb-1 font-semibold">Objects in your photos</h3>
+      <p className="mb-2 text-sm text-slate-700">The object detector (80 COCO classes) looks at each photo first; the caption is written from what it finds.</p>
+      <ol className="flex flex-col gap-3">
+        {photos.map((photo, i) => (
+          <PhotoObjects key={photo.imageId} photo={photo} index={i} />
+        ))}
+      </ol>
+    </section>
+  );
 }
 
 function IntentBars({ step, index }: { step: ReplyStep; index: number }) {
@@ -101,7 +194,7 @@ function SummaryItem({ term, children, testId }: { term: string; children: React
   );
 }
 
-function ReplyDetails({ reply, fallbackPoolId }: { reply: ReplyMeta; fallbackPoolId: string }) {
+function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; photos: readonly PhotoElement[]; fallbackPoolId: string }) {
   const backend = reply.backend;
   return (
     <>
@@ -115,6 +208,7 @@ function ReplyDetails({ reply, fallbackPoolId }: { reply: ReplyMeta; fallbackPoo
         <SummaryItem term="Pack" testId="inspector-pack">{reply.packName ?? 'not recorded'}</SummaryItem>
         {reply.poolName && <SummaryItem term="Pool" testId="inspector-pool">{reply.poolName}</SummaryItem>}
       </dl>
+      {photos.length > 0 && <PhotosSection photos={photos} />}
       <section aria-labelledby="inspector-steps">
         <h3 id="inspector-steps" className="mb-1 font-semibold">How the reply was composed</h3>
         <p className="mb-2 text-sm text-slate-700">Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins the reply.</p>
@@ -130,6 +224,7 @@ function ReplyDetails({ reply, fallbackPoolId }: { reply: ReplyMeta; fallbackPoo
           <tbody>
             {TIMINGS.map(({ key, label }) => {
               const ms = reply.timings[key];
+              if (ms === undefined) return null; // replies saved before a stage existed
               return (
                 <tr key={key} data-testid="timing" data-timing={key} className={key === 'totalMs' ? 'border-t border-slate-300 font-semibold' : ''}>
                   <th scope="row" className="py-0.5 text-left font-normal">{label}</th>
@@ -147,11 +242,11 @@ function ReplyDetails({ reply, fallbackPoolId }: { reply: ReplyMeta; fallbackPoo
   );
 }
 
-/** The last reply, taken apart: intent probabilities and top-10 candidates per step, timings, backend and pack. */
+/** The last reply, taken apart: the objects in the photos it answered, intent probabilities and top-10 candidates per step, timings, backend and pack. */
 export function Inspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement | null }) {
   const messages = useChatStore((s) => s.messages);
   const poolId = useSettingsStore((s) => s.poolId);
-  const reply = lastReply(messages);
+  const exchange = lastExchange(messages);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -182,8 +277,8 @@ export function Inspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement 
         </header>
         {/* Focusable, so the panel scrolls with the keyboard. */}
         <div tabIndex={0} className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" data-testid="inspector-body">
-          {reply ? (
-            <ReplyDetails reply={reply} fallbackPoolId={poolId} />
+          {exchange ? (
+            <ReplyDetails reply={exchange.reply} photos={exchange.photos} fallbackPoolId={poolId} />
           ) : (
             <p className="text-slate-700">Send a message: the inspector then shows how the reply was made, step by step: the intent probabilities, the ten best candidates with their scores, and the time each stage took.</p>
           )}

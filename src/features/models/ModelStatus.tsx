@@ -2,6 +2,7 @@ import { loadModels } from '../../app/modelLoader';
 import { poolActions } from '../../stores/poolStore';
 import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../stores/modelStore';
+import type { DetectorStatus } from '../../worker/protocol';
 import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
 import { panelActions, usePanelStore } from '../../stores/panelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
@@ -32,6 +33,28 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
   );
 }
 
+/** The detector's state as one short phrase; the whole sentence is in its title and, when unavailable, one tap away. */
+function DetectorLine({ detector }: { detector: DetectorStatus }) {
+  if (detector.state === 'ready') {
+    const { backend } = detector;
+    const where = `${backend.provider.toUpperCase()}, ${backend.dtypes.detector}${backend.fallbackFrom ? `; ${backend.reason}` : ''}`;
+    return (
+      <span data-testid="detector-status" data-state="ready" title={`Object detector ready (${where}): every shared photo is described from the objects it finds.`}>
+        Detector: <strong>ready</strong>
+        <span className="sr-only"> ({where}): every shared photo is described from the objects it finds.</span>
+      </span>
+    );
+  }
+  return (
+    <details data-testid="detector-status" data-state="unavailable" className="open:basis-full" title={detector.reason}>
+      <summary className="cursor-pointer">
+        Detector: <strong className="text-amber-800">unavailable</strong>
+      </summary>
+      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid="detector-reason">{detector.reason}</p>
+    </details>
+  );
+}
+
 export function ModelStatus() {
   const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
     useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
@@ -43,6 +66,7 @@ export function ModelStatus() {
   const method = useSettingsStore((s) => s.method);
   const setMethod = useSettingsStore((s) => s.setMethod);
   const methods = useModelStore((s) => s.methods);
+  const detector = useModelStore((s) => s.detector);
   const active = packs.find((p) => p.id === activePackId);
   const kiosk = useKioskStore((s) => s.enabled);
   // In kiosk mode configuration stays hidden until Ctrl+Alt+S.
@@ -65,19 +89,25 @@ export function ModelStatus() {
           {phase === 'ready' && `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s`}
           {phase === 'error' && 'Not loaded'}
         </span>
+        {phase === 'ready' && detector && <DetectorLine detector={detector} />}
         {pool && (
           <span data-testid="pool-line">
-            Pool: <strong>{pool.name}</strong> ({pool.images} images, {pool.texts} texts)
+            Pool: <strong>{pool.name}</strong>
+            {/* Counts hidden on a phone, so the detector's line shares this row and the status area is no taller. */}
+            <span className="hidden sm:inline" data-testid="pool-counts"> ({pool.images} images, {pool.texts} texts)</span>
           </span>
         )}
-        {!locked && (
-          <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-            Pool and datasets
+        {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
+        <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
+          {!locked && (
+            <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+              Pool and datasets
+            </button>
+          )}
+          <button type="button" onClick={() => poolActions.open('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+            Credits
           </button>
-        )}
-        <button type="button" onClick={() => poolActions.open('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-          Credits
-        </button>
+        </span>
       </div>
       {active?.description && !kiosk && <p className="hidden text-xs text-slate-600 sm:block">{active.description}</p>}
       {phase === 'error' && error && (

@@ -1,5 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { applyUpdate } from '../../app/offlineController';
+import { useModelStore } from '../../stores/modelStore';
 import { useOfflineStore } from '../../stores/offlineStore';
 
 const PILL = 'rounded-full px-2.5 py-0.5 text-xs font-medium';
@@ -9,8 +10,10 @@ export function OfflineBadge() {
   const { phase, percent, message, version, packId, updateWaiting, note, persisted } = useOfflineStore(
     useShallow((s) => ({ phase: s.phase, percent: s.percent, message: s.message, version: s.version, packId: s.packId, updateWaiting: s.updateWaiting, note: s.note, persisted: s.persisted })),
   );
+  // The detector is kept at install with the default pack whenever the build has one; a detector that did not load is not claimed.
+  const withDetector = useModelStore((s) => s.detector?.state === 'ready');
   if (phase === 'off' && !updateWaiting) return null;
-  const readyDetail = `Version ${version ?? '?'}: the app, the ${packId ?? ''} pack and the demo pool load with no network.${persisted === false ? ' The browser may clear this copy if disk space runs low.' : ''}`;
+  const readyDetail = `Version ${version ?? '?'}: the app, the ${packId ?? ''} pack${withDetector ? ', the object detector' : ''} and the demo pool load with no network.${persisted === false ? ' The browser may clear this copy if disk space runs low.' : ''}`;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="offline">
       <span role="status" data-testid="offline-badge" title={phase === 'ready' ? readyDetail : (message ?? undefined)}>

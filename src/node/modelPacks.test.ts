@@ -1,0 +1,59 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isServablePackPath, listModels } from './modelPacks';
+import { packIndexJson } from './viteModelsPlugin';
+
+function modelsFolder(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'models-'));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+  return root;
+}
+
+const PACK_AND_DETECTOR = {
+  'tiny/config.json': '{}',
+  'tiny/onnx/text_model.onnx': 'weights',
+  'tiny/fixture/reference.json': 'test only',
+  'detector/detector.json': '{"version":1}',
+  'detector/onnx/model.onnx': 'detector weights',
+  'detector/SOURCE.md': 'licence',
+  'detector/source/centernet.bin': 'the TF.js model',
+  'detector/fixture/chelsea.jpg': 'test photo',
+};
+
+describe('models/ as the app sees it', () => {
+  it('lists the detector beside the packs, not as a pack, without its private folders', () => {
+    const models = listModels(modelsFolder(PACK_AND_DETECTOR));
+    expect(models.packs.map((p) => p.id)).toEqual(['tiny']);
+    expect(models.detector).toEqual({
+      dir: 'detector',
+      files: [
+        { path: 'detector.json', bytes: 13 },
+        { path: 'onnx/model.onnx', bytes: 16 },
+        { path: 'SOURCE.md', bytes: 7 },
+      ],
+    });
+    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector });
+  });
+
+  it('says there is no detector when models/detector has no detector.json', () => {
+    const models = listModels(modelsFolder({ 'tiny/config.json': '{}', 'detector/onnx/model.onnx': 'orphan weights' }));
+    expect(models.detector).toBeNull();
+    expect(JSON.parse(packIndexJson(models)).detector).toBeNull();
+  });
+
+  it('serves the detector\'s model and config, never its source model or test photos', () => {
+    const dir = modelsFolder(PACK_AND_DETECTOR);
+    expect(isServablePackPath(dir, 'detector/onnx/model.onnx')).toBe(join(dir, 'detector', 'onnx', 'model.onnx'));
+    expect(isServablePackPath(dir, 'detector/detector.json')).not.toBeNull();
+    expect(isServablePackPath(dir, 'detector/source/centernet.bin')).toBeNull();
+    expect(isServablePackPath(dir, 'detector/fixture/chelsea.jpg')).toBeNull();
+    expect(isServablePackPath(dir, 'detector/../tiny/config.json')).toBeNull();
+    expect(isServablePackPath(dir, 'tiny/fixture/reference.json')).toBeNull();
+    expect(isServablePackPath(dir, 'tiny/onnx/text_model.onnx')).not.toBeNull();
+  });
+});

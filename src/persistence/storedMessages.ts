@@ -1,0 +1,43 @@
+import type { ChatMessage, MessageElement, PhotoElement } from '../stores/chatStore';
+import type { PhotoDetections } from '../worker/protocol';
+
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Boxes as this version stores them; anything else (a damaged record) is not shown rather than drawn wrong. */
+export function isPhotoDetections(value: unknown): value is PhotoDetections {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as Record<string, unknown>;
+  if (!finite(d['width']) || !finite(d['height']) || d['width'] <= 0 || d['height'] <= 0 || !Array.isArray(d['objects'])) return false;
+  return d['objects'].every((o: unknown) => {
+    if (typeof o !== 'object' || o === null) return false;
+    const { label, score, box } = o as Record<string, unknown>;
+    if (typeof label !== 'string' || !finite(score) || typeof box !== 'object' || box === null) return false;
+    const b = box as Record<string, unknown>;
+    return finite(b['x1']) && finite(b['y1']) && finite(b['x2']) && finite(b['y2']);
+  });
+}
+
+function readPhoto(photo: PhotoElement): PhotoElement {
+  if (photo.detections === undefined || isPhotoDetections(photo.detections)) return photo;
+  const { detections: _, ...rest } = photo;
+  return rest;
+}
+
+function readElement<E extends MessageElement>(element: E): E {
+  return element.kind === 'image' ? (readPhoto(element) as E) : element;
+}
+
+/**
+ * The message list as IndexedDB gave it back. Conversations saved by older versions (photos with no
+ * caption source, no boxes; replies with no detect time) load as they are; boxes that are not in the
+ * shape this version writes are dropped, so the Inspector never draws a damaged record.
+ */
+export function readStoredMessages(saved: unknown): ChatMessage[] {
+  if (!Array.isArray(saved)) return [];
+  return (saved as ChatMessage[]).map((m) => {
+    if (!Array.isArray(m.elements)) return m;
+    const elements = m.elements.map(readElement);
+    const reference = m.reference && Array.isArray(m.reference.elements) ? { ...m.reference, elements: m.reference.elements.map(readElement) } : m.reference;
+    return { ...m, elements, ...(reference ? { reference } : {}) };
+  });
+}

@@ -1,0 +1,61 @@
+import { DETECTION_MIN_SCORE, groundedRetrievalText } from '../engine/detection/groundedCaption';
+import type { DetectionResult } from '../engine/detection/types';
+import { type PhotoDescription, photoGrounding } from '../engine/perception/photoAnalyzer';
+import { captionImage } from '../engine/response/captioner';
+import type { EmbeddingMatrix } from '../engine/retrieval/vectors';
+import type { PhotoCaption, PhotoDetections } from './protocol';
+
+/**
+ * Boxes sent to the page and kept with the conversation: those the grounded captioner reads (score
+ * DETECTION_MIN_SCORE and up; weaker ones are noise on screen), at most this many, strongest first.
+ */
+export const MAX_SHOWN_DETECTIONS = 20;
+
+const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+/** The detector's result as the page shows and stores it: small (boxes to 0.1 px, scores to 0.001). */
+export function shownDetections(result: DetectionResult): PhotoDetections {
+  return {
+    width: result.width,
+    height: result.height,
+    objects: result.detections
+      .filter((d) => d.score >= DETECTION_MIN_SCORE)
+      .slice(0, MAX_SHOWN_DETECTIONS)
+      .map((d) => ({
+        label: d.label,
+        score: round(d.score, 3),
+        box: { x1: round(d.box.x1, 1), y1: round(d.box.y1, 1), x2: round(d.box.x2, 1), y2: round(d.box.y2, 1) },
+      })),
+  };
+}
+
+/** A photo's caption and its text for the text-only methods (tf-idf, BM25). */
+export interface CaptionedPhoto {
+  caption: PhotoCaption;
+  /** Empty when the caption only says nothing was found: that sentence must match no dialogue. */
+  retrievalText: string;
+}
+
+/** The caption written from the detector's boxes (PhotoAnalyzer's description of the photo). */
+export function groundedPhotoCaption(imageId: string, description: PhotoDescription): CaptionedPhoto {
+  return {
+    caption: {
+      imageId,
+      text: description.caption,
+      source: 'grounded',
+      confident: description.confident,
+      score: photoGrounding(description).score,
+      detections: shownDetections(description.detections),
+    },
+    retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, mentioned: [], scene: null }),
+  };
+}
+
+/** Without a detector: the caption-bank sentence nearest to the photo's unit CLIP embedding, as before the detector. */
+export function imageEncoderCaption(imageId: string, embedding: Float32Array, bank: { bank: readonly string[]; matrix: EmbeddingMatrix }): CaptionedPhoto {
+  const retrieved = captionImage(embedding, bank.bank, bank.matrix);
+  return {
+    caption: { imageId, text: retrieved.text, source: 'image-encoder', confident: true, score: retrieved.score, detections: null },
+    retrievalText: retrieved.text,
+  };
+}
