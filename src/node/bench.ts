@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { nowMs } from '../engine/clock';
+import { errorMessage } from '../engine/errors';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
-import { retrieval } from './benchRetrieval';
+import { UsageError, integerOption, parseCommandLine } from './benchArgs';
+import { CAPTION_USAGE, captionBench } from './benchCaption';
+import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { importBench } from './benchImport';
 import { dialogBench } from './benchDialog';
-import { perfBench } from './benchPerf';
+import { PERF_USAGE, perfBench } from './benchPerf';
 import { selectBench } from './benchSelect';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
@@ -14,16 +17,29 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  * Benchmarks that print figures. Usage:
  *   npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
- *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]
+ *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]   (per part: all, train2017, val2017)
+ *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
+ *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
+ *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
+const FOUNDATION_USAGE = 'npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]';
+const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30]';
+const USAGE = [
+  'npm run bench -- <benchmark> [options], where <benchmark> is one of:',
+  `  ${FOUNDATION_USAGE}`,
+  `  ${BROWSER_USAGE}`,
+  `  ${RETRIEVAL_USAGE}`,
+  `  ${CAPTION_USAGE}`,
+  '  npm run bench -- import [--images N] [--pack ID]',
+  '  npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT]',
+  `  ${PERF_USAGE}`,
+  '  npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack ID] [--limit N] [--json OUT]',
+].join('\n');
+
 const args = process.argv.slice(2);
 const command = args[0];
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -34,9 +50,10 @@ function summary(label: string, ms: number[]): string {
   return `${label.padEnd(34)} median ${percentile(ms, 50).toFixed(2).padStart(8)} ms   p95 ${percentile(ms, 95).toFixed(2).padStart(8)} ms   (n=${ms.length})`;
 }
 
-async function foundation(): Promise<void> {
-  const packId = option('pack', 'test-tiny-clip');
-  const turns = Number(option('turns', '200'));
+async function foundation(argv: string[]): Promise<void> {
+  const values = parseCommandLine(argv, { pack: { type: 'string', default: 'test-tiny-clip' }, turns: { type: 'string', default: '200' } }, FOUNDATION_USAGE);
+  const packId = values.pack;
+  const turns = integerOption(values.turns, 'turns', FOUNDATION_USAGE);
   const t0 = nowMs();
   const { encoder } = await loadWasmPack(packId);
   const loadMs = nowMs() - t0;
@@ -67,17 +84,18 @@ async function foundation(): Promise<void> {
   await encoder.release();
 }
 
-async function browser(): Promise<void> {
+async function browser(argv: string[]): Promise<void> {
+  const values = parseCommandLine(argv, { pack: { type: 'string', default: 'test-tiny-clip' }, webgpu: { type: 'boolean', default: false }, turns: { type: 'string', default: '30' } }, BROWSER_USAGE);
+  const webgpu = values.webgpu;
+  const turns = integerOption(values.turns, 'turns', BROWSER_USAGE);
   const { chromium } = await import('@playwright/test');
   const { preview } = await import('vite');
   const { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } = await import('../../e2e/chromium');
-  const webgpu = args.includes('--webgpu');
-  const turns = Number(option('turns', '30'));
   const server = await preview({ preview: { port: 4174, strictPort: true } });
   const browserInstance = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
   try {
     const page = await browserInstance.newPage();
-    await page.goto(`http://localhost:4174/?pack=${option('pack', 'test-tiny-clip')}`);
+    await page.goto(`http://localhost:4174/?pack=${values.pack}`);
     const phase = page.getByTestId('model-phase');
     await phase.filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
     console.log(`Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`);
@@ -102,19 +120,27 @@ async function browser(): Promise<void> {
   }
 }
 
-if (command === 'foundation') await foundation();
-else if (command === 'browser') await browser();
-else if (command === 'retrieval') await retrieval(args.slice(1));
-else if (command === 'import') await importBench(args.slice(1));
-else if (command === 'dialog') await dialogBench(args.slice(1));
-else if (command === 'perf') await perfBench(args.slice(1));
-else if (command === 'select') {
-  await selectBench(args.slice(1)).catch((error: unknown) => {
-    console.error(`bench select failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
-}
-else {
-  console.error('Usage: npm run bench -- foundation [--pack ID] [--turns N] | browser [--webgpu] [--turns N] | retrieval --pack ID --images DIR --captions FILE [--json OUT] | import [--images N] [--pack ID] | dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT] | perf [--pack ID] [--turns N] [--candidates N] | select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack ID] [--limit N] [--json OUT]');
+const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
+  foundation,
+  browser,
+  retrieval,
+  caption: captionBench,
+  import: importBench,
+  dialog: dialogBench,
+  perf: perfBench,
+  select: selectBench,
+};
+
+const run = command === undefined ? undefined : benchmarks[command];
+if (!run) {
+  console.error(`${command === undefined ? 'Say which benchmark to run.' : `There is no benchmark "${command}".`}\nUsage: ${USAGE}`);
   process.exit(2);
 }
+await run(args.slice(1)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\nUsage: ${error.usage}`);
+    process.exit(2);
+  }
+  console.error(`bench ${command} failed: ${errorMessage(error)}`);
+  process.exit(1);
+});

@@ -1,19 +1,33 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
+import { errorMessage } from '../engine/errors';
+import type { RgbaImage } from '../engine/image/rgbaImage';
+import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { l2Normalize, topKByDot } from '../engine/retrieval/vectors';
-import { MajorityIntent, composeResponse } from '../engine/response/compose';
+import { type IntentModel, MajorityIntent, composeResponse } from '../engine/response/compose';
 import { captionBank, captionImage } from '../engine/response/captioner';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
-import { ClipSimRanker, seededRandom } from '../engine/response/rankers';
+import { ClipSimRanker, type Ranker, seededRandom } from '../engine/response/rankers';
 import type { CandidatePool, ContextTurn } from '../engine/response/types';
-import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
+import { integerOption, parseCommandLine } from './benchArgs';
+import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
+import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
+import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, imageContentKey, textContentKey } from '../engine/pool/poolEmbeddings';
+import type { ReplyResult } from '../worker/protocol';
+import { type PoolImageInfo, Responder } from '../worker/responder';
+
+export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]';
 
 /**
- * npm run bench -- perf [--pack mini-clip] [--turns 200] [--candidates 100000]
+ * npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]
  * (1) A text turn to a composed reply over the whole demo pool: encoding, intent and ranking.
- * (2) Ranking 100,000 synthetic candidates: one matrix product and a partial top-k, with the WASM SIMD
+ * (2) A photo turn to a composed reply through the worker's own Responder, with the app's PhotoAnalyzer
+ *     (detection, grounded caption, image tower) and without the detector, and what detection adds.
+ * (3) Ranking 100,000 synthetic candidates: one matrix product and a partial top-k, with the WASM SIMD
  *     kernel the app uses and with the JS fallback, next to the naive way (a copy of each candidate's
  *     vector and a sort of the whole pool).
  */
@@ -22,21 +36,59 @@ function stats(ms: number[]): { median: number; p95: number } {
   return { median: s[Math.floor(s.length / 2)]!, p95: s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]! };
 }
 
-export async function perfBench(args: string[]): Promise<void> {
-  const option = (name: string, fallback: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-  };
-  const packId = option('pack', 'mini-clip');
-  const turns = Number(option('turns', '200'));
-  const n = Number(option('candidates', '100000'));
+/** The project's own photos: the detector's fixture and the e2e upload files (an unreadable one is left out and named). */
+async function projectPhotos(): Promise<{ name: string; pixels: RgbaImage }[]> {
+  const photos: { name: string; pixels: RgbaImage }[] = [];
+  for (const dir of [join('models', 'detector', 'fixture'), join('e2e', 'assets')]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir).filter((n) => /\.(jpe?g|png|webp)$/i.test(n)).sort();
+    } catch {
+      console.log(`(${dir} is missing; its photos are left out)`);
+    }
+    for (const name of names) {
+      try {
+        photos.push({ name, pixels: await decodeAnyImageFile(join(dir, name)) });
+      } catch (error) {
+        console.log(`(${join(dir, name)} is left out: ${errorMessage(error)})`);
+      }
+    }
+  }
+  return photos;
+}
 
-  const { encoder, source, files } = await loadWasmPack(packId);
+/** A photo turn through the worker's own Responder: a new photo each turn (new id), no text. */
+async function photoTurn(responder: Responder, pixels: RgbaImage, imageId: string, backend: ReplyResult['backend']): Promise<PhotoTurnTiming> {
+  const decode = async () => pixels; // decoded beforehand: Node's JPEG decoder is not the browser's createImageBitmap
+  const reply = await responder.reply({ history: [], texts: [], images: [{ name: imageId, blob: new Blob([]), imageId }], method: null }, decode, backend);
+  const t = reply.timings;
+  return { detectMs: t.detectMs, captionMs: t.captionMs, encodeMs: t.encodeMs, composeMs: t.intentMs + t.rankMs, totalMs: t.totalMs };
+}
+
+export async function perfBench(args: string[]): Promise<void> {
+  const values = parseCommandLine(args, {
+    pack: { type: 'string', default: 'mini-clip' },
+    turns: { type: 'string', default: '200' },
+    'photo-turns': { type: 'string', default: '40' },
+    candidates: { type: 'string', default: '100000' },
+  }, PERF_USAGE);
+  const packId = values.pack;
+  const turns = integerOption(values.turns, 'turns', PERF_USAGE);
+  const photoTurns = integerOption(values['photo-turns'], 'photo-turns', PERF_USAGE);
+  const n = integerOption(values.candidates, 'candidates', PERF_USAGE, 10);
+
+  const loaded = await loadWasmPhotoAnalyzer(packId);
+  const { encoder, source, files } = loaded;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
   if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
+  if (pre.meta.packFingerprint !== loaded.analyzer.fingerprint) console.log(`(public/pool/embeddings/${packId} was made by another pack, detector or captioner (fingerprint ${pre.meta.packFingerprint}, the app's is ${loaded.analyzer.fingerprint}): the app would recompute it; the timings below do not depend on it. Run npm run pool:build -- --pack ${packId}.)`);
   const dim = pre.meta.dim;
+  // The file's rows are taken in catalogue order, so they must be the catalogue's (a changed pool needs pool:build).
+  if (pre.meta.textKeys.length !== texts.length || pre.meta.imageKeys.length !== media.length || texts.some((t, i) => pre.meta.textKeys[i] !== textContentKey(t.text)) || media.some((m, i) => pre.meta.imageKeys[i] !== imageContentKey(m))) {
+    throw new Error(`public/pool/embeddings/${packId} does not hold the pool's rows in its order: run npm run pool:build -- --pack ${packId}`);
+  }
   const pool: CandidatePool = {
     texts: texts.map((t) => t.text),
     textMatrix: { data: pre.data.subarray(0, texts.length * dim), rows: texts.length, dim },
@@ -44,7 +96,7 @@ export async function perfBench(args: string[]): Promise<void> {
     imageCaptions: media.map((m) => m.label ?? m.alt),
     imageMatrix: { data: pre.data.subarray(texts.length * dim), rows: media.length, dim },
   };
-  const intent = heads?.intent ?? new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
+  const intent: IntentModel = heads?.intent ?? new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
   const ranker = heads ? await heads.ranker(pool) : new ClipSimRanker(pool);
   const prompts = ['we just landed in Lisbon!', 'look at my new puppy', 'what should I cook tonight?', 'the concert was amazing', 'happy birthday!!', 'it is snowing here'];
   const ms: number[] = [];
@@ -77,7 +129,19 @@ export async function perfBench(args: string[]): Promise<void> {
     captionMs.push(nowMs() - t);
   }
   const c = stats(captionMs);
-  console.log(`caption a 400x300 photo (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`);
+  console.log(`retrieval caption of a 400x300 photo, the app before the detector (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`);
+
+  const poolImages: PoolImageInfo[] = media.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: null, kind: m.kind, keywords: m.keywords }));
+  const embedded: EmbeddedPool<PoolTextItem, PoolImageItem> = {
+    texts,
+    images: media,
+    textMatrix: ScoreMatrix.of(pool.textMatrix),
+    imageMatrix: ScoreMatrix.of(pool.imageMatrix),
+    textKeys: pre.meta.textKeys,
+    imageKeys: pre.meta.imageKeys,
+    stats: { fromFile: texts.length + media.length, fromCache: 0, computed: 0, ms: 0 },
+  };
+  await photoTurnPerf(loaded.analyzer, heads, embedded, poolImages, photoTurns);
 
   // Synthetic pool: n unit vectors of the pack's dimension.
   const rand = seededRandom(3);
@@ -120,5 +184,61 @@ export async function perfBench(args: string[]): Promise<void> {
   const best = simd.kernel === 'wasm-simd' ? f : j;
   console.log(row('naive (copy per candidate + full sort)', s, `   (${(s.median / best.median).toFixed(1)}x slower than ${simd.kernel === 'wasm-simd' ? 'SIMD' : 'JS'}, ${(s.median / j.median).toFixed(1)}x than JS)`));
   await heads?.release();
-  await encoder.release();
+  await releasePhotoAnalyzer(loaded);
 }
+
+/**
+ * (2) Photo turns through the worker's Responder (src/worker/responder.ts, the page's reply path):
+ * with the app's analyzer (detector, grounded caption, image tower) and without the detector (the
+ * image tower, then the caption-bank sentence, as the worker does when it has no detector). The two
+ * alternate, so both see the same load. Step times are the worker's own (ReplyResult.timings).
+ */
+async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | null, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], turns: number): Promise<void> {
+  const photos = await projectPhotos();
+  if (photos.length === 0) {
+    console.log('photo turn: no photos of the project could be read, so it is not measured');
+    return;
+  }
+  const analyzers = analyzer.detector ? [analyzer, new PhotoAnalyzer(analyzer.encoder, null)] : [analyzer];
+  const backend = analyzer.encoder.backend;
+  let id = 0;
+  const responders: Responder[] = [];
+  for (const a of analyzers) {
+    // One at a time, as the worker has one: setPool starts building the ranker, and the model sessions take one run at a time.
+    const responder = new Responder(a, heads, '');
+    responder.setPool(embedded, images, null);
+    // Warm-up pass, not counted: waits for the ranker and, without the detector, embeds the caption bank once.
+    for (const photo of photos) await photoTurn(responder, photo.pixels, `warm-${id++}`, backend);
+    responders.push(responder);
+  }
+  const timings = responders.map(() => [] as PhotoTurnTiming[]);
+  for (let i = 0; i < turns; i++) {
+    const photo = photos[i % photos.length]!;
+    // Alternate which goes first, so neither always runs right after the other's work.
+    const order = i % 2 === 0 ? responders.map((_, j) => j) : responders.map((_, j) => responders.length - 1 - j);
+    for (const j of order) timings[j]!.push(await photoTurn(responders[j]!, photo.pixels, `photo-${id++}`, backend));
+  }
+  const [first, second] = timings.map(photoTurnStats) as [PhotoTurnStats, PhotoTurnStats | undefined];
+  const withDetector = analyzer.detector ? first : null;
+  const withoutDetector = analyzer.detector ? second! : first;
+  console.log(`photo turn -> composed reply, through the worker's Responder (${photos.map((p) => `${p.name} ${p.pixels.width}x${p.pixels.height}`).join(', ')}; decoded beforehand, decoding not counted; one warm-up pass; n=${turns} each, the photos in turn)`);
+  if (!withDetector) console.log('  (no object detector, so only the turn without it is measured)');
+  const cell = (s: PhotoTurnStats | null, step: keyof PhotoTurnTiming) => (s ? `${s.median[step].toFixed(2).padStart(8)} ${s.p95[step].toFixed(2).padStart(8)}` : `${'-'.padStart(8)} ${'-'.padStart(8)}`);
+  console.log(`  ${'step (ms)'.padEnd(44)} ${'with detector'.padStart(17)}   ${'without detector'.padStart(17)}`);
+  console.log(`  ${''.padEnd(44)} ${'median'.padStart(8)} ${'p95'.padStart(8)}   ${'median'.padStart(8)} ${'p95'.padStart(8)}`);
+  const steps: [string, keyof PhotoTurnTiming][] = [
+    ['object detection', 'detectMs'],
+    ['caption (grounded / caption bank without)', 'captionMs'],
+    ['image tower (encoding)', 'encodeMs'],
+    ['intent + ranking', 'composeMs'],
+    ['whole photo turn (the worker\'s totalMs)', 'totalMs'],
+  ];
+  for (const [label, step] of steps) console.log(`  ${label.padEnd(44)} ${cell(withDetector, step)}   ${cell(withoutDetector, step)}`);
+  if (withDetector) {
+    const added = addedByDetection(withDetector, withoutDetector);
+    console.log(`  added by detection and caption: ${withDetector.median.detectMs.toFixed(2)} ms detection + ${withDetector.median.captionMs.toFixed(2)} ms grounded caption = ${added.detectAndCaptionMedianMs.toFixed(2)} ms median per photo (measured inside the turn)`);
+    console.log(`  whole turn with the detector minus without: ${signed(added.turnMedianMs)} ms median, ${signed(added.turnP95Ms)} ms p95 (without the detector the worker looks the caption up in the caption bank instead${analyzer.encoder.takesGrounding ? '; this image tower takes grounding, so its encoding differs too' : ''})`);
+  }
+}
+
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)}`;

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { errorMessage } from '../engine/errors';
 import { l2Normalize } from '../engine/retrieval/vectors';
-import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
+import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run heads:data -- --pack <id>
@@ -21,10 +22,13 @@ const option = (name: string, fallback: string) => {
 async function main(): Promise<void> {
   const packId = option('pack', 'mini-clip');
   const poolDir = join('public', 'pool');
-  const { encoder } = await loadWasmPack(packId);
+  // The pool file holds the app's embeddings: for a tower that takes the detector's grounding, they
+  // depend on the detector too, and the file carries the photo analyzer's fingerprint.
+  const loaded = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
+  const { encoder, analyzer } = loaded;
   const { texts, media } = loadPoolCatalogue(poolDir);
   const pre = readPoolEmbeddingsFile(poolDir, packId);
-  if (!pre || pre.meta.packFingerprint !== encoder.fingerprint) throw new Error(`${poolDir}/embeddings/${packId}.json is missing or was made by another version of ${packId}. Run "npm run pool:build -- --pack ${packId}" first.`);
+  if (!pre || pre.meta.packFingerprint !== analyzer.fingerprint) throw new Error(`${poolDir}/embeddings/${packId}.json is missing or was made by another version of ${packId} or of the object detector. Run "npm run pool:build -- --pack ${packId}" first.`);
   const dim = pre.meta.dim;
 
   // Items: pool texts, then pool images, then dialogue texts that are not in the pool.
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'embeddings.bin'), new Uint8Array(data.buffer));
   writeFileSync(join(out, 'dialogues.json'), JSON.stringify({ pack: packId, packFingerprint: encoder.fingerprint, dim, kinds: items.map((i) => i.kind), poolTexts: texts.length, poolImages: media.length, splits }));
   console.log(`wrote ${out}: ${items.length} items (${texts.length} pool texts, ${media.length} pool images, ${pending.length} dialogue texts encoded now) x ${dim}`);
-  await encoder.release();
+  await releasePhotoAnalyzer(loaded);
 }
 
 main().catch((error: unknown) => {

@@ -2,20 +2,21 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../engine/errors';
 import { type PoolEmbeddingsFile, embedPool, imageContentKey, serializePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { UsageError, integerOption, parseCommandLine, requireOptions } from './benchArgs';
+import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { decodeAnyImageFile } from './decodeImageFile';
-import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
+import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
  * npm run pool:build -- --pack <id> [--pool public/pool] [--full] [--batch 32]
  * Embeds the candidate pool with a pack (Node, WASM, batched) and writes
  * <pool>/embeddings/<pack>.json + .bin, which the app loads instead of computing them in the browser.
+ * Images go through the app's PhotoAnalyzer (the object detector of models/detector/ and the grounded
+ * caption, fed to an image tower that takes them), and the file carries the analyzer's fingerprint,
+ * the one the worker's pool encoder has, so the app uses the file exactly when it would compute the same rows.
  * Rows whose text or image did not change are kept from the previous file unless --full is given.
  */
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
+const USAGE = 'npm run pool:build -- --pack ID [--pool public/pool] [--full] [--batch 32]';
 
 function progressBar(label: string, done: number, total: number, start: { ms: number; done: number }): void {
   if (!process.stderr.isTTY && done !== total && done % 256 !== 0) return;
@@ -28,19 +29,26 @@ function progressBar(label: string, done: number, total: number, start: { ms: nu
 }
 
 async function main(): Promise<void> {
-  const packId = option('pack', '');
-  if (!packId) throw new Error('Say which pack: npm run pool:build -- --pack mini-clip');
-  const poolDir = option('pool', join('public', 'pool'));
-  const batchSize = Number(option('batch', '32'));
+  const values = parseCommandLine(process.argv.slice(2), {
+    pack: { type: 'string' },
+    pool: { type: 'string', default: join('public', 'pool') },
+    full: { type: 'boolean', default: false },
+    batch: { type: 'string', default: '32' },
+  }, USAGE);
+  requireOptions(values, ['pack'], USAGE);
+  const packId = values.pack!;
+  const poolDir = values.pool;
+  const batchSize = integerOption(values.batch, 'batch', USAGE);
   const packDir = join('models', packId);
   if (!existsSync(join(packDir, 'config.json'))) throw new Error(`There is no pack at ${packDir}. Packs: see README, "Model packs".`);
 
   const t0 = performance.now();
   const { texts, media } = loadPoolCatalogue(poolDir);
-  const { encoder } = await loadWasmPack(packId);
+  const loaded = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
+  const { analyzer, encoder } = loaded;
   const outBase = join(poolDir, 'embeddings', packId);
   let previous: PoolEmbeddingsFile | null = null;
-  if (!args.includes('--full')) {
+  if (!values.full) {
     try {
       previous = readPoolEmbeddingsFile(poolDir, packId);
     } catch (error) {
@@ -48,9 +56,12 @@ async function main(): Promise<void> {
     }
   }
   console.log(`pool ${poolDir}: ${texts.length} texts, ${media.length} images · pack ${packId} (${encoder.backend.provider}, ${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, fingerprint ${encoder.fingerprint}) · batch ${batchSize}`);
+  console.log(`${loaded.detectorNote} · image tower ${encoder.takesGrounding ? 'takes grounding, so the file\'s fingerprint is that of the pack, detector and captioner together' : 'takes no grounding, so the file\'s fingerprint is the pack\'s'}: ${analyzer.fingerprint}`);
+  if (encoder.takesGrounding && !loaded.detector) console.log('the image rows are embedded without grounding; an app that has the detector will not use them and will compute its own');
+  if (previous && previous.meta.packFingerprint !== analyzer.fingerprint) console.log(`the previous file has another fingerprint (${previous.meta.packFingerprint}), so every row is computed again`);
   const phaseStart: Partial<Record<'texts' | 'images', { ms: number; done: number }>> = {};
   const pool = await embedPool({
-    encoder,
+    encoder: analyzer, // the worker's pool encoder: embedPool keeps the file's rows only for this fingerprint
     texts,
     images: media,
     imageKeys: media.map((m) => imageContentKey(m)),
@@ -62,7 +73,7 @@ async function main(): Promise<void> {
       progressBar(phase, done, total, phaseStart[phase]);
     },
   });
-  const file = serializePoolEmbeddings(packId, encoder.fingerprint, pool);
+  const file = serializePoolEmbeddings(packId, analyzer.fingerprint, pool);
   mkdirSync(join(poolDir, 'embeddings'), { recursive: true });
   // Write both halves beside the old ones, then rename: a reader never sees a .json that does not match its .bin.
   writeFileSync(`${outBase}.bin.tmp`, new Uint8Array(file.data.buffer));
@@ -73,10 +84,14 @@ async function main(): Promise<void> {
   const { fromFile, computed } = pool.stats;
   console.log(`wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim} (${(file.data.byteLength / 1e6).toFixed(1)} MB)`);
   console.log(`computed ${computed} rows, kept ${fromFile} from the previous file · embedding ${(pool.stats.ms / 1000).toFixed(1)} s · total ${totalS.toFixed(1)} s`);
-  await encoder.release();
+  await releasePhotoAnalyzer(loaded);
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\nUsage: ${error.usage}`);
+    process.exit(2);
+  }
   console.error(`pool:build failed: ${errorMessage(error)}`);
   process.exit(1);
 });
