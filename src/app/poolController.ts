@@ -1,4 +1,4 @@
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../persistence/datasetDb';
 import { chatActions } from '../stores/chatStore';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { parseAvsd } from '../engine/datasets/avsd';
 import { parseDailyDialog } from '../engine/datasets/dailyDialog';
-import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/validation';
 import { type PolyaiExample, exampleTurns, parsePolyaiJsonl } from '../engine/datasets/polyai';
 import { parseVisdial } from '../engine/datasets/visdial';
 import { errorMessage } from '../engine/errors';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDailyDialog } from '../engine/datasets/dailyDialog';
-import { decodeUtf8Strict, formatCount } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
 import { formatPolyaiJsonl } from '../engine/datasets/polyai';
 import { errorMessage } from '../engine/errors';
 import { splitDailyDialog } from '../engine/selection/protocols';
