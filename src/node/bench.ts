@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { nowMs } from '../engine/clock';
 import { errorMessage } from '../engine/errors';
+import { percentile } from '../engine/stats';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
 import { UsageError, integerOption, parseCommandLine } from './benchArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
@@ -40,11 +41,6 @@ const USAGE = [
 
 const args = process.argv.slice(2);
 const command = args[0];
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function summary(label: string, ms: number[]): string {
   return `${label.padEnd(34)} median ${percentile(ms, 50).toFixed(2).padStart(8)} ms   p95 ${percentile(ms, 95).toFixed(2).padStart(8)} ms   (n=${ms.length})`;

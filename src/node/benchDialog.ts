@@ -6,6 +6,7 @@ import { errorMessage } from '../engine/errors';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { hashBytes } from '../engine/pool/contentHash';
 import { l2Normalize } from '../engine/retrieval/vectors';
+import { percentile } from '../engine/stats';
 import { type IntentModel, MajorityIntent } from '../engine/response/compose';
 import { type DialogEvalResult, evaluateDialogs } from '../engine/response/evaluate';
 import { ResponseHeads } from '../engine/response/heads';
@@ -23,11 +24,6 @@ import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolF
  * The candidate pool is --pool (the demo pool for the demo data) or, without it, every text and image
  * of the split, negatives included.
  */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 function findImages(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
