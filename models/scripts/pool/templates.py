@@ -4,7 +4,7 @@ templates/index.json names the files: common.json (the generic banks: reactions 
 requests for pictures, closings, emoji and stickers), pool_lines.json (the text pool's hand-written lines and
 small-talk grammar) and categories/*.json (the categories of dialogue: a subject, what people say about it,
 the questions they ask and the answers they get), read in the listed order, which fixes the dialogue plan.
-Template syntax: see write_dialogues.py. Keys starting with "_about" are notes for the reader.
+Template syntax: see grammar.py; tags such as <pos> or <only:a,b>: see dialogue.py. Keys starting with "_" are notes for the reader.
 """
 import json
 import os
