@@ -9,7 +9,7 @@ function fakeStream(isTTY: boolean) {
 describe('ProgressLine', () => {
   it('writes plain lines to a log file: at 0%, every 10% and at the end, never a carriage return', () => {
     const { stream, writes } = fakeStream(false);
-    const progress = new ProgressLine(stream);
+    const progress = new ProgressLine({ stream });
     for (let done = 0; done <= 1000; done++) progress.update(`texts ${done}/1000`, done, 1000, 'texts');
     progress.end();
     expect(writes).toEqual([0, 100, 200, 300, 400, 500, 600, 700, 800, 900, 1000].map((n) => `texts ${n}/1000\n`));
@@ -18,7 +18,7 @@ describe('ProgressLine', () => {
 
   it('starts each bar (a phase, a file) afresh, and ends a bar only once', () => {
     const { stream, writes } = fakeStream(false);
-    const progress = new ProgressLine(stream, 50);
+    const progress = new ProgressLine({ stream, stepPercent: 50 });
     for (const [key, total] of [['a.onnx', 4], ['b.json', 1]] as const) {
       for (let done = 1; done <= total; done++) progress.update(`${key} ${done}/${total}`, done, total, key);
       progress.update(`${key} ${total}/${total}`, total, total, key);
@@ -27,20 +27,25 @@ describe('ProgressLine', () => {
     expect(writes).toEqual(['a.onnx 1/4\n', 'a.onnx 2/4\n', 'a.onnx 4/4\n', 'b.json 1/1\n', 'empty 0/0\n']);
   });
 
-  it('redraws one line in place on a terminal and ends it with a newline', () => {
+  it('redraws one line in place on a terminal, at most every 100 ms, and ends it with a newline', () => {
     const { stream, writes } = fakeStream(true);
-    const progress = new ProgressLine(stream);
-    progress.update('images 1/3 (33%)', 1, 3);
-    progress.update('images 1/3 (33%)', 1, 3);
-    progress.update('images 2/3', 2, 3);
-    progress.update('images 3/3', 3, 3);
+    let ms = 0;
+    const progress = new ProgressLine({ stream, now: () => ms });
+    progress.update('images 1/4 (25%)', 1, 4);
+    progress.update('images 1/4 (25%)', 1, 4);
+    ms = 50;
+    progress.update('images 2/4', 2, 4);
+    ms = 150;
+    progress.update('images 3/4', 3, 4);
+    ms = 160;
+    progress.update('images 4/4', 4, 4);
     progress.end();
-    expect(writes).toEqual(['\rimages 1/3 (33%)', '\rimages 2/3      ', '\rimages 3/3', '\n']);
+    expect(writes).toEqual(['\rimages 1/4 (25%)', '\rimages 3/4      ', '\rimages 4/4', '\n']);
   });
 
   it('ends a bar left open on a terminal, so an error message gets its own line', () => {
     const { stream, writes } = fakeStream(true);
-    const progress = new ProgressLine(stream);
+    const progress = new ProgressLine({ stream });
     progress.update('model.onnx 10/90 MB', 10, 90, 'model.onnx');
     progress.end();
     progress.end();
