@@ -1,5 +1,6 @@
 import { cameraActions, useCameraStore } from '../stores/cameraStore';
 import { attachImages } from './chatController';
+import { errorMessage } from '../engine/errors';
 
 /** Counts openings, so a camera that starts after its dialog was closed is stopped at once. */
 let opening = 0;
@@ -44,7 +45,7 @@ export function cameraErrorMessage(error: unknown): string {
     case 'SecurityError':
       return 'The camera can only be used on a secure page (https or localhost). Open the demo that way, or use Add photos.';
     default:
-      return `The camera could not be started (${error instanceof Error ? error.message : String(error)}). Choose Try again, or use Add photos.`;
+      return `The camera could not be started (${errorMessage(error)}). Choose Try again, or use Add photos.`;
   }
 }
 

@@ -4,6 +4,7 @@ import { clearConversationDb, deleteImages, loadImage, loadMessages, saveTurn } 
 import { useSettingsStore } from '../stores/settingsStore';
 import type { HistoryElement, HistoryTurn } from '../worker/protocol';
 import { engine } from './engine';
+import { errorMessage } from '../engine/errors';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
@@ -18,7 +19,7 @@ export async function restoreConversation(): Promise<void> {
     chatActions.hydrate(await loadMessages());
   } catch (error) {
     chatActions.hydrate([]);
-    chatActions.notify('error', `The saved conversation could not be read (${String(error)}); starting a new one.`);
+    chatActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
   }
 }
 
@@ -34,7 +35,7 @@ export async function attachImages(files: readonly File[]): Promise<void> {
       const checked = await engine.call('checkImage', { image: { name: file.name, blob: file } });
       chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
     } catch (error) {
-      chatActions.notify('error', error instanceof Error ? error.message : String(error));
+      chatActions.notify('error', errorMessage(error));
     } finally {
       chatActions.setChecking(-1);
     }
@@ -68,7 +69,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
   chatActions.setAwaitingReply(true);
-  void saveTurn([...messages, userMessage], draftImages).catch((e: unknown) => chatActions.notify('error', `This turn could not be saved for later (${String(e)}).`));
+  void saveTurn([...messages, userMessage], draftImages).catch((e: unknown) => chatActions.notify('error', `This turn could not be saved for later (${errorMessage(e)}).`));
   try {
     const history = await historyOf(messages);
     const reply = await engine.call('reply', {
@@ -100,9 +101,9 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     if (epoch !== conversationEpoch) return true;
     chatActions.setCaptions(userMessage.id, reply.captions);
     chatActions.appendMessage(assistantMessage);
-    void saveTurn(useChatStore.getState().messages, []).catch((e: unknown) => chatActions.notify('error', `The reply could not be saved for later (${String(e)}).`));
+    void saveTurn(useChatStore.getState().messages, []).catch((e: unknown) => chatActions.notify('error', `The reply could not be saved for later (${errorMessage(e)}).`));
   } catch (error) {
-    chatActions.notify('error', `No reply this time: ${error instanceof Error ? error.message : String(error)}`);
+    chatActions.notify('error', `No reply this time: ${errorMessage(error)}`);
   } finally {
     chatActions.setAwaitingReply(false);
   }
@@ -163,7 +164,7 @@ export async function takeBackLastChange(): Promise<void> {
 }
 
 function persistError(what: string): (e: unknown) => void {
-  return (e) => chatActions.notify('error', `${what} could not be saved for later (${String(e)}); it is still on screen.`);
+  return (e) => chatActions.notify('error', `${what} could not be saved for later (${errorMessage(e)}); it is still on screen.`);
 }
 
 /** The stored Blobs of the photos in these messages, read before the messages are removed, so Undo can write them back. */

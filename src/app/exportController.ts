@@ -16,6 +16,7 @@ import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore
 import { useModelStore } from '../stores/modelStore';
 import { usePoolStore } from '../stores/poolStore';
 import { loadCredits } from './poolController';
+import { errorMessage } from '../engine/errors';
 
 export type ExportFormat = 'mmdialog' | 'markdown';
 
@@ -113,7 +114,7 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
     const what = format === 'mmdialog' ? 'MMDialog JSON; load it back under Pool and datasets' : 'Markdown';
     chatActions.notify(built.missing.length > 0 ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
   } catch (error) {
-    chatActions.notify('error', `The conversation could not be exported: ${error instanceof Error ? error.message : String(error)}`);
+    chatActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
   } finally {
     exporting = false;
   }

@@ -4,6 +4,7 @@ import { useSettingsStore } from '../stores/settingsStore';
 import { defaultPackId } from '../engine/pack/defaultPack';
 import { engine } from './engine';
 import { poolRef, resumeInterruptedImports } from './poolController';
+import { errorMessage } from '../engine/errors';
 
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
@@ -25,7 +26,7 @@ export async function loadModels(): Promise<void> {
     // An index written before the detector was served has no "detector": the worker then says it is missing.
     detector = index.detector ?? null;
   } catch (error) {
-    modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${String(error)}. Check that the demo server is running and reload.`, []);
+    modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
     return;
   }
   const { packId, forceWasm, poolId } = useSettingsStore.getState();
@@ -56,10 +57,10 @@ export async function loadModels(): Promise<void> {
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
-      chatActions.notify('error', `The chosen pool could not be loaded: ${error instanceof Error ? error.message : String(error)} Using the demo pool.`);
+      chatActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
       useSettingsStore.getState().setPoolId('demo');
       return loadModels();
     }
-    modelActions.failed(error instanceof Error ? error.message : String(error));
+    modelActions.failed(errorMessage(error));
   }
 }

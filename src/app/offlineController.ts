@@ -1,8 +1,9 @@
 import { CACHE_PREFIX } from '../sw/offlineCache';
-import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../sw/protocol';
+import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, isBroadcast } from '../sw/protocol';
 import { chatActions, useChatStore } from '../stores/chatStore';
 import { useModelStore } from '../stores/modelStore';
 import { offlineActions, useOfflineStore } from '../stores/offlineStore';
+import { assertNever, errorMessage } from '../engine/errors';
 
 /**
  * Keeps the demo for offline use through the service worker of the production build (sw.js), and
@@ -22,10 +23,6 @@ let packRequest = 0;
 /** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
 let packInFlight: string | null = null;
 let started = false;
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function percent(done: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
@@ -73,7 +70,7 @@ async function register(): Promise<void> {
     // With no network the browser may not re-check sw.js; the worker already in charge still serves.
     registration = (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
     if (!registration?.active) {
-      offlineActions.failed(`The offline copy could not be set up (${errorText(error)}). The demo works online; reload to try again.`);
+      offlineActions.failed(`The offline copy could not be set up (${errorMessage(error)}). The demo works online; reload to try again.`);
       return;
     }
   }

@@ -1,4 +1,4 @@
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../persistence/datasetDb';
 import { chatActions } from '../stores/chatStore';
@@ -7,6 +7,7 @@ import { poolActions, usePoolStore } from '../stores/poolStore';
 import { useSettingsStore } from '../stores/settingsStore';
 import type { DatasetFile, PoolRef } from '../worker/protocol';
 import { engine } from './engine';
+import { errorMessage } from '../engine/errors';
 
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;
@@ -17,15 +18,11 @@ export function poolRef(poolId: string): PoolRef {
   return poolId === 'demo' ? { kind: 'demo', baseUrl: POOL_BASE_URL } : { kind: 'dataset', datasetId: poolId };
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export async function refreshDatasets(): Promise<void> {
   try {
     poolActions.datasets(await listDatasets());
   } catch (error) {
-    chatActions.notify('error', `Stored datasets could not be listed: ${message(error)}. Private windows may not allow storage.`);
+    chatActions.notify('error', `Stored datasets could not be listed: ${errorMessage(error)}. Private windows may not allow storage.`);
   }
 }
 
@@ -53,7 +50,7 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     poolActions.imported({ name: result.name, problems: result.problems });
     chatActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
   } catch (error) {
-    chatActions.notify('error', `"${name}" could not be loaded: ${message(error)}`);
+    chatActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
   } finally {
     poolActions.importing(null);
     await refreshDatasets();
@@ -70,7 +67,7 @@ export async function resumeInterruptedImports(): Promise<void> {
       await engine.call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
       chatActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
-      chatActions.notify('error', `"${dataset.name}" could not be finished: ${message(error)}`);
+      chatActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
     } finally {
       poolActions.importing(null);
       await refreshDatasets();
@@ -92,7 +89,7 @@ export async function selectPool(poolId: string): Promise<void> {
     modelActions.poolChanged(pool);
   } catch (error) {
     useSettingsStore.getState().setPoolId(previous);
-    chatActions.notify('error', `The pool "${name}" could not be used: ${message(error)} Replies still come from the previous pool.`);
+    chatActions.notify('error', `The pool "${name}" could not be used: ${errorMessage(error)} Replies still come from the previous pool.`);
   } finally {
     poolActions.switching(null);
   }
@@ -103,7 +100,7 @@ export async function removeDataset(datasetId: string): Promise<void> {
   try {
     await deleteStoredDataset(datasetId);
   } catch (error) {
-    chatActions.notify('error', `The dataset could not be deleted: ${message(error)}`);
+    chatActions.notify('error', `The dataset could not be deleted: ${errorMessage(error)}`);
   }
   await refreshDatasets();
 }
@@ -117,6 +114,6 @@ export async function loadCredits(): Promise<void> {
     const json = parseJsonDocument(decodeUtf8Strict(new Uint8Array(await response.arrayBuffer()), 'pool/media.json'), 'pool/media.json');
     poolActions.credits(parseMediaCatalogue(json, { file: 'pool/media.json', strict: true }));
   } catch (error) {
-    poolActions.credits(null, `The credits could not be loaded (${message(error)}). Reload the page.`);
+    poolActions.credits(null, `The credits could not be loaded (${errorMessage(error)}). Reload the page.`);
   }
 }

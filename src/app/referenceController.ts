@@ -38,7 +38,7 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     if (!useChatStore.getState().messages.some((m) => m.id === messageId)) return null; // the conversation was cleared meanwhile
     chatActions.setReference(messageId, answer);
     sessionMetricsActions.record({ id: `chat:${messageId}`, source: 'chat', label: 'your answer to a reply', figures: { mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks } });
-    void saveTurn(useChatStore.getState().messages, images).catch((e: unknown) => chatActions.notify('error', `Your answer could not be saved for later (${String(e)}).`));
+    void saveTurn(useChatStore.getState().messages, images).catch((e: unknown) => chatActions.notify('error', `Your answer could not be saved for later (${errorMessage(e)}).`));
     return null;
   } catch (error) {
     return `Your answer could not be scored: ${errorMessage(error)}`;

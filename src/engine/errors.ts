@@ -23,7 +23,13 @@ export class EngineError extends Error {
   }
 }
 
+/** The sentence of an error, whatever was thrown: an Error's message without its name, anything else as text. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** Ends a switch over a union: a new member that is not handled fails the type check, and a malformed value at run time throws. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
 }

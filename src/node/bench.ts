@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { nowMs } from '../engine/clock';
-import { errorMessage } from '../engine/errors';
+import { percentile } from '../engine/stats';
 import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
-import { UsageError, integerOption, parseCommandLine } from './benchArgs';
+import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './cliArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
-import { importBench } from './benchImport';
-import { dialogBench } from './benchDialog';
+import { IMPORT_USAGE, importBench } from './benchImport';
+import { DIALOG_USAGE, dialogBench } from './benchDialog';
 import { PERF_USAGE, perfBench } from './benchPerf';
-import { selectBench } from './benchSelect';
+import { SELECT_USAGE, selectBench } from './benchSelect';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
@@ -32,19 +32,11 @@ const USAGE = [
   `  ${BROWSER_USAGE}`,
   `  ${RETRIEVAL_USAGE}`,
   `  ${CAPTION_USAGE}`,
-  '  npm run bench -- import [--images N] [--pack ID]',
-  '  npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json OUT]',
+  `  ${IMPORT_USAGE}`,
+  `  ${DIALOG_USAGE}`,
   `  ${PERF_USAGE}`,
-  '  npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack ID] [--limit N] [--json OUT]',
+  `  ${SELECT_USAGE}`,
 ].join('\n');
-
-const args = process.argv.slice(2);
-const command = args[0];
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 function summary(label: string, ms: number[]): string {
   return `${label.padEnd(34)} median ${percentile(ms, 50).toFixed(2).padStart(8)} ms   p95 ${percentile(ms, 95).toFixed(2).padStart(8)} ms   (n=${ms.length})`;
@@ -131,16 +123,5 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   select: selectBench,
 };
 
-const run = command === undefined ? undefined : benchmarks[command];
-if (!run) {
-  console.error(`${command === undefined ? 'Say which benchmark to run.' : `There is no benchmark "${command}".`}\nUsage: ${USAGE}`);
-  process.exit(2);
-}
-await run(args.slice(1)).catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\nUsage: ${error.usage}`);
-    process.exit(2);
-  }
-  console.error(`bench ${command} failed: ${errorMessage(error)}`);
-  process.exit(1);
-});
+const { command, rest } = await runCommand('bench', () => parseSubcommand(process.argv.slice(2), Object.keys(benchmarks), 'benchmark', USAGE));
+await runCommand(`bench ${command}`, () => benchmarks[command]!(rest));

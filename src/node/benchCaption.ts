@@ -6,7 +6,7 @@ import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { captionBank, captionImage } from '../engine/response/captioner';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { l2Normalize } from '../engine/retrieval/vectors';
-import { UsageError, listOption, parseCommandLine, requireOptions } from './benchArgs';
+import { UsageError, listOption, parseCommandLine, requireOptions } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type CaptionerScores, type PartName, captionScoresByPart, exampleImages, mapObject, partsJson } from './benchParts';
 import { loadCaptionSet, progress } from './benchRetrieval';

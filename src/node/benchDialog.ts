@@ -6,14 +6,19 @@ import { errorMessage } from '../engine/errors';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { hashBytes } from '../engine/pool/contentHash';
 import { l2Normalize } from '../engine/retrieval/vectors';
+import { percentile } from '../engine/stats';
 import { type IntentModel, MajorityIntent } from '../engine/response/compose';
 import { type DialogEvalResult, evaluateDialogs } from '../engine/response/evaluate';
 import { ResponseHeads } from '../engine/response/heads';
 import type { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ClipMapRanker, ClipSimRanker, LexicalRanker, RANKING_METHODS, RandomRanker, type Ranker, type RankingMethodId } from '../engine/response/rankers';
 import type { CandidateItem, CandidatePool, ContextElement, Modality } from '../engine/response/types';
+import { choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
+import { ProgressLine } from './progressLine';
+
+export const DIALOG_USAGE = 'npm run bench -- dialog [--pack mini-clip] [--data public/dialogues] [--split test] [--methods a,b] [--intent both|majority|head] [--negatives 999] [--pool DIR] [--json OUT]';
 
 /**
  * npm run bench -- dialog --pack <id> --data <dir> [--split test] [--methods a,b] [--negatives 99|999]
@@ -23,11 +28,6 @@ import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolF
  * The candidate pool is --pool (the demo pool for the demo data) or, without it, every text and image
  * of the split, negatives included.
  */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 function findImages(dir: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
@@ -96,6 +96,7 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, n
   const records = readSplit(dataDir, splitName, (k) => mediaKeys.has(k));
   const train = existsSync(join(dataDir, 'train', 'conversations.json')) ? readSplit(dataDir, 'train', (k) => mediaKeys.has(k)) : [];
   const pre = poolDir ? readPoolEmbeddingsFile(poolDir, packId) : null;
+  const progress = new ProgressLine();
   const embedded = await embedPool({
     encoder,
     texts,
@@ -103,9 +104,9 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, n
     imageKeys: media.map((m) => (m.sha256 ? imageContentKey(m) : imageContentKey(m, hashBytes(new Uint8Array(readFileSync(m.path)))))),
     loadImage: (m) => decodeAnyImageFile(m.path),
     precomputed: pre,
-    onProgress: ({ phase, done, total }) => process.stderr.write(`\rembedding the pool: ${phase} ${done}/${total}   `),
+    onProgress: ({ phase, done, total }) => progress.update(`embedding the pool: ${phase} ${done}/${total}`, done, total, phase),
   });
-  process.stderr.write('\n');
+  progress.end();
   const pool: CandidatePool = {
     texts: texts.map((t) => t.text),
     textMatrix: embedded.textMatrix,
@@ -148,16 +149,21 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, n
 }
 
 export async function dialogBench(args: string[]): Promise<void> {
-  const option = (name: string, fallback: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-  };
-  const packId = option('pack', 'mini-clip');
-  const dataDir = option('data', join('public', 'dialogues'));
-  const splitName = option('split', 'test');
-  const negatives = Number(option('negatives', '999'));
-  const poolDir = option('pool', dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
-  const methods = option('methods', RANKING_METHODS.join(',')).split(',') as RankingMethodId[];
+  const values = parseCommandLine(args, {
+    pack: { type: 'string', default: 'mini-clip' },
+    data: { type: 'string', default: join('public', 'dialogues') },
+    split: { type: 'string', default: 'test' },
+    negatives: { type: 'string', default: '999' },
+    pool: { type: 'string' },
+    methods: { type: 'string', default: RANKING_METHODS.join(',') },
+    intent: { type: 'string' },
+    json: { type: 'string', default: '' },
+  }, DIALOG_USAGE);
+  const { pack: packId, data: dataDir, split: splitName } = values;
+  const negatives = integerOption(values.negatives, 'negatives', DIALOG_USAGE);
+  const poolDir = values.pool ?? (dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
+  const methods = listOption(values.methods, 'methods', RANKING_METHODS, DIALOG_USAGE);
+  const intentOption = values.intent === undefined ? undefined : choiceOption(values.intent, 'intent', ['both', 'majority', 'head'], DIALOG_USAGE);
   const { encoder, heads, pool, records, element, negative, majority, rankers } = await loadDialogBenchData({ packId, dataDir, split: splitName, negatives, poolDir });
   const candidates = Math.min(negatives, records[0]?.negativeTexts?.length ?? 0) + 1;
   console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.imageKeys.length} images · ${candidates} candidates per ranked element`);
@@ -166,7 +172,7 @@ export async function dialogBench(args: string[]): Promise<void> {
   const rows: Record<string, unknown>[] = [];
   // Each zero-shot ranker runs with the majority intent, and also with the trained intent head when the
   // pack has one (rows "head"), so ranking and intent can be told apart; depp is the trained pair.
-  const intentChoice = option('intent', heads ? 'both' : 'majority');
+  const intentChoice = intentOption ?? (heads ? 'both' : 'majority');
   const runs: { id: RankingMethodId; intent: IntentModel }[] = [];
   for (const id of methods) {
     if (id === 'depp') {
@@ -200,7 +206,7 @@ export async function dialogBench(args: string[]): Promise<void> {
     rows.push({ method: id, intent: intent.id, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
   }
   console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; time = encoding the latest turn's text, intent and ranking over the whole pool (WASM, 1 thread)`);
-  const jsonOut = option('json', '');
+  const jsonOut = values.json;
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.imageKeys.length, rows }, null, 2)}\n`);
   await heads?.release();
   await encoder.release();

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import jpeg from 'jpeg-js';
+import { integerOption, parseCommandLine } from './cliArgs';
+
+export const IMPORT_USAGE = 'npm run bench -- import [--images 10000] [--pack mini-clip]';
 
 /**
  * npm run bench -- import [--images 10000] [--pack mini-clip]
@@ -10,12 +13,9 @@ import jpeg from 'jpeg-js';
  * how long the page's main thread was ever blocked (Long Tasks API) while it ran.
  */
 export async function importBench(args: string[]): Promise<void> {
-  const option = (name: string, fallback: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-  };
-  const count = Number(option('images', '10000'));
-  const packId = option('pack', 'mini-clip');
+  const values = parseCommandLine(args, { images: { type: 'string', default: '10000' }, pack: { type: 'string', default: 'mini-clip' } }, IMPORT_USAGE);
+  const count = integerOption(values.images, 'images', IMPORT_USAGE);
+  const packId = values.pack;
   // Generated once per size and kept in the temp folder: encoding 10,000 JPEGs in JavaScript takes minutes.
   const root = join(tmpdir(), `mmdialog-import-${count}`);
   const dir = join(root, 'big-folder');

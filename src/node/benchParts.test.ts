@@ -3,7 +3,7 @@ import type { CaptionSet } from '../engine/datasets/captionSets';
 import { captionMetrics } from '../engine/metrics/captionMetrics';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { captionJson } from './benchCaption';
-import { type CaptionerScores, type PartName, type PhotoTurnTiming, type SetPart, addedByDetection, captionScoresByPart, exampleImages, medianOf, partsJson, percentileOf, photoTurnStats, retrievalByPart } from './benchParts';
+import { type CaptionerScores, type PartName, type PhotoTurnTiming, type SetPart, addedByDetection, captionScoresByPart, exampleImages, partsJson, photoTurnStats, retrievalByPart } from './benchParts';
 import { retrievalJson } from './benchRetrieval';
 
 const oneHot = (dim: number, i: number) => Float32Array.from({ length: dim }, (_, j) => (j === i ? 1 : 0));
@@ -105,14 +105,6 @@ describe('benchmark helpers', () => {
     expect(exampleImages(7, 5)).toEqual([0, 1, 2, 4, 5]);
     expect(exampleImages(3, 5)).toEqual([0, 1, 2]);
     expect(exampleImages(0, 5)).toEqual([]);
-  });
-
-  it('takes the median and p95 as the other benchmarks do', () => {
-    expect(medianOf([5, 1, 3, 2, 4])).toBe(3);
-    expect(medianOf([4, 1, 3, 2])).toBe(3);
-    expect(percentileOf(Array.from({ length: 20 }, (_, i) => i + 1), 95)).toBe(20);
-    expect(percentileOf(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(96);
-    expect(medianOf([])).toBeNaN();
   });
 
   it('says what detection and the grounded caption add to a photo turn', () => {

@@ -3,6 +3,7 @@ import { captionMetrics } from '../engine/metrics/captionMetrics';
 import { objectMentionScores } from '../engine/metrics/objectMentions';
 import { type ImageTextRetrieval, imageTextRetrieval } from '../engine/metrics/retrievalMetrics';
 import { stackRows } from '../engine/retrieval/vectors';
+import { median, percentile } from '../engine/stats';
 import type { CocoSplit } from './cocoSplits';
 
 /**
@@ -69,18 +70,6 @@ export interface CaptionerScores {
   confidentImages?: number;
 }
 
-/** The median as the benchmarks take it: the upper middle value of an even count. */
-export function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-/** The p-th percentile as the benchmarks take it: the value at floor(p% of n), the last one at most. */
-export function percentileOf(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
 /** Every caption metric of each captioner on each part, each part scored on its own. */
 export function captionScoresByPart<C extends string>(set: CaptionSet, parts: readonly SetPart[], runs: ReadonlyMap<C, CaptionerRun>): Map<PartName, Map<C, CaptionerScores>> {
   const out = new Map<PartName, Map<C, CaptionerScores>>();
@@ -102,7 +91,7 @@ export function captionScoresByPart<C extends string>(set: CaptionSet, parts: re
         rougeL: scores.rougeL,
         ciderD: scores.ciderD,
         objectMentions: { precision: mentions.precision, recall: mentions.recall, matched: mentions.matched, candidateMentions: mentions.candidateMentions, referenceMentions: mentions.referenceMentions },
-        msPerImage: { mean: ms.reduce((s, x) => s + x, 0) / ms.length, median: medianOf(ms) },
+        msPerImage: { mean: ms.reduce((s, x) => s + x, 0) / ms.length, median: median(ms) },
         ...(run.confident ? { confidentImages: part.images.filter((i) => run.confident![i]).length } : {}),
       });
     }
@@ -154,7 +143,7 @@ const PHOTO_TURN_STEPS = ['detectMs', 'captionMs', 'encodeMs', 'composeMs', 'tot
 /** Median and p95 of each step of a photo turn over many turns. */
 export function photoTurnStats(turns: readonly PhotoTurnTiming[]): PhotoTurnStats {
   const of = (f: (values: number[]) => number) => Object.fromEntries(PHOTO_TURN_STEPS.map((step) => [step, f(turns.map((t) => t[step]))])) as unknown as PhotoTurnTiming;
-  return { turns: turns.length, median: of(medianOf), p95: of((v) => percentileOf(v, 95)) };
+  return { turns: turns.length, median: of(median), p95: of((v) => percentile(v, 95)) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
 import { ClipSimRanker, type Ranker, seededRandom } from '../engine/response/rankers';
 import type { CandidatePool, ContextTurn } from '../engine/response/types';
-import { integerOption, parseCommandLine } from './benchArgs';
+import { integerOption, parseCommandLine } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';

@@ -5,11 +5,12 @@ import { type CaptionSet, parseCaptionCsv, parseCocoCaptions } from '../engine/d
 import { errorMessage } from '../engine/errors';
 import type { RecallFigures } from '../engine/metrics/retrievalMetrics';
 import { l2Normalize } from '../engine/retrieval/vectors';
-import { UsageError, parseCommandLine, requireOptions } from './benchArgs';
+import { UsageError, parseCommandLine, requireOptions } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PartRetrieval, partsJson, retrievalByPart } from './benchParts';
 import { cocoParts } from './cocoSplits';
 import { decodeImageFile } from './decodeImageFile';
+import { ProgressLine } from './progressLine';
 
 export const RETRIEVAL_USAGE = 'npm run bench -- retrieval --pack ID --images DIR --captions captions.json|pairs.csv [--json out.json]';
 
@@ -23,8 +24,10 @@ export function loadCaptionSet(path: string): CaptionSet {
   }
 }
 
+const progressLine = new ProgressLine();
+
 export function progress(label: string, done: number, total: number): void {
-  if (process.stderr.isTTY) process.stderr.write(`\r${label} ${done}/${total}${done === total ? '\n' : ''}`);
+  progressLine.update(`${label} ${done}/${total}`, done, total, label);
 }
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

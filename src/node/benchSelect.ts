@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { parseAvsd } from '../engine/datasets/avsd';
 import { parseDailyDialog } from '../engine/datasets/dailyDialog';
-import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/validation';
 import { type PolyaiExample, exampleTurns, parsePolyaiJsonl } from '../engine/datasets/polyai';
 import { parseVisdial } from '../engine/datasets/visdial';
 import { errorMessage } from '../engine/errors';
@@ -15,7 +15,9 @@ import { stackRows } from '../engine/retrieval/vectors';
 import { type RankingGroup, avsdGroups, oneOfHundredBatches, seededShuffle, splitDailyDialog, splitForEarlyStopping, visdialGroups } from '../engine/selection/protocols';
 import { SELECTION_METHODS, type SelectionMethodId, type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, dialogueState, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
 import { type ClipMapTrainingOptions, type TrainedClipMap, trainClipMap } from '../engine/selection/trainClipMap';
+import { UsageError, choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { loadWasmPack } from './poolFiles';
+import { ProgressLine } from './progressLine';
 import { SELECT_CACHE_DIR, cachedTextEmbeddings, writeCacheFiles } from './textEmbeddingCache';
 
 /**
@@ -33,6 +35,9 @@ import { SELECT_CACHE_DIR, cachedTextEmbeddings, writeCacheFiles } from './textE
  * avsd from --map-train), or --train (polyai). Embeddings and trained maps are cached under
  * models/.cache/select/, so a rerun only ranks.
  */
+export const SELECT_USAGE = 'npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
+const SELECT_OPTIONS = { format: { type: 'string' }, data: { type: 'string' }, train: { type: 'string' }, 'map-train': { type: 'string' }, methods: { type: 'string' }, pack: { type: 'string' }, limit: { type: 'string' }, seed: { type: 'string' }, json: { type: 'string' } } as const;
+type SelectOption = keyof typeof SELECT_OPTIONS;
 const FORMATS = ['polyai', 'dailydialog', 'visdial', 'avsd'] as const;
 type Format = (typeof FORMATS)[number];
 const DEFAULT_DAILYDIALOG = join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt');
@@ -66,7 +71,7 @@ function dailyDialogSplit(path: string) {
   return { dialogues, split: splitDailyDialog(dialogues) };
 }
 
-function loadTask(format: Format, dataPath: string, option: (name: string, fallback: string) => string): SelectionTask {
+function loadTask(format: Format, dataPath: string, option: (name: SelectOption, fallback: string) => string): SelectionTask {
   if (format === 'dailydialog') {
     const { dialogues, split } = dailyDialogSplit(dataPath);
     const batches = oneOfHundredBatches(split.testExamples);
@@ -128,13 +133,8 @@ function loadTask(format: Format, dataPath: string, option: (name: string, fallb
 }
 
 function progress(label: string): (done: number, total: number) => void {
-  let last = -1;
-  return (done, total) => {
-    const pct = total ? Math.floor((100 * done) / total) : 100;
-    if (pct === last && done !== total) return;
-    last = pct;
-    process.stderr.write(`\r${label} ${count(done)}/${count(total)} (${pct}%)   ${done === total ? '\n' : ''}`);
-  };
+  const line = new ProgressLine();
+  return (done, total) => line.update(`${label} ${count(done)}/${count(total)} (${total ? Math.floor((100 * done) / total) : 100}%)`, done, total);
 }
 
 /** The map for one kind of context, trained on the fit part and early-stopped on the valid part, or read from the cache. */
@@ -173,22 +173,16 @@ interface ResultRow {
 }
 
 export async function selectBench(args: string[]): Promise<void> {
-  const option = (name: string, fallback: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-  };
-  const format = option('format', '') as Format;
-  if (!FORMATS.includes(format)) throw new Error(`--format must be one of ${FORMATS.join(', ')}; it is "${option('format', '')}".`);
+  const values = parseCommandLine(args, SELECT_OPTIONS, SELECT_USAGE);
+  const option = (name: SelectOption, fallback: string): string => values[name] || fallback;
+  const format = choiceOption(option('format', ''), 'format', FORMATS, SELECT_USAGE);
   const dataPath = option('data', '');
-  if (!dataPath) throw new Error(`Say which file to rank: --data <file> (for example ${format === 'dailydialog' ? DEFAULT_DAILYDIALOG : join('..', 'shared', 'data', format === 'visdial' ? 'visdial/visdial_1.0_val.json' : format === 'avsd' ? 'avsd/lbl_test_set4DSTC7-AVSD.json' : '<file>.jsonl')}).`);
-  const methods = option('methods', SELECTION_METHODS.join(',')).split(',') as SelectionMethodId[];
-  const unknown = methods.find((m) => !SELECTION_METHODS.includes(m));
-  if (unknown) throw new Error(`Unknown method "${unknown}"; the methods are ${SELECTION_METHODS.join(', ')}.`);
+  if (!dataPath) throw new UsageError(`Say which file to rank: --data <file> (for example ${format === 'dailydialog' ? DEFAULT_DAILYDIALOG : join('..', 'shared', 'data', format === 'visdial' ? 'visdial/visdial_1.0_val.json' : format === 'avsd' ? 'avsd/lbl_test_set4DSTC7-AVSD.json' : '<file>.jsonl')}).`, SELECT_USAGE);
+  const methods = listOption(option('methods', SELECTION_METHODS.join(',')), 'methods', SELECTION_METHODS, SELECT_USAGE);
   const packId = option('pack', 'mini-clip');
-  const seed = Number(option('seed', '1'));
-  const limit = Number(option('limit', '0'));
-  if (!Number.isInteger(limit) || limit < 0) throw new Error(`--limit must be a whole number of candidate groups (0 for all); it is "${option('limit', '0')}".`);
-  if (!Number.isInteger(seed)) throw new Error(`--seed must be a whole number; it is "${option('seed', '1')}".`);
+  const seed = integerOption(option('seed', '1'), 'seed', SELECT_USAGE, 0);
+  // 0: every candidate group.
+  const limit = integerOption(option('limit', '0'), 'limit', SELECT_USAGE, 0);
 
   const started = nowMs();
   const task = loadTask(format, dataPath, option);

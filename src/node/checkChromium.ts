@@ -1,5 +1,8 @@
 import { accessSync, constants } from 'node:fs';
 import { CHROMIUM_PATH } from '../../e2e/chromium';
+import { parseCommandLine, runCommand } from './cliArgs';
+
+await runCommand('checkChromium', () => parseCommandLine(process.argv.slice(2), {}, 'npx tsx src/node/checkChromium.ts'));
 
 /** Fails early, with the fix, when the browser the end-to-end tests drive is not installed. */
 try {

@@ -2,6 +2,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { errorMessage } from '../engine/errors';
 
 /**
  * Downloads a CLIP pack from the Hugging Face hub into models/<id>/: resumable (HTTP Range on a
@@ -72,7 +73,7 @@ async function downloadFile(url: string, target: string, file: string, options: 
   try {
     response = await fetchImpl(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: controller.signal, redirect: 'follow' });
   } catch (error) {
-    const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    const cause = errorMessage(error instanceof Error && error.cause instanceof Error ? error.cause : error);
     throw new FetchPackError(`Could not reach ${new URL(url).host} (${cause}).`);
   } finally {
     clearTimeout(timer);
@@ -90,7 +91,7 @@ async function downloadFile(url: string, target: string, file: string, options: 
     const reader = response.body.getReader();
     for (;;) {
       const { done, value } = await reader.read().catch((error: unknown) => {
-        throw new FetchPackError(`The download of ${file} broke off after ${loaded} of ${total} bytes (${error instanceof Error ? error.message : String(error)}). Run the command again to resume.`);
+        throw new FetchPackError(`The download of ${file} broke off after ${loaded} of ${total} bytes (${errorMessage(error)}). Run the command again to resume.`);
       });
       if (done) break;
       loaded += value.length;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { GROUNDED_CAPTION_VERSION, groundedCaption } from '../engine/detection/groundedCaption';
 import type { Detection } from '../engine/detection/types';
 import { DETECTOR_DIR, ObjectDetector } from '../engine/detection/objectDetector';
@@ -8,8 +7,10 @@ import { errorMessage } from '../engine/errors';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';
 import { type PhotoDescription, describePhoto, photoGrounding } from '../engine/perception/photoAnalyzer';
+import { UsageError, parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { FsPackSource } from './fsPackSource';
+import { ProgressLine } from './progressLine';
 
 /**
  * The detector and the grounded captioner of the app, run over the images of a training set, so the
@@ -23,18 +24,19 @@ import { FsPackSource } from './fsPackSource';
  * list.json: a JSON array of image paths. --shard i/n takes every n-th image from the i-th: two
  * shards in two processes use both cores (onnxruntime-web runs one thread per process here).
  */
-const { values } = parseArgs({
-  options: { images: { type: 'string' }, out: { type: 'string' }, shard: { type: 'string', default: '0/1' } },
-});
-if (!values.images || !values.out) {
-  console.error('Usage: npx tsx src/node/groundImages.ts --images list.json --out grounding.jsonl [--shard i/n]');
-  process.exit(2);
+const USAGE = 'npx tsx src/node/groundImages.ts --images list.json --out grounding.jsonl [--shard i/n]';
+
+function readOptions(args: readonly string[]) {
+  const values = parseCommandLine(args, { images: { type: 'string' }, out: { type: 'string' }, shard: { type: 'string', default: '0/1' } }, USAGE);
+  requireOptions(values, ['images', 'out'], USAGE);
+  const [shard, shards] = values.shard.split('/').map(Number) as [number, number];
+  if (!Number.isInteger(shard) || !Number.isInteger(shards) || shards < 1 || shard < 0 || shard >= shards) {
+    throw new UsageError(`--shard must be i/n with 0 <= i < n, not "${values.shard}".`, USAGE);
+  }
+  return { values: { images: values.images!, out: values.out! }, shard, shards };
 }
-const [shard, shards] = values.shard.split('/').map(Number) as [number, number];
-if (!Number.isInteger(shard) || !Number.isInteger(shards) || shards < 1 || shard < 0 || shard >= shards) {
-  console.error(`--shard must be i/n with 0 <= i < n, not "${values.shard}".`);
-  process.exit(2);
-}
+
+const { values, shard, shards } = await runCommand('grounding', () => readOptions(process.argv.slice(2)));
 
 configureWasm(1);
 const source = new FsPackSource(`models/${DETECTOR_DIR}`);
@@ -84,6 +86,7 @@ writeFileSync(values.out, '');
 let computed = 0;
 let failed = 0;
 const start = Date.now();
+const progress = new ProgressLine();
 for (const [i, file] of files.entries()) {
   const bytes = readFileSync(file);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -98,8 +101,10 @@ for (const [i, file] of files.entries()) {
     computed++;
   } catch (error) {
     failed++;
+    progress.end();
     console.error(`${file}: ${errorMessage(error)}`);
   }
-  if (process.stderr.isTTY && i % 20 === 0) process.stderr.write(`\rgrounding ${i + 1}/${files.length}`);
+  progress.update(`grounding ${i + 1}/${files.length}`, i + 1, files.length);
 }
+progress.end();
 console.log(`grounding shard ${shard}/${shards}: ${files.length} images, ${computed} computed, ${files.length - computed - failed} kept, ${failed} unreadable, ${((Date.now() - start) / 1000).toFixed(0)} s`);

@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
-import { errorMessage } from '../engine/errors';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { parseCommandLine, runCommand } from './cliArgs';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
@@ -13,14 +13,10 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
  * item indices, to models/.cache/heads/<pack>/. The embeddings come from the same engine and pool
  * file the app uses, so the heads see exactly what they will see at run time.
  */
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
+const USAGE = 'npm run heads:data -- [--pack mini-clip]';
 
 async function main(): Promise<void> {
-  const packId = option('pack', 'mini-clip');
+  const { pack: packId } = parseCommandLine(process.argv.slice(2), { pack: { type: 'string', default: 'mini-clip' } }, USAGE);
   const poolDir = join('public', 'pool');
   // The pool file holds the app's embeddings: for a tower that takes the detector's grounding, they
   // depend on the detector too, and the file carries the photo analyzer's fingerprint.
@@ -83,7 +79,4 @@ async function main(): Promise<void> {
   await releasePhotoAnalyzer(loaded);
 }
 
-main().catch((error: unknown) => {
-  console.error(`heads:data failed: ${errorMessage(error)}`);
-  process.exit(1);
-});
+await runCommand('heads:data', main);

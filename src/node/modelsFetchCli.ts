@@ -1,7 +1,12 @@
 import { join } from 'node:path';
+import { errorMessage } from '../engine/errors';
+import { parseCommandArguments, runCommand } from './cliArgs';
 import { REMOTE_PACKS, fetchPack } from './fetchModels';
+import { ProgressLine } from './progressLine';
 
 /** npm run models:fetch -- <pack> */
+const USAGE = `npm run models:fetch -- <pack>   (packs: ${Object.keys(REMOTE_PACKS).join(', ')})`;
+
 function progressBar(file: string, loaded: number, total: number): string {
   const width = 30;
   const ratio = total > 0 ? Math.min(1, loaded / total) : 0;
@@ -9,31 +14,22 @@ function progressBar(file: string, loaded: number, total: number): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${file} ${(loaded / 1e6).toFixed(1)}/${(total / 1e6).toFixed(1)} MB`;
 }
 
-async function main(): Promise<void> {
-  const id = process.argv[2];
-  if (!id) {
-    console.error(`Usage: npm run models:fetch -- <pack>   (packs: ${Object.keys(REMOTE_PACKS).join(', ')})`);
-    process.exit(2);
-  }
+async function fetchAndReport(id: string): Promise<void> {
   const modelsDir = join(process.cwd(), 'models');
-  let last = '';
+  const progress = new ProgressLine();
   try {
     const { dir, files } = await fetchPack(id, {
       modelsDir,
-      onProgress: (file, loaded, total) => {
-        const line = progressBar(file, loaded, total);
-        if (line !== last && process.stderr.isTTY) process.stderr.write(`\r${line}`);
-        last = line;
-      },
+      onProgress: (file, loaded, total) => progress.update(progressBar(file, loaded, total), loaded, total, file),
     });
-    process.stderr.write('\n');
+    progress.end();
     console.log(`${id}: ${files.length} files, ${(files.reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1)} MB in ${dir}. Reload the app to pick it.`);
   } catch (error) {
-    process.stderr.write('\n');
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`models:fetch ${id} failed: ${message}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again.`);
-    process.exit(1);
+    progress.end();
+    throw new Error(`${errorMessage(error)}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again.`, { cause: error });
   }
 }
 
-await main();
+const { positionals } = await runCommand('models:fetch', () => parseCommandArguments(process.argv.slice(2), {}, USAGE, ['pack']));
+const id = positionals[0]!;
+await runCommand(`models:fetch ${id}`, () => fetchAndReport(id));

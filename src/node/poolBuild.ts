@@ -2,10 +2,11 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../engine/errors';
 import { type PoolEmbeddingsFile, embedPool, imageContentKey, serializePoolEmbeddings } from '../engine/pool/poolEmbeddings';
-import { UsageError, integerOption, parseCommandLine, requireOptions } from './benchArgs';
+import { integerOption, parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
+import { ProgressLine } from './progressLine';
 
 /**
  * npm run pool:build -- --pack <id> [--pool public/pool] [--full] [--batch 32]
@@ -18,14 +19,12 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
  */
 const USAGE = 'npm run pool:build -- --pack ID [--pool public/pool] [--full] [--batch 32]';
 
-function progressBar(label: string, done: number, total: number, start: { ms: number; done: number }): void {
-  if (!process.stderr.isTTY && done !== total && done % 256 !== 0) return;
+function progressBar(label: string, done: number, total: number, start: { ms: number; done: number }): string {
   const width = 30;
   const filled = total === 0 ? width : Math.round((done / total) * width);
   const seconds = (performance.now() - start.ms) / 1000;
   const rate = done > start.done && seconds > 0 ? `  ${((done - start.done) / seconds).toFixed(0)}/s` : '';
-  const line = `${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${rate}`;
-  process.stderr.write(process.stderr.isTTY ? `\r${line}${done === total ? '\n' : ''}` : `${line}\n`);
+  return `${label.padEnd(7)} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${rate}`;
 }
 
 async function main(): Promise<void> {
@@ -60,6 +59,7 @@ async function main(): Promise<void> {
   if (encoder.takesGrounding && !loaded.detector) console.log('the image rows are embedded without grounding; an app that has the detector will not use them and will compute its own');
   if (previous && previous.meta.packFingerprint !== analyzer.fingerprint) console.log(`the previous file has another fingerprint (${previous.meta.packFingerprint}), so every row is computed again`);
   const phaseStart: Partial<Record<'texts' | 'images', { ms: number; done: number }>> = {};
+  const progress = new ProgressLine();
   const pool = await embedPool({
     encoder: analyzer, // the worker's pool encoder: embedPool keeps the file's rows only for this fingerprint
     texts,
@@ -70,9 +70,10 @@ async function main(): Promise<void> {
     batchSize,
     onProgress: ({ phase, done, total }) => {
       phaseStart[phase] ??= { ms: performance.now(), done }; // rows kept from the file do not count towards the rate
-      progressBar(phase, done, total, phaseStart[phase]);
+      progress.update(progressBar(phase, done, total, phaseStart[phase]), done, total, phase);
     },
   });
+  progress.end();
   const file = serializePoolEmbeddings(packId, analyzer.fingerprint, pool);
   mkdirSync(join(poolDir, 'embeddings'), { recursive: true });
   // Write both halves beside the old ones, then rename: a reader never sees a .json that does not match its .bin.
@@ -87,11 +88,4 @@ async function main(): Promise<void> {
   await releasePhotoAnalyzer(loaded);
 }
 
-main().catch((error: unknown) => {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\nUsage: ${error.usage}`);
-    process.exit(2);
-  }
-  console.error(`pool:build failed: ${errorMessage(error)}`);
-  process.exit(1);
-});
+await runCommand('pool:build', main);

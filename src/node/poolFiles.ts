@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { type PoolMediaItem, type PoolText, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { parseCommandLine, runCommand } from './cliArgs';
 
 /**
  * `npm test`: type checks, unit tests (Vitest, Node), then the production build and the
@@ -10,6 +11,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 const REPORT_DIR = 'test-reports';
 const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
 const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
+
+// No options: a stray word (say, a spec name) would otherwise be ignored while everything runs.
+await runCommand('test', () => parseCommandLine(process.argv.slice(2), {}, 'npm test   (for one file: npx vitest run FILE, or npx playwright test SPEC)'));
 
 let failedStage: string | null = null;
 

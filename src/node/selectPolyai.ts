@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDailyDialog } from '../engine/datasets/dailyDialog';
-import { decodeUtf8Strict, formatCount } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
 import { formatPolyaiJsonl } from '../engine/datasets/polyai';
-import { errorMessage } from '../engine/errors';
 import { splitDailyDialog } from '../engine/selection/protocols';
+import { parseCommandLine, runCommand } from './cliArgs';
 import { SELECT_CACHE_DIR } from './textEmbeddingCache';
 
 /**
@@ -14,15 +14,14 @@ import { SELECT_CACHE_DIR } from './textEmbeddingCache';
  * batches of "--format dailydialog". DailyDialog is CC BY-NC-SA and evaluation-only here: the output
  * goes under the git-ignored models/.cache/ unless --out says otherwise.
  */
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
+const USAGE = 'npm run select:polyai -- [--data ../shared/data/dailydialog/dialogues_text.txt] [--out models/.cache/select/dailydialog]';
 
 function main(): void {
-  const dataPath = option('data', join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt'));
-  const outDir = option('out', join(SELECT_CACHE_DIR, 'dailydialog'));
+  const values = parseCommandLine(process.argv.slice(2), {
+    data: { type: 'string', default: join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt') },
+    out: { type: 'string', default: join(SELECT_CACHE_DIR, 'dailydialog') },
+  }, USAGE);
+  const { data: dataPath, out: outDir } = values;
   if (!existsSync(dataPath)) throw new Error(`There is no ${dataPath}. Give DailyDialog's dialogues_text.txt with --data.`);
   const dialogues = parseDailyDialog(decodeUtf8Strict(new Uint8Array(readFileSync(dataPath)), dataPath), dataPath);
   const split = splitDailyDialog(dialogues);
@@ -32,9 +31,4 @@ function main(): void {
   console.log(`${dataPath}: ${formatCount(dialogues.length)} dialogues → ${join(outDir, 'train.jsonl')} (${formatCount(split.train.length)} dialogues, ${formatCount(split.trainExamples.length)} examples), ${join(outDir, 'test.jsonl')} (${formatCount(split.test.length)} dialogues, ${formatCount(split.testExamples.length)} examples, shuffled)`);
 }
 
-try {
-  main();
-} catch (error) {
-  console.error(`select:polyai failed: ${errorMessage(error)}`);
-  process.exit(1);
-}
+await runCommand('select:polyai', main);

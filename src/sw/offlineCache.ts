@@ -7,6 +7,7 @@
  * into it, which marks it complete; any failure fails the install, and the previous version keeps
  * serving. Activation deletes every other version.
  */
+import { errorMessage } from '../engine/errors';
 
 /** A file the offline copy keeps, by URL relative to the app's base, with a hash of its content. */
 export interface ManifestFile {
@@ -73,10 +74,6 @@ export function cacheName(version: string): string {
 
 const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1);
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 function isQuotaError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'QuotaExceededError' || /quota/i.test(error.message));
 }
@@ -115,7 +112,7 @@ async function download(file: ManifestFile, absolute: string, fetchFile: (url: s
     }
   }
   if (!response) {
-    throw new OfflineCacheError('file-failed', `${file.url} could not be downloaded for offline use (${errorText(lastError)}). Check the connection and reload to try again; the demo keeps working online.`);
+    throw new OfflineCacheError('file-failed', `${file.url} could not be downloaded for offline use (${errorMessage(lastError)}). Check the connection and reload to try again; the demo keeps working online.`);
   }
   if (response.status !== 200 || response.type === 'opaque' || response.type === 'error') {
     throw new OfflineCacheError('file-failed', `${file.url} could not be downloaded for offline use (HTTP ${response.status}). Reload to try again; if it persists, rebuild and restart the demo server.`);
@@ -138,7 +135,7 @@ async function store(cache: CacheLike, url: string, response: Response): Promise
     if (isQuotaError(error)) {
       throw new OfflineCacheError('storage-short', `The browser ran out of storage while keeping the demo for offline use. Free some disk space and reload; the demo keeps working online.`);
     }
-    throw new OfflineCacheError('file-failed', `${url} could not be stored for offline use (${errorText(error)}). Reload to try again.`);
+    throw new OfflineCacheError('file-failed', `${url} could not be stored for offline use (${errorMessage(error)}). Reload to try again.`);
   }
 }
 

@@ -40,7 +40,3 @@ export function isBroadcast(value: unknown): value is ServiceWorkerBroadcast {
   const type = typed(value);
   return type !== null && BROADCAST_TYPES.includes(type);
 }
-
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
-}

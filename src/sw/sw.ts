@@ -4,7 +4,8 @@
  * with this build's manifest). The logic lives in offlineCache.ts; this file wires it to events.
  */
 import { type CacheLike, type CacheProgress, type CacheStorageLike, OfflineCacheError, type OfflineManifest, activateVersion, cacheName, cachePack, installVersion, routeOf, serve } from './offlineCache';
-import { type CachePackReply, type ServiceWorkerBroadcast, assertNever, isPageMessage } from './protocol';
+import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
+import { assertNever, errorMessage } from '../engine/errors';
 
 declare const self: ServiceWorkerGlobalScope & { __OFFLINE_MANIFEST__: OfflineManifest };
 
@@ -33,7 +34,7 @@ const fetchFresh = (url: string) => fetch(new Request(url, { cache: 'no-cache' }
 
 function failure(error: unknown): { reason: OfflineCacheError['reason'] | 'internal'; message: string } {
   if (error instanceof OfflineCacheError) return { reason: error.reason, message: error.message };
-  return { reason: 'internal', message: `Keeping the demo for offline use failed (${error instanceof Error ? error.message : String(error)}). Reload to try again; the demo keeps working online.` };
+  return { reason: 'internal', message: `Keeping the demo for offline use failed (${errorMessage(error)}). Reload to try again; the demo keeps working online.` };
 }
 
 async function broadcast(message: ServiceWorkerBroadcast): Promise<void> {

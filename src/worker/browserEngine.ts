@@ -1,7 +1,7 @@
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type BackendCapabilities, type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';

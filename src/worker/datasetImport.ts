@@ -1,6 +1,8 @@
 import { unzipSync } from 'fflate';
 import { planDatasetFiles } from '../engine/datasets/datasetFiles';
-import { type DialogueRecord, decodeUtf8Strict, parseConversationsBytes, parseJsonDocument, toMmdialogRecord } from '../engine/datasets/mmdialog';
+import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
+import { toMmdialogRecord } from '../engine/datasets/mmdialogExport';
+import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { checkImageFile } from '../engine/image/imageFormat';

@@ -239,10 +239,6 @@ export type WorkerEvent =
   /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
   | { type: 'detector'; detector: DetectorStatus };
 
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected message: ${JSON.stringify(value)}`);
-}
-
 const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'encodeTexts', 'encodeImages'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */

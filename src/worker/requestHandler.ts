@@ -1,6 +1,6 @@
-import { EngineError, errorMessage } from '../engine/errors';
+import { EngineError, assertNever, errorMessage } from '../engine/errors';
 import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
-import { BACKGROUND_METHODS, assertNever, isWorkerRequest } from './protocol';
+import { BACKGROUND_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
 export interface WorkerEngine {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8Strict, dialogueStats, parseConversationsBytes, parseJsonDocument } from '../datasets/mmdialog';
+import { parseConversationsBytes } from '../datasets/mmdialog';
+import { dialogueStats } from '../datasets/mmdialogExport';
+import { decodeUtf8Strict, parseJsonDocument } from '../datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue } from '../datasets/poolCatalogue';
 
 /** The shipped demo data, read through the same validators the app uses. */

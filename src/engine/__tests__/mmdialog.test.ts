@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import {
   ConversationsReader,
-  decodeUtf8Strict,
-  dialogueStats,
   parseConversations,
   parseConversationsBytes,
-  parseJsonDocument,
   readDialogueRecord,
   speakerOf,
-  toMmdialogRecord,
   type DialogueRecord,
 } from '../datasets/mmdialog';
+import { dialogueStats, toMmdialogRecord } from '../datasets/mmdialogExport';
+import { decodeUtf8Strict, parseJsonDocument } from '../datasets/validation';
 
 type JsonObject = { [key: string]: unknown };
 
@@ -157,6 +155,15 @@ describe('MMDialog conversations: valid input', () => {
     expect(reader.push(JSON.stringify(RECORDS[1]) + ',' + JSON.stringify(RECORDS[2]).slice(0, -1))).toEqual([EXPECTED[1]]);
     expect(reader.push('}]\n')).toEqual([EXPECTED[2]]);
     expect(reader.end()).toEqual([]);
+    expect(() => reader.push('[]')).toThrow(`ConversationsReader for ${FILE} was already ended.`);
+  });
+
+  it('stays failed after a bad record, so nothing past it is read', () => {
+    const reader = new ConversationsReader({ file: FILE });
+    const duplicate = JSON.stringify(RECORDS[0]);
+    expect(() => reader.push(`[${duplicate},\n${duplicate},`)).toThrow(`${FILE}, record 1: conversation_id 0 is also the id of record 0.`);
+    expect(() => reader.push(`${JSON.stringify(RECORDS[1])}]`)).toThrow('is also the id of record 0');
+    expect(() => reader.end()).toThrow('is also the id of record 0');
   });
 
   it('reports the same error whatever the chunk size', () => {

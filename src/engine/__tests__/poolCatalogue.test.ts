@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
-import { parseJsonDocument } from '../datasets/mmdialog';
+import { parseJsonDocument } from '../datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile, type PoolMediaItem } from '../datasets/poolCatalogue';
 
 type JsonObject = { [key: string]: unknown };

@@ -1,4 +1,4 @@
-import { describeJson, invalid, isPlainObject, ownValue } from './mmdialog';
+import { describeJson, invalid, isPlainObject, ownValue } from './validation';
 
 /**
  * DSTC7 Audio Visual Scene-aware Dialog (Alamri et al. 2019), text only: each dialogue is about a

@@ -1,7 +1,9 @@
 import { EngineError, errorMessage } from '../errors';
 import type { ImageFormat } from '../image/imageFormat';
 import { RANKING_METHOD_NAMES, type RankingMethodId } from '../response/rankers';
-import { DIALOGUE_LIMITS, type MmdialogElementJson, type MmdialogRecordJson, isMediaKey, readDialogueRecord } from './mmdialog';
+import { DIALOGUE_LIMITS, readDialogueRecord } from './mmdialog';
+import type { MmdialogElementJson, MmdialogRecordJson } from './mmdialogExport';
+import { isMediaKey } from './validation';
 
 /**
  * A chat written out as files: one MMDialog record (conversations.json, with the images under their

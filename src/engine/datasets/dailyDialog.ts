@@ -1,4 +1,4 @@
-import { invalid } from './mmdialog';
+import { invalid } from './validation';
 import type { PolyaiExample } from './polyai';
 
 /** One DailyDialog dialogue (Li et al. 2017): its line in dialogues_text.txt and its turns, in order. */

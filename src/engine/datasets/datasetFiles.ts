@@ -1,4 +1,4 @@
-import { isMediaKey } from './mmdialog';
+import { isMediaKey } from './validation';
 
 /**
  * What a folder (or zip) a person drops in holds: MMDialog split files, an optional image catalogue,

@@ -1,7 +1,12 @@
 import { EngineError } from '../errors';
+import { JsonRecordStream, type RecordPlace, type RecordStreamWording } from './jsonRecordStream';
+import { JSON_NESTING_LIMIT, MEDIA_KEY_RULE, decodeUtf8Strict, describeJson, formatCount, invalid, isMediaKey, isPlainObject, ownValue, quoteForMessage } from './validation';
 
-// Available in browsers, workers and Node; declared here because the engine compiles without DOM types.
-declare const TextDecoder: new (label: string, options: { ignoreBOM: boolean }) => { decode(bytes: Uint8Array): string };
+/**
+ * The MMDialog reader: conversations.json as a JSON array of records or as JSON Lines, each record
+ * checked against MMDialog's shape (conversation_id, turns of text and media elements, negatives) with
+ * a message that names the record and says what to change. Writing records back: mmdialogExport.ts.
+ */
 
 /** One element of a turn: a piece of text, or an image named by its media key. */
 export type DialogueElement = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'media'; readonly key: string };
@@ -23,15 +28,6 @@ export interface DialogueRecord {
 /** Speakers alternate, so a turn's index says who sent it. */
 export type DialogueSpeaker = 'A' | 'B';
 
-/** The record as MMDialog writes it, for export. */
-export type MmdialogElementJson = { __TEXT__: string } | { __MEDIA__: string };
-export interface MmdialogRecordJson {
-  conversation_id: number | string;
-  conversation: { turn: MmdialogElementJson[] }[];
-  negative_candidate_media_keys?: string[];
-  negative_candidate_texts?: string[];
-}
-
 export interface ConversationsOptions {
   /** Name used in messages, e.g. "test/conversations.json". */
   readonly file?: string;
@@ -46,162 +42,21 @@ export const DIALOGUE_LIMITS = {
   turnsPerDialogue: 200,
   elementsPerTurn: 64,
   /** Brackets inside one record; MMDialog records need 5, and deeper input is junk that could exhaust the stack. */
-  nestingDepth: 64,
+  nestingDepth: JSON_NESTING_LIMIT,
   idChars: 200,
   records: 100_000,
   totalChars: 1_000_000_000,
 } as const;
 
 const DEFAULT_FILE = 'conversations.json';
-const MEDIA_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-/** Says what a media key may look like, to follow "is not a valid media key: ". */
-export const MEDIA_KEY_RULE = 'keys are 1 to 128 letters, digits, "_", "." or "-", starting with a letter or digit (so no slashes, spaces or leading dots)';
 const ELEMENT_RULE = 'Each element must be {"__TEXT__": string} or {"__MEDIA__": media key}.';
 
 // ---------------------------------------------------------------------------------------------
-// Small helpers, shared with poolCatalogue.ts.
-
-/** A key that is safe as a file name stem and in a URL: no path separators, so no traversal. */
-export function isMediaKey(value: unknown): value is string {
-  return typeof value === 'string' && MEDIA_KEY.test(value);
-}
-
-/** A JSON object made by JSON.parse or a literal; class instances and objects with odd prototypes are refused. */
-export function isPlainObject(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/** Reads one own property; inherited ones (say, through a crafted __proto__) never count. */
-export function ownValue(obj: object, key: string): unknown {
-  return Object.hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
-}
-
-/** "a string", "an array"... for "X is a string, not an array." */
-export function describeJson(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'missing';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return isPlainObject(value) ? 'an object' : 'an object with an unusual prototype';
-  if (typeof value === 'boolean') return `${value}`;
-  return `a ${typeof value}`;
-}
-
-/** Quotes a value from the file for a message, shortened so that a huge string cannot flood it. */
-export function quoteForMessage(text: string, max = 60): string {
-  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
-
-/** 10485760 → "10,485,760", without depending on the locale. */
-export function formatCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** Throws the 'dataset-invalid' error every dataset reader uses: the message says where and what to do. */
-export function invalid(message: string, cause?: unknown): never {
-  throw new EngineError('dataset-invalid', message, cause === undefined ? undefined : { cause });
-}
+// One record.
 
 function baseName(file: string): string {
   return file.slice(file.lastIndexOf('/') + 1) || file;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Bytes and whole JSON documents.
-
-/** Where UTF-8 breaks: the offset of the first byte that does not start a well-formed sequence (RFC 3629). */
-function firstInvalidUtf8(bytes: Uint8Array): { offset: number; cutOff: boolean } | null {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    // How many continuation bytes follow the lead byte, and the allowed range of the first of them;
-    // the narrowed ranges rule out overlong forms, surrogates and code points past U+10FFFF.
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b === 0xe0) (need = 2), (lo = 0xa0);
-    else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-    else if (b === 0xed) (need = 2), (hi = 0x9f);
-    else if (b === 0xf0) (need = 3), (lo = 0x90);
-    else if (b >= 0xf1 && b <= 0xf3) need = 3;
-    else if (b === 0xf4) (need = 3), (hi = 0x8f);
-    else return { offset: i, cutOff: false };
-    for (let k = 1; k <= need; k++) {
-      if (i + k >= bytes.length) return { offset: i, cutOff: true };
-      const next = bytes[i + k]!;
-      if (next < (k === 1 ? lo : 0x80) || next > (k === 1 ? hi : 0xbf)) return { offset: i, cutOff: false };
-    }
-    i += need + 1;
-  }
-  return null;
-}
-
-/**
- * Decodes a UTF-8 file, refusing anything else: a Latin-1 or UTF-16 file would otherwise turn into
- * mojibake silently. A leading byte order mark is dropped.
- */
-export function decodeUtf8Strict(bytes: Uint8Array, file: string): string {
-  const bad = firstInvalidUtf8(bytes);
-  if (bad) {
-    const hex = bytes[bad.offset]!.toString(16).padStart(2, '0');
-    const note = bad.cutOff ? ' (the file ends in the middle of a character)' : '';
-    invalid(`${file} is not UTF-8: byte ${bad.offset} (0x${hex}) is invalid${note}. Save the file as UTF-8.`);
-  }
-  const hasBom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-  // ignoreBOM keeps the decoder from dropping a second BOM after we dropped the first.
-  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(hasBom ? bytes.subarray(3) : bytes);
-}
-
-/** Deepest bracket nesting outside strings, stopping early once past `limit`. */
-function nestingDepth(text: string, limit: number): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === LBRACE || c === LBRACKET) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
-    } else if (c === RBRACE || c === RBRACKET) depth--;
-  }
-  return deepest;
-}
-
-/**
- * JSON.parse for a whole small file (media.json, texts.json) with the file named in errors. Nesting is
- * checked first because JSON.parse on deeply nested junk throws a RangeError or exhausts the stack.
- */
-export function parseJsonDocument(text: string, file: string, maxDepth: number = DIALOGUE_LIMITS.nestingDepth): unknown {
-  const body = text.charCodeAt(0) === BOM ? text.slice(1) : text;
-  if (body.trim() === '') invalid(`${file} is empty. Export the file again.`);
-  if (nestingDepth(body, maxDepth) > maxDepth) {
-    invalid(`${file} nests brackets more than ${maxDepth} levels deep, so it is not a file this app can read. Check that it is the right file.`);
-  }
-  try {
-    return JSON.parse(body) as unknown;
-  } catch (cause) {
-    invalid(`${file} is not valid JSON (${errorText(cause)}). Check the file for a missing comma, quote or bracket, or export it again.`, cause);
-  }
-}
-
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
-
-// ---------------------------------------------------------------------------------------------
-// One record.
 
 interface RecordContext {
   readonly file: string;
@@ -337,219 +192,55 @@ export function readDialogueRecord(value: unknown, options: ConversationsOptions
 // ---------------------------------------------------------------------------------------------
 // Whole files, streamed.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
-const COMMA = 0x2c;
-const NEWLINE = 0x0a;
-const BOM = 0xfeff;
-
-function isJsonWhitespace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-/** 'start': nothing but whitespace yet; 'array': inside [ ... ]; 'lines': JSON Lines; 'closed': after the final ]. */
-type ReaderMode = 'start' | 'array' | 'lines' | 'closed';
+const CONVERSATIONS_WORDING: RecordStreamWording = {
+  readerName: 'ConversationsReader',
+  whenEmpty: 'It should hold a JSON array of dialogue records, or one record per line.',
+  whenNoRecords: 'It should hold at least one dialogue.',
+  whenTooLong: 'Use a smaller split or fewer dialogues.',
+  expectedShape: 'It should be a list [{"conversation_id": ..., "conversation": [...]}, ...] or one such record per line.',
+  whenTooDeep: 'MMDialog records need 5. This is not a conversations file, or it is damaged.',
+};
 
 /**
- * Reads conversations.json piece by piece: either a JSON array of records or JSON Lines (one record a
- * line). Each record is cut out of the text by tracking strings, escapes and bracket depth, then parsed
- * and validated on its own, so a large split never has to be one string and errors name the record.
- * Records are numbered from 0, like array indexes.
+ * Reads conversations.json piece by piece (see JsonRecordStream), so a large split never has to be one
+ * string; each record is validated on its own and no two may share a conversation_id. Records are
+ * numbered from 0, like array indexes.
  */
 export class ConversationsReader {
-  private readonly file: string;
-  private readonly hasMedia: ((key: string) => boolean) | undefined;
-  private readonly maxRecords: number;
-  private readonly maxTotalChars: number;
-  private mode: ReaderMode = 'start';
-  private totalChars = 0;
-  private line = 1;
-  /** Records read so far, which is also the index of the next one. */
-  private count = 0;
+  private readonly stream: JsonRecordStream<DialogueRecord>;
   private readonly indexOfId = new Map<string, number>();
-  private failure: unknown = undefined;
-  private ended = false;
-  // The record being cut out.
-  private inRecord = false;
-  private parts: string[] = [];
-  private recordLine = 1;
-  private readonly openers: number[] = [];
-  private inString = false;
-  private escaped = false;
-  /** Array mode: after "[" or ",", before the next record. */
-  private expectRecord = true;
 
   constructor(options: ConversationsOptions = {}) {
-    this.file = options.file ?? DEFAULT_FILE;
-    this.hasMedia = options.hasMedia;
-    this.maxRecords = options.maxRecords ?? DIALOGUE_LIMITS.records;
-    this.maxTotalChars = options.maxTotalChars ?? DIALOGUE_LIMITS.totalChars;
+    const file = options.file ?? DEFAULT_FILE;
+    const hasMedia = options.hasMedia;
+    this.stream = new JsonRecordStream({
+      file,
+      maxRecords: options.maxRecords ?? DIALOGUE_LIMITS.records,
+      maxTotalChars: options.maxTotalChars ?? DIALOGUE_LIMITS.totalChars,
+      maxDepth: DIALOGUE_LIMITS.nestingDepth,
+      wording: CONVERSATIONS_WORDING,
+      read: (value, place) => this.readUnique(value, place, file, hasMedia),
+    });
   }
 
   /** Feeds the next piece of text; returns the records completed by it. */
   push(chunk: string): DialogueRecord[] {
-    return this.guard(() => this.scan(chunk));
+    return this.stream.push(chunk);
   }
 
   /** Says the text is complete; returns the last record of a JSON Lines file without a final newline. */
   end(): DialogueRecord[] {
-    return this.guard(() => {
-      this.ended = true;
-      const out: DialogueRecord[] = [];
-      if (this.mode === 'lines' && this.inRecord) this.finishRecord('', out, true);
-      if (this.mode === 'start') invalid(`${this.file} is empty. It should hold a JSON array of dialogue records, or one record per line.`);
-      if (this.mode === 'array') {
-        if (this.inRecord) {
-          invalid(`${this.file} ends in the middle of record ${this.count} (which starts on line ${this.recordLine}): the file is cut off or a closing bracket is missing. Copy or export the file again.`);
-        }
-        invalid(`${this.file} ends without the closing "]" of the record list (after record ${this.count - 1}): the file is cut off. Copy or export the file again.`);
-      }
-      if (this.count === 0) invalid(`${this.file} has no records. It should hold at least one dialogue.`);
-      return out;
-    });
+    return this.stream.end();
   }
 
-  /** Keeps the reader failed after its first error, so a caller cannot read on past a bad record. */
-  private guard(step: () => DialogueRecord[]): DialogueRecord[] {
-    if (this.failure !== undefined) throw this.failure;
-    if (this.ended) throw new EngineError('invalid-input', `ConversationsReader for ${this.file} was already ended.`);
-    try {
-      return step();
-    } catch (error) {
-      this.failure = error;
-      throw error;
-    }
-  }
-
-  private scan(chunk: string): DialogueRecord[] {
-    const out: DialogueRecord[] = [];
-    const offset = this.totalChars;
-    this.totalChars += chunk.length;
-    if (this.totalChars > this.maxTotalChars) {
-      invalid(`${this.file} is longer than ${formatCount(this.maxTotalChars)} characters, more than this app reads at once. Use a smaller split or fewer dialogues.`);
-    }
-    let start = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (this.inRecord) {
-        if (this.mode === 'lines' && c === NEWLINE) {
-          // A JSON Lines record ends at its newline whatever else is open; JSON.parse reports the rest.
-          this.finishRecord(chunk.slice(start, i), out);
-        } else if (this.inString) {
-          if (this.escaped) this.escaped = false;
-          else if (c === BACKSLASH) this.escaped = true;
-          else if (c === QUOTE) this.inString = false;
-        } else if (c === QUOTE) this.inString = true;
-        else if (c === LBRACE || c === LBRACKET) {
-          this.openers.push(c);
-          if (this.openers.length > DIALOGUE_LIMITS.nestingDepth) {
-            invalid(`${this.recordPlace()} nests brackets more than ${DIALOGUE_LIMITS.nestingDepth} levels deep; MMDialog records need 5. This is not a conversations file, or it is damaged.`);
-          }
-        } else if (c === RBRACE || c === RBRACKET) {
-          const opener = this.openers.pop();
-          if (opener === undefined) {
-            if (this.mode === 'array' && c === RBRACKET) {
-              // "]" right after a bare value such as [1, 2]: the value ends and so does the list.
-              this.finishRecord(chunk.slice(start, i), out);
-              this.mode = 'closed';
-            } else invalid(`${this.recordPlace()} is not valid JSON: "${String.fromCharCode(c)}" on line ${this.line} closes a bracket that was never opened.`);
-          } else if (opener !== (c === RBRACE ? LBRACE : LBRACKET)) {
-            invalid(`${this.recordPlace()} is not valid JSON: "${String.fromCharCode(c)}" on line ${this.line} closes a "${String.fromCharCode(opener)}". Check the brackets of that record.`);
-          } else if (this.openers.length === 0 && this.mode === 'array') {
-            this.finishRecord(chunk.slice(start, i + 1), out);
-            this.expectRecord = false;
-          }
-        } else if (c === COMMA && this.mode === 'array' && this.openers.length === 0) {
-          this.finishRecord(chunk.slice(start, i), out);
-          this.expectRecord = true;
-        }
-      } else if (isJsonWhitespace(c) || (c === BOM && offset + i === 0)) {
-        // between records
-      } else if (this.mode === 'start') {
-        if (c === LBRACKET) this.mode = 'array';
-        else if (c === LBRACE) {
-          this.mode = 'lines';
-          start = this.beginRecord(i);
-          i--; // the "{" is read again, as the record's first character
-          continue;
-        } else {
-          invalid(
-            `${this.file} is neither a JSON array of records nor JSON Lines: it starts with ${quoteForMessage(chunk.slice(i, i + 20))}. It should be a list [{"conversation_id": ..., "conversation": [...]}, ...] or one such record per line.`,
-          );
-        }
-      } else if (this.mode === 'array') {
-        if (c === COMMA) {
-          if (this.expectRecord) invalid(`${this.file} has an extra comma on line ${this.line}, before record ${this.count}. Remove it.`);
-          this.expectRecord = true;
-        } else if (c === RBRACKET) {
-          if (this.expectRecord && this.count > 0) invalid(`${this.file} has a comma after the last record (line ${this.line}). Remove it; JSON does not allow trailing commas.`);
-          this.mode = 'closed';
-        } else {
-          if (!this.expectRecord) invalid(`${this.file} is missing a comma between record ${this.count - 1} and record ${this.count} (line ${this.line}).`);
-          start = this.beginRecord(i);
-          i--;
-          continue;
-        }
-      } else if (this.mode === 'lines') {
-        start = this.beginRecord(i);
-        i--;
-        continue;
-      } else {
-        invalid(`${this.file} has more text after the closing "]" of the record list (line ${this.line}). Remove it, or put all records inside the list.`);
-      }
-      if (c === NEWLINE) this.line++;
-    }
-    if (this.inRecord) this.parts.push(chunk.slice(start));
-    return out;
-  }
-
-  private beginRecord(at: number): number {
-    if (this.count >= this.maxRecords) {
-      invalid(`${this.file} has more than ${formatCount(this.maxRecords)} records, more than this app reads at once. Use a smaller split.`);
-    }
-    this.inRecord = true;
-    this.recordLine = this.line;
-    return at;
-  }
-
-  /** "test/conversations.json, record 3 (line 4)": where the record being read starts. */
-  private recordPlace(): string {
-    return `${this.file}, record ${this.count} (line ${this.recordLine})`;
-  }
-
-  private finishRecord(tail: string, out: DialogueRecord[], last = false): void {
-    const text = this.parts.length > 0 ? this.parts.join('') + tail : tail;
-    const place = this.recordPlace();
-    this.parts = [];
-    this.inRecord = false;
-    this.openers.length = 0;
-    this.inString = false;
-    this.escaped = false;
-    let value: unknown;
-    try {
-      value = JSON.parse(text) as unknown;
-    } catch (cause) {
-      // The depth check above keeps RangeError (too deep) from happening; it is reported the same way if it does.
-      const cutOff = last ? ' It is the last line, so the file may be cut off.' : '';
-      invalid(`${place} is not valid JSON (${errorText(cause)}). Check that record for a missing comma, quote or bracket.${cutOff}`, cause);
-    }
-    const index = this.count;
-    const record = readRecord(value, {
-      file: this.file,
-      hasMedia: this.hasMedia,
-      where: recordWhere(this.file, index, this.mode === 'lines' ? this.recordLine : undefined),
-    });
+  private readUnique(value: unknown, place: RecordPlace, file: string, hasMedia: ((key: string) => boolean) | undefined): DialogueRecord {
+    const record = readRecord(value, { file, hasMedia, where: recordWhere(file, place.index, place.line) });
     const earlier = this.indexOfId.get(record.id);
     if (earlier !== undefined) {
-      invalid(`${this.file}, record ${index}: conversation_id ${displayId(record.id)} is also the id of record ${earlier}. Give each dialogue its own id.`);
+      invalid(`${file}, record ${place.index}: conversation_id ${displayId(record.id)} is also the id of record ${earlier}. Give each dialogue its own id.`);
     }
-    this.indexOfId.set(record.id, index);
-    this.count++;
-    out.push(record);
+    this.indexOfId.set(record.id, place.index);
+    return record;
   }
 }
 
@@ -566,56 +257,8 @@ export function parseConversationsBytes(bytes: Uint8Array, options: Conversation
   return parseConversations(decodeUtf8Strict(bytes, options.file ?? DEFAULT_FILE), options);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Writing back, speakers, statistics.
-
-/** Writes a record the way MMDialog does, so an exported conversation reads back through parseConversations. */
-export function toMmdialogRecord(record: DialogueRecord): MmdialogRecordJson {
-  // MMDialog's ids are numbers; ids that came from numbers go back as numbers.
-  const numeric = /^(0|[1-9]\d*)$/.test(record.id) && Number.isSafeInteger(Number(record.id));
-  const out: MmdialogRecordJson = {
-    conversation_id: numeric ? Number(record.id) : record.id,
-    conversation: record.turns.map((turn) => ({
-      turn: turn.elements.map((element): MmdialogElementJson => (element.kind === 'text' ? { __TEXT__: element.text } : { __MEDIA__: element.key })),
-    })),
-  };
-  if (record.negativeMediaKeys) out.negative_candidate_media_keys = [...record.negativeMediaKeys];
-  if (record.negativeTexts) out.negative_candidate_texts = [...record.negativeTexts];
-  return out;
-}
-
 /** Turn 0 is speaker A, turn 1 speaker B, and so on. */
 export function speakerOf(turnIndex: number): DialogueSpeaker {
   if (!Number.isInteger(turnIndex) || turnIndex < 0) throw new EngineError('invalid-input', `speakerOf: turn index ${turnIndex} is not a whole number >= 0.`);
   return turnIndex % 2 === 0 ? 'A' : 'B';
-}
-
-export interface DialogueStats {
-  dialogues: number;
-  turns: number;
-  /** Turns with at least one image element. */
-  turnsWithImage: number;
-  elements: { text: number; media: number };
-  /** 0 when there are no dialogues. */
-  minTurns: number;
-  maxTurns: number;
-}
-
-export function dialogueStats(records: readonly DialogueRecord[]): DialogueStats {
-  const stats: DialogueStats = { dialogues: records.length, turns: 0, turnsWithImage: 0, elements: { text: 0, media: 0 }, minTurns: 0, maxTurns: 0 };
-  records.forEach((record, index) => {
-    const n = record.turns.length;
-    stats.turns += n;
-    stats.minTurns = index === 0 ? n : Math.min(stats.minTurns, n);
-    stats.maxTurns = Math.max(stats.maxTurns, n);
-    for (const turn of record.turns) {
-      let image = false;
-      for (const element of turn.elements) {
-        stats.elements[element.kind]++;
-        if (element.kind === 'media') image = true;
-      }
-      if (image) stats.turnsWithImage++;
-    }
-  });
-  return stats;
 }

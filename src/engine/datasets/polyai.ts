@@ -1,4 +1,4 @@
-import { describeJson, invalid, isPlainObject, ownValue, parseJsonDocument } from './mmdialog';
+import { describeJson, invalid, isPlainObject, ownValue, parseJsonDocument } from './validation';
 
 /**
  * One example of PolyAI's conversational-datasets (Henderson et al. 2019, sec. 3): a context, its

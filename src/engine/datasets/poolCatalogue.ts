@@ -1,5 +1,5 @@
 import { EngineError } from '../errors';
-import { describeJson, formatCount, isMediaKey, isPlainObject, MEDIA_KEY_RULE, ownValue, quoteForMessage } from './mmdialog';
+import { describeJson, formatCount, isMediaKey, isPlainObject, MEDIA_KEY_RULE, ownValue, quoteForMessage } from './validation';
 
 /**
  * The candidate pools the app ranks replies from: media.json (images with attribution), texts.json

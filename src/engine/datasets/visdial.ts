@@ -1,4 +1,4 @@
-import { describeJson, invalid, isPlainObject, ownValue } from './mmdialog';
+import { describeJson, invalid, isPlainObject, ownValue } from './validation';
 
 /**
  * VisDial v1.0 (Das et al. 2017): dialogues about a COCO image, each round a question, its answer and

@@ -1,7 +1,7 @@
 import { EngineError } from '../errors';
 import type { AvsdDialogue } from '../datasets/avsd';
 import { type DailyDialogue, dailyDialogExamples } from '../datasets/dailyDialog';
-import { formatCount } from '../datasets/mmdialog';
+import { formatCount } from '../datasets/validation';
 import { type PolyaiExample, exampleTurns } from '../datasets/polyai';
 import type { VisdialData } from '../datasets/visdial';
 import { hashText } from '../pool/contentHash';
