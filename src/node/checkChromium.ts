@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { CHROMIUM_PATH } from '../../e2e/chromium';
+import { CHROMIUM_PATH } from './chromium';
 
 /** Fails early, with the fix, when the browser the end-to-end tests drive is not installed. */
 try {
