@@ -1,7 +1,7 @@
-import { restoreConversation } from './chatController';
-import { initKiosk } from './kiosk';
-import { loadModels } from './modelLoader';
-import { startOffline } from './offlineController';
+import { restoreConversation } from '../features/chat/chatController';
+import { initKiosk } from '../features/kiosk/kiosk';
+import { loadModels } from '../features/models/modelLoader';
+import { startOffline } from '../features/offline/offlineController';
 import { installShortcuts } from './shortcuts';
 
 let started = false;

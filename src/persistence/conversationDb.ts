@@ -1,5 +1,5 @@
 import { createStore, del, get, keys, set, setMany } from 'idb-keyval';
-import type { ChatMessage } from '../stores/chatStore';
+import type { ChatMessage } from '../features/chat/chatStore';
 import { readStoredMessages } from './storedMessages';
 
 /**

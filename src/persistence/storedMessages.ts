@@ -1,4 +1,4 @@
-import type { ChatMessage, MessageElement, PhotoElement } from '../stores/chatStore';
+import type { ChatMessage, MessageElement, PhotoElement } from '../features/chat/chatStore';
 import type { PhotoDetections } from '../worker/protocol';
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

@@ -1,8 +1,8 @@
 import { type SyntheticEvent, useEffect, useRef } from 'react';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
-import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
+import { type ChatMessage, type MessageElement, useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
-import { usePoolImageUrl, useImageUrl } from './useImageUrl';
+import { usePoolImageUrl, useImageUrl } from '../../shared/ui/useImageUrl';
 
 /** An image that loads after the list scrolled to the end pushes the end out of view: follow it, if the list was at the end. */
 function keepAtEnd(e: SyntheticEvent<HTMLImageElement>) {

@@ -1,12 +1,12 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { SHORTCUTS } from '../../app/keyCommands';
-import { type ChatMessage, type PhotoElement, type ReplyMeta, useChatStore } from '../../stores/chatStore';
-import { panelActions } from '../../stores/panelStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { SHORTCUTS } from '../../shared/keyCommands';
+import { type ChatMessage, type PhotoElement, type ReplyMeta, useChatStore } from '../chat/chatStore';
+import { panelActions } from '../../shared/stores/panelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
-import { useImageUrl, usePoolImageUrl } from '../chat/useImageUrl';
+import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
 const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [

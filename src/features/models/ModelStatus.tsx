@@ -1,11 +1,11 @@
-import { loadModels } from '../../app/modelLoader';
-import { poolActions } from '../../stores/poolStore';
+import { loadModels } from './modelLoader';
+import { poolActions } from '../pool/poolStore';
 import { useShallow } from 'zustand/react/shallow';
-import { type FileLoad, useModelStore } from '../../stores/modelStore';
+import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import type { DetectorStatus } from '../../worker/protocol';
-import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
-import { panelActions, usePanelStore } from '../../stores/panelStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { selectConfigLocked, useKioskStore } from '../kiosk/kioskStore';
+import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`;

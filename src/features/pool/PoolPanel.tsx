@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { POOL_BASE_URL, importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from '../../app/poolController';
-import { useModelStore } from '../../stores/modelStore';
-import { poolActions, usePoolStore } from '../../stores/poolStore';
-import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { POOL_BASE_URL, importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from './poolController';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { poolActions, usePoolStore } from './poolStore';
+import { selectConfigLocked, useKioskStore } from '../kiosk/kioskStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { Credits } from './Credits';
 import { DatasetPicker } from './DatasetPicker';
 

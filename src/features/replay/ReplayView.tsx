@@ -1,5 +1,5 @@
-import { useReplayStore } from '../../stores/replayStore';
-import { MetricsHelp } from '../metrics/MetricsHelp';
+import { useReplayStore } from './replayStore';
+import { MetricsHelp } from '../../shared/scores/MetricsHelp';
 import { SessionMetricsPanel } from '../metrics/SessionMetricsPanel';
 import { DialogueChooser } from './DialogueChooser';
 import { ReplayControls } from './ReplayControls';

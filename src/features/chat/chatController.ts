@@ -1,9 +1,9 @@
-import { type ChatMessage, type DraftImage, chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { clearConversationDb, deleteImages, loadImage, loadMessages, saveTurn } from '../persistence/conversationDb';
-import { useSettingsStore } from '../stores/settingsStore';
-import type { HistoryElement, HistoryTurn } from '../worker/protocol';
-import { engine } from './engine';
+import { type ChatMessage, type DraftImage, chatActions, useChatStore } from './chatStore';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { clearConversationDb, deleteImages, loadImage, loadMessages, saveTurn } from '../../persistence/conversationDb';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
+import { engine } from '../../app/engine';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */

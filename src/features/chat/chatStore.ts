@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
+import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../../worker/protocol';
 
 /**
  * A photo the person shared. What the worker said about it arrives with the reply; conversations

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { PoolMediaItem } from '../engine/datasets/poolCatalogue';
-import type { StoredDataset } from '../persistence/datasetDb';
+import type { PoolMediaItem } from '../../engine/datasets/poolCatalogue';
+import type { StoredDataset } from '../../persistence/datasetDb';
 
 export interface ImportProgress {
   name: string;

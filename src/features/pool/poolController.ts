@@ -1,12 +1,12 @@
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/mmdialog';
-import { parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
-import { deleteDataset as deleteStoredDataset, listDatasets } from '../persistence/datasetDb';
-import { chatActions } from '../stores/chatStore';
-import { modelActions, useModelStore } from '../stores/modelStore';
-import { poolActions, usePoolStore } from '../stores/poolStore';
-import { useSettingsStore } from '../stores/settingsStore';
-import type { DatasetFile, PoolRef } from '../worker/protocol';
-import { engine } from './engine';
+import { decodeUtf8Strict, parseJsonDocument } from '../../engine/datasets/mmdialog';
+import { parseMediaCatalogue } from '../../engine/datasets/poolCatalogue';
+import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
+import { chatActions } from '../chat/chatStore';
+import { modelActions, useModelStore } from '../../shared/stores/modelStore';
+import { poolActions, usePoolStore } from './poolStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { DatasetFile, PoolRef } from '../../worker/protocol';
+import { engine } from '../../app/engine';
 
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;

@@ -1,8 +1,8 @@
-import { CACHE_PREFIX } from '../sw/offlineCache';
-import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../sw/protocol';
-import { chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { offlineActions, useOfflineStore } from '../stores/offlineStore';
+import { CACHE_PREFIX } from '../../sw/offlineCache';
+import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../../sw/protocol';
+import { chatActions, useChatStore } from '../chat/chatStore';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { offlineActions, useOfflineStore } from './offlineStore';
 
 /**
  * Keeps the demo for offline use through the service worker of the production build (sw.js), and

@@ -1,4 +1,4 @@
-import { cameraActions, useCameraStore } from '../stores/cameraStore';
+import { cameraActions, useCameraStore } from './cameraStore';
 import { attachImages } from './chatController';
 
 /** Counts openings, so a camera that starts after its dialog was closed is stopped at once. */

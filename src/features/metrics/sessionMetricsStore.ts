@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { TurnFigures } from '../engine/metrics/sessionMetrics';
+import type { TurnFigures } from '../../engine/metrics/sessionMetrics';
 
 /** One scored turn of this visit: a replayed reference turn, or a reply the visitor answered. */
 export interface ScoredTurn {

@@ -8,14 +8,14 @@ import {
   buildMmdialogExport,
   exportImageId,
   exportImageRefs,
-} from '../engine/datasets/conversationExport';
-import { readImageHeader } from '../engine/image/imageFormat';
-import { loadImage } from '../persistence/conversationDb';
-import { loadDatasetImage } from '../persistence/datasetDb';
-import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { usePoolStore } from '../stores/poolStore';
-import { loadCredits } from './poolController';
+} from '../../engine/datasets/conversationExport';
+import { readImageHeader } from '../../engine/image/imageFormat';
+import { loadImage } from '../../persistence/conversationDb';
+import { loadDatasetImage } from '../../persistence/datasetDb';
+import { type ChatMessage, chatActions, useChatStore } from './chatStore';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { usePoolStore } from '../pool/poolStore';
+import { loadCredits } from '../pool/poolController';
 
 export type ExportFormat = 'mmdialog' | 'markdown';
 

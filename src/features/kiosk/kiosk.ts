@@ -1,8 +1,8 @@
-import { useChatStore } from '../stores/chatStore';
-import { kioskActions, useKioskStore } from '../stores/kioskStore';
-import { panelActions } from '../stores/panelStore';
-import { poolActions } from '../stores/poolStore';
-import { startNewConversation } from './chatController';
+import { useChatStore } from '../chat/chatStore';
+import { kioskActions, useKioskStore } from './kioskStore';
+import { panelActions } from '../../shared/stores/panelStore';
+import { poolActions } from '../pool/poolStore';
+import { startNewConversation } from '../chat/chatController';
 import { type IdleTimer, createIdleTimer } from './idleTimer';
 import { readKioskConfig } from './kioskConfig';
 

@@ -1,10 +1,10 @@
-import { errorMessage } from '../engine/errors';
-import { useModelStore } from '../stores/modelStore';
-import { REPLAY_SPEEDS, replayActions, useReplayStore } from '../stores/replayStore';
-import { sessionMetricsActions } from '../stores/sessionMetricsStore';
-import { useSettingsStore } from '../stores/settingsStore';
-import type { ReferenceSplit } from '../worker/protocol';
-import { engine } from './engine';
+import { errorMessage } from '../../engine/errors';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { REPLAY_SPEEDS, replayActions, useReplayStore } from './replayStore';
+import { sessionMetricsActions } from '../metrics/sessionMetricsStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { ReferenceSplit } from '../../worker/protocol';
+import { engine } from '../../app/engine';
 import { nextReplayStep } from './replayMachine';
 
 /** The step timer of the replay in progress; one at a time. */

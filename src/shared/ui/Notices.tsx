@@ -1,4 +1,4 @@
-import { chatActions, useChatStore } from '../../stores/chatStore';
+import { chatActions, useChatStore } from '../../features/chat/chatStore';
 
 export function Notices() {
   const notices = useChatStore((s) => s.notices);

@@ -1,10 +1,10 @@
-import { errorMessage } from '../engine/errors';
-import { saveTurn } from '../persistence/conversationDb';
-import { type VisitorReference, chatActions, useChatStore, withCaption } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { sessionMetricsActions } from '../stores/sessionMetricsStore';
-import type { HistoryElement } from '../worker/protocol';
-import { engine } from './engine';
+import { errorMessage } from '../../engine/errors';
+import { saveTurn } from '../../persistence/conversationDb';
+import { type VisitorReference, chatActions, useChatStore, withCaption } from './chatStore';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { sessionMetricsActions } from '../metrics/sessionMetricsStore';
+import type { HistoryElement } from '../../worker/protocol';
+import { engine } from '../../app/engine';
 
 /**
  * The visitor's own answer to a reply becomes that reply's reference: the worker scores the reply

@@ -1,9 +1,9 @@
-import { chatActions } from '../stores/chatStore';
-import { type DetectorSummary, modelActions, type PackSummary } from '../stores/modelStore';
-import { useSettingsStore } from '../stores/settingsStore';
-import { defaultPackId } from '../engine/pack/defaultPack';
-import { engine } from './engine';
-import { poolRef, resumeInterruptedImports } from './poolController';
+import { chatActions } from '../chat/chatStore';
+import { type DetectorSummary, modelActions, type PackSummary } from '../../shared/stores/modelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { defaultPackId } from '../../engine/pack/defaultPack';
+import { engine } from '../../app/engine';
+import { poolRef, resumeInterruptedImports } from '../pool/poolController';
 
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
