@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { answerReply } from './referenceController';
-import type { ChatMessage, VisitorReference } from './chatStore';
+import type { ChatMessage, VisitorReference } from '../../shared/conversation';
 import { MetricsHelp } from '../../shared/scores/MetricsHelp';
 import { TurnScores } from '../../shared/scores/TurnScores';
 import { ACCEPT } from './Composer';

@@ -1,8 +1,14 @@
+import { useModelStore } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
 import { CACHE_PREFIX } from '../../sw/offlineCache';
 import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../../sw/protocol';
-import { chatActions, useChatStore } from '../chat/chatStore';
-import { useModelStore } from '../../shared/stores/modelStore';
 import { offlineActions, useOfflineStore } from './offlineStore';
+
+/** What the offline copy needs from the rest of the page; app/startApp.ts wires it to the chat. */
+export interface OfflineHost {
+  /** A reply is on its way: the reload an update needs would lose it. */
+  replyInFlight(): boolean;
+}
 
 /**
  * Keeps the demo for offline use through the service worker of the production build (sw.js), and
@@ -22,6 +28,7 @@ let packRequest = 0;
 /** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
 let packInFlight: string | null = null;
 let started = false;
+let host: OfflineHost | null = null;
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -31,9 +38,10 @@ function percent(done: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
 }
 
-export function startOffline(): void {
+export function startOffline(offlineHost: OfflineHost): void {
   if (started) return;
   started = true;
+  host = offlineHost;
   if (!import.meta.env.PROD) {
     // The dev server must never be answered from an offline copy that a production build left here.
     void removeServiceWorker();
@@ -178,8 +186,8 @@ async function askPersistence(): Promise<void> {
 export function applyUpdate(): void {
   const waiting = registration?.waiting;
   if (!waiting) return;
-  if (useChatStore.getState().awaitingReply) {
-    chatActions.notify('info', 'A reply is on its way; update once it has arrived.');
+  if (host?.replyInFlight()) {
+    noticeActions.notify('info', 'A reply is on its way; update once it has arrived.');
     return;
   }
   navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });

@@ -1,21 +1,14 @@
-import { decodeUtf8Strict, parseJsonDocument } from '../../engine/datasets/mmdialog';
-import { parseMediaCatalogue } from '../../engine/datasets/poolCatalogue';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
-import { chatActions } from '../chat/chatStore';
+import { loadDemoPoolCredits, poolRef } from '../../shared/demoPool';
+import { engine } from '../../shared/engine';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
-import { poolActions, usePoolStore } from './poolStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { DatasetFile, PoolRef } from '../../worker/protocol';
-import { engine } from '../../app/engine';
+import type { DatasetFile } from '../../worker/protocol';
+import { poolActions, usePoolStore } from './poolStore';
 
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;
-
-export const POOL_BASE_URL = `${import.meta.env.BASE_URL}pool/`;
-
-export function poolRef(poolId: string): PoolRef {
-  return poolId === 'demo' ? { kind: 'demo', baseUrl: POOL_BASE_URL } : { kind: 'dataset', datasetId: poolId };
-}
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -25,7 +18,7 @@ export async function refreshDatasets(): Promise<void> {
   try {
     poolActions.datasets(await listDatasets());
   } catch (error) {
-    chatActions.notify('error', `Stored datasets could not be listed: ${message(error)}. Private windows may not allow storage.`);
+    noticeActions.notify('error', `Stored datasets could not be listed: ${message(error)}. Private windows may not allow storage.`);
   }
 }
 
@@ -35,25 +28,25 @@ export async function refreshDatasets(): Promise<void> {
  */
 export async function importDataset(name: string, files: DatasetFile[]): Promise<void> {
   if (usePoolStore.getState().importing) {
-    chatActions.notify('info', 'A dataset is already being loaded. Wait for it to finish, then add the next one.');
+    noticeActions.notify('info', 'A dataset is already being loaded. Wait for it to finish, then add the next one.');
     return;
   }
   if (files.length === 0) {
-    chatActions.notify('error', 'The folder is empty. Choose a folder with conversations.json and images, or images and a .txt file of utterances.');
+    noticeActions.notify('error', 'The folder is empty. Choose a folder with conversations.json and images, or images and a .txt file of utterances.');
     return;
   }
   poolActions.importing({ name, step: 'Handing over files', loaded: 0, total: files.length });
   try {
     const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
     for (let i = 0; i < files.length; i += STAGE_SLICE) {
-      const { staged } = await engine.call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
+      const { staged } = await engine().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
       poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
     }
-    const result = await engine.call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const result = await engine().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     poolActions.imported({ name: result.name, problems: result.problems });
-    chatActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
+    noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
   } catch (error) {
-    chatActions.notify('error', `"${name}" could not be loaded: ${message(error)}`);
+    noticeActions.notify('error', `"${name}" could not be loaded: ${message(error)}`);
   } finally {
     poolActions.importing(null);
     await refreshDatasets();
@@ -67,10 +60,10 @@ export async function resumeInterruptedImports(): Promise<void> {
     if (usePoolStore.getState().importing) return;
     poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
     try {
-      await engine.call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
-      chatActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
+      await engine().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+      noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
-      chatActions.notify('error', `"${dataset.name}" could not be finished: ${message(error)}`);
+      noticeActions.notify('error', `"${dataset.name}" could not be finished: ${message(error)}`);
     } finally {
       poolActions.importing(null);
       await refreshDatasets();
@@ -80,19 +73,19 @@ export async function resumeInterruptedImports(): Promise<void> {
 
 export async function selectPool(poolId: string): Promise<void> {
   if (useModelStore.getState().phase !== 'ready') {
-    chatActions.notify('info', 'The model is still loading; choose the pool again once it is ready.');
+    noticeActions.notify('info', 'The model is still loading; choose the pool again once it is ready.');
     return;
   }
   const previous = useSettingsStore.getState().poolId;
   const name = poolId === 'demo' ? 'Demo pool' : usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId;
   poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
   try {
-    const pool = await engine.call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const pool = await engine().call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     useSettingsStore.getState().setPoolId(poolId);
     modelActions.poolChanged(pool);
   } catch (error) {
     useSettingsStore.getState().setPoolId(previous);
-    chatActions.notify('error', `The pool "${name}" could not be used: ${message(error)} Replies still come from the previous pool.`);
+    noticeActions.notify('error', `The pool "${name}" could not be used: ${message(error)} Replies still come from the previous pool.`);
   } finally {
     poolActions.switching(null);
   }
@@ -103,7 +96,7 @@ export async function removeDataset(datasetId: string): Promise<void> {
   try {
     await deleteStoredDataset(datasetId);
   } catch (error) {
-    chatActions.notify('error', `The dataset could not be deleted: ${message(error)}`);
+    noticeActions.notify('error', `The dataset could not be deleted: ${message(error)}`);
   }
   await refreshDatasets();
 }
@@ -112,10 +105,7 @@ export async function removeDataset(datasetId: string): Promise<void> {
 export async function loadCredits(): Promise<void> {
   if (usePoolStore.getState().credits) return;
   try {
-    const response = await fetch(`${POOL_BASE_URL}media.json`);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const json = parseJsonDocument(decodeUtf8Strict(new Uint8Array(await response.arrayBuffer()), 'pool/media.json'), 'pool/media.json');
-    poolActions.credits(parseMediaCatalogue(json, { file: 'pool/media.json', strict: true }));
+    poolActions.credits(await loadDemoPoolCredits());
   } catch (error) {
     poolActions.credits(null, `The credits could not be loaded (${message(error)}). Reload the page.`);
   }

@@ -1,14 +1,23 @@
 import { create } from 'zustand';
 
-/** Which side panels are open: the inspector and the settings section. */
+export type PoolTab = 'pool' | 'credits';
+
+/**
+ * Which panels and dialogs are open: the inspector, the settings section and the pool dialog. Shared,
+ * because the header, the shortcuts, kiosk mode and the model status open and close them.
+ */
 interface PanelState {
   inspectorOpen: boolean;
   settingsOpen: boolean;
+  poolOpen: boolean;
+  poolTab: PoolTab;
 }
 
 export const usePanelStore = create<PanelState>()(() => ({
   inspectorOpen: false,
   settingsOpen: false,
+  poolOpen: false,
+  poolTab: 'pool',
 }));
 
 export const panelActions = {
@@ -21,7 +30,17 @@ export const panelActions = {
   setSettingsOpen(settingsOpen: boolean) {
     usePanelStore.setState({ settingsOpen });
   },
+  openPool(poolTab: PoolTab = 'pool') {
+    usePanelStore.setState({ poolOpen: true, poolTab });
+  },
+  closePool() {
+    usePanelStore.setState({ poolOpen: false });
+  },
+  setPoolTab(poolTab: PoolTab) {
+    usePanelStore.setState({ poolTab });
+  },
+  /** Everything closed: the inspector, the settings and the pool dialog. */
   closeAll() {
-    usePanelStore.setState({ inspectorOpen: false, settingsOpen: false });
+    usePanelStore.setState({ inspectorOpen: false, settingsOpen: false, poolOpen: false });
   },
 };
