@@ -4,17 +4,17 @@ import { CACHE_PREFIX } from '../../sw/offlineCache';
 import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, assertNever, isBroadcast } from '../../sw/protocol';
 import { offlineActions, useOfflineStore } from './offlineStore';
 
-/** What the offline copy needs from the rest of the page; app/startApp.ts wires it to the chat. */
-export interface OfflineHost {
-  /** A reply is on its way: the reload an update needs would lose it. */
-  replyInFlight(): boolean;
-}
-
 /**
  * Keeps the demo for offline use through the service worker of the production build (sw.js), and
  * tells the header badge how far that is. The badge says "offline ready" once the worker's version
  * is completely stored and the pack in use is stored too.
  */
+
+/** What the offline copy needs from the rest of the page; app/startApp.ts wires it to the chat. */
+export interface OfflineHost {
+  /** A reply is on its way: the reload an update needs would lose it. */
+  replyInFlight(): boolean;
+}
 
 const BASE = import.meta.env.BASE_URL;
 
