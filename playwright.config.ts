@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_ARGS, CHROMIUM_PATH } from './e2e/chromium';
+import { BASE_ARGS, CHROMIUM_PATH } from './src/node/chromium';
 
 // E2E_PORT lets two checkouts run their e2e suites side by side.
 const PORT = Number(process.env['E2E_PORT'] ?? 4173);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import '../src/app/diagnostics';
-import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from './chromium';
+import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
 import { ASSETS, MODELS_DIR, openReady } from './helpers';
 
 interface Reference {

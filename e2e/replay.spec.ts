@@ -4,7 +4,7 @@ import { recallAt1, sessionMeans } from '../src/engine/metrics/sessionMetrics';
 import { composeResponse, poolElement } from '../src/engine/response/compose';
 import { type ResponseScore, evaluateDialogs, recordTurns, scoreResponse } from '../src/engine/response/evaluate';
 import { l2Normalize } from '../src/engine/retrieval/vectors';
-import { formatMmRelevance, formatPercent, formatRecall } from '../src/features/metrics/metricText';
+import { formatMmRelevance, formatPercent, formatRecall } from '../src/shared/scores/metricText';
 import { type DialogBenchData, loadDialogBenchData } from '../src/node/benchDialog';
 import { asset, openReady, sendText } from './helpers';
 

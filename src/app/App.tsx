@@ -2,26 +2,35 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Composer } from '../features/chat/Composer';
 import { ConversationTools } from '../features/chat/ConversationTools';
 import { MessageList } from '../features/chat/MessageList';
-import { Notices } from '../features/chat/Notices';
+import { useChatStore } from '../features/chat/chatStore';
 import { useImageInputs } from '../features/chat/useImageInputs';
 import { Inspector } from '../features/inspector/Inspector';
 import { KioskCountdown } from '../features/kiosk/KioskCountdown';
-import { ModelStatus } from '../features/models/ModelStatus';
+import { selectConfigLocked, useKioskStore } from '../features/kiosk/kioskStore';
 import { SessionMetricsPanel } from '../features/metrics/SessionMetricsPanel';
+import { ModelStatus } from '../features/models/ModelStatus';
 import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
 import { ReplayView } from '../features/replay/ReplayView';
-import { useKioskStore } from '../stores/kioskStore';
-import { panelActions, usePanelStore } from '../stores/panelStore';
-import { SHORTCUTS } from './keyCommands';
+import { SHORTCUTS } from '../shared/keyCommands';
+import { panelActions, usePanelStore } from '../shared/stores/panelStore';
+import { Notices } from '../shared/ui/Notices';
 import { startApp } from './startApp';
 
 const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+
+/** The inspector looks at the chat's last reply; connected here, so neither feature imports the other. */
+function ChatInspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement | null }) {
+  const messages = useChatStore((s) => s.messages);
+  return <Inspector messages={messages} returnFocusTo={returnFocusTo} />;
+}
 
 export function App() {
   const { dragging } = useImageInputs();
   const inspectorOpen = usePanelStore((s) => s.inspectorOpen);
   const kiosk = useKioskStore((s) => s.enabled);
+  // In kiosk mode configuration stays hidden until Ctrl+Alt+S.
+  const configLocked = useKioskStore(selectConfigLocked);
   // The composer starts empty after a kiosk reset.
   const resets = useKioskStore((s) => s.resets);
   const inspectorButton = useRef<HTMLButtonElement>(null);
@@ -61,7 +70,7 @@ export function App() {
           <ConversationTools />
         </div>
       </header>
-      <ModelStatus />
+      <ModelStatus kiosk={kiosk} configLocked={configLocked} />
       <div className="flex min-h-0 flex-1 gap-3">
         <main className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
           {dragging && (
@@ -73,9 +82,9 @@ export function App() {
             <MessageList />
             <Composer key={resets} />
           </div>
-          {view === 'replay' && <ReplayView />}
+          {view === 'replay' && <ReplayView metrics={<SessionMetricsPanel />} />}
         </main>
-        {inspectorOpen && <Inspector returnFocusTo={inspectorReturnFocus} />}
+        {inspectorOpen && <ChatInspector returnFocusTo={inspectorReturnFocus} />}
       </div>
       {view === 'chat' && <SessionMetricsPanel compact />}
       <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
@@ -84,7 +93,7 @@ export function App() {
           : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} pack and method options`}
       </footer>
       <KioskCountdown />
-      <PoolPanel />
+      <PoolPanel configLocked={configLocked} />
     </div>
   );
 }

@@ -1,8 +1,15 @@
+import { provideEngine } from '../shared/engine';
+import { modelActions } from '../shared/stores/modelStore';
 import { EngineClient } from '../worker/client';
 import './diagnostics';
 
-/** The single model worker of the page; the UI talks to it only through EngineClient. */
+/** The single model worker of the page; the UI talks to it only through EngineClient, and features reach it through shared/engine. */
 export const engine = new EngineClient(new Worker(new URL('../worker/engine.worker.ts', import.meta.url), { type: 'module', name: 'mmdialog-engine' }));
+provideEngine(engine);
+
+// What the worker announces on its own, outside any call: a move to WASM, a change in the detector.
+engine.onBackendChange((backend) => modelActions.backendChanged(backend));
+engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await engine.call('encodeTexts', { texts })).embeddings,

@@ -1,6 +1,6 @@
-import { usePanelStore, panelActions } from '../stores/panelStore';
-import { keyCommandFor } from './keyCommands';
-import { toggleKiosk, toggleSettings } from './kiosk';
+import { usePanelStore, panelActions } from '../shared/stores/panelStore';
+import { keyCommandFor } from '../shared/keyCommands';
+import { toggleKiosk, toggleSettings } from '../features/kiosk/kiosk';
 
 function inTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;

@@ -1,18 +1,39 @@
-import { restoreConversation } from './chatController';
-import { initKiosk } from './kiosk';
-import { loadModels } from './modelLoader';
-import { startOffline } from './offlineController';
+import { restoreConversation, startNewConversation } from '../features/chat/chatController';
+import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
+import { initKiosk } from '../features/kiosk/kiosk';
+import { sessionMetricsActions } from '../features/metrics/sessionMetricsStore';
+import { loadModels } from '../features/models/modelLoader';
+import { startOffline } from '../features/offline/offlineController';
+import { resumeInterruptedImports } from '../features/pool/poolController';
+import { onScoredTurn } from '../shared/scoredTurns';
+import { useModelStore } from '../shared/stores/modelStore';
+// Starts the model worker and provides it to the features, before anything renders.
+import './engine';
 import { installShortcuts } from './shortcuts';
 
 let started = false;
 
-/** Restores the conversation, loads the model pack and keeps the demo for offline use, once per page (StrictMode mounts twice in dev). */
+/**
+ * Connects the features, which never import each other, then restores the conversation, loads the
+ * model pack and keeps the demo for offline use; once per page (StrictMode mounts twice in dev).
+ */
 export function startApp(): void {
   if (started) return;
   started = true;
+  // Turns scored by a replay or by the visitor's answer feed the running means.
+  onScoredTurn(sessionMetricsActions.record);
+  // Once a pack has loaded, datasets whose embedding a reload interrupted go on.
+  useModelStore.subscribe((state, previous) => {
+    if (state.phase === 'ready' && previous.phase !== 'ready') void resumeInterruptedImports();
+  });
   installShortcuts();
-  initKiosk();
+  initKiosk({
+    // A kiosk reset leaves nothing for the next visitor to undo.
+    startOver: () => startNewConversation({ undoable: false }),
+    watchConversation: onConversationActivity,
+    hasConversation: () => useChatStore.getState().messages.length > 0,
+  });
   void restoreConversation();
   void loadModels();
-  startOffline();
+  startOffline({ replyInFlight: () => useChatStore.getState().awaitingReply });
 }

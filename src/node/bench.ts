@@ -82,7 +82,7 @@ async function browser(argv: string[]): Promise<void> {
   const turns = integerOption(values.turns, 'turns', BROWSER_USAGE);
   const { chromium } = await import('@playwright/test');
   const { preview } = await import('vite');
-  const { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } = await import('../../e2e/chromium');
+  const { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } = await import('./chromium');
   const server = await preview({ preview: { port: 4174, strictPort: true } });
   const browserInstance = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
   try {

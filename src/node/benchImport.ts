@@ -34,7 +34,7 @@ export async function importBench(args: string[]): Promise<void> {
 
   const { chromium } = await import('@playwright/test');
   const { preview } = await import('vite');
-  const { BASE_ARGS, CHROMIUM_PATH } = await import('../../e2e/chromium');
+  const { BASE_ARGS, CHROMIUM_PATH } = await import('./chromium');
   const server = await preview({ preview: { port: 4174, strictPort: true } });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: BASE_ARGS });
   try {

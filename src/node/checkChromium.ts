@@ -1,5 +1,5 @@
 import { accessSync, constants } from 'node:fs';
-import { CHROMIUM_PATH } from '../../e2e/chromium';
+import { CHROMIUM_PATH } from './chromium';
 import { parseCommandLine, runCommand } from './cliArgs';
 
 await runCommand('checkChromium', () => parseCommandLine(process.argv.slice(2), {}, 'npx tsx src/node/checkChromium.ts'));

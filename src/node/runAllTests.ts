@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { parseCommandLine, runCommand } from './cliArgs';
 
 /**
- * `npm test`: type checks, unit tests (Vitest, Node), then the production build and the
- * end-to-end tests (Playwright, Debian's Chromium). Stops at the first failing stage, exits
- * non-zero, and ends with one line counting every test: "N passed, N failed".
+ * `npm test`: type checks, the import rules (ESLint), unit tests (Vitest, Node), then the production
+ * build and the end-to-end tests (Playwright, Debian's Chromium). Stops at the first failing stage,
+ * exits non-zero, and ends with one line counting every test: "N passed, N failed".
  */
 // Outside test-results/, which Playwright empties when it starts.
 const REPORT_DIR = 'test-reports';
@@ -56,6 +56,8 @@ mkdirSync(REPORT_DIR, { recursive: true });
 const npx = (bin: string) => `node_modules/.bin/${bin}`;
 let ok =
   run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
+  // The import rules of the README's Architecture section (eslint.config.js).
+  run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
   run('Unit tests', npx('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
   run('Chromium', npx('tsx'), ['src/node/checkChromium.ts']) &&
   run('Production build', npx('vite'), ['build']) &&

@@ -1,6 +1,5 @@
 import { createStore, del, get, keys, set, setMany } from 'idb-keyval';
-import type { ChatMessage } from '../stores/chatStore';
-import { readStoredMessages } from './storedMessages';
+import { type StoredMessage, readStoredMessages } from './storedMessages';
 
 /**
  * The conversation in IndexedDB: the message list under one key, each image Blob under its own
@@ -9,7 +8,7 @@ import { readStoredMessages } from './storedMessages';
 const store = createStore('mmdialog', 'conversation');
 const MESSAGES_KEY = 'messages';
 
-export async function loadMessages(): Promise<ChatMessage[]> {
+export async function loadMessages(): Promise<StoredMessage[]> {
   return readStoredMessages(await get<unknown>(MESSAGES_KEY, store));
 }
 
@@ -24,7 +23,7 @@ function enqueue<T>(write: () => Promise<T>): Promise<T> {
   return next;
 }
 
-export function saveTurn(messages: ChatMessage[], images: { imageId: string; blob: Blob }[]): Promise<void> {
+export function saveTurn(messages: StoredMessage[], images: { imageId: string; blob: Blob }[]): Promise<void> {
   for (const image of images) sessionImages.set(image.imageId, image.blob);
   return enqueue(async () => {
     // Images first: a stored message list never points at an image that was not written.

@@ -1,10 +1,84 @@
-import type { ChatMessage, MessageElement, PhotoElement } from '../stores/chatStore';
-import type { PhotoDetections } from '../worker/protocol';
+import type { BackendState } from '../engine/clip/clipEncoder';
+import type { ResponseScore } from '../engine/response/evaluate';
+
+/**
+ * The conversation as IndexedDB keeps it. Persistence owns this shape: the page maps its messages to
+ * and from it (features/chat/storedConversation.ts), so a change in the UI cannot change what is on
+ * disk without a change here. Fields added later are optional, so older records still read.
+ */
+export interface StoredDetections {
+  width: number;
+  height: number;
+  objects: { label: string; score: number; box: { x1: number; y1: number; x2: number; y2: number } }[];
+}
+
+export interface StoredText {
+  kind: 'text';
+  text: string;
+}
+
+export interface StoredPhoto {
+  kind: 'image';
+  imageId: string;
+  name: string;
+  width: number;
+  height: number;
+  caption?: string;
+  captionSource?: 'grounded' | 'image-encoder';
+  captionConfident?: boolean;
+  detections?: StoredDetections;
+}
+
+export interface StoredPoolImage {
+  kind: 'poolImage';
+  key: string;
+  alt: string;
+  /** null for an image of a dataset stored in this browser. */
+  url: string | null;
+  poolId: string;
+}
+
+export type StoredElement = StoredText | StoredPhoto | StoredPoolImage;
+
+export interface StoredReplyStep {
+  probabilities: [number, number, number];
+  intent: 'text' | 'image' | 'stop';
+  candidates: { kind: 'text' | 'poolImage'; label: string; key?: string; url?: string | null; alt?: string; score: number }[];
+}
+
+export interface StoredReply {
+  /** A response method id; one a later version no longer has is still shown by its id. */
+  method: string;
+  intentModel: 'majority' | 'head';
+  relevance: number;
+  steps: StoredReplyStep[];
+  /** detectMs is absent in replies saved before photos went through the object detector. */
+  timings: { decodeMs: number; detectMs?: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
+  provider: 'webgpu' | 'wasm';
+  backend?: BackendState;
+  packName?: string;
+  poolId?: string;
+  poolName?: string;
+}
+
+export interface StoredReference {
+  elements: (StoredText | StoredPhoto)[];
+  score: ResponseScore;
+}
+
+export interface StoredMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  elements: StoredElement[];
+  createdAt: number;
+  reply?: StoredReply;
+  reference?: StoredReference;
+}
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Boxes as this version stores them; anything else (a damaged record) is not shown rather than drawn wrong. */
-export function isPhotoDetections(value: unknown): value is PhotoDetections {
+export function isPhotoDetections(value: unknown): value is StoredDetections {
   if (typeof value !== 'object' || value === null) return false;
   const d = value as Record<string, unknown>;
   if (!finite(d['width']) || !finite(d['height']) || d['width'] <= 0 || d['height'] <= 0 || !Array.isArray(d['objects'])) return false;
@@ -17,13 +91,13 @@ export function isPhotoDetections(value: unknown): value is PhotoDetections {
   });
 }
 
-function readPhoto(photo: PhotoElement): PhotoElement {
+function readPhoto(photo: StoredPhoto): StoredPhoto {
   if (photo.detections === undefined || isPhotoDetections(photo.detections)) return photo;
   const { detections: _, ...rest } = photo;
   return rest;
 }
 
-function readElement<E extends MessageElement>(element: E): E {
+function readElement<E extends StoredElement>(element: E): E {
   return element.kind === 'image' ? (readPhoto(element) as E) : element;
 }
 
@@ -32,9 +106,9 @@ function readElement<E extends MessageElement>(element: E): E {
  * caption source, no boxes; replies with no detect time) load as they are; boxes that are not in the
  * shape this version writes are dropped, so the Inspector never draws a damaged record.
  */
-export function readStoredMessages(saved: unknown): ChatMessage[] {
+export function readStoredMessages(saved: unknown): StoredMessage[] {
   if (!Array.isArray(saved)) return [];
-  return (saved as ChatMessage[]).map((m) => {
+  return (saved as StoredMessage[]).map((m) => {
     if (!Array.isArray(m.elements)) return m;
     const elements = m.elements.map(readElement);
     const reference = m.reference && Array.isArray(m.reference.elements) ? { ...m.reference, elements: m.reference.elements.map(readElement) } : m.reference;

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { capturePhoto, closeCamera, openCamera, watchCameras } from '../../app/cameraController';
-import { useCameraStore } from '../../stores/cameraStore';
+import { capturePhoto, closeCamera, openCamera, watchCameras } from './cameraController';
+import { useCameraStore } from './cameraStore';
 
 const BUTTON = 'rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 

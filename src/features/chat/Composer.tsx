@@ -1,8 +1,8 @@
 import { type KeyboardEvent, useRef } from 'react';
-import { attachImages, sendTurn } from '../../app/chatController';
-import { type DraftImage, chatActions, useChatStore } from '../../stores/chatStore';
+import { attachImages, sendTurn } from './chatController';
+import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { CameraButton } from './CameraDialog';
-import { useImageUrl } from './useImageUrl';
+import { useImageUrl } from '../../shared/ui/useImageUrl';
 
 export const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
 

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { startNewConversation, undoLastTurn } from '../../app/chatController';
-import { type ExportFormat, exportConversation } from '../../app/exportController';
-import { useChatStore } from '../../stores/chatStore';
+import { startNewConversation, undoLastTurn } from './chatController';
+import { type ExportFormat, exportConversation } from './exportController';
+import { useChatStore } from './chatStore';
 
 const BUTTON = 'rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 

@@ -1,15 +1,10 @@
-import { type SyntheticEvent, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
-import { type ChatMessage, type MessageElement, useChatStore } from '../../stores/chatStore';
+import type { ChatMessage, MessageElement } from '../../shared/conversation';
+import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
+import { useImageUrl } from '../../shared/ui/useImageUrl';
+import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
-import { usePoolImageUrl, useImageUrl } from './useImageUrl';
-
-/** An image that loads after the list scrolled to the end pushes the end out of view: follow it, if the list was at the end. */
-function keepAtEnd(e: SyntheticEvent<HTMLImageElement>) {
-  const img = e.currentTarget;
-  const list = img.closest('ol');
-  if (list && list.scrollHeight - list.scrollTop - list.clientHeight <= img.offsetHeight + 48) list.scrollTop = list.scrollHeight;
-}
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
   const url = useImageUrl(element.imageId);
@@ -22,15 +17,6 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
       )}
       {element.caption && <figcaption className="text-xs opacity-90" data-testid="photo-caption">{element.caption}</figcaption>}
     </figure>
-  );
-}
-
-export function PoolImage({ element }: { element: Extract<MessageElement, { kind: 'poolImage' }> }) {
-  const url = usePoolImageUrl(element.poolId, element.key, element.url);
-  return url ? (
-    <img src={url} onLoad={keepAtEnd} alt={element.alt} data-testid="reply-image" className="max-h-40 w-auto self-start rounded-lg object-contain" />
-  ) : (
-    <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-600">{element.alt}</div>
   );
 }
 

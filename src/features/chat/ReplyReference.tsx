@@ -1,10 +1,10 @@
 import { useId, useRef, useState } from 'react';
-import { answerReply } from '../../app/referenceController';
-import type { ChatMessage, VisitorReference } from '../../stores/chatStore';
-import { MetricsHelp } from '../metrics/MetricsHelp';
-import { TurnScores } from '../metrics/TurnScores';
+import { answerReply } from './referenceController';
+import type { ChatMessage, VisitorReference } from '../../shared/conversation';
+import { MetricsHelp } from '../../shared/scores/MetricsHelp';
+import { TurnScores } from '../../shared/scores/TurnScores';
 import { ACCEPT } from './Composer';
-import { useImageUrl } from './useImageUrl';
+import { useImageUrl } from '../../shared/ui/useImageUrl';
 
 const button = 'rounded-lg border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 

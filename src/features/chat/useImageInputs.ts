@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { attachImages } from '../../app/chatController';
+import { attachImages } from './chatController';
 
 /** Photos dropped anywhere on the page or pasted from the clipboard join the draft turn. */
 export function useImageInputs(): { dragging: boolean } {

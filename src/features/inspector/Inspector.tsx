@@ -1,12 +1,12 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { SHORTCUTS } from '../../app/keyCommands';
-import { type ChatMessage, type PhotoElement, type ReplyMeta, useChatStore } from '../../stores/chatStore';
-import { panelActions } from '../../stores/panelStore';
-import { useSettingsStore } from '../../stores/settingsStore';
-import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
-import { useImageUrl, usePoolImageUrl } from '../chat/useImageUrl';
+import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversation';
+import { SHORTCUTS } from '../../shared/keyCommands';
+import { panelActions } from '../../shared/stores/panelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
+import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
 const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
@@ -243,8 +243,7 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
 }
 
 /** The last reply, taken apart: the objects in the photos it answered, intent probabilities and top-10 candidates per step, timings, backend and pack. */
-export function Inspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement | null }) {
-  const messages = useChatStore((s) => s.messages);
+export function Inspector({ messages, returnFocusTo }: { messages: readonly ChatMessage[]; returnFocusTo: () => HTMLElement | null }) {
   const poolId = useSettingsStore((s) => s.poolId);
   const exchange = lastExchange(messages);
   const heading = useRef<HTMLHeadingElement>(null);

@@ -1,4 +1,4 @@
-import { useKioskStore } from '../../stores/kioskStore';
+import { useKioskStore } from './kioskStore';
 
 /** The kiosk's last seconds before it starts over for the next visitor. */
 export function KioskCountdown() {

@@ -1,5 +1,5 @@
 import type { SessionMeans } from '../../engine/metrics/sessionMetrics';
-import { describeMeans } from './metricText';
+import { describeMeans } from '../../shared/scores/metricText';
 
 const WIDTH = 320;
 const HEIGHT = 120;

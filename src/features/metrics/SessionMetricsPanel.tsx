@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { runningMeans } from '../../engine/metrics/sessionMetrics';
-import { sessionMetricsActions, useSessionMetricsStore } from '../../stores/sessionMetricsStore';
-import { Figure } from './Figure';
-import { MetricsHelp } from './MetricsHelp';
+import { sessionMetricsActions, useSessionMetricsStore } from './sessionMetricsStore';
+import { Figure } from '../../shared/scores/Figure';
+import { MetricsHelp } from '../../shared/scores/MetricsHelp';
 import { RunningMeansChart } from './RunningMeansChart';
-import { METRIC_HELP, formatMmRelevance, formatPercent, formatRecall } from './metricText';
+import { METRIC_HELP, formatMmRelevance, formatPercent, formatRecall } from '../../shared/scores/metricText';
 
 /**
  * The running means of every turn scored in this visit (replays and the visitor's answers), with a

@@ -1,11 +1,9 @@
-import { loadModels } from '../../app/modelLoader';
-import { poolActions } from '../../stores/poolStore';
 import { useShallow } from 'zustand/react/shallow';
-import { type FileLoad, useModelStore } from '../../stores/modelStore';
+import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
+import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { DetectorStatus } from '../../worker/protocol';
-import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
-import { panelActions, usePanelStore } from '../../stores/panelStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { loadModels } from './modelLoader';
 
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`;
@@ -55,7 +53,11 @@ function DetectorLine({ detector }: { detector: DetectorStatus }) {
   );
 }
 
-export function ModelStatus() {
+/**
+ * The pack, backend, detector and pool in use, the load's progress, and the settings. In kiosk mode
+ * (`kiosk`) the description is left out, and while `configLocked` the settings and the pool button are hidden.
+ */
+export function ModelStatus({ kiosk, configLocked: locked }: { kiosk: boolean; configLocked: boolean }) {
   const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
     useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
   );
@@ -68,9 +70,6 @@ export function ModelStatus() {
   const methods = useModelStore((s) => s.methods);
   const detector = useModelStore((s) => s.detector);
   const active = packs.find((p) => p.id === activePackId);
-  const kiosk = useKioskStore((s) => s.enabled);
-  // In kiosk mode configuration stays hidden until Ctrl+Alt+S.
-  const locked = useKioskStore(selectConfigLocked);
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
 
   return (
@@ -100,11 +99,11 @@ export function ModelStatus() {
         {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
         <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
           {!locked && (
-            <button type="button" onClick={() => poolActions.open('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+            <button type="button" onClick={() => panelActions.openPool('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
               Pool and datasets
             </button>
           )}
-          <button type="button" onClick={() => poolActions.open('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+          <button type="button" onClick={() => panelActions.openPool('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
             Credits
           </button>
         </span>

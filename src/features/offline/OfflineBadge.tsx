@@ -1,7 +1,7 @@
 import { useShallow } from 'zustand/react/shallow';
-import { applyUpdate } from '../../app/offlineController';
-import { useModelStore } from '../../stores/modelStore';
-import { useOfflineStore } from '../../stores/offlineStore';
+import { applyUpdate } from './offlineController';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { useOfflineStore } from './offlineStore';
 
 const PILL = 'rounded-full px-2.5 py-0.5 text-xs font-medium';
 

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { POOL_BASE_URL, importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from '../../app/poolController';
-import { useModelStore } from '../../stores/modelStore';
-import { poolActions, usePoolStore } from '../../stores/poolStore';
-import { selectConfigLocked, useKioskStore } from '../../stores/kioskStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { POOL_BASE_URL } from '../../shared/demoPool';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { Credits } from './Credits';
 import { DatasetPicker } from './DatasetPicker';
+import { importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from './poolController';
+import { usePoolStore } from './poolStore';
 
 function Progress({ label, step, loaded, total }: { label: string; step: string; loaded: number; total: number }) {
   return (
@@ -17,15 +18,18 @@ function Progress({ label, step, loaded, total }: { label: string; step: string;
   );
 }
 
-/** The pool dialog: which pool replies come from, datasets stored here, and the demo pool's credits. */
-export function PoolPanel() {
-  const { panelOpen, tab: chosenTab, datasets, importing, switching, credits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
+/**
+ * The pool dialog: which pool replies come from, datasets stored here, and the demo pool's credits.
+ * While `configLocked` (kiosk mode, until Ctrl+Alt+S unlocks it) only the credits are shown.
+ */
+export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
+  const { datasets, importing, switching, credits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
+  const panelOpen = usePanelStore((s) => s.poolOpen);
+  const chosenTab = usePanelStore((s) => s.poolTab);
   const pool = useModelStore((s) => s.pool);
   const savedPoolId = useSettingsStore((s) => s.poolId);
   const poolId = switching?.poolId ?? savedPoolId;
   const dialog = useRef<HTMLDialogElement>(null);
-  // In kiosk mode only the credits are shown, until Ctrl+Alt+S unlocks the pool.
-  const locked = useKioskStore(selectConfigLocked);
   const tab = locked ? 'credits' : chosenTab;
 
   useEffect(() => {
@@ -43,16 +47,16 @@ export function PoolPanel() {
 
   const tabClass = (t: string) => `rounded-t-lg px-3 py-1.5 text-sm ${tab === t ? 'bg-white font-semibold ring-1 ring-slate-200' : 'text-slate-700 hover:bg-slate-100'}`;
   return (
-    <dialog ref={dialog} onClose={() => poolActions.close()} aria-labelledby="pool-title" className="m-auto h-[85dvh] w-[min(56rem,95vw)] rounded-xl bg-slate-50 p-0 shadow-xl backdrop:bg-slate-900/40">
+    <dialog ref={dialog} onClose={() => panelActions.closePool()} aria-labelledby="pool-title" className="m-auto h-[85dvh] w-[min(56rem,95vw)] rounded-xl bg-slate-50 p-0 shadow-xl backdrop:bg-slate-900/40">
       <div className="flex h-full flex-col gap-3 p-4">
         <header className="flex items-center justify-between">
           <h2 id="pool-title" className="text-lg font-semibold">Candidate pool</h2>
-          <button type="button" onClick={() => poolActions.close()} className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Close</button>
+          <button type="button" onClick={() => panelActions.closePool()} className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Close</button>
         </header>
         {!locked && (
           <div role="tablist" aria-label="Pool views" className="flex gap-1 border-b border-slate-200">
-            <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => poolActions.setTab('pool')}>Pool and datasets</button>
-            <button type="button" role="tab" aria-selected={tab === 'credits'} className={tabClass('credits')} onClick={() => poolActions.setTab('credits')}>Credits</button>
+            <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => panelActions.setPoolTab('pool')}>Pool and datasets</button>
+            <button type="button" role="tab" aria-selected={tab === 'credits'} className={tabClass('credits')} onClick={() => panelActions.setPoolTab('credits')}>Credits</button>
           </div>
         )}
         {tab === 'credits' ? (

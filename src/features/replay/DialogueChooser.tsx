@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { chooseSplit, listReferenceDialogues, startReplay } from '../../app/replayController';
-import { useModelStore } from '../../stores/modelStore';
-import { REPLAY_SPEEDS, type ReplaySpeed, replayActions, useReplayStore } from '../../stores/replayStore';
+import { chooseSplit, listReferenceDialogues, startReplay } from './replayController';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { REPLAY_SPEEDS, type ReplaySpeed, replayActions, useReplayStore } from './replayStore';
 import { REFERENCE_SPLITS } from '../../worker/protocol';
 
 const field = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';

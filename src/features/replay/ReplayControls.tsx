@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
-import { pauseReplay, resumeReplay, stepReplay, stopReplay } from '../../app/replayController';
-import { useReplayStore } from '../../stores/replayStore';
+import { pauseReplay, resumeReplay, stepReplay, stopReplay } from './replayController';
+import { useReplayStore } from './replayStore';
 
 const button = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 

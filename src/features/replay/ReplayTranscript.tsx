@@ -1,12 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ReplayedTurn } from '../../app/replayMachine';
-import { useReplayStore } from '../../stores/replayStore';
-import { useSettingsStore } from '../../stores/settingsStore';
+import { TurnScores } from '../../shared/scores/TurnScores';
+import { describeScore } from '../../shared/scores/metricText';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { PoolImage } from '../../shared/ui/PoolImage';
 import type { ReferenceElement } from '../../worker/protocol';
-import { PoolImage } from '../chat/MessageList';
-import { TurnScores } from '../metrics/TurnScores';
-import { describeScore } from '../metrics/metricText';
+import type { ReplayedTurn } from './replayMachine';
+import { useReplayStore } from './replayStore';
 
 const speaker = (turn: number) => (turn % 2 === 0 ? 'Speaker A' : 'Speaker B');
 

@@ -1,12 +1,15 @@
-import { useReplayStore } from '../../stores/replayStore';
-import { MetricsHelp } from '../metrics/MetricsHelp';
-import { SessionMetricsPanel } from '../metrics/SessionMetricsPanel';
+import type { ReactNode } from 'react';
+import { MetricsHelp } from '../../shared/scores/MetricsHelp';
 import { DialogueChooser } from './DialogueChooser';
 import { ReplayControls } from './ReplayControls';
 import { ReplayTranscript } from './ReplayTranscript';
+import { useReplayStore } from './replayStore';
 
-/** Replay mode: a reference dialogue plays turn by turn, and at each reference turn the engine answers and is scored. */
-export function ReplayView() {
+/**
+ * Replay mode: a reference dialogue plays turn by turn, and at each reference turn the engine answers
+ * and is scored. `metrics` (the running means, from the metrics feature) is shown beside the transcript.
+ */
+export function ReplayView({ metrics }: { metrics: ReactNode }) {
   const idle = useReplayStore((s) => s.machine.phase === 'idle');
   return (
     <section aria-label="Replay a reference dialogue" className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-4">
@@ -21,7 +24,7 @@ export function ReplayView() {
       <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0">{idle ? null : <ReplayTranscript />}</div>
         <div className="lg:sticky lg:top-0">
-          <SessionMetricsPanel />
+          {metrics}
         </div>
       </div>
     </section>

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PhotoCaption } from '../worker/protocol';
-import { type ChatMessage, type PhotoElement, chatActions, useChatStore, withCaption } from './chatStore';
+import type { PhotoCaption } from '../../worker/protocol';
+import type { ChatMessage, PhotoElement } from '../../shared/conversation';
+import { chatActions, useChatStore, withCaption } from './chatStore';
 
 const photo: PhotoElement = { kind: 'image', imageId: 'p1', name: 'coffee.jpg', width: 600, height: 400 };
 const grounded: PhotoCaption = {

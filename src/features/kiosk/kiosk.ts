@@ -1,10 +1,17 @@
-import { useChatStore } from '../stores/chatStore';
-import { kioskActions, useKioskStore } from '../stores/kioskStore';
-import { panelActions } from '../stores/panelStore';
-import { poolActions } from '../stores/poolStore';
-import { startNewConversation } from './chatController';
+import { panelActions } from '../../shared/stores/panelStore';
 import { type IdleTimer, createIdleTimer } from './idleTimer';
 import { readKioskConfig } from './kioskConfig';
+import { kioskActions, useKioskStore } from './kioskStore';
+
+/** What kiosk mode needs from the conversation; app/startApp.ts wires it to the chat. */
+export interface KioskHost {
+  /** Clears the conversation and the message box for the next visitor, leaving nothing to undo. */
+  startOver(): Promise<void>;
+  /** Calls onActivity whenever the conversation moves (a message, or a reply arriving); returns the unsubscribe. */
+  watchConversation(onActivity: () => void): () => void;
+  /** Whether a conversation is on screen now (one a previous visitor left starts the clock). */
+  hasConversation(): boolean;
+}
 
 /**
  * What counts as a visitor being there: a touch, click, key, typing, wheel or pointer movement.
@@ -12,6 +19,7 @@ import { readKioskConfig } from './kioskConfig';
  */
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'input', 'wheel', 'touchstart'] as const;
 
+let host: KioskHost | null = null;
 let timer: IdleTimer | null = null;
 let stopWatching: (() => void) | null = null;
 
@@ -22,7 +30,8 @@ const browserClock = {
 };
 
 /** Reads ?kiosk and ?idle from the address; starts in kiosk mode when asked. */
-export function initKiosk(): void {
+export function initKiosk(kioskHost: KioskHost): void {
+  host = kioskHost;
   const config = readKioskConfig(window.location.search);
   kioskActions.configure(config.idleMs, config.warnMs);
   if (config.kiosk) enterKiosk();
@@ -33,7 +42,7 @@ export function enterKiosk(): void {
   const { idleMs, warnMs } = useKioskStore.getState();
   kioskActions.setEnabled(true);
   panelActions.setSettingsOpen(false);
-  poolActions.close();
+  panelActions.closePool();
   document.documentElement.classList.add('kiosk');
   const idle = createIdleTimer({
     idleMs,
@@ -46,10 +55,8 @@ export function enterKiosk(): void {
   const onActivity = () => idle.activity();
   for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
   // A new message (a reply, or a conversation restored from a previous visitor) also starts the clock.
-  const unsubscribe = useChatStore.subscribe((s, prev) => {
-    if (s.messages.length > prev.messages.length || (prev.awaitingReply && !s.awaitingReply)) idle.activity();
-  });
-  if (useChatStore.getState().messages.length > 0) idle.activity();
+  const unsubscribe = host?.watchConversation(() => idle.activity()) ?? (() => undefined);
+  if (host?.hasConversation()) idle.activity();
   stopWatching = () => {
     for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
     unsubscribe();
@@ -82,7 +89,7 @@ export function toggleSettings(): void {
   if (enabled) {
     kioskActions.setSettingsUnlocked(!settingsUnlocked);
     panelActions.setSettingsOpen(!settingsUnlocked);
-    if (settingsUnlocked) poolActions.close();
+    if (settingsUnlocked) panelActions.closePool();
   } else {
     panelActions.setSettingsOpen(true);
   }
@@ -92,8 +99,7 @@ export function toggleSettings(): void {
 export async function resetForNextVisitor(): Promise<void> {
   timer?.disarm();
   panelActions.closeAll();
-  poolActions.close();
   kioskActions.startedOver();
-  await startNewConversation({ undoable: false }); // a kiosk reset leaves nothing for the next visitor to undo
+  await host?.startOver();
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 }

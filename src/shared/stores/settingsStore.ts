@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import type { ResponseMethodId } from '../worker/protocol';
+import type { ResponseMethodId } from '../../worker/protocol';
 
 interface SettingsState {
   /** The pack chosen by the user; null means the default. */

@@ -1,15 +1,21 @@
-import { CACHE_PREFIX } from '../sw/offlineCache';
-import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, isBroadcast } from '../sw/protocol';
-import { chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { offlineActions, useOfflineStore } from '../stores/offlineStore';
-import { assertNever, errorMessage } from '../engine/errors';
+import { assertNever, errorMessage } from '../../engine/errors';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { CACHE_PREFIX } from '../../sw/offlineCache';
+import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, isBroadcast } from '../../sw/protocol';
+import { offlineActions, useOfflineStore } from './offlineStore';
 
 /**
  * Keeps the demo for offline use through the service worker of the production build (sw.js), and
  * tells the header badge how far that is. The badge says "offline ready" once the worker's version
  * is completely stored and the pack in use is stored too.
  */
+
+/** What the offline copy needs from the rest of the page; app/startApp.ts wires it to the chat. */
+export interface OfflineHost {
+  /** A reply is on its way: the reload an update needs would lose it. */
+  replyInFlight(): boolean;
+}
 
 const BASE = import.meta.env.BASE_URL;
 
@@ -23,14 +29,16 @@ let packRequest = 0;
 /** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
 let packInFlight: string | null = null;
 let started = false;
+let host: OfflineHost | null = null;
 
 function percent(done: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
 }
 
-export function startOffline(): void {
+export function startOffline(offlineHost: OfflineHost): void {
   if (started) return;
   started = true;
+  host = offlineHost;
   if (!import.meta.env.PROD) {
     // The dev server must never be answered from an offline copy that a production build left here.
     void removeServiceWorker();
@@ -175,8 +183,8 @@ async function askPersistence(): Promise<void> {
 export function applyUpdate(): void {
   const waiting = registration?.waiting;
   if (!waiting) return;
-  if (useChatStore.getState().awaitingReply) {
-    chatActions.notify('info', 'A reply is on its way; update once it has arrived.');
+  if (host?.replyInFlight()) {
+    noticeActions.notify('info', 'A reply is on its way; update once it has arrived.');
     return;
   }
   navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });

@@ -1,13 +1,10 @@
-import { chatActions } from '../stores/chatStore';
-import { type DetectorSummary, modelActions, type PackSummary } from '../stores/modelStore';
-import { useSettingsStore } from '../stores/settingsStore';
-import { defaultPackId } from '../engine/pack/defaultPack';
-import { engine } from './engine';
-import { poolRef, resumeInterruptedImports } from './poolController';
-import { errorMessage } from '../engine/errors';
-
-engine.onBackendChange((backend) => modelActions.backendChanged(backend));
-engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
+import { errorMessage } from '../../engine/errors';
+import { defaultPackId } from '../../engine/pack/defaultPack';
+import { poolRef } from '../../shared/demoPool';
+import { engine } from '../../shared/engine';
+import { type DetectorSummary, type PackSummary, modelActions } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
@@ -33,7 +30,7 @@ export async function loadModels(): Promise<void> {
   // ?pack=<id> in the address wins over the saved choice, so a presenter can link a pack.
   const linked = new URLSearchParams(window.location.search).get('pack');
   if (linked && !packs.some((p) => p.id === linked)) {
-    chatActions.notify('error', `The address asks for the model pack "${linked}", which is not in models/. Using the default instead.`);
+    noticeActions.notify('error', `The address asks for the model pack "${linked}", which is not in models/. Using the default instead.`);
   }
   const pack = choosePack(packs, linked && packs.some((p) => p.id === linked) ? linked : packId);
   if (!pack) {
@@ -42,7 +39,7 @@ export async function loadModels(): Promise<void> {
   }
   modelActions.startLoading(packs, pack.id);
   try {
-    const loaded = await engine.call(
+    const loaded = await engine().call(
       'loadPack',
       {
         pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) },
@@ -53,11 +50,10 @@ export async function loadModels(): Promise<void> {
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector);
-    void resumeInterruptedImports();
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
-      chatActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
+      noticeActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
       useSettingsStore.getState().setPoolId('demo');
       return loadModels();
     }

@@ -1,3 +1,4 @@
+import { errorMessage } from '../../engine/errors';
 import { zipSync } from 'fflate';
 import {
   type ConversationExport,
@@ -8,15 +9,15 @@ import {
   buildMmdialogExport,
   exportImageId,
   exportImageRefs,
-} from '../engine/datasets/conversationExport';
-import { readImageHeader } from '../engine/image/imageFormat';
-import { loadImage } from '../persistence/conversationDb';
-import { loadDatasetImage } from '../persistence/datasetDb';
-import { type ChatMessage, chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { usePoolStore } from '../stores/poolStore';
-import { loadCredits } from './poolController';
-import { errorMessage } from '../engine/errors';
+} from '../../engine/datasets/conversationExport';
+import { readImageHeader } from '../../engine/image/imageFormat';
+import { loadImage } from '../../persistence/conversationDb';
+import { loadDatasetImage } from '../../persistence/datasetDb';
+import type { ChatMessage } from '../../shared/conversation';
+import { loadDemoPoolCredits } from '../../shared/demoPool';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { useChatStore } from './chatStore';
 
 export type ExportFormat = 'mmdialog' | 'markdown';
 
@@ -69,7 +70,7 @@ async function readRef(ref: ExportImageRef, sources: Map<string, { url: string |
 export async function exportConversation(format: ExportFormat): Promise<void> {
   const { messages } = useChatStore.getState();
   if (messages.length === 0) {
-    chatActions.notify('info', 'There is nothing to export yet: the conversation is empty.');
+    noticeActions.notify('info', 'There is nothing to export yet: the conversation is empty.');
     return;
   }
   if (exporting) return;
@@ -77,8 +78,9 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
   try {
     const input = messages.map(toExportMessage);
     const sources = poolSources(messages);
-    if ([...sources.values()].some((s) => s.poolId === 'demo')) await loadCredits();
-    const credits = new Map((usePoolStore.getState().credits ?? []).map((c) => [c.key, c]));
+    // Without the credits (not loadable now) the export still goes ahead, naming no sources.
+    const demoCredits = [...sources.values()].some((s) => s.poolId === 'demo') ? await loadDemoPoolCredits().catch(() => []) : [];
+    const credits = new Map(demoCredits.map((c) => [c.key, c]));
     const bytes = new Map<string, Uint8Array>();
     const images = new Map<string, ExportImage>();
     for (const ref of exportImageRefs(input)) {
@@ -112,9 +114,9 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
     download(name, zipSync(entries));
     const imageCount = built.files.filter((f) => 'image' in f).length;
     const what = format === 'mmdialog' ? 'MMDialog JSON; load it back under Pool and datasets' : 'Markdown';
-    chatActions.notify(built.missing.length > 0 ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
+    noticeActions.notify(built.missing.length > 0 ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
   } catch (error) {
-    chatActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
+    noticeActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
   } finally {
     exporting = false;
   }

@@ -1,64 +1,6 @@
 import { create } from 'zustand';
-import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
-
-/**
- * A photo the person shared. What the worker said about it arrives with the reply; conversations
- * saved by older versions have the caption alone, or nothing.
- */
-export interface PhotoElement {
-  kind: 'image';
-  imageId: string;
-  name: string;
-  width: number;
-  height: number;
-  /** Shown under the photo and used as its alt text. */
-  caption?: string;
-  /** Where the caption came from: the object detector's boxes, or the image encoder alone (no detector). */
-  captionSource?: PhotoCaption['source'];
-  /** False when the detector found nothing with confidence and the caption says so. */
-  captionConfident?: boolean;
-  /** The detector's boxes (a few hundred bytes), kept so the Inspector can show them after a reload. */
-  detections?: PhotoDetections;
-}
-
-export type MessageElement =
-  | { kind: 'text'; text: string }
-  | PhotoElement
-  /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
-  | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
-
-export interface ReplyMeta {
-  method: ResponseMethodId;
-  intentModel: 'majority' | 'head';
-  /** Cosine between the latest turn and the reply's first element (not MM-Relevance). */
-  relevance: number;
-  steps: ReplyStep[];
-  /** detectMs is absent in replies saved before photos went through the object detector. */
-  timings: Omit<ReplyResult['timings'], 'detectMs'> & { detectMs?: number };
-  provider: 'webgpu' | 'wasm';
-  /** Where the reply was made, for the inspector (absent in replies saved by older versions). */
-  backend?: BackendState;
-  packName?: string;
-  poolId?: string;
-  poolName?: string;
-}
-
-/** What the visitor would have answered instead of a reply: their text first, then their photos, as one response. */
-export interface VisitorReference {
-  elements: (Extract<MessageElement, { kind: 'text' }> | Extract<MessageElement, { kind: 'image' }>)[];
-  /** The reply scored against it by the engine (scoreResponse): MM-Relevance and Intent F1; no Recall without negatives. */
-  score: ResponseScore;
-}
-
-export interface ChatMessage {
-  id: string;
-  role: 'user' | 'assistant';
-  elements: MessageElement[];
-  createdAt: number;
-  reply?: ReplyMeta;
-  /** On a reply: the visitor's own answer, which MM-Relevance is computed against. */
-  reference?: VisitorReference;
-}
+import type { ChatMessage, PhotoElement, VisitorReference } from '../../shared/conversation';
+import type { PhotoCaption } from '../../worker/protocol';
 
 /** An image attached to the composer, checked by the worker, not yet sent. */
 export interface DraftImage {
@@ -67,14 +9,6 @@ export interface DraftImage {
   blob: Blob;
   width: number;
   height: number;
-}
-
-export interface Notice {
-  id: number;
-  tone: 'error' | 'info';
-  text: string;
-  /** A button in the notice, such as "Undo". */
-  action?: { label: string; run: () => void };
 }
 
 interface ChatState {
@@ -87,10 +21,7 @@ interface ChatState {
   /** Images still being checked, so the composer can show it is busy. */
   checkingImages: number;
   awaitingReply: boolean;
-  notices: Notice[];
 }
-
-let nextNoticeId = 1;
 
 /** A photo with what the worker said about it; a photo it said nothing about is returned as it was. */
 export function withCaption(photo: PhotoElement, caption: PhotoCaption | undefined): PhotoElement {
@@ -112,7 +43,6 @@ export const useChatStore = create<ChatState>()(() => ({
   draftImages: [],
   checkingImages: 0,
   awaitingReply: false,
-  notices: [],
 }));
 
 export const chatActions = {
@@ -160,12 +90,11 @@ export const chatActions = {
   setAwaitingReply(awaitingReply: boolean) {
     useChatStore.setState({ awaitingReply });
   },
-  notify(tone: Notice['tone'], text: string, action?: Notice['action']) {
-    const notice: Notice = { id: nextNoticeId++, tone, text, ...(action ? { action } : {}) };
-    useChatStore.setState((s) => ({ notices: [...s.notices.slice(-3), notice] }));
-    return notice.id;
-  },
-  dismissNotice(id: number) {
-    useChatStore.setState((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
-  },
 };
+
+/** Calls onActivity whenever the conversation moves: a message is added, or a reply arrives. Returns the unsubscribe. */
+export function onConversationActivity(onActivity: () => void): () => void {
+  return useChatStore.subscribe((s, prev) => {
+    if (s.messages.length > prev.messages.length || (prev.awaitingReply && !s.awaitingReply)) onActivity();
+  });
+}

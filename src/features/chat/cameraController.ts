@@ -1,6 +1,6 @@
-import { cameraActions, useCameraStore } from '../stores/cameraStore';
+import { cameraActions, useCameraStore } from './cameraStore';
 import { attachImages } from './chatController';
-import { errorMessage } from '../engine/errors';
+import { errorMessage } from '../../engine/errors';
 
 /** Counts openings, so a camera that starts after its dialog was closed is stopped at once. */
 let opening = 0;

@@ -1,10 +1,13 @@
-import { type ChatMessage, type DraftImage, chatActions, useChatStore } from '../stores/chatStore';
-import { useModelStore } from '../stores/modelStore';
-import { clearConversationDb, deleteImages, loadImage, loadMessages, saveTurn } from '../persistence/conversationDb';
-import { useSettingsStore } from '../stores/settingsStore';
-import type { HistoryElement, HistoryTurn } from '../worker/protocol';
-import { engine } from './engine';
-import { errorMessage } from '../engine/errors';
+import { errorMessage } from '../../engine/errors';
+import { clearConversationDb, deleteImages, loadImage } from '../../persistence/conversationDb';
+import type { ChatMessage } from '../../shared/conversation';
+import { engine } from '../../shared/engine';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
+import { type DraftImage, chatActions, useChatStore } from './chatStore';
+import { loadConversation, saveConversation } from './storedConversation';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
@@ -16,10 +19,10 @@ function newId(): string {
 
 export async function restoreConversation(): Promise<void> {
   try {
-    chatActions.hydrate(await loadMessages());
+    chatActions.hydrate(await loadConversation());
   } catch (error) {
     chatActions.hydrate([]);
-    chatActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
+    noticeActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
   }
 }
 
@@ -27,15 +30,15 @@ export async function restoreConversation(): Promise<void> {
 export async function attachImages(files: readonly File[]): Promise<void> {
   for (const file of files) {
     if (useChatStore.getState().draftImages.length >= MAX_IMAGES_PER_TURN) {
-      chatActions.notify('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
+      noticeActions.notify('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
       return;
     }
     chatActions.setChecking(1);
     try {
-      const checked = await engine.call('checkImage', { image: { name: file.name, blob: file } });
+      const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
       chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
     } catch (error) {
-      chatActions.notify('error', errorMessage(error));
+      noticeActions.notify('error', errorMessage(error));
     } finally {
       chatActions.setChecking(-1);
     }
@@ -47,12 +50,12 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   const text = rawText.trim();
   const { draftImages, awaitingReply, messages, hydrated } = useChatStore.getState();
   if (text === '' && draftImages.length === 0) {
-    chatActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
+    noticeActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
     return false;
   }
   if (awaitingReply || !hydrated) return false;
   if (useModelStore.getState().phase !== 'ready') {
-    chatActions.notify('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
+    noticeActions.notify('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
     return false;
   }
   const userMessage: ChatMessage = {
@@ -69,10 +72,10 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
   chatActions.setAwaitingReply(true);
-  void saveTurn([...messages, userMessage], draftImages).catch((e: unknown) => chatActions.notify('error', `This turn could not be saved for later (${errorMessage(e)}).`));
+  void saveConversation([...messages, userMessage], draftImages).catch((e: unknown) => noticeActions.notify('error', `This turn could not be saved for later (${errorMessage(e)}).`));
   try {
     const history = await historyOf(messages);
-    const reply = await engine.call('reply', {
+    const reply = await engine().call('reply', {
       history,
       texts: text ? [text] : [],
       images: draftImages.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
@@ -101,9 +104,9 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     if (epoch !== conversationEpoch) return true;
     chatActions.setCaptions(userMessage.id, reply.captions);
     chatActions.appendMessage(assistantMessage);
-    void saveTurn(useChatStore.getState().messages, []).catch((e: unknown) => chatActions.notify('error', `The reply could not be saved for later (${errorMessage(e)}).`));
+    void saveConversation(useChatStore.getState().messages, []).catch((e: unknown) => noticeActions.notify('error', `The reply could not be saved for later (${errorMessage(e)}).`));
   } catch (error) {
-    chatActions.notify('error', `No reply this time: ${errorMessage(error)}`);
+    noticeActions.notify('error', `No reply this time: ${errorMessage(error)}`);
   } finally {
     chatActions.setAwaitingReply(false);
   }
@@ -138,12 +141,12 @@ let undoOffer: { noticeId: number; after: ChatMessage[]; takeBack: () => Promise
 
 function offerUndo(text: string, after: ChatMessage[], takeBack: () => Promise<void>): void {
   withdrawUndoOffer();
-  const noticeId = chatActions.notify('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
+  const noticeId = noticeActions.notify('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
   undoOffer = { noticeId, after, takeBack };
 }
 
 function withdrawUndoOffer(): void {
-  if (undoOffer) chatActions.dismissNotice(undoOffer.noticeId);
+  if (undoOffer) noticeActions.dismiss(undoOffer.noticeId);
   undoOffer = null;
 }
 
@@ -152,19 +155,19 @@ export async function takeBackLastChange(): Promise<void> {
   const offer = undoOffer;
   if (!offer) return;
   if (useChatStore.getState().awaitingReply) {
-    chatActions.notify('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
+    noticeActions.notify('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
     return;
   }
   withdrawUndoOffer();
   if (useChatStore.getState().messages !== offer.after) {
-    chatActions.notify('info', 'The conversation has changed since, so that step can no longer be taken back.');
+    noticeActions.notify('info', 'The conversation has changed since, so that step can no longer be taken back.');
     return;
   }
   await offer.takeBack();
 }
 
 function persistError(what: string): (e: unknown) => void {
-  return (e) => chatActions.notify('error', `${what} could not be saved for later (${errorMessage(e)}); it is still on screen.`);
+  return (e) => noticeActions.notify('error', `${what} could not be saved for later (${errorMessage(e)}); it is still on screen.`);
 }
 
 /** The stored Blobs of the photos in these messages, read before the messages are removed, so Undo can write them back. */
@@ -183,11 +186,11 @@ export async function undoLastTurn(): Promise<void> {
   const { messages, awaitingReply, hydrated } = useChatStore.getState();
   if (!hydrated) return;
   if (awaitingReply) {
-    chatActions.notify('info', 'A reply is on its way. Wait for it, then undo.');
+    noticeActions.notify('info', 'A reply is on its way. Wait for it, then undo.');
     return;
   }
   if (messages.length === 0) {
-    chatActions.notify('info', 'There is nothing to undo: the conversation is empty.');
+    noticeActions.notify('info', 'There is nothing to undo: the conversation is empty.');
     return;
   }
   let start = messages.length - 1;
@@ -213,7 +216,7 @@ export async function undoLastTurn(): Promise<void> {
   chatActions.setMessages(kept);
   chatActions.setDraftText(restoredText);
   chatActions.setDraftImages([...restoredPhotos, ...draftsBefore]);
-  void saveTurn(kept, [])
+  void saveConversation(kept, [])
     .then(() => deleteImages(photos.map((p) => p.imageId)))
     .catch(persistError('The shorter conversation'));
 
@@ -227,7 +230,7 @@ export async function undoLastTurn(): Promise<void> {
     chatActions.setDraftImages(now.draftImages.filter((d) => !restoredIds.has(d.imageId)));
     const all = [...kept, ...removed];
     chatActions.setMessages(all);
-    await saveTurn(all, photos).catch(persistError('The restored turn'));
+    await saveConversation(all, photos).catch(persistError('The restored turn'));
   });
 }
 
@@ -257,6 +260,6 @@ export async function startNewConversation(options: { undoable?: boolean } = {})
   if (!undoable || messages.length === 0) return;
   offerUndo('Started a new conversation.', cleared, async () => {
     chatActions.setMessages(messages);
-    await saveTurn(messages, photos).catch(persistError('The restored conversation'));
+    await saveConversation(messages, photos).catch(persistError('The restored conversation'));
   });
 }

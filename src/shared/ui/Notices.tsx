@@ -1,7 +1,8 @@
-import { chatActions, useChatStore } from '../../stores/chatStore';
+import { noticeActions, useNoticeStore } from '../stores/noticeStore';
 
+/** The notices of every feature, newest last; errors are alerts, the rest status messages. */
 export function Notices() {
-  const notices = useChatStore((s) => s.notices);
+  const notices = useNoticeStore((s) => s.notices);
   if (notices.length === 0) return null;
   return (
     <ul className="flex flex-col gap-2 px-4 pt-3">
@@ -13,7 +14,7 @@ export function Notices() {
               {n.action.label}
             </button>
           )}
-          <button type="button" onClick={() => chatActions.dismissNotice(n.id)} aria-label="Dismiss notice" className="font-bold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <button type="button" onClick={() => noticeActions.dismiss(n.id)} aria-label="Dismiss notice" className="font-bold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
             ×
           </button>
         </li>

@@ -1,4 +1,4 @@
-/** Debian's Chromium, never a downloaded browser. */
+/** The Chromium the e2e tests and the browser benchmarks drive: Debian's, never a downloaded one. */
 export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 
 /** Flags for a quiet headless Chromium on a machine with no network but loopback. */

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { COUNTDOWN_MS, DEFAULT_IDLE_MS } from '../app/kioskConfig';
+import { COUNTDOWN_MS, DEFAULT_IDLE_MS } from './kioskConfig';
 
 interface KioskState {
   /** Conference mode: full-screen layout, large type, reset after idle, configuration locked. */

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
-import type { PoolMediaItem } from '../engine/datasets/poolCatalogue';
-import type { StoredDataset } from '../persistence/datasetDb';
+import type { PoolMediaItem } from '../../engine/datasets/poolCatalogue';
+import type { StoredDataset } from '../../persistence/datasetDb';
 
 export interface ImportProgress {
   name: string;
@@ -12,8 +12,6 @@ export interface ImportProgress {
 }
 
 interface PoolState {
-  panelOpen: boolean;
-  tab: 'pool' | 'credits';
   datasets: StoredDataset[];
   importing: ImportProgress | null;
   /** Set while a pool switch is embedding rows that are not cached yet. */
@@ -24,8 +22,6 @@ interface PoolState {
 }
 
 export const usePoolStore = create<PoolState>()(() => ({
-  panelOpen: false,
-  tab: 'pool',
   datasets: [],
   importing: null,
   switching: null,
@@ -35,15 +31,6 @@ export const usePoolStore = create<PoolState>()(() => ({
 }));
 
 export const poolActions = {
-  open(tab: PoolState['tab'] = 'pool') {
-    usePoolStore.setState({ panelOpen: true, tab });
-  },
-  close() {
-    usePoolStore.setState({ panelOpen: false });
-  },
-  setTab(tab: PoolState['tab']) {
-    usePoolStore.setState({ tab });
-  },
   datasets(datasets: StoredDataset[]) {
     usePoolStore.setState({ datasets });
   },

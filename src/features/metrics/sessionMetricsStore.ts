@@ -1,14 +1,5 @@
 import { create } from 'zustand';
-import type { TurnFigures } from '../engine/metrics/sessionMetrics';
-
-/** One scored turn of this visit: a replayed reference turn, or a reply the visitor answered. */
-export interface ScoredTurn {
-  id: string;
-  source: 'replay' | 'chat';
-  /** Where it came from, in words: "test dialogue 12, turn 3" or "your answer". */
-  label: string;
-  figures: TurnFigures;
-}
+import type { ScoredTurn } from '../../shared/scoredTurns';
 
 interface SessionMetricsState {
   turns: ScoredTurn[];

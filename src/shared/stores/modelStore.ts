@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, DetectorStatus, PoolLoaded, ResponseMethods } from '../worker/protocol';
+import type { BackendState, DetectorStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
 
 export interface PackSummary {
   id: string;

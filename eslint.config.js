@@ -1,0 +1,109 @@
+// @ts-check
+/**
+ * The import rules of the README's "Architecture" section, checked by `npm run lint` (a stage of
+ * `npm test`). Only import rules: type checks and tests cover the rest. src/node/importRules.test.ts
+ * shows each rule failing on a deliberate violation.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import tsParser from '@typescript-eslint/parser';
+import importPlugin from 'eslint-plugin-import';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+/** Every folder under src/features is a feature; a new one gets the rules without an edit here. */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const PAGE = ['./src/app', './src/features', './src/shared', './src/main.tsx'];
+
+/**
+ * Zones of import/no-restricted-paths: files under `target` may not import from `from`.
+ * @param {{ engineMayImportNode: boolean }} options
+ */
+function zones({ engineMayImportNode }) {
+  return [
+    {
+      target: './src/engine',
+      from: [...PAGE, './src/persistence', './src/worker', './src/sw', ...(engineMayImportNode ? [] : ['./src/node'])],
+      message: 'The engine is plain TypeScript shared by the worker, Node and the tests: it imports nothing of the app.',
+    },
+    {
+      target: './src/persistence',
+      from: [...PAGE, './src/worker', './src/sw', './src/node'],
+      message: 'Persistence owns its stored types: declare the stored shape in src/persistence and map to it in the feature.',
+    },
+    {
+      target: './src/shared',
+      from: ['./src/app', './src/features'],
+      message: 'src/shared is below the features: move what it needs into src/shared, or let src/app compose it.',
+    },
+    {
+      target: './src/features',
+      from: './src/app',
+      message: 'Features do not import src/app, which assembles them: take what is needed as a prop or a host passed in by src/app.',
+    },
+    ...features.map((feature) => ({
+      target: `./src/features/${feature}`,
+      from: './src/features',
+      except: [`./${feature}`],
+      message: 'A feature does not import another feature: move what both need into src/shared, or let src/app compose them.',
+    })),
+    {
+      target: ['./src/worker', './src/sw', './src/node'],
+      from: PAGE,
+      message: 'The worker, the service worker and the Node tools do not import the page.',
+    },
+    {
+      target: [...PAGE, './src/persistence'],
+      from: './src/node',
+      message: 'The page does not import the Node tools.',
+    },
+    {
+      target: ['./src', './*.ts'],
+      from: './e2e',
+      message: 'Nothing imports e2e/: move what is shared into src/.',
+    },
+  ];
+}
+
+/** @param {{ engineMayImportNode: boolean }} options */
+const restrictedPaths = (options) => ['error', { basePath: root, zones: zones(options) }];
+
+export default [
+  { ignores: ['dist/**', 'models/**', 'public/**', 'test-results/**', 'test-reports/**'] },
+  {
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', '*.ts'],
+    languageOptions: { parser: tsParser },
+    // The rules hold everywhere: a comment cannot switch them off for one import.
+    linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.json'] } } },
+    rules: {
+      'import/no-restricted-paths': restrictedPaths({ engineMayImportNode: false }),
+      // A relative import that does not resolve would slip past the zones, so it is an error too.
+      'import/no-unresolved': ['error', { ignore: ['^[^.]'] }],
+    },
+  },
+  {
+    files: ['src/engine/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['react', 'react/*', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', 'idb-keyval'],
+              message: 'The engine runs in the worker, in Node and in tests: no UI or browser-storage libraries.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Engine tests still read packs and images through src/node (issue 13, "test holes"); the engine itself may not.
+    files: ['src/engine/__tests__/**/*.ts', 'src/engine/**/*.test.ts'],
+    rules: { 'import/no-restricted-paths': restrictedPaths({ engineMayImportNode: true }) },
+  },
+];

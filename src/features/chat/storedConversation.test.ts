@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readStoredMessages } from '../../persistence/storedMessages';
+import type { ChatMessage } from '../../shared/conversation';
+import { messageFromStored, messageToStored } from './storedConversation';
+
+const detections = { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] };
+const photo = { kind: 'image' as const, imageId: 'p1', name: 'coffee.jpg', width: 600, height: 400, caption: 'A cup.', captionSource: 'grounded' as const, captionConfident: true, detections };
+const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'no WebGPU adapter', fallbackFrom: null };
+const score = { mmRelevance: { pairScores: [41], precision: 41, recall: 41, f1: 41 }, intentF1: { precision: 100, recall: 100, f1: 100 }, ranks: [] };
+
+const conversation: ChatMessage[] = [
+  { id: 'm1', role: 'user', createdAt: 1, elements: [photo, { kind: 'text', text: 'my coffee' }] },
+  {
+    id: 'm2',
+    role: 'assistant',
+    createdAt: 2,
+    elements: [
+      { kind: 'text', text: 'looks good' },
+      { kind: 'poolImage', key: 'emoji/hot_beverage', alt: 'Hot beverage', url: '/pool/media/hot_beverage.webp', poolId: 'demo' },
+    ],
+    reply: {
+      method: 'clip-sim',
+      intentModel: 'head',
+      relevance: 0.31,
+      steps: [{ probabilities: [0.6, 0.3, 0.1], intent: 'text', candidates: [{ kind: 'text', label: 'looks good', score: 0.4 }] }],
+      timings: { decodeMs: 1, detectMs: 2, encodeMs: 3, captionMs: 4, intentMs: 5, rankMs: 6, totalMs: 21 },
+      provider: 'wasm',
+      backend,
+      packName: 'mini-clip',
+      poolId: 'demo',
+      poolName: 'Demo pool',
+    },
+    reference: { elements: [{ kind: 'text', text: 'nice mug' }, { ...photo, imageId: 'p2' }], score },
+  },
+];
+
+describe('the conversation as the chat stores it', () => {
+  it('comes back from the stored shape as it was, every field included', () => {
+    const stored = structuredClone(conversation.map(messageToStored));
+    expect(readStoredMessages(stored).map(messageFromStored)).toEqual(conversation);
+  });
+
+  it('writes no key for a field the message does not have, as records written before the mapping', () => {
+    const plain: ChatMessage = { id: 'm3', role: 'user', createdAt: 3, elements: [{ kind: 'image', imageId: 'p3', name: 'a.jpg', width: 6, height: 4 }] };
+    const stored = messageToStored(plain);
+    expect(Object.keys(stored)).toEqual(['id', 'role', 'elements', 'createdAt']);
+    expect(Object.keys(stored.elements[0]!)).toEqual(['kind', 'imageId', 'name', 'width', 'height']);
+  });
+});

@@ -1,0 +1,82 @@
+import { loadMessages, saveTurn } from '../../persistence/conversationDb';
+import type { StoredElement, StoredMessage, StoredPhoto, StoredReply, StoredText } from '../../persistence/storedMessages';
+import type { ChatMessage, MessageElement, PhotoElement, ReplyMeta, VisitorReference } from '../../shared/conversation';
+import type { ResponseMethodId } from '../../worker/protocol';
+
+/**
+ * The chat's messages to and from the stored shape that persistence owns, field by field: what is on
+ * disk changes only where this file and persistence/storedMessages.ts say so.
+ */
+
+/** Leaves out keys whose value is undefined, so records keep their shape (a missing caption stays missing). */
+function compact<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}
+
+function photoToStored(p: PhotoElement): StoredPhoto {
+  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, detections: p.detections });
+}
+
+function photoFromStored(p: StoredPhoto): PhotoElement {
+  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, detections: p.detections });
+}
+
+function elementToStored(e: MessageElement): StoredElement {
+  if (e.kind === 'text') return { kind: 'text', text: e.text };
+  if (e.kind === 'image') return photoToStored(e);
+  return { kind: 'poolImage', key: e.key, alt: e.alt, url: e.url, poolId: e.poolId };
+}
+
+function elementFromStored(e: StoredElement): MessageElement {
+  if (e.kind === 'text') return { kind: 'text', text: e.text };
+  if (e.kind === 'image') return photoFromStored(e);
+  return { kind: 'poolImage', key: e.key, alt: e.alt, url: e.url, poolId: e.poolId };
+}
+
+function replyToStored(r: ReplyMeta): StoredReply {
+  return compact({ method: r.method, intentModel: r.intentModel, relevance: r.relevance, steps: r.steps, timings: r.timings, provider: r.provider, backend: r.backend, packName: r.packName, poolId: r.poolId, poolName: r.poolName });
+}
+
+function replyFromStored(r: StoredReply): ReplyMeta {
+  // A method id that this version no longer offers is shown by its id (see MessageList).
+  return compact({ method: r.method as ResponseMethodId, intentModel: r.intentModel, relevance: r.relevance, steps: r.steps, timings: r.timings, provider: r.provider, backend: r.backend, packName: r.packName, poolId: r.poolId, poolName: r.poolName });
+}
+
+function referenceElementToStored(e: VisitorReference['elements'][number]): StoredText | StoredPhoto {
+  return e.kind === 'text' ? { kind: 'text', text: e.text } : photoToStored(e);
+}
+
+function referenceElementFromStored(e: StoredText | StoredPhoto): VisitorReference['elements'][number] {
+  return e.kind === 'text' ? { kind: 'text', text: e.text } : photoFromStored(e);
+}
+
+export function messageToStored(m: ChatMessage): StoredMessage {
+  return compact({
+    id: m.id,
+    role: m.role,
+    elements: m.elements.map(elementToStored),
+    createdAt: m.createdAt,
+    reply: m.reply && replyToStored(m.reply),
+    reference: m.reference && { elements: m.reference.elements.map(referenceElementToStored), score: m.reference.score },
+  });
+}
+
+export function messageFromStored(m: StoredMessage): ChatMessage {
+  return compact({
+    id: m.id,
+    role: m.role,
+    elements: m.elements.map(elementFromStored),
+    createdAt: m.createdAt,
+    reply: m.reply && replyFromStored(m.reply),
+    reference: m.reference && { elements: m.reference.elements.map(referenceElementFromStored), score: m.reference.score },
+  });
+}
+
+export async function loadConversation(): Promise<ChatMessage[]> {
+  return (await loadMessages()).map(messageFromStored);
+}
+
+/** Stores the whole message list and the Blobs of photos new to it (see conversationDb.saveTurn). */
+export function saveConversation(messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[]): Promise<void> {
+  return saveTurn(messages.map(messageToStored), [...images]);
+}

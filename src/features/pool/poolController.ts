@@ -1,0 +1,110 @@
+import { errorMessage } from '../../engine/errors';
+import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
+import { loadDemoPoolCredits, poolRef } from '../../shared/demoPool';
+import { engine } from '../../shared/engine';
+import { modelActions, useModelStore } from '../../shared/stores/modelStore';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { DatasetFile } from '../../worker/protocol';
+import { poolActions, usePoolStore } from './poolStore';
+
+/** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
+const STAGE_SLICE = 100;
+
+
+export async function refreshDatasets(): Promise<void> {
+  try {
+    poolActions.datasets(await listDatasets());
+  } catch (error) {
+    noticeActions.notify('error', `Stored datasets could not be listed: ${errorMessage(error)}. Private windows may not allow storage.`);
+  }
+}
+
+/**
+ * Loads a folder or zip the person chose. The worker validates, copies into IndexedDB and embeds in
+ * batches; the page only passes file handles, so it stays responsive. Nothing is uploaded.
+ */
+export async function importDataset(name: string, files: DatasetFile[]): Promise<void> {
+  if (usePoolStore.getState().importing) {
+    noticeActions.notify('info', 'A dataset is already being loaded. Wait for it to finish, then add the next one.');
+    return;
+  }
+  if (files.length === 0) {
+    noticeActions.notify('error', 'The folder is empty. Choose a folder with conversations.json and images, or images and a .txt file of utterances.');
+    return;
+  }
+  poolActions.importing({ name, step: 'Handing over files', loaded: 0, total: files.length });
+  try {
+    const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    for (let i = 0; i < files.length; i += STAGE_SLICE) {
+      const { staged } = await engine().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
+      poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
+    }
+    const result = await engine().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    poolActions.imported({ name: result.name, problems: result.problems });
+    noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
+  } catch (error) {
+    noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
+  } finally {
+    poolActions.importing(null);
+    await refreshDatasets();
+  }
+}
+
+/** After a reload, datasets whose embedding was interrupted continue from the rows already cached. */
+export async function resumeInterruptedImports(): Promise<void> {
+  await refreshDatasets();
+  for (const dataset of usePoolStore.getState().datasets.filter((d) => d.status === 'embedding')) {
+    if (usePoolStore.getState().importing) return;
+    poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
+    try {
+      await engine().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+      noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
+    } catch (error) {
+      noticeActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
+    } finally {
+      poolActions.importing(null);
+      await refreshDatasets();
+    }
+  }
+}
+
+export async function selectPool(poolId: string): Promise<void> {
+  if (useModelStore.getState().phase !== 'ready') {
+    noticeActions.notify('info', 'The model is still loading; choose the pool again once it is ready.');
+    return;
+  }
+  const previous = useSettingsStore.getState().poolId;
+  const name = poolId === 'demo' ? 'Demo pool' : usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId;
+  poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
+  try {
+    const pool = await engine().call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    useSettingsStore.getState().setPoolId(poolId);
+    modelActions.poolChanged(pool);
+  } catch (error) {
+    useSettingsStore.getState().setPoolId(previous);
+    noticeActions.notify('error', `The pool "${name}" could not be used: ${errorMessage(error)} Replies still come from the previous pool.`);
+  } finally {
+    poolActions.switching(null);
+  }
+}
+
+export async function removeDataset(datasetId: string): Promise<void> {
+  if (useSettingsStore.getState().poolId === datasetId) await selectPool('demo');
+  try {
+    await deleteStoredDataset(datasetId);
+  } catch (error) {
+    noticeActions.notify('error', `The dataset could not be deleted: ${errorMessage(error)}`);
+  }
+  await refreshDatasets();
+}
+
+/** The demo pool's attribution records, for the Credits view (fetched when first opened). */
+export async function loadCredits(): Promise<void> {
+  if (usePoolStore.getState().credits) return;
+  try {
+    poolActions.credits(await loadDemoPoolCredits());
+  } catch (error) {
+    poolActions.credits(null, `The credits could not be loaded (${errorMessage(error)}). Reload the page.`);
+  }
+}

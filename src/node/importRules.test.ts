@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The import rules (eslint.config.js, README "Architecture") on deliberate violations: files that
+ * exist only in memory, linted as if they lay at the given path, so the repository is never touched.
+ */
+const root = join(import.meta.dirname, '..', '..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The rule ids and messages ESLint reports for `code` placed at `path` (relative to the repository). */
+async function problems(path: string, code: string): Promise<{ rule: string | null; message: string }[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, path) });
+  return (result?.messages ?? []).map((m) => ({ rule: m.ruleId, message: m.message }));
+}
+
+describe('import rules', () => {
+  it('refuse a feature that imports app/', async () => {
+    expect(await problems('src/features/chat/Violation.ts', "import { engine } from '../../app/engine';\nexport const x = engine;\n")).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Features do not import src/app') },
+    ]);
+  });
+
+  it('refuse a feature that imports another feature, and let it import its own files and shared/', async () => {
+    expect(await problems('src/features/replay/Violation.tsx', "import { MessageList } from '../chat/MessageList';\nexport const x = MessageList;\n")).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('A feature does not import another feature') },
+    ]);
+    expect(await problems('src/features/replay/Allowed.tsx', "import { useReplayStore } from './replayStore';\nimport { PoolImage } from '../../shared/ui/PoolImage';\nexport const x = [useReplayStore, PoolImage];\n")).toEqual([]);
+  });
+
+  it('refuse shared/ importing a feature', async () => {
+    expect(await problems('src/shared/Violation.ts', "import { useChatStore } from '../features/chat/chatStore';\nexport const x = useChatStore;\n")).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('src/shared is below the features') },
+    ]);
+  });
+
+  it('refuse the engine importing the app or a UI library', async () => {
+    const found = await problems('src/engine/Violation.ts', "import { useChatStore } from '../features/chat/chatStore';\nimport { create } from 'zustand';\nexport const x = [useChatStore, create];\n");
+    expect(found.map((p) => p.rule)).toEqual(['import/no-restricted-paths', 'no-restricted-imports']);
+  });
+
+  it('refuse persistence taking a type from a feature or the worker protocol', async () => {
+    const found = await problems('src/persistence/Violation.ts', "import type { ChatMessage } from '../shared/conversation';\nimport type { PhotoDetections } from '../worker/protocol';\nexport type X = [ChatMessage, PhotoDetections];\n");
+    expect(found).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
+    ]);
+  });
+
+  it('refuse anything in src/ importing e2e/', async () => {
+    expect(await problems('src/node/Violation.ts', "import { openReady } from '../../e2e/helpers';\nexport const x = openReady;\n")).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Nothing imports e2e/') },
+    ]);
+  });
+
+  it('refuse a relative import that does not resolve, which the zones could not check', async () => {
+    expect(await problems('src/features/chat/Violation.ts', "import { x } from '../../app/noSuchFile';\nexport const y = x;\n")).toEqual([
+      { rule: 'import/no-unresolved', message: expect.stringContaining('Unable to resolve path') },
+    ]);
+  });
+
+  it('cannot be switched off by a comment', async () => {
+    const found = await problems('src/features/chat/Violation.ts', "// eslint-disable-next-line import/no-restricted-paths\nimport { engine } from '../../app/engine';\nexport const x = engine;\n");
+    expect(found.map((p) => p.rule)).toContain('import/no-restricted-paths');
+  });
+});

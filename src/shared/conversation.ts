@@ -1,0 +1,65 @@
+import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
+
+/**
+ * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
+ * export read it; persistence/storedMessages.ts has its own stored shape, and the chat maps between them.
+ */
+
+/**
+ * A photo the person shared. What the worker said about it arrives with the reply; conversations
+ * saved by older versions have the caption alone, or nothing.
+ */
+export interface PhotoElement {
+  kind: 'image';
+  imageId: string;
+  name: string;
+  width: number;
+  height: number;
+  /** Shown under the photo and used as its alt text. */
+  caption?: string;
+  /** Where the caption came from: the object detector's boxes, or the image encoder alone (no detector). */
+  captionSource?: PhotoCaption['source'];
+  /** False when the detector found nothing with confidence and the caption says so. */
+  captionConfident?: boolean;
+  /** The detector's boxes (a few hundred bytes), kept so the Inspector can show them after a reload. */
+  detections?: PhotoDetections;
+}
+
+export type MessageElement =
+  | { kind: 'text'; text: string }
+  | PhotoElement
+  /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
+  | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
+
+export interface ReplyMeta {
+  method: ResponseMethodId;
+  intentModel: 'majority' | 'head';
+  /** Cosine between the latest turn and the reply's first element (not MM-Relevance). */
+  relevance: number;
+  steps: ReplyStep[];
+  /** detectMs is absent in replies saved before photos went through the object detector. */
+  timings: Omit<ReplyResult['timings'], 'detectMs'> & { detectMs?: number };
+  provider: 'webgpu' | 'wasm';
+  /** Where the reply was made, for the inspector (absent in replies saved by older versions). */
+  backend?: BackendState;
+  packName?: string;
+  poolId?: string;
+  poolName?: string;
+}
+
+/** What the visitor would have answered instead of a reply: their text first, then their photos, as one response. */
+export interface VisitorReference {
+  elements: (Extract<MessageElement, { kind: 'text' }> | Extract<MessageElement, { kind: 'image' }>)[];
+  /** The reply scored against it by the engine (scoreResponse): MM-Relevance and Intent F1; no Recall without negatives. */
+  score: ResponseScore;
+}
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  elements: MessageElement[];
+  createdAt: number;
+  reply?: ReplyMeta;
+  /** On a reply: the visitor's own answer, which MM-Relevance is computed against. */
+  reference?: VisitorReference;
+}
