@@ -51,6 +51,16 @@ test.describe('offline', () => {
     await openReady(page, 'test-tiny-clip');
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
 
+    // A server that errs, or one that never answers (a captive portal), loses to the stored page: the latter after 4 s.
+    server.breakDown('error');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toBeVisible();
+    server.breakDown('hang');
+    const started = Date.now();
+    await page.reload({ timeout: 30_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_500);
+    await expect(page.getByTestId('model-phase')).toBeVisible();
+
     await cutNetworkAndReload(page, server);
     await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
     await answersAText(page);
