@@ -2,11 +2,11 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { modelsPlugin } from './src/node/viteModelsPlugin.ts';
-import { offlinePlugin } from './src/node/viteOfflinePlugin.ts';
+import { offlineInjectManifestOptions } from './src/node/offlineManifest.ts';
 
 const modelsDir = fileURLToPath(new URL('./models', import.meta.url));
-const serviceWorkerEntry = fileURLToPath(new URL('./src/sw/sw.ts', import.meta.url));
 
 // Cross-origin isolation lets onnxruntime-web use WASM threads (SharedArrayBuffer).
 const isolation = {
@@ -15,7 +15,25 @@ const isolation = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), modelsPlugin(modelsDir), offlinePlugin({ modelsDir, serviceWorkerEntry })],
+  plugins: [
+    react(),
+    tailwindcss(),
+    modelsPlugin(modelsDir),
+    // Production builds only: dist/sw.js from src/sw/sw.ts with this build's file list (README, "Offline").
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/sw',
+      filename: 'sw.ts',
+      // The page registers sw.js itself once the model has loaded (src/app/offlineController.ts); no web app manifest.
+      injectRegister: false,
+      manifest: false,
+      injectManifest: {
+        // A classic script, which every browser runs as a service worker.
+        rollupFormat: 'iife',
+        ...offlineInjectManifestOptions(modelsDir, (line) => console.info(line)),
+      },
+    }),
+  ],
   server: { headers: isolation, host: 'localhost' },
   preview: { headers: isolation, host: 'localhost' },
   worker: { format: 'es' },

@@ -23,6 +23,8 @@ export interface BuildServer {
   override(path: string, body: string | null): void;
   /** Requests answered so far, by path. */
   requests: string[];
+  /** From now on every request gets HTTP 503 ('error') or no answer at all ('hang'); null serves files again. */
+  breakDown(how: 'error' | 'hang' | null): void;
   /** Stops listening and drops open connections: from now on the network is gone. */
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function serveBuild(): Promise<BuildServer> {
   const overrides = new Map<string, string>();
   const requests: string[] = [];
   const sockets = new Set<Socket>();
+  let broken: 'error' | 'hang' | null = null;
   const headers = (type: string, length: number) => ({
     'Content-Type': type,
     'Content-Length': String(length),
@@ -46,6 +49,11 @@ export async function serveBuild(): Promise<BuildServer> {
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     requests.push(path);
+    if (broken === 'hang') return;
+    if (broken === 'error') {
+      res.writeHead(503, headers('text/plain', 4)).end('Down');
+      return;
+    }
     const override = overrides.get(path);
     if (override !== undefined) {
       const body = Buffer.from(override);
@@ -71,6 +79,9 @@ export async function serveBuild(): Promise<BuildServer> {
     url: `http://127.0.0.1:${address.port}`,
     requests,
     override: (path, body) => (body === null ? overrides.delete(path) : overrides.set(path, body)),
+    breakDown: (how) => {
+      broken = how;
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();

@@ -1,25 +1,24 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type OfflineEntry, offlineVersion } from '../src/sw/offlineCache';
 import { type BuildServer, serveBuild } from './buildServer';
 import { MODELS_DIR, asset, choosePhotos, openReady, sendText } from './helpers';
 
 // Each test serves dist/ on a port of its own and then shuts that server down: "no network" means
 // no server at all, not only the browser's offline switch (which is flipped too).
 
-const MANIFEST_LINE = 'self.__OFFLINE_MANIFEST__=';
+/** Where injectManifest wrote the file list into sw.js: JSON with sorted keys, so each entry starts with "bytes". */
+const LIST_START = '[{"bytes":';
 
-interface ManifestShape {
-  version: string;
-  precache: { url: string; revision: string; bytes: number }[];
-}
-
-/** The manifest at the top of the served sw.js, and a sw.js with an edited copy of it: what a newer build looks like. */
-function swWith(original: string, edit: (manifest: ManifestShape) => void): { text: string; version: string } {
-  const newline = original.indexOf('\n');
-  const manifest = JSON.parse(original.slice(MANIFEST_LINE.length, newline - 1)) as ManifestShape;
-  edit(manifest);
-  return { text: `${MANIFEST_LINE}${JSON.stringify(manifest)};${original.slice(newline)}`, version: manifest.version };
+/** The file list in the served sw.js, and a sw.js with an edited copy of it: what a newer build looks like. */
+function swWith(original: string, edit: (entries: OfflineEntry[]) => void): { text: string; version: string } {
+  const start = original.indexOf(LIST_START);
+  const end = original.indexOf('}]', start) + 2;
+  expect(start).toBeGreaterThan(0);
+  const entries = JSON.parse(original.slice(start, end)) as OfflineEntry[];
+  edit(entries);
+  return { text: `${original.slice(0, start)}${JSON.stringify(entries)}${original.slice(end)}`, version: offlineVersion(entries) };
 }
 
 async function open(browser: Browser, server: BuildServer): Promise<Page> {
@@ -51,6 +50,16 @@ test.describe('offline', () => {
     const page = await open(browser, server);
     await openReady(page, 'test-tiny-clip');
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+
+    // A server that errs, or one that never answers (a captive portal), loses to the stored page: the latter after 4 s.
+    server.breakDown('error');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toBeVisible();
+    server.breakDown('hang');
+    const started = Date.now();
+    await page.reload({ timeout: 30_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_500);
+    await expect(page.getByTestId('model-phase')).toBeVisible();
 
     await cutNetworkAndReload(page, server);
     await expect(page.getByTestId('pack-name')).toHaveText('test-tiny-clip (random weights)');
@@ -99,9 +108,8 @@ test.describe('offline', () => {
 
     // The "next build": one changed file (its revision), everything else as before.
     const original = await (await fetch(`${server.url}/sw.js`)).text();
-    const next = swWith(original, (m) => {
-      m.version = `${m.version}next`;
-      m.precache.find((f) => f.url === 'pool/texts.json')!.revision = 'changed';
+    const next = swWith(original, (entries) => {
+      entries.find((f) => f.url === 'pool/texts.json')!.revision = 'changed';
     });
     server.override('/sw.js', next.text);
     const downloadsBefore = server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx').length;
@@ -137,9 +145,8 @@ test.describe('offline', () => {
     const original = await (await fetch(`${server.url}/sw.js`)).text();
     server.override(
       '/sw.js',
-      swWith(original, (m) => {
-        m.version = `${m.version}broken`;
-        m.precache.push({ url: 'pool/media/not-there.webp', revision: 'x', bytes: 10 });
+      swWith(original, (entries) => {
+        entries.push({ url: 'pool/media/not-there.webp', revision: 'x', bytes: 10, install: true });
       }).text,
     );
     const page = await open(browser, server);

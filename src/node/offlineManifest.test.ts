@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listModels } from './modelPacks';
-import { buildOfflineManifest } from './offlineManifest';
-import { packIndexJson } from './viteModelsPlugin';
+import { getManifest } from 'workbox-build';
+import { type OfflineEntry, offlineVersion } from '../sw/offlineCache';
+import { offlineInjectManifestOptions } from './offlineManifest';
 
 function write(root: string, files: Record<string, string>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -13,8 +13,11 @@ function write(root: string, files: Record<string, string>): void {
   }
 }
 
-/** A build output and a models folder with the default pack (mini-clip), one more, and the object detector. */
-function fixture(overrides: Record<string, string> = {}, options: { detector?: boolean } = {}) {
+/**
+ * A build output and a models folder with the default pack (mini-clip), one more, and the object
+ * detector, listed by workbox-build with the build's options.
+ */
+async function fixture(overrides: Record<string, string> = {}, options: { detector?: boolean } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'offline-manifest-'));
   const outDir = join(root, 'dist');
   const modelsDir = join(root, 'models');
@@ -49,15 +52,16 @@ function fixture(overrides: Record<string, string> = {}, options: { detector?: b
           'detector/fixture/chelsea.jpg': 'test photo',
         }),
   });
-  const models = listModels(modelsDir);
-  return buildOfflineManifest({ outDir, modelsDir, ...models, packIndexJson: packIndexJson(models) });
+  const { manifestEntries } = await getManifest({ globDirectory: outDir, ...offlineInjectManifestOptions(modelsDir) });
+  const entries = manifestEntries as unknown as OfflineEntry[];
+  const urls = (install: boolean) => entries.filter((e) => e.install === install).map((e) => e.url);
+  return { entries, install: urls(true), firstUse: urls(false), entry: (url: string) => entries.find((e) => e.url === url), pack: (id: string) => entries.filter((e) => e.pack === id).map((e) => e.url) };
 }
 
-describe('buildOfflineManifest', () => {
-  it('keeps the app, the default pack, the pool and the dialogues at install, and other packs for first use', () => {
-    const manifest = fixture();
-    expect(manifest.defaultPack).toBe('mini-clip');
-    expect(manifest.precache.map((f) => f.url).sort()).toEqual(
+describe('offlineInjectManifestOptions', () => {
+  it('keeps the app, the default pack, the pool and the dialogues at install, and other packs for first use', async () => {
+    const manifest = await fixture();
+    expect(manifest.install.sort()).toEqual(
       [
         'assets/index-abc.js',
         'assets/ort-wasm-simd-threaded.jsep-x.wasm',
@@ -75,29 +79,35 @@ describe('buildOfflineManifest', () => {
         'pool/media/a.webp',
       ].sort(),
     );
-    expect(manifest.optional.map((f) => f.url).sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
-    expect(manifest.packs['test-tiny-clip']).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
-    expect(manifest.precache.find((f) => f.url === 'models/mini-clip/onnx/text_model.onnx')?.bytes).toBe('mini weights'.length);
+    expect(manifest.firstUse.sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
+    expect(manifest.pack('test-tiny-clip').sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
+    expect(manifest.pack('mini-clip').sort()).toEqual(['models/mini-clip/config.json', 'models/mini-clip/onnx/text_model.onnx', 'pool/embeddings/mini-clip.bin', 'pool/embeddings/mini-clip.json']);
+    // The pack files come from models/, not from the build's copy of them.
+    expect(manifest.entry('models/mini-clip/config.json')?.bytes).toBe('{"mini":1}'.length);
+    expect(manifest.entry('models/mini-clip/onnx/text_model.onnx')?.bytes).toBe('mini weights'.length);
+    // Vite's hashed assets need no revision; everything else has one.
+    expect(manifest.entry('assets/index-abc.js')?.revision).toBeNull();
+    expect(manifest.entries.filter((e) => !e.url.startsWith('assets/') && !e.revision)).toEqual([]);
     // The detector's source model and test photos are never kept (nor served).
-    expect([...manifest.precache, ...manifest.optional].filter((f) => /source|fixture/.test(f.url))).toEqual([]);
+    expect(manifest.entries.filter((e) => /source|fixture/.test(e.url))).toEqual([]);
   });
 
-  it('keeps the object detector at install whichever pack is chosen, and lists it in models/index.json', () => {
-    const manifest = fixture();
-    expect(manifest.precache.find((f) => f.url === 'models/detector/onnx/model.onnx')?.bytes).toBe('detector weights'.length);
-    expect(Object.values(manifest.packs).flat().filter((url) => url.startsWith('models/detector/'))).toEqual([]);
-    const withoutDetector = fixture({}, { detector: false });
-    expect(withoutDetector.precache.filter((f) => f.url.startsWith('models/detector/'))).toEqual([]);
+  it('keeps the object detector at install whichever pack is chosen, and lists it in models/index.json', async () => {
+    const manifest = await fixture();
+    expect(manifest.entry('models/detector/onnx/model.onnx')).toMatchObject({ bytes: 'detector weights'.length, install: true });
+    expect(manifest.entries.filter((e) => e.pack !== undefined && e.url.startsWith('models/detector/'))).toEqual([]);
+    const withoutDetector = await fixture({}, { detector: false });
+    expect(withoutDetector.entries.filter((e) => e.url.startsWith('models/detector/'))).toEqual([]);
     // index.json changes with the detector, so the cached copy of it is replaced too.
-    expect(withoutDetector.precache.find((f) => f.url === 'models/index.json')!.revision).not.toBe(manifest.precache.find((f) => f.url === 'models/index.json')!.revision);
+    expect(withoutDetector.entry('models/index.json')!.revision).not.toBe(manifest.entry('models/index.json')!.revision);
   });
 
-  it('gives a new version when any kept file changes, and the same version otherwise', () => {
-    const first = fixture();
-    expect(fixture().version).toBe(first.version);
-    const changed = fixture({ 'pool/media/a.webp': 'another photo' });
-    expect(changed.version).not.toBe(first.version);
-    expect(changed.precache.find((f) => f.url === 'pool/media/a.webp')!.revision).not.toBe(first.precache.find((f) => f.url === 'pool/media/a.webp')!.revision);
-    expect(changed.precache.find((f) => f.url === 'index.html')!.revision).toBe(first.precache.find((f) => f.url === 'index.html')!.revision);
+  it('gives a new version when any kept file changes, and the same version otherwise', async () => {
+    const first = await fixture();
+    expect(offlineVersion((await fixture()).entries)).toBe(offlineVersion(first.entries));
+    const changed = await fixture({ 'pool/media/a.webp': 'another photo' });
+    expect(offlineVersion(changed.entries)).not.toBe(offlineVersion(first.entries));
+    expect(changed.entry('pool/media/a.webp')!.revision).not.toBe(first.entry('pool/media/a.webp')!.revision);
+    expect(changed.entry('index.html')!.revision).toBe(first.entry('index.html')!.revision);
   });
 });

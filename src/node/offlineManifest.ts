@@ -1,30 +1,25 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ManifestEntry, ManifestTransform } from 'workbox-build';
 import { defaultPackId } from '../engine/pack/defaultPack.ts';
-import type { ManifestFile, OfflineManifest } from '../sw/offlineCache.ts';
-import type { DetectorListing, PackListing } from './modelPacks.ts';
+import { type OfflineEntry, offlineVersion } from '../sw/offlineCache.ts';
+import { type DetectorListing, type PackListing, listModels } from './modelPacks.ts';
+import { packIndexJson } from './viteModelsPlugin.ts';
+
+/** What workbox-build found in the build output: its URL, revision and size. */
+export type BuiltFile = ManifestEntry & { size: number };
+
+/** workbox-build sums and then drops `size`: set to what install downloads, its build log reports that. */
+export type ManifestFile = OfflineEntry & { size: number };
 
 function revisionOf(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
-function fileEntry(url: string, path: string): ManifestFile {
-  const bytes = readFileSync(path);
-  return { url, revision: revisionOf(bytes), bytes: bytes.length };
-}
-
-function walk(dir: string, root: string, out: string[]): void {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) walk(full, root, out);
-    else if (entry.isFile()) out.push(relative(root, full).split(sep).join('/'));
-  }
-}
-
 export interface OfflineManifestInputs {
-  /** The build output after Vite wrote it: index.html, assets/ and the copy of public/. */
-  outDir: string;
+  /** The build output as workbox-build lists it, without sw.js, source maps and models/ (listed from the packs). */
+  built: BuiltFile[];
   /** Where the packs live (they are served from here and copied into the build by viteModelsPlugin). */
   modelsDir: string;
   packs: PackListing[];
@@ -34,41 +29,63 @@ export interface OfflineManifestInputs {
   packIndexJson: string;
 }
 
-/** Built output the offline copy never needs: the service worker itself, source maps, and models/ (listed from packs). */
-function shellFile(url: string): boolean {
-  return url !== 'sw.js' && !url.endsWith('.map') && !url.startsWith('models/');
-}
-
 /**
  * The files the service worker keeps: the app shell, the default pack with the object detector (so
  * shared photos are still described offline), the demo pool with the default pack's embeddings, and
- * the dialogues at install; the other packs (and their embeddings) on first use. The version is a
- * hash of every file's URL and content.
+ * the dialogues at install; the other packs (and their embeddings) on first use.
  */
-export function buildOfflineManifest({ outDir, modelsDir, packs, detector, packIndexJson }: OfflineManifestInputs): OfflineManifest {
+export function offlineEntries({ built, modelsDir, packs, detector, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
-  const embeddingsOf = (packId: string) => [`pool/embeddings/${packId}.json`, `pool/embeddings/${packId}.bin`];
-  const otherEmbeddings = new Set(packs.filter((p) => p.id !== defaultPack).flatMap((p) => embeddingsOf(p.id)));
+  const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string): ManifestFile => ({
+    url,
+    revision,
+    bytes,
+    install,
+    ...(pack === undefined ? {} : { pack }),
+    size: install ? bytes : 0,
+  });
+  const fromModels = (dir: string, path: string, install: boolean, pack?: string) => {
+    const bytes = readFileSync(join(modelsDir, dir, path));
+    return entry(`models/${dir}/${path}`, revisionOf(bytes), bytes.length, install, pack);
+  };
+  const embeddingsOwner = new Map(packs.flatMap((p) => [`pool/embeddings/${p.id}.json`, `pool/embeddings/${p.id}.bin`].map((url) => [url, p.id] as const)));
 
-  const built: string[] = [];
-  walk(outDir, outDir, built);
-  const precache: ManifestFile[] = [];
-  const optional: ManifestFile[] = [];
-  for (const url of built.filter(shellFile).sort()) {
-    (otherEmbeddings.has(url) ? optional : precache).push(fileEntry(url, join(outDir, url)));
+  const files: ManifestFile[] = [];
+  for (const file of [...built].sort((a, b) => a.url.localeCompare(b.url))) {
+    const pack = embeddingsOwner.get(file.url);
+    files.push(entry(file.url, file.revision, file.size, pack === undefined || pack === defaultPack, pack));
   }
-  precache.push({ url: 'models/index.json', revision: revisionOf(packIndexJson), bytes: Buffer.byteLength(packIndexJson) });
-
+  files.push(entry('models/index.json', revisionOf(packIndexJson), Buffer.byteLength(packIndexJson), true));
   // Every pack uses the detector, so it is kept at install whichever pack is chosen.
-  if (detector) precache.push(...detector.files.map((f) => fileEntry(`models/${detector.dir}/${f.path}`, join(modelsDir, detector.dir, f.path))));
+  if (detector) files.push(...detector.files.map((f) => fromModels(detector.dir, f.path, true)));
+  for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
+  return files;
+}
 
-  const packUrls: Record<string, string[]> = {};
-  for (const pack of packs) {
-    const files = pack.files.map((f) => fileEntry(`models/${pack.id}/${f.path}`, join(modelsDir, pack.id, f.path)));
-    (pack.id === defaultPack ? precache : optional).push(...files);
-    const embeddings = embeddingsOf(pack.id).filter((url) => existsSync(join(outDir, url)) && statSync(join(outDir, url)).isFile());
-    packUrls[pack.id] = [...files.map((f) => f.url), ...embeddings];
-  }
-  const version = revisionOf(JSON.stringify({ precache, optional })).slice(0, 12);
-  return { version, precache, optional, packs: packUrls, defaultPack };
+/**
+ * A manifestTransform for workbox-build: turns its list of the built files into the offline copy's
+ * list (see OfflineEntry), which injectManifest writes into sw.js.
+ */
+export function offlineManifestTransform(modelsDir: string, log: (line: string) => void): ManifestTransform {
+  return (built) => {
+    const models = listModels(modelsDir);
+    const manifest = offlineEntries({ built, modelsDir, ...models, packIndexJson: packIndexJson(models) });
+    const kept = manifest.filter((e) => e.install);
+    const megabytes = kept.reduce((n, e) => n + e.bytes, 0) / 1e6;
+    log(`offline: version ${offlineVersion(manifest)}, ${kept.length} files (${megabytes.toFixed(1)} MB) kept at install, ${manifest.length - kept.length} on first use`);
+    return { manifest, warnings: [] };
+  };
+}
+
+/** The injectManifest options of the build (vite.config.ts), here so a test can run workbox-build with them. */
+export function offlineInjectManifestOptions(modelsDir: string, log: (line: string) => void = () => undefined) {
+  return {
+    globPatterns: ['**/*'],
+    // models/ is listed from the packs themselves (see offlineEntries), not from the build's copy of them.
+    globIgnores: ['sw.js', '**/*.map', 'models/**'],
+    // Vite's file names under assets/ change with their content already.
+    dontCacheBustURLsMatching: /^assets\//,
+    maximumFileSizeToCacheInBytes: 1024 ** 3,
+    manifestTransforms: [offlineManifestTransform(modelsDir, log)],
+  };
 }

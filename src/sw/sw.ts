@@ -1,22 +1,152 @@
 /// <reference lib="webworker" />
 /**
- * The service worker of the production build (src/node/viteOfflinePlugin.ts builds it into sw.js
- * with this build's manifest). The logic lives in offlineCache.ts; this file wires it to events.
+ * The service worker of the production build. vite-plugin-pwa builds it into sw.js and Workbox's
+ * injectManifest writes this build's file list in place of self.__WB_MANIFEST. Workbox downloads,
+ * stores and serves; what it lacks (a cache per version, carrying files over, failures that name the
+ * file) is in offlineCache.ts.
  */
-import { type CacheLike, type CacheProgress, type CacheStorageLike, OfflineCacheError, type OfflineManifest, activateVersion, cacheName, cachePack, installVersion, routeOf, serve } from './offlineCache';
-import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
+import type { WorkboxPlugin } from 'workbox-core/types';
+import { PrecacheController, PrecacheRoute } from 'workbox-precaching';
+import { RangeRequestsPlugin } from 'workbox-range-requests';
+import { registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { assertNever, errorMessage } from '../engine/errors';
+import {
+  type CacheLike,
+  type CacheStorageLike,
+  type OfflineEntry,
+  OfflineCacheError,
+  PAGE_NETWORK_TIMEOUT_S,
+  cacheName,
+  carryOver,
+  checkStorage,
+  dropOtherVersions,
+  fileFailure,
+  offlineVersion,
+  packEntries,
+  rejectionOf,
+  relativeUrl,
+  storedKey,
+} from './offlineCache';
+import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
 
-declare const self: ServiceWorkerGlobalScope & { __OFFLINE_MANIFEST__: OfflineManifest };
+declare const self: ServiceWorkerGlobalScope;
 
-/** Set by the first line of sw.js, which the build writes (plain JSON, so tools can read it too). */
-const manifest = self.__OFFLINE_MANIFEST__;
+// The build writes OfflineEntry objects here (src/node/offlineManifest.ts), Workbox's entries plus what the page needs.
+const entries = self.__WB_MANIFEST as unknown as OfflineEntry[];
+const version = offlineVersion(entries);
+const versionCache = cacheName(version);
 const scope = self.registration.scope;
-
 /** Matches ignore Vary: a stored file is the same file whatever encoding the browser asked for. */
+const matchOptions: CacheQueryOptions = { ignoreVary: true };
+
+const entryByUrl = new Map(entries.map((e) => [new URL(e.url, scope).href, e]));
+/** A URL without query or fragment: neither names another file. */
+const bareUrl = (url: string) => {
+  const bare = new URL(url);
+  bare.search = '';
+  bare.hash = '';
+  return bare.href;
+};
+const entryOf = (url: string) => entryByUrl.get(bareUrl(url));
+const rejection = (request: Request, response: Response) => rejectionOf(relativeUrl(request.url, scope), response, entryOf(request.url)?.bytes ?? null);
+
+interface Progress {
+  doneFiles: number;
+  totalFiles: number;
+  doneBytes: number;
+  totalBytes: number;
+}
+
+/** Keeps only whole files of this build; anything else fails the install or the pack request, naming the file. */
+const onlyThisBuild: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) => {
+    const error = rejection(request, response);
+    if (error) throw error;
+    return response;
+  },
+};
+
+/** Names the file whose download or storing failed; Workbox's own errors do not say what to do. */
+const namedFailures: WorkboxPlugin = {
+  handlerDidError: async ({ request, error }) => {
+    throw fileFailure(relativeUrl(request.url, scope), error);
+  },
+};
+
+let installProgress: Progress | null = null;
+/** Counts each file of the install as Workbox finishes it, downloaded or carried over. */
+const installReport: WorkboxPlugin = {
+  handlerDidComplete: async ({ request, error }) => {
+    if (!installProgress || error) return;
+    installProgress.doneFiles += 1;
+    installProgress.doneBytes += entryOf(request.url)?.bytes ?? 0;
+    reportInstall(installProgress);
+  },
+};
+
+const precache = new PrecacheController({ cacheName: versionCache, plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin()] });
+precache.strategy.matchOptions = matchOptions;
+precache.addToCacheList(entries.filter((e) => e.install).map(({ url, revision }) => ({ url, revision })));
+
+/** Pack files are stored under the same revisioned keys as the precache, so an update can tell unchanged ones. */
+const revisionedKeys: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => {
+    const entry = entryOf(request.url);
+    // Headers kept: a Range header must reach RangeRequestsPlugin.
+    return new Request(entry ? storedKey(entry, scope) : bareUrl(request.url), { headers: request.headers });
+  },
+};
+
+/** Files of a pack the page loads: from this version's cache, else from the network, stored as they stream to the page. */
+const packFiles = new CacheFirst({
+  cacheName: versionCache,
+  matchOptions,
+  plugins: [
+    revisionedKeys,
+    // A partial, failed or foreign answer still reaches the page, but is not kept.
+    { cacheWillUpdate: async ({ request, response }) => (rejection(request, response) ? null : response) },
+    new RangeRequestsPlugin(),
+  ],
+});
+/** The same cache for a pack the page asks to keep ('cache-pack'): here a bad file is an error to report. */
+const packRequests = new CacheFirst({ cacheName: versionCache, matchOptions, plugins: [revisionedKeys, onlyThisBuild] });
+
+const pathOf = (url: URL) => url.pathname.slice(new URL(scope).pathname.length);
+const inScope = (url: URL) => url.href.startsWith(scope);
+const isData = (path: string) => path.startsWith('models/') || path.startsWith('pool/') || path.startsWith('dialogues/');
+
+// index.html: the network first (so a new build shows at once), this version's copy when the network fails, errs or is slow.
+registerRoute(
+  ({ url, request }) => {
+    const path = pathOf(url);
+    return inScope(url) && (path === '' || path === 'index.html' || (request.mode === 'navigate' && !isData(path) && path !== 'sw.js'));
+  },
+  new NetworkFirst({
+    cacheName: versionCache,
+    matchOptions,
+    networkTimeoutSeconds: PAGE_NETWORK_TIMEOUT_S,
+    plugins: [
+      { cacheKeyWillBeUsed: async ({ request }) => precache.getCacheKeyForURL(new URL('index.html', scope).href) ?? request },
+      // The stored page stays the one this version's assets belong to.
+      { cacheWillUpdate: async () => null },
+      {
+        fetchDidSucceed: async ({ response }) => {
+          if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
+          return response;
+        },
+      },
+    ],
+  }),
+);
+// Everything kept at install, from the cache; query strings do not name another file.
+registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
+registerRoute(({ url }) => inScope(url) && isData(pathOf(url)), packFiles);
+
+/** Caches through Cache objects that ignore Vary, as the offline code expects. */
 function wrap(cache: Cache): CacheLike {
   return {
-    match: (url) => cache.match(url, { ignoreVary: true }),
+    match: (url) => cache.match(url, matchOptions),
     put: (url, response) => cache.put(url, response),
     keys: () => cache.keys(),
   };
@@ -28,10 +158,6 @@ const storage: CacheStorageLike = {
   keys: () => caches.keys(),
 };
 
-const currentCache = async () => wrap(await caches.open(cacheName(manifest.version)));
-// The HTTP cache may hold a copy older than this build; revalidate every file that is kept.
-const fetchFresh = (url: string) => fetch(new Request(url, { cache: 'no-cache' }));
-
 function failure(error: unknown): { reason: OfflineCacheError['reason'] | 'internal'; message: string } {
   if (error instanceof OfflineCacheError) return { reason: error.reason, message: error.message };
   return { reason: 'internal', message: `Keeping the demo for offline use failed (${errorMessage(error)}). Reload to try again; the demo keeps working online.` };
@@ -42,7 +168,7 @@ async function broadcast(message: ServiceWorkerBroadcast): Promise<void> {
 }
 
 /** At most one message per percent, so two thousand small files do not flood the page. */
-function throttled(send: (p: CacheProgress) => void): (p: CacheProgress) => void {
+function throttled(send: (p: Progress) => void): (p: Progress) => void {
   let lastPercent = -1;
   return (p) => {
     const percent = p.totalBytes > 0 ? Math.floor((100 * p.doneBytes) / p.totalBytes) : 100;
@@ -51,6 +177,8 @@ function throttled(send: (p: CacheProgress) => void): (p: CacheProgress) => void
     send(p);
   };
 }
+
+const reportInstall = throttled((p) => void broadcast({ type: 'install-progress', version, ...p }));
 
 async function freeBytes(): Promise<number | null> {
   try {
@@ -61,39 +189,52 @@ async function freeBytes(): Promise<number | null> {
   }
 }
 
+async function installVersion(event: ExtendableEvent): Promise<void> {
+  checkStorage(await carryOver(storage, version, entries, scope), await freeBytes());
+  const kept = entries.filter((e) => e.install);
+  installProgress = { doneFiles: 0, totalFiles: kept.length, doneBytes: 0, totalBytes: kept.reduce((n, e) => n + e.bytes, 0) };
+  reportInstall(installProgress);
+  // Workbox stores what is missing, one file at a time; the browser activates this version only if all of it is stored.
+  await precache.install(event);
+  installProgress = null;
+}
+
 self.addEventListener('install', (event) => {
   // No skipWaiting: a new version waits until the page offers a reload, never swapping under a chat.
   event.waitUntil(
-    installVersion(manifest, {
-      caches: storage,
-      fetch: fetchFresh,
-      scope,
-      freeBytes,
-      onProgress: throttled((p) => void broadcast({ type: 'install-progress', version: manifest.version, ...p })),
-    }).catch(async (error: unknown) => {
-      await broadcast({ type: 'install-failed', version: manifest.version, ...failure(error) });
+    installVersion(event).catch(async (error: unknown) => {
+      installProgress = null;
+      await broadcast({ type: 'install-failed', version, ...failure(error) });
       throw error;
     }),
   );
 });
 
 self.addEventListener('activate', (event) => {
-  event.waitUntil(activateVersion(manifest.version, storage).then(() => self.clients.claim()));
+  // Whole older caches go, not Workbox's precache.activate(): that would also delete the packs stored on first use.
+  event.waitUntil(dropOtherVersions(storage, version).then(() => self.clients.claim()));
 });
 
-self.addEventListener('fetch', (event) => {
-  const route = routeOf(event.request, scope);
-  if (!route) return;
-  event.respondWith(
-    serve(event.request, route, {
-      cache: currentCache,
-      fetch: (request) => fetch(request),
-      scope,
-      wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      waitUntil: (work) => event.waitUntil(work),
-    }),
-  );
-});
+/** Makes sure a pack (and its pool embeddings) is in this version's cache, downloading what is missing. */
+async function cachePack(event: ExtendableEvent, packId: string, onProgress: (p: Progress) => void): Promise<void> {
+  const cache = await storage.open(versionCache);
+  const missing: OfflineEntry[] = [];
+  for (const entry of packEntries(entries, packId)) if (!(await cache.match(storedKey(entry, scope)))) missing.push(entry);
+  const progress: Progress = { doneFiles: 0, totalFiles: missing.length, doneBytes: 0, totalBytes: missing.reduce((n, e) => n + e.bytes, 0) };
+  onProgress({ ...progress });
+  for (const entry of missing) {
+    // no-cache: the HTTP cache may hold a copy older than this build.
+    const request = new Request(new URL(entry.url, scope).href, { cache: 'no-cache' });
+    try {
+      await Promise.all(packRequests.handleAll({ event, request }));
+    } catch (error) {
+      throw fileFailure(entry.url, error);
+    }
+    progress.doneFiles += 1;
+    progress.doneBytes += entry.bytes;
+    onProgress({ ...progress });
+  }
+}
 
 self.addEventListener('message', (event) => {
   const message: unknown = event.data;
@@ -106,19 +247,10 @@ self.addEventListener('message', (event) => {
       const port = event.ports[0];
       const reply = (r: CachePackReply) => port?.postMessage(r);
       event.waitUntil(
-        (async () => {
-          try {
-            await cachePack(manifest, message.packId, {
-              cache: await currentCache(),
-              fetch: fetchFresh,
-              scope,
-              onProgress: throttled((p) => reply({ type: 'progress', doneBytes: p.doneBytes, totalBytes: p.totalBytes })),
-            });
-            reply({ type: 'done', version: manifest.version });
-          } catch (error) {
-            reply({ type: 'failed', ...failure(error) });
-          }
-        })(),
+        cachePack(event, message.packId, throttled((p) => reply({ type: 'progress', doneBytes: p.doneBytes, totalBytes: p.totalBytes }))).then(
+          () => reply({ type: 'done', version }),
+          (error: unknown) => reply({ type: 'failed', ...failure(error) }),
+        ),
       );
       return;
     }
