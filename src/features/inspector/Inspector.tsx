@@ -5,7 +5,7 @@ import { panelActions } from '../../stores/panelStore';
 import { useSettingsStore } from '../../stores/settingsStore';
 import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
-import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
+import { methodName } from '../../engine/response/methods';
 import { useImageUrl, usePoolImageUrl } from '../chat/useImageUrl';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
@@ -199,7 +199,7 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
   return (
     <>
       <dl className="flex flex-wrap gap-x-4 gap-y-1" data-testid="inspector-summary">
-        <SummaryItem term="Method" testId="inspector-method">{RANKING_METHOD_NAMES[reply.method] ?? reply.method}</SummaryItem>
+        <SummaryItem term="Method" testId="inspector-method">{methodName(reply.method)}</SummaryItem>
         <SummaryItem term="Intent" testId="inspector-intent-model">{reply.intentModel === 'head' ? 'trained head' : 'majority (no trained heads)'}</SummaryItem>
         <SummaryItem term="Backend" testId="inspector-backend">
           {reply.provider.toUpperCase()}
