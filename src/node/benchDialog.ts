@@ -158,7 +158,7 @@ export async function dialogBench(args: string[]): Promise<void> {
     let result: DialogEvalResult;
     try {
       // A session per run, as a fresh page: the random baseline's stream starts at its seed each time.
-      result = await evaluateSession(data.newSession(), records, run, negatives);
+      result = await evaluateSession(data.newSession(), records, run, { negatives });
     } catch (error) {
       console.log(`${method.padEnd(10)} failed: ${errorMessage(error)}`);
       continue;

@@ -365,16 +365,18 @@ export class ReplySession {
 /**
  * Replays every response turn of the records through one session, in order, and pools the figures
  * (evaluateDialogs): the dialog benchmark's run of one method. Time per response is the session's
- * own (embedding what it has not seen, intent and ranking).
+ * own (embedding what it has not seen, intent and ranking). `onTurn` sees each turn's reply and score.
  */
-export async function evaluateSession(session: ReplySession, records: readonly DialogueRecord[], choice: ReplyChoice, negatives = REFERENCE_NEGATIVES, onProgress?: (done: number, total: number) => void): Promise<DialogEvalResult> {
+export async function evaluateSession(
+  session: ReplySession,
+  records: readonly DialogueRecord[],
+  choice: ReplyChoice,
+  options: { negatives?: number; onTurn?: (record: DialogueRecord, turn: number, replayed: { reply: SessionReply; score: ResponseScore }) => void } = {},
+): Promise<DialogEvalResult> {
   await session.prepare(choice);
-  return evaluateDialogs(
-    records,
-    async (record, turn) => {
-      const { reply, score } = await session.replayTurn(record, turn, choice, negatives);
-      return { score, ms: reply.timings.totalMs };
-    },
-    onProgress,
-  );
+  return evaluateDialogs(records, async (record, turn) => {
+    const replayed = await session.replayTurn(record, turn, choice, options.negatives);
+    options.onTurn?.(record, turn, replayed);
+    return { score: replayed.score, ms: replayed.reply.timings.totalMs };
+  });
 }
