@@ -76,9 +76,11 @@ export async function perfBench(args: string[]): Promise<void> {
   const photoTurns = integerOption(values['photo-turns'], 'photo-turns', PERF_USAGE);
   const n = integerOption(values.candidates, 'candidates', PERF_USAGE, 10);
 
+  const loadStart = nowMs();
   const loaded = await loadWasmPhotoAnalyzer(packId);
   const { encoder, source, files } = loaded;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
+  const loadMs = nowMs() - loadStart;
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
   if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
@@ -110,6 +112,7 @@ export async function perfBench(args: string[]): Promise<void> {
   }
   const turn = stats(ms);
   console.log(`pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${last?.method} with ${last?.intentModel} intent (the page's default) · pool ${pool.texts.length} texts + ${pool.images.length} images`);
+  console.log(`load: the pack's towers, tokenizer, trained heads and the object detector   ${loadMs.toFixed(0)} ms`);
   console.log(`text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`);
 
   // Captioning a photo: decode, CLIP preprocessing and image tower, then the nearest caption-bank sentence.
