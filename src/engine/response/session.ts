@@ -14,6 +14,12 @@ import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId } from './
 import { type Ranker, contextVector, createRanker } from './rankers';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 
+/** The texts tf-idf and BM25 count document frequencies in: the train split's, else the pool's own. */
+function dfCorpus(train: readonly DialogueRecord[] | null, pool: CandidatePool): readonly string[] {
+  if (!train || train.length === 0) return pool.texts;
+  return train.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
+}
+
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 export const REFERENCE_NEGATIVES = 999;
 
@@ -222,19 +228,11 @@ export class ReplySession {
     let ranker = this.rankers.get(method);
     if (!ranker) {
       const pool = this.requirePool();
-      ranker = (async () => {
-        const dfCorpus = RESPONSE_METHODS[method].needs.trainTexts ? await this.dfCorpus(pool) : [];
-        return createRanker(method, { pool, heads: this.heads, dfCorpus });
-      })();
+      const train = RESPONSE_METHODS[method].needs.trainTexts ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
+      ranker = (async () => createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(await train, pool) : [] }))();
       this.rankers.set(method, ranker);
     }
     return ranker;
-  }
-
-  private async dfCorpus(pool: CandidatePool): Promise<readonly string[]> {
-    const train = await this.trainRecords();
-    if (!train || train.length === 0) return pool.texts;
-    return train.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
   }
 
   /** Embeds the conversation (new texts and photos only) and composes the reply with the chosen method and intent. */
