@@ -1,8 +1,8 @@
 import { type Page, expect, test } from '@playwright/test';
 import { type MmRelevance, mmRelevance } from '../src/engine/metrics/dialogMetrics';
 import { recallAt1, sessionMeans } from '../src/engine/metrics/sessionMetrics';
-import { composeResponse, poolElement } from '../src/engine/response/compose';
-import { type ResponseScore, evaluateDialogs, recordTurns, scoreResponse } from '../src/engine/response/evaluate';
+import type { ResponseScore } from '../src/engine/response/evaluate';
+import { evaluateSession } from '../src/engine/response/session';
 import { l2Normalize } from '../src/engine/retrieval/vectors';
 import { formatMmRelevance, formatPercent, formatRecall } from '../src/shared/scores/metricText';
 import { type DialogBenchData, loadDialogBenchData } from '../src/node/benchDialog';
@@ -13,7 +13,7 @@ const DIALOGUE_ID = '400';
 
 /** The pack, pool and test split exactly as `npm run bench -- dialog --pack test-tiny-clip --split test` loads them. */
 let bench: Promise<DialogBenchData> | null = null;
-const benchData = () => (bench ??= loadDialogBenchData({ packId: 'test-tiny-clip', dataDir: 'public/dialogues', split: 'test', negatives: 999, poolDir: 'public/pool' }));
+const benchData = () => (bench ??= loadDialogBenchData({ packId: 'test-tiny-clip', dataDir: 'public/dialogues', split: 'test', poolDir: 'public/pool' }));
 
 /** The three figures of a turn as the page formats them, from the engine's score. */
 function shown(score: Pick<ResponseScore, 'ranks'> & { mmRelevance: Pick<MmRelevance, 'f1'>; intentF1: { f1: number } }) {
@@ -65,26 +65,23 @@ test.describe('live metrics against references', () => {
     await expect(turns.first().getByTestId('replay-reference').getByRole('img')).toHaveCount(1);
     await expect(turns.first().getByRole('region', { name: 'The engine’s reply' })).toContainText('clip-sim · intent majority');
 
-    // The same turns composed and scored in Node by the engine's functions, as the benchmark runs them.
+    // The same turns replayed in Node by a fresh reply session, as the benchmark runs them.
     const data = await benchData();
     const record = data.records.find((r) => r.id === DIALOGUE_ID)!;
-    const ranker = data.rankers['clip-sim']!();
-    const context = recordTurns(record, data.element);
+    const session = data.newSession();
     const figures = [];
-    for (let t = 1; t < context.length; t++) {
-      const composed = await composeResponse(context.slice(0, t), data.pool, data.majority, ranker);
-      const predicted = composed.elements.map((e) => poolElement(data.pool, e.kind, e.index));
-      const score = await scoreResponse(context.slice(0, t), predicted, context[t]!.elements, { intent: data.majority, ranker, negatives: { text: record.negativeTexts, image: record.negativeMediaKeys }, limit: 999, negative: data.negative });
+    for (let t = 1; t < record.turns.length; t++) {
+      const { reply, score } = await session.replayTurn(record, t, { method: 'clip-sim' });
       figures.push({ mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks });
       const turn = turns.nth(t - 1);
-      await expect(turn.getByTestId('replay-reply').locator('p')).toHaveText(predicted.filter((e) => e.kind === 'text').map((e) => e.text));
+      await expect(turn.getByTestId('replay-reply').locator('p')).toHaveText(reply.elements.filter((e) => e.kind === 'text').map((e) => e.text));
       expect(await shownOnPage(turn.getByTestId('turn-scores'))).toEqual(shown(score));
     }
     // The second reference turn has a text and an image: both are ranked among 999 negatives.
     await expect(turns.first().getByTestId('score-recall-image')).toBeVisible();
 
     // Running means: the means of the turns above, and the benchmark's figures for this one dialogue.
-    const result = await evaluateDialogs([record], data.pool, data.majority, data.rankers['clip-sim']!(), { negatives: 999, element: data.element, negative: data.negative });
+    const result = await evaluateSession(data.newSession(), [record], { method: 'clip-sim' });
     const means = sessionMeans(figures);
     expect(means.mmRelevance).toBeCloseTo(result.mmRelevance, 10);
     const panel = page.getByTestId('session-metrics');
@@ -149,7 +146,8 @@ test.describe('live metrics against references', () => {
     const data = await benchData();
     const replyTexts = await reply.getByTestId('reply-text').allInnerTexts();
     await expect(reply.getByTestId('reply-image')).toHaveCount(0);
-    const predicted = replyTexts.map((t) => poolElement(data.pool, 'text', data.pool.texts.indexOf(t)).embedding);
+    const { textMatrix } = data.pool;
+    const predicted = replyTexts.map((t) => data.pool.texts.indexOf(t)).map((r) => textMatrix.data.subarray(r * textMatrix.dim, (r + 1) * textMatrix.dim));
     const [encoded] = await data.encoder.encodeTexts([answer]);
     const expected = mmRelevance(predicted, [l2Normalize(encoded!)]);
     expect(await shownOnPage(scores)).toEqual({ mm: formatMmRelevance(expected.f1), intent: formatPercent(replyTexts.length === 1 ? 100 : 200 / (replyTexts.length + 1)), text: null, image: null });

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { nowMs } from '../engine/clock';
 import { percentile } from '../engine/stats';
-import { TextPoolIndex, nearestTextReply } from '../engine/reply/nearestReply';
 import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './cliArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
@@ -15,7 +14,6 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
  * Benchmarks that print figures. Usage:
- *   npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]   (per part: all, train2017, val2017)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
@@ -24,11 +22,9 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
-const FOUNDATION_USAGE = 'npm run bench -- foundation [--pack test-tiny-clip] [--turns 200]';
 const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30]';
 const USAGE = [
   'npm run bench -- <benchmark> [options], where <benchmark> is one of:',
-  `  ${FOUNDATION_USAGE}`,
   `  ${BROWSER_USAGE}`,
   `  ${RETRIEVAL_USAGE}`,
   `  ${CAPTION_USAGE}`,
@@ -40,40 +36,6 @@ const USAGE = [
 
 function summary(label: string, ms: number[]): string {
   return `${label.padEnd(34)} median ${percentile(ms, 50).toFixed(2).padStart(8)} ms   p95 ${percentile(ms, 95).toFixed(2).padStart(8)} ms   (n=${ms.length})`;
-}
-
-async function foundation(argv: string[]): Promise<void> {
-  const values = parseCommandLine(argv, { pack: { type: 'string', default: 'test-tiny-clip' }, turns: { type: 'string', default: '200' } }, FOUNDATION_USAGE);
-  const packId = values.pack;
-  const turns = integerOption(values.turns, 'turns', FOUNDATION_USAGE);
-  const t0 = nowMs();
-  const { encoder } = await loadWasmPack(packId);
-  const loadMs = nowMs() - t0;
-  const texts = loadPoolCatalogue('public/pool').texts.map((t) => t.text);
-  const t1 = nowMs();
-  const pool = await TextPoolIndex.build(encoder, texts);
-  const poolMs = nowMs() - t1;
-  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, 1 thread) · Node ${process.version}`);
-  console.log(`load (configs, tokenizer, 2 sessions)   ${loadMs.toFixed(1)} ms`);
-  console.log(`pool embeddings (${pool.size} texts)          ${poolMs.toFixed(1)} ms`);
-
-  const textTurns: number[] = [];
-  for (let i = 0; i < turns; i++) {
-    const start = nowMs();
-    await nearestTextReply(encoder, pool, { texts: [texts[i % texts.length]!], images: [] });
-    textTurns.push(nowMs() - start);
-  }
-  const png = PNG.sync.read(readFileSync(join('models', 'test-tiny-clip', 'fixture', 'landscape.png')));
-  const image = { width: png.width, height: png.height, data: new Uint8Array(png.data) };
-  const imageTurns: number[] = [];
-  for (let i = 0; i < Math.max(10, turns / 10); i++) {
-    const start = nowMs();
-    await nearestTextReply(encoder, pool, { texts: ['look at this'], images: [image] });
-    imageTurns.push(nowMs() - start);
-  }
-  console.log(summary('reply to a text turn', textTurns));
-  console.log(summary('reply to text + a 320x240 photo', imageTurns));
-  await encoder.release();
 }
 
 async function browser(argv: string[]): Promise<void> {
@@ -113,7 +75,6 @@ async function browser(argv: string[]): Promise<void> {
 }
 
 const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
-  foundation,
   browser,
   retrieval,
   caption: captionBench,

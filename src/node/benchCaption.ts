@@ -21,8 +21,8 @@ export const CAPTION_USAGE = 'npm run bench -- caption --pack ID --images DIR --
  * - grounded: what the app shows now, PhotoAnalyzer's description (detector + grounded caption);
  *   when nothing is confident its "I can't tell ..." sentence is scored, as the page shows it.
  * - retrieval: what the app showed before the detector (and shows without one), the nearest
- *   caption-bank sentence (the demo pool's labels, `captionBank`/`captionImage` as the worker's
- *   Responder builds them) to the pack's image embedding of the pixels alone (PhotoAnalyzer without
+ *   caption-bank sentence (the demo pool's labels, `captionBank`/`captionImage` as the reply
+ *   session builds them) to the pack's image embedding of the pixels alone (PhotoAnalyzer without
  *   a detector).
  */
 export const CAPTIONERS = ['grounded', 'retrieval'] as const;
@@ -108,7 +108,7 @@ export async function captionBench(args: string[]): Promise<void> {
     if (captioners.length === 0) throw new Error('No captioner can run: restore models/detector/ for "grounded", or add "retrieval" to --captioners.');
   }
 
-  // The retrieval captioner's bank: the demo pool's labels, embedded by the pack once, as the worker's Responder does.
+  // The retrieval captioner's bank: the demo pool's labels, embedded by the pack once, as the reply session does.
   let bank: { sentences: string[]; matrix: ScoreMatrix } | null = null;
   if (captioners.includes('retrieval')) {
     const { media } = loadPoolCatalogue(values.pool);

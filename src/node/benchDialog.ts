@@ -1,18 +1,17 @@
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type DialogueElement, type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
+import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import type { PoolMediaItem, PoolText } from '../engine/datasets/poolCatalogue';
 import { errorMessage } from '../engine/errors';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { hashBytes } from '../engine/pool/contentHash';
-import { l2Normalize } from '../engine/retrieval/vectors';
 import { percentile } from '../engine/stats';
-import { type IntentModel, MajorityIntent } from '../engine/response/compose';
-import { type DialogEvalResult, evaluateDialogs } from '../engine/response/evaluate';
+import type { DialogEvalResult } from '../engine/response/evaluate';
 import { ResponseHeads } from '../engine/response/heads';
 import type { ClipEncoder } from '../engine/clip/clipEncoder';
-import { ClipMapRanker, ClipSimRanker, LexicalRanker, RANKING_METHODS, RandomRanker, type Ranker, type RankingMethodId } from '../engine/response/rankers';
-import type { CandidateItem, CandidatePool, ContextElement, Modality } from '../engine/response/types';
+import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, isResponseMethodId } from '../engine/response/methods';
+import { type ReplyChoice, ReplySession, type SessionPool, evaluateSession } from '../engine/response/session';
+import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
@@ -47,7 +46,6 @@ function readSplit(dir: string, split: string, hasMedia: (k: string) => boolean)
   return parseConversationsBytes(new Uint8Array(readFileSync(file)), { file: `${split}/conversations.json`, hasMedia });
 }
 
-const responseModalities = (records: readonly DialogueRecord[]) => records.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? 'text' : 'image') as Modality)));
 const textsOf = (records: readonly DialogueRecord[]) => records.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
 
 export interface DialogBenchOptions {
@@ -55,28 +53,26 @@ export interface DialogBenchOptions {
   /** A folder with {train,valid,test}/conversations.json in MMDialog format. */
   dataDir: string;
   split: string;
-  /** Negatives per ranked element (999 or 99): texts beyond them are not encoded. */
-  negatives: number;
   /** The candidate pool's folder (media.json, texts.json, embeddings/); '' for every text and image of the split. */
   poolDir: string;
 }
 
-/** What a dialog benchmark run needs, loaded once: the pack, the embedded pool, the split's records and how to resolve their elements. */
+/** What a dialog benchmark run needs, loaded once: the pack, the embedded pool with its train split, and the split's records. */
 export interface DialogBenchData {
   encoder: ClipEncoder;
   heads: ResponseHeads | null;
-  pool: CandidatePool;
+  pool: SessionPool;
   records: DialogueRecord[];
-  element: (e: DialogueElement) => ContextElement;
-  negative: (modality: Modality, value: string) => CandidateItem;
-  /** The majority intent per step of the train split's responses (of the split itself when there is no train split). */
-  majority: IntentModel;
-  rankers: Partial<Record<RankingMethodId, () => Ranker>>;
+  /** A fresh reply session over the pool, as the page's worker holds one: each benchmark run gets its own. */
+  newSession(): ReplySession;
+  /** Releases the pack's, the heads' and the detector's sessions. */
+  release(): Promise<void>;
 }
 
 /** Loads a pack, embeds the pool and reads a split as the benchmark runs them; the e2e tests use it to check the page's figures. */
-export async function loadDialogBenchData({ packId, dataDir, split: splitName, negatives, poolDir }: DialogBenchOptions): Promise<DialogBenchData> {
-  const { encoder, source, files: packFiles } = await loadWasmPack(packId);
+export async function loadDialogBenchData({ packId, dataDir, split: splitName, poolDir }: DialogBenchOptions): Promise<DialogBenchData> {
+  // The page's photo path (with the detector where the image tower takes grounding), so pool images embed as on the page.
+  const { analyzer, encoder, detector, source, files: packFiles } = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
   const heads = await ResponseHeads.load(source, new Set(packFiles), encoder.fingerprint);
   // The pool: its texts and images, and their unit embeddings.
   let texts: PoolText[];
@@ -94,11 +90,12 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, n
   }
   const mediaKeys = new Set(media.map((m) => m.key));
   const records = readSplit(dataDir, splitName, (k) => mediaKeys.has(k));
-  const train = existsSync(join(dataDir, 'train', 'conversations.json')) ? readSplit(dataDir, 'train', (k) => mediaKeys.has(k)) : [];
+  // The train split gives the majority intent and document frequencies, as on the page; without one, the session's defaults.
+  const train = existsSync(join(dataDir, 'train', 'conversations.json')) ? readSplit(dataDir, 'train', (k) => mediaKeys.has(k)) : null;
   const pre = poolDir ? readPoolEmbeddingsFile(poolDir, packId) : null;
   const progress = new ProgressLine();
   const embedded = await embedPool({
-    encoder,
+    encoder: analyzer,
     texts,
     images: media,
     imageKeys: media.map((m) => (m.sha256 ? imageContentKey(m) : imageContentKey(m, hashBytes(new Uint8Array(readFileSync(m.path)))))),
@@ -107,45 +104,23 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, n
     onProgress: ({ phase, done, total }) => progress.update(`embedding the pool: ${phase} ${done}/${total}`, done, total, phase),
   });
   progress.end();
-  const pool: CandidatePool = {
+  const pool: SessionPool = {
     texts: texts.map((t) => t.text),
     textMatrix: embedded.textMatrix,
-    imageKeys: media.map((m) => m.key),
-    imageCaptions: media.map((m) => m.label ?? m.alt),
+    images: media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords })),
     imageMatrix: embedded.imageMatrix,
+    train: async () => train,
   };
-
-  // Every text of the split (turns and negatives) as a unit embedding: pool rows where they exist, else encoded once.
-  const textRow = new Map(pool.texts.map((t, i) => [t, i] as const));
-  const imageRow = new Map(pool.imageKeys.map((k, i) => [k, i] as const));
-  const encoded = new Map<string, Float32Array>();
-  const missing = [...new Set([...textsOf(records), ...records.flatMap((r) => r.negativeTexts?.slice(0, negatives) ?? [])])].filter((t) => !textRow.has(t));
-  for (let i = 0; i < missing.length; i += 64) {
-    const batch = missing.slice(i, i + 64);
-    (await encoder.encodeTexts(batch)).forEach((e, j) => encoded.set(batch[j]!, l2Normalize(e)));
-  }
-  const row = (m: { data: Float32Array; dim: number }, i: number) => m.data.subarray(i * m.dim, (i + 1) * m.dim);
-  const textItem = (text: string): CandidateItem => ({ text, embedding: encoded.get(text) ?? row(pool.textMatrix, textRow.get(text)!) });
-  const imageItem = (key: string): CandidateItem => {
-    const i = imageRow.get(key);
-    if (i === undefined) throw new Error(`Media key ${key} has no image in the pool.`);
-    return { text: pool.imageCaptions[i]!, embedding: row(pool.imageMatrix, i) };
+  const newSession = () => {
+    const session = new ReplySession(analyzer, heads);
+    session.setPool(pool);
+    return session;
   };
-  const element = (e: DialogueElement): ContextElement => (e.kind === 'text' ? { kind: 'text', ...textItem(e.text) } : { kind: 'image', ...imageItem(e.key) });
-  const negative = (modality: Modality, value: string) => (modality === 'text' ? textItem(value) : imageItem(value));
-
-  const majority = MajorityIntent.fromResponses(responseModalities(train.length ? train : records));
-  const idfCorpus = textsOf(train.length ? train : records);
-  const rankers: Partial<Record<RankingMethodId, () => Ranker>> = {
-    random: () => new RandomRanker(pool, 7),
-    tfidf: () => new LexicalRanker('tfidf', pool, idfCorpus),
-    bm25: () => new LexicalRanker('bm25', pool, idfCorpus),
-    'clip-sim': () => new ClipSimRanker(pool),
-    ...(heads ? { 'clip-map': () => new ClipMapRanker(pool, heads.clipMap) } : {}),
+  const release = async () => {
+    await heads?.release();
+    await releasePhotoAnalyzer({ encoder, detector });
   };
-  const deppRanker = heads ? await heads.ranker(pool) : null;
-  if (deppRanker) rankers.depp = () => deppRanker;
-  return { encoder, heads, pool, records, element, negative, majority, rankers };
+  return { encoder, heads, pool, records, newSession, release };
 }
 
 export async function dialogBench(args: string[]): Promise<void> {
@@ -155,59 +130,55 @@ export async function dialogBench(args: string[]): Promise<void> {
     split: { type: 'string', default: 'test' },
     negatives: { type: 'string', default: '999' },
     pool: { type: 'string' },
-    methods: { type: 'string', default: RANKING_METHODS.join(',') },
+    methods: { type: 'string', default: RESPONSE_METHOD_IDS.join(',') },
     intent: { type: 'string' },
     json: { type: 'string', default: '' },
   }, DIALOG_USAGE);
   const { pack: packId, data: dataDir, split: splitName } = values;
   const negatives = integerOption(values.negatives, 'negatives', DIALOG_USAGE);
   const poolDir = values.pool ?? (dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
-  const methods = listOption(values.methods, 'methods', RANKING_METHODS, DIALOG_USAGE);
+  const methods = listOption(values.methods, 'methods', RESPONSE_METHOD_IDS, DIALOG_USAGE);
   const intentOption = values.intent === undefined ? undefined : choiceOption(values.intent, 'intent', ['both', 'majority', 'head'], DIALOG_USAGE);
-  const { encoder, heads, pool, records, element, negative, majority, rankers } = await loadDialogBenchData({ packId, dataDir, split: splitName, negatives, poolDir });
+  const data = await loadDialogBenchData({ packId, dataDir, split: splitName, poolDir });
+  const { encoder, heads, pool, records } = data;
   const candidates = Math.min(negatives, records[0]?.negativeTexts?.length ?? 0) + 1;
-  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.imageKeys.length} images · ${candidates} candidates per ranked element`);
+  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.images.length} images · ${candidates} candidates per ranked element`);
   const header = ['method', 'intent', 'Intent F1', 'img R@1', 'img R@5', 'img R@10', 'txt R@1', 'txt R@5', 'txt R@10', 'MM-Rel', 'median ms', 'p95 ms'];
   console.log(header.map((h, i) => (i < 2 ? h.padEnd(10) : h.padStart(9))).join(' '));
   const rows: Record<string, unknown>[] = [];
   // Each zero-shot ranker runs with the majority intent, and also with the trained intent head when the
   // pack has one (rows "head"), so ranking and intent can be told apart; depp is the trained pair.
   const intentChoice = intentOption ?? (heads ? 'both' : 'majority');
-  const runs: { id: RankingMethodId; intent: IntentModel }[] = [];
-  for (const id of methods) {
-    if (id === 'depp') {
-      if (heads) runs.push({ id, intent: heads.intent });
-      else console.log(`${id.padEnd(10)} not available for pack ${packId}: it has no trained heads (npm run heads:train -- --pack ${packId})`);
+  const runs: ReplyChoice[] = [];
+  for (const method of methods as ResponseMethodId[]) {
+    if (RESPONSE_METHODS[method].needs.heads && !heads) {
+      console.log(`${method.padEnd(10)} not available for pack ${packId}: it has no trained heads (npm run heads:train -- --pack ${packId})`);
       continue;
     }
-    if (!rankers[id]) {
-      console.log(`${id.padEnd(10)} not available for pack ${packId}${id === 'clip-map' ? ': it has no trained heads' : ''}`);
+    if (method === 'depp') {
+      runs.push({ method, intent: 'head' });
       continue;
     }
-    if (intentChoice !== 'head') runs.push({ id, intent: majority });
-    if (heads && intentChoice !== 'majority') runs.push({ id, intent: heads.intent });
+    if (intentChoice !== 'head') runs.push({ method, intent: 'majority' });
+    if (heads && intentChoice !== 'majority') runs.push({ method, intent: 'head' });
   }
-  for (const { id, intent } of runs) {
+  for (const run of runs) {
+    const method = run.method!;
     let result: DialogEvalResult;
     try {
-      result = await evaluateDialogs(records, pool, intent, rankers[id]!(), {
-        negatives,
-        element,
-        negative,
-        encodeTurn: async (turn) => void (await encoder.encodeTexts(turn.elements.filter((e) => e.kind === 'text').map((e) => e.text))),
-      });
+      // A session per run, as a fresh page: the random baseline's stream starts at its seed each time.
+      result = await evaluateSession(data.newSession(), records, run, { negatives });
     } catch (error) {
-      console.log(`${id.padEnd(10)} failed: ${errorMessage(error)}`);
+      console.log(`${method.padEnd(10)} failed: ${errorMessage(error)}`);
       continue;
     }
     const pct = (x: number | undefined) => ((x ?? 0) * 100).toFixed(1).padStart(9);
     const { text, image } = result.recall;
-    console.log([id.padEnd(10), intent.id.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
-    rows.push({ method: id, intent: intent.id, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
+    console.log([method.padEnd(10), run.intent!.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
+    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
   }
-  console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; time = encoding the latest turn's text, intent and ranking over the whole pool (WASM, 1 thread)`);
+  console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`);
   const jsonOut = values.json;
-  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.imageKeys.length, rows }, null, 2)}\n`);
-  await heads?.release();
-  await encoder.release();
+  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.images.length, rows }, null, 2)}\n`);
+  await data.release();
 }

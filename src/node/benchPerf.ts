@@ -1,31 +1,30 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { errorMessage } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
+import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { l2Normalize, topKByDot } from '../engine/retrieval/vectors';
-import { type IntentModel, MajorityIntent, composeResponse } from '../engine/response/compose';
 import { captionBank, captionImage } from '../engine/response/captioner';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
-import { ClipSimRanker, type Ranker, seededRandom } from '../engine/response/rankers';
-import type { CandidatePool, ContextTurn } from '../engine/response/types';
+import { seededRandom } from '../engine/response/rankers';
+import { ReplySession, type SessionPool, type SessionReply } from '../engine/response/session';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
-import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, imageContentKey, textContentKey } from '../engine/pool/poolEmbeddings';
-import type { ReplyResult } from '../worker/protocol';
-import { type PoolImageInfo, Responder } from '../worker/responder';
+import { imageContentKey, textContentKey } from '../engine/pool/poolEmbeddings';
 
 export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]';
 
 /**
  * npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]
- * (1) A text turn to a composed reply over the whole demo pool: encoding, intent and ranking.
- * (2) A photo turn to a composed reply through the worker's own Responder, with the app's PhotoAnalyzer
+ * (1) A text turn to a composed reply over the whole demo pool, through the page's reply session:
+ *     encoding, intent and ranking.
+ * (2) A photo turn to a composed reply through the reply session, with the app's PhotoAnalyzer
  *     (detection, grounded caption, image tower) and without the detector, and what detection adds.
  * (3) Ranking 100,000 synthetic candidates: one matrix product and a partial top-k, with the WASM SIMD
  *     kernel the app uses and with the JS fallback, next to the naive way (a copy of each candidate's
@@ -57,10 +56,10 @@ async function projectPhotos(): Promise<{ name: string; pixels: RgbaImage }[]> {
   return photos;
 }
 
-/** A photo turn through the worker's own Responder: a new photo each turn (new id), no text. */
-async function photoTurn(responder: Responder, pixels: RgbaImage, imageId: string, backend: ReplyResult['backend']): Promise<PhotoTurnTiming> {
-  const decode = async () => pixels; // decoded beforehand: Node's JPEG decoder is not the browser's createImageBitmap
-  const reply = await responder.reply({ history: [], texts: [], images: [{ name: imageId, blob: new Blob([]), imageId }], method: null }, decode, backend);
+/** A photo turn through the reply session, as the worker runs it: a new photo each turn (new id), no text. */
+async function photoTurn(session: ReplySession, pixels: RgbaImage, imageId: string): Promise<PhotoTurnTiming> {
+  // Decoded beforehand: Node's JPEG decoder is not the browser's createImageBitmap.
+  const reply = await session.compose([{ elements: [{ kind: 'image', imageId, decode: async () => pixels }] }]);
   const t = reply.timings;
   return { detectMs: t.detectMs, captionMs: t.captionMs, encodeMs: t.encodeMs, composeMs: t.intentMs + t.rankMs, totalMs: t.totalMs };
 }
@@ -77,9 +76,11 @@ export async function perfBench(args: string[]): Promise<void> {
   const photoTurns = integerOption(values['photo-turns'], 'photo-turns', PERF_USAGE);
   const n = integerOption(values.candidates, 'candidates', PERF_USAGE, 10);
 
+  const loadStart = nowMs();
   const loaded = await loadWasmPhotoAnalyzer(packId);
   const { encoder, source, files } = loaded;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
+  const loadMs = nowMs() - loadStart;
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
   if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
@@ -89,28 +90,30 @@ export async function perfBench(args: string[]): Promise<void> {
   if (pre.meta.textKeys.length !== texts.length || pre.meta.imageKeys.length !== media.length || texts.some((t, i) => pre.meta.textKeys[i] !== textContentKey(t.text)) || media.some((m, i) => pre.meta.imageKeys[i] !== imageContentKey(m))) {
     throw new Error(`public/pool/embeddings/${packId} does not hold the pool's rows in its order: run npm run pool:build -- --pack ${packId}`);
   }
-  const pool: CandidatePool = {
+  const pool: SessionPool = {
     texts: texts.map((t) => t.text),
-    textMatrix: { data: pre.data.subarray(0, texts.length * dim), rows: texts.length, dim },
-    imageKeys: media.map((m) => m.key),
-    imageCaptions: media.map((m) => m.label ?? m.alt),
-    imageMatrix: { data: pre.data.subarray(texts.length * dim), rows: media.length, dim },
+    textMatrix: ScoreMatrix.of({ data: pre.data.subarray(0, texts.length * dim), rows: texts.length, dim }),
+    images: media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords })),
+    imageMatrix: ScoreMatrix.of({ data: pre.data.subarray(texts.length * dim), rows: media.length, dim }),
+    train: async () => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' }),
   };
-  const intent: IntentModel = heads?.intent ?? new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
-  const ranker = heads ? await heads.ranker(pool) : new ClipSimRanker(pool);
+  // The page's reply session with the page's default method, built before the clock starts.
+  const session = new ReplySession(loaded.analyzer, heads);
+  session.setPool(pool);
+  await session.prepare();
   const prompts = ['we just landed in Lisbon!', 'look at my new puppy', 'what should I cook tonight?', 'the concert was amazing', 'happy birthday!!', 'it is snowing here'];
   const ms: number[] = [];
+  let last: SessionReply | null = null;
   for (let i = 0; i < turns; i++) {
     const text = `${prompts[i % prompts.length]} (${i})`; // a new text each turn, so nothing is cached
     const start = nowMs();
-    const [embedding] = await encoder.encodeTexts([text]);
-    const context: ContextTurn[] = [{ speaker: 0, elements: [{ kind: 'text', text, embedding: l2Normalize(embedding!) }] }];
-    await composeResponse(context, pool, intent, ranker);
+    last = await session.compose([{ elements: [{ kind: 'text', text }] }]);
     ms.push(nowMs() - start);
   }
   const turn = stats(ms);
-  console.log(`pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${ranker.id} with ${intent.id} intent · pool ${pool.texts.length} texts + ${pool.imageKeys.length} images`);
-  console.log(`text turn -> composed reply (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`);
+  console.log(`pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${last?.method} with ${last?.intentModel} intent (the page's default) · pool ${pool.texts.length} texts + ${pool.images.length} images`);
+  console.log(`load: the pack's towers, tokenizer, trained heads and the object detector   ${loadMs.toFixed(0)} ms`);
+  console.log(`text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`);
 
   // Captioning a photo: decode, CLIP preprocessing and image tower, then the nearest caption-bank sentence.
   let t = nowMs();
@@ -131,17 +134,7 @@ export async function perfBench(args: string[]): Promise<void> {
   const c = stats(captionMs);
   console.log(`retrieval caption of a 400x300 photo, the app before the detector (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`);
 
-  const poolImages: PoolImageInfo[] = media.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: null, kind: m.kind, keywords: m.keywords }));
-  const embedded: EmbeddedPool<PoolTextItem, PoolImageItem> = {
-    texts,
-    images: media,
-    textMatrix: ScoreMatrix.of(pool.textMatrix),
-    imageMatrix: ScoreMatrix.of(pool.imageMatrix),
-    textKeys: pre.meta.textKeys,
-    imageKeys: pre.meta.imageKeys,
-    stats: { fromFile: texts.length + media.length, fromCache: 0, computed: 0, ms: 0 },
-  };
-  await photoTurnPerf(loaded.analyzer, heads, embedded, poolImages, photoTurns);
+  await photoTurnPerf(loaded.analyzer, heads, pool, photoTurns);
 
   // Synthetic pool: n unit vectors of the pack's dimension.
   const rand = seededRandom(3);
@@ -188,40 +181,40 @@ export async function perfBench(args: string[]): Promise<void> {
 }
 
 /**
- * (2) Photo turns through the worker's Responder (src/worker/responder.ts, the page's reply path):
+ * (2) Photo turns through the reply session (src/engine/response/session.ts, the page's reply path):
  * with the app's analyzer (detector, grounded caption, image tower) and without the detector (the
  * image tower, then the caption-bank sentence, as the worker does when it has no detector). The two
- * alternate, so both see the same load. Step times are the worker's own (ReplyResult.timings).
+ * alternate, so both see the same load. Step times are the session's own (its reply timings).
  */
-async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | null, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], turns: number): Promise<void> {
+async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | null, pool: SessionPool, turns: number): Promise<void> {
   const photos = await projectPhotos();
   if (photos.length === 0) {
     console.log('photo turn: no photos of the project could be read, so it is not measured');
     return;
   }
   const analyzers = analyzer.detector ? [analyzer, new PhotoAnalyzer(analyzer.encoder, null)] : [analyzer];
-  const backend = analyzer.encoder.backend;
   let id = 0;
-  const responders: Responder[] = [];
+  const sessions: ReplySession[] = [];
   for (const a of analyzers) {
-    // One at a time, as the worker has one: setPool starts building the ranker, and the model sessions take one run at a time.
-    const responder = new Responder(a, heads, '');
-    responder.setPool(embedded, images, null);
-    // Warm-up pass, not counted: waits for the ranker and, without the detector, embeds the caption bank once.
-    for (const photo of photos) await photoTurn(responder, photo.pixels, `warm-${id++}`, backend);
-    responders.push(responder);
+    // One at a time, as the worker has one: the model sessions take one run at a time.
+    const session = new ReplySession(a, heads);
+    session.setPool(pool);
+    await session.prepare();
+    // Warm-up pass, not counted: without the detector, it embeds the caption bank once.
+    for (const photo of photos) await photoTurn(session, photo.pixels, `warm-${id++}`);
+    sessions.push(session);
   }
-  const timings = responders.map(() => [] as PhotoTurnTiming[]);
+  const timings = sessions.map(() => [] as PhotoTurnTiming[]);
   for (let i = 0; i < turns; i++) {
     const photo = photos[i % photos.length]!;
     // Alternate which goes first, so neither always runs right after the other's work.
-    const order = i % 2 === 0 ? responders.map((_, j) => j) : responders.map((_, j) => responders.length - 1 - j);
-    for (const j of order) timings[j]!.push(await photoTurn(responders[j]!, photo.pixels, `photo-${id++}`, backend));
+    const order = i % 2 === 0 ? sessions.map((_, j) => j) : sessions.map((_, j) => sessions.length - 1 - j);
+    for (const j of order) timings[j]!.push(await photoTurn(sessions[j]!, photo.pixels, `photo-${id++}`));
   }
   const [first, second] = timings.map(photoTurnStats) as [PhotoTurnStats, PhotoTurnStats | undefined];
   const withDetector = analyzer.detector ? first : null;
   const withoutDetector = analyzer.detector ? second! : first;
-  console.log(`photo turn -> composed reply, through the worker's Responder (${photos.map((p) => `${p.name} ${p.pixels.width}x${p.pixels.height}`).join(', ')}; decoded beforehand, decoding not counted; one warm-up pass; n=${turns} each, the photos in turn)`);
+  console.log(`photo turn -> composed reply, through the reply session (${photos.map((p) => `${p.name} ${p.pixels.width}x${p.pixels.height}`).join(', ')}; decoded beforehand, decoding not counted; one warm-up pass; n=${turns} each, the photos in turn)`);
   if (!withDetector) console.log('  (no object detector, so only the turn without it is measured)');
   const cell = (s: PhotoTurnStats | null, step: keyof PhotoTurnTiming) => (s ? `${s.median[step].toFixed(2).padStart(8)} ${s.p95[step].toFixed(2).padStart(8)}` : `${'-'.padStart(8)} ${'-'.padStart(8)}`);
   console.log(`  ${'step (ms)'.padEnd(44)} ${'with detector'.padStart(17)}   ${'without detector'.padStart(17)}`);

@@ -13,7 +13,8 @@ import { corpusStats } from '../engine/ranking/lexical';
 import { contextVector } from '../engine/response/rankers';
 import { stackRows } from '../engine/retrieval/vectors';
 import { type RankingGroup, avsdGroups, oneOfHundredBatches, seededShuffle, splitDailyDialog, splitForEarlyStopping, visdialGroups } from '../engine/selection/protocols';
-import { SELECTION_METHODS, type SelectionMethodId, type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, dialogueState, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
+import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
+import { type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, dialogueState, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
 import { type ClipMapTrainingOptions, type TrainedClipMap, trainClipMap } from '../engine/selection/trainClipMap';
 import { UsageError, choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { loadWasmPack } from './poolFiles';
@@ -178,7 +179,7 @@ export async function selectBench(args: string[]): Promise<void> {
   const format = choiceOption(option('format', ''), 'format', FORMATS, SELECT_USAGE);
   const dataPath = option('data', '');
   if (!dataPath) throw new UsageError(`Say which file to rank: --data <file> (for example ${format === 'dailydialog' ? DEFAULT_DAILYDIALOG : join('..', 'shared', 'data', format === 'visdial' ? 'visdial/visdial_1.0_val.json' : format === 'avsd' ? 'avsd/lbl_test_set4DSTC7-AVSD.json' : '<file>.jsonl')}).`, SELECT_USAGE);
-  const methods = listOption(option('methods', SELECTION_METHODS.join(',')), 'methods', SELECTION_METHODS, SELECT_USAGE);
+  const methods = listOption(option('methods', SELECTION_METHOD_IDS.join(',')), 'methods', SELECTION_METHOD_IDS, SELECT_USAGE);
   const packId = option('pack', 'mini-clip');
   const seed = integerOption(option('seed', '1'), 'seed', SELECT_USAGE, 0);
   // 0: every candidate group.

@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
-import { l2Normalize } from '../engine/retrieval/vectors';
+import { errorMessage } from '../engine/errors';
+import { type EmbeddingMatrix, l2Normalize } from '../engine/retrieval/vectors';
+import { type ClipMapTrainingOptions, type MapQuery, mapRecallAmongNegatives, trainClipMap } from '../engine/selection/trainClipMap';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { parseCommandLine, runCommand } from './cliArgs';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
@@ -10,8 +12,9 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
  * npm run heads:data -- --pack <id>
  * Exports what the heads are trained on (models/scripts/heads/train_heads.py): the pack's unit CLIP
  * embedding of every text and image of the demo dialogues and pool, and the dialogues as lists of
- * item indices, to models/.cache/heads/<pack>/. The embeddings come from the same engine and pool
- * file the app uses, so the heads see exactly what they will see at run time.
+ * item indices, to models/.cache/heads/<pack>/, and trains clip-map there (writeClipMaps). The
+ * embeddings come from the same engine and pool file the app uses, so the heads see exactly what they
+ * will see at run time.
  */
 const USAGE = 'npm run heads:data -- [--pack mini-clip]';
 
@@ -76,7 +79,57 @@ async function main(): Promise<void> {
   writeFileSync(join(out, 'embeddings.bin'), new Uint8Array(data.buffer));
   writeFileSync(join(out, 'dialogues.json'), JSON.stringify({ pack: packId, packFingerprint: encoder.fingerprint, dim, kinds: items.map((i) => i.kind), poolTexts: texts.length, poolImages: media.length, splits }));
   console.log(`wrote ${out}: ${items.length} items (${texts.length} pool texts, ${media.length} pool images, ${pending.length} dialogue texts encoded now) x ${dim}`);
+  writeClipMaps(out, encoder.fingerprint, { data, rows: rows.length, dim }, items, splits);
   await releasePhotoAnalyzer(loaded);
+}
+
+/**
+ * clip-map for the heads: one map per candidate modality, trained by the project's one clip-map
+ * trainer (src/engine/selection/trainClipMap.ts) and written beside the data as clip_map.bin (text W,
+ * then image W, row-major float32) and clip_map.json; train_heads.py reads them, starts its ranker's
+ * keys from them and ships them as the pack's clip-map. x is the unit mean of the latest turn's
+ * embeddings (the ranker's contextVector), y a response element; the epoch (a trained one, as the
+ * heads' recipe always had) is chosen by valid R@1 of each reference among its record's first 99
+ * negatives of its modality.
+ */
+const HEADS_MAP_TRAINING: ClipMapTrainingOptions = { maxEpochs: 60, patience: 8, batchSize: 64, learningRate: 1e-3, scale: 20, seed: 7, keepEpochZero: false };
+
+type IndexedRecord = { turns: number[][]; negativeTexts?: number[]; negativeImages?: number[] };
+
+function writeClipMaps(out: string, fingerprint: string, items: EmbeddingMatrix, kinds: readonly { kind: 'text' | 'image' }[], splits: Record<string, IndexedRecord[]>): void {
+  const d = items.dim;
+  const row = (i: number) => items.data.subarray(i * d, (i + 1) * d);
+  const pairs = (split: string, modality: 'text' | 'image') =>
+    (splits[split] ?? []).flatMap((record) =>
+      record.turns.slice(1).flatMap((turn, t) => {
+        const x = new Float32Array(d);
+        for (const i of record.turns[t]!) for (let k = 0; k < d; k++) x[k]! += row(i)[k]!;
+        const negatives = (modality === 'text' ? record.negativeTexts : record.negativeImages)?.slice(0, 99) ?? [];
+        return turn.filter((i) => kinds[i]!.kind === modality).map((target): MapQuery => ({ x: l2Normalize(x), target, negatives }));
+      }),
+    );
+  const stack = (vectors: readonly Float32Array[]): EmbeddingMatrix => {
+    const data = new Float32Array(vectors.length * d);
+    vectors.forEach((v, i) => data.set(v, i * d));
+    return { data, rows: vectors.length, dim: d };
+  };
+  const maps: Record<string, { a: number; validR1: number; bestEpoch: number; trainPairs: number; validQueries: number }> = {};
+  const weights: Float32Array[] = [];
+  for (const modality of ['text', 'image'] as const) {
+    const train = pairs('train', modality);
+    const valid = pairs('valid', modality).filter((q) => q.negatives.length > 0);
+    const trained = trainClipMap({ x: stack(train.map((p) => p.x)), y: stack(train.map((p) => row(p.target))) }, (map) => mapRecallAmongNegatives(map, items, valid), {
+      ...HEADS_MAP_TRAINING,
+      onEpoch: ({ epoch, loss, validR1 }) => process.stderr.write(`clip-map ${modality} epoch ${epoch}: loss ${Number.isNaN(loss) ? '-' : loss.toFixed(3)}, valid R@1 among 99 negatives ${(100 * validR1).toFixed(1)}\n`),
+    });
+    weights.push(trained.w);
+    maps[modality] = { a: trained.a, validR1: trained.validR1, bestEpoch: trained.bestEpoch, trainPairs: train.length, validQueries: valid.length };
+    console.log(`clip-map ${modality}: valid R@1 among 99 negatives ${(100 * trained.validR1).toFixed(1)} at epoch ${trained.bestEpoch} (${train.length} train pairs, ${valid.length} valid references)`);
+  }
+  const w = new Float32Array(2 * d * d);
+  weights.forEach((m, i) => w.set(m, i * d * d));
+  writeFileSync(join(out, 'clip_map.bin'), new Uint8Array(w.buffer, w.byteOffset, w.byteLength));
+  writeFileSync(join(out, 'clip_map.json'), JSON.stringify({ packFingerprint: fingerprint, dim: d, recipe: HEADS_MAP_TRAINING, ...maps }, null, 1));
 }
 
 await runCommand('heads:data', main);

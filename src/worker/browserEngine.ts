@@ -7,7 +7,6 @@ import { EngineError, errorMessage } from '../engine/errors';
 import { type BackendCapabilities, type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
-import { MajorityIntent } from '../engine/response/compose';
 import { ResponseHeads } from '../engine/response/heads';
 import { type DialogueRecord, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
@@ -159,7 +158,6 @@ export class BrowserEngine implements WorkerEngine {
     let embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
     let loaded: Omit<PoolLoaded, 'embeddings'>;
     let imageInfo: PoolImageInfo[];
-    let dialogues: DialogueRecord[] = [];
     if (ref.kind === 'demo') {
       const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
@@ -179,24 +177,23 @@ export class BrowserEngine implements WorkerEngine {
       });
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
-      // The reference responses of the train split give the majority intent per step, needed only without trained heads.
-      const train = responder?.needsMajority ? await fetchBlob(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/conversations.json`).catch(() => null) : null;
-      if (train) dialogues = parseConversationsBytes(new Uint8Array(await train.arrayBuffer()), { file: 'dialogues/train/conversations.json' });
     } else {
       const dataset = await requireDataset(ref.datasetId);
       embedded = await this.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
-      for (const { split } of responder?.needsMajority ? dataset.splits : []) {
-        const stored = await loadDialogues<unknown>(dataset.id, split);
-        stored?.forEach((r, index) => dialogues.push(readDialogueRecord(r, { file: `${split}/conversations.json`, index })));
-      }
     }
-    const responses = dialogues.flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e) => (e.kind === 'text' ? ('text' as const) : ('image' as const)))));
     if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
     this.dialogueSource = ref;
-    responder?.setPool(embedded, imageInfo, responses.length > 0 ? MajorityIntent.fromResponses(responses) : null);
+    // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
+    // test or valid, which replays score against), read when a method first needs it.
+    responder?.setPool(embedded, imageInfo, () =>
+      this.dialogues(ref, 'train').catch((error: unknown) => {
+        console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
+        return null;
+      }),
+    );
     return this.pool.loaded;
   }
 
@@ -275,7 +272,7 @@ export class BrowserEngine implements WorkerEngine {
   async replayTurn(params: Parameters<WorkerEngine['replayTurn']>[0]) {
     const { encoder, responder } = this.readyResponder();
     const record = await this.referenceDialogue(params.split, params.dialogueId);
-    return responder.replayTurn(record, params.turn, params.method, async (image) => (await decodeImage(image)).pixels, encoder.backend);
+    return responder.replayTurn(record, params.turn, params.method, encoder.backend);
   }
 
   async scoreReference(params: Parameters<WorkerEngine['scoreReference']>[0]) {
@@ -290,6 +287,10 @@ export class BrowserEngine implements WorkerEngine {
   private referenceDialogues(split: string): Promise<DialogueRecord[]> {
     const source = this.dialogueSource;
     if (!source) return Promise.reject(new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and try again.'));
+    return this.dialogues(source, split);
+  }
+
+  private dialogues(source: PoolRef, split: string): Promise<DialogueRecord[]> {
     const cacheKey = `${source.kind === 'demo' ? 'demo' : source.datasetId}:${split}`;
     let records = this.referenceSplits.get(cacheKey);
     if (!records) {

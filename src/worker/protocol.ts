@@ -9,10 +9,12 @@ import type { EngineErrorCode } from '../engine/errors';
 import type { SessionsState } from '../engine/onnx/modelSessions';
 import type { ImageFormat } from '../engine/image/imageFormat';
 import type { FileProgress } from '../engine/pack/fileSource';
+import type { DetectedObject, PhotoCaption, PhotoDetections } from '../engine/perception/photoCaptions';
 import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 import type { ResponseScore } from '../engine/response/evaluate';
+import type { ResponseMethodId } from '../engine/response/methods';
 
-export type { BackendState, Box, FileProgress, ResponseScore };
+export type { BackendState, Box, DetectedObject, FileProgress, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
 
 export interface PackRef {
   id: string;
@@ -36,43 +38,6 @@ export type DetectorBackend = SessionsState<'detector'>;
  * then described by the image encoder alone, and `reason` says what happened and what to do.
  */
 export type DetectorStatus = { state: 'ready'; backend: DetectorBackend; loadMs: number } | { state: 'unavailable'; reason: string };
-
-/** One object the detector found in a photo; the box is in the photo's own pixels. */
-export interface DetectedObject {
-  /** The COCO class, e.g. "cup". */
-  label: string;
-  /** The detector's confidence, 0..1. */
-  score: number;
-  box: Box;
-}
-
-/** What the detector found in one photo, strongest first, with the photo's size the boxes refer to. */
-export interface PhotoDetections {
-  width: number;
-  height: number;
-  objects: DetectedObject[];
-}
-
-/** The caption of a shared photo, and where it came from. */
-export interface PhotoCaption {
-  imageId: string;
-  /** One sentence: shown under the photo and used as its alt text. */
-  text: string;
-  /**
-   * grounded: written from the object detector's boxes. image-encoder: the caption-bank sentence
-   * nearest to the photo's CLIP embedding, used when there is no detector.
-   */
-  source: 'grounded' | 'image-encoder';
-  /**
-   * Whether the caption says what is in the photo, and so is the photo's text for the text-only
-   * methods. False for a grounded caption that only says nothing was found with confidence.
-   */
-  confident: boolean;
-  /** grounded: the main object's detection score (0 when not confident); image-encoder: the CLIP cosine of photo and caption. */
-  score: number;
-  /** What the detector found (null when the photo was described without it). */
-  detections: PhotoDetections | null;
-}
 
 export interface ImagePayload {
   name: string;
@@ -130,8 +95,6 @@ export type HistoryElement = { kind: 'text'; text: string } | { kind: 'image'; i
 export interface HistoryTurn {
   elements: HistoryElement[];
 }
-
-export type ResponseMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
 
 /** Which response methods the loaded pack offers, and the one used when the person has not chosen. */
 export interface ResponseMethods {

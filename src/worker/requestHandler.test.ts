@@ -43,6 +43,9 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
         ? { state: 'ready' as const, backend: detectorBackend, loadMs: 30 }
         : { state: 'unavailable' as const, reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.' };
       if (params.detector) setTimeout(() => onDetector(detectorFellBack), 0);
+      // A real load waits for its files: a request that arrives meanwhile must wait for it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      calls.push(`loaded ${params.pack.id}`);
       return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool, detector };
     },
     async usePool() {
@@ -142,7 +145,7 @@ describe('worker request handler', () => {
     const handle = createRequestHandler(engine, () => undefined);
     void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     await handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
-    expect(engine.calls).toEqual(['load a', 'reply x']);
+    expect(engine.calls).toEqual(['load a', 'loaded a', 'reply x']);
   });
 });
 

@@ -64,8 +64,8 @@ const TEXTS = ['hello there', 'what a nice cup of coffee', 'the mountains were l
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 const photo: RgbaImage = { width: 600, height: 400, data: new Uint8Array(600 * 400 * 4).fill(200) };
 
-async function responderWith(detector: ObjectDetector | null, onDetectorFailed?: (reason: string) => void): Promise<Responder> {
-  const analyzer = new PhotoAnalyzer(fakeEncoder(), detector);
+async function responderWith(detector: ObjectDetector | null, onDetectorFailed?: (reason: string) => void, encoder: ClipEncoder = fakeEncoder()): Promise<Responder> {
+  const analyzer = new PhotoAnalyzer(encoder, detector);
   const responder = new Responder(analyzer, null, 'no heads', undefined, onDetectorFailed);
   const images = [{ key: 'mug', sha256: 'a'.repeat(64) }];
   const embedded = await embedPool({
@@ -75,7 +75,7 @@ async function responderWith(detector: ObjectDetector | null, onDetectorFailed?:
     imageKeys: images.map((m) => imageContentKey(m)),
     loadImage: async () => photo,
   });
-  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], null);
+  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], async () => null);
   return responder;
 }
 
@@ -142,9 +142,9 @@ describe('Responder: every shared photo goes through the detector', () => {
 
   it('an image tower that fails still fails the reply, and the detector is not blamed', async () => {
     const failures: string[] = [];
-    const analyzer = new PhotoAnalyzer(fakeEncoder(), fakeDetector(() => [cup]));
-    const responder = await responderWith(analyzer.detector, (reason) => failures.push(reason));
-    (responder as unknown as { analyzer: PhotoAnalyzer }).analyzer.encoder.encodeImages = async () => {
+    const encoder = fakeEncoder();
+    const responder = await responderWith(fakeDetector(() => [cup]), (reason) => failures.push(reason), encoder);
+    encoder.encodeImages = async () => {
       throw new EngineError('backend-failed', 'The image encoder failed.');
     };
     await expect(sharePhoto(responder, 'p6')).rejects.toThrow('The image encoder failed.');

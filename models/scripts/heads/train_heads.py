@@ -3,8 +3,8 @@ appendix A, at demo scale) and exports them to ONNX for onnxruntime-web:
 
   intent        I([U, R<j]) -> text / image / stop (eq. 4): a small transformer over a [CLS] token and
                 the context element embeddings (frozen CLIP of the pack), logits from [CLS]
-  clip-map      the PolyAI "map" baseline: cosine(x, (W + aI) y) per candidate modality, W and a learned
-                with the dot-product loss on in-batch negatives; trained first
+  clip-map      the PolyAI "map" baseline: cosine(x, (W + aI) y) per candidate modality, read from
+                heads:data, which trains it with the project's one clip-map trainer (TypeScript)
   ranker        S, one per modality m: the query is the latest turn's unit mean embedding x (the anchor)
                 plus a correction from the same kind of transformer over [CLS_m] and the context; a
                 separate pass over each candidate gives its key, clip-map's (W_m + a_m I) y plus a
@@ -12,7 +12,8 @@ appendix A, at demo scale) and exports them to ONNX for onnxruntime-web:
                 are unit length; score = their dot product. Trained with targets softened by CLIP
                 similarity to the reference (--soft-tau), since MM-Relevance credits a near miss.
 
-Input: models/.cache/heads/<pack>/ from `npm run heads:data -- --pack <pack>`. The intent head, the text
+Input: models/.cache/heads/<pack>/ from `npm run heads:data -- --pack <pack>` (embeddings, dialogues and
+the clip-map). The intent head, the text
 ranker and the image ranker are each kept at their own best valid epoch (epoch 0 = untrained): intent
 accuracy; for a ranker, the CLIP cosine of the pool's top-1 candidate to the reference plus R@1 among
 the record's 999 negatives. Fixed seeds, one thread.
@@ -232,7 +233,7 @@ def train(args):
     valid_ex = examples(meta["splits"]["valid"], kinds, with_negatives=True)
     log(f"{len(train_ex)} train steps, {len(valid_ex)} valid steps, dim {dim}, pool {len(pool['text'])} texts / {len(pool['image'])} images")
 
-    maps = train_maps(meta, emb, kinds, pool, args)
+    maps = read_maps(cache, meta)
     intent = IntentHead(dim)
     # A ranker per modality (context pass and candidate pass), each selected at its own best epoch.
     rankers = {name: (RankerContext(dim), RankerCandidate(dim, maps)) for name in ("text", "image")}
@@ -327,54 +328,23 @@ def evaluate(intent, rankers, valid_ex, emb, kinds, pool):
     return f
 
 
-def train_maps(meta, emb, kinds, pool, args):
-    """clip-map: x = the unit mean of the latest turn's CLIP embeddings, y a response element; in-batch
-    softmax over x . (W + aI) y, early-stopped on valid 1-of-100."""
+def read_maps(cache, meta):
+    """clip-map: one map per candidate modality, trained by `npm run heads:data` with the project's one
+    clip-map trainer (src/engine/selection/trainClipMap.ts; `bench -- select` trains with it too):
+    x = the unit mean of the latest turn's CLIP embeddings, y a response element, in-batch softmax
+    over 20 x cosine(x, (W + aI) y), early-stopped on valid R@1 among each record's first 99 negatives."""
+    dim = meta["dim"]
+    info = json.load(open(os.path.join(cache, "clip_map.json")))
+    if info["packFingerprint"] != meta["packFingerprint"] or info["dim"] != dim:
+        raise SystemExit(f"{cache}/clip_map.json belongs to other data: run npm run heads:data again.")
+    w = np.fromfile(os.path.join(cache, "clip_map.bin"), dtype="<f4")
+    if w.size != 2 * dim * dim:
+        raise SystemExit(f"{cache}/clip_map.bin has {w.size} values, not {2 * dim * dim}: run npm run heads:data again.")
     out = {}
-    pairs = {"train": {"text": [], "image": []}, "valid": {"text": [], "image": []}}
-    for split in ("train", "valid"):
-        for ex in examples(meta["splits"][split], kinds, with_negatives=split == "valid"):
-            if ex["target"] is None:
-                continue
-            x = mean_unit(emb[ex["last_turn"]])
-            pairs[split][kinds[ex["target"]]].append((x, ex["target"], (ex.get("negatives") or [])[:99]))
-    for name in ("text", "image"):
-        torch.manual_seed(SEED)
-        shuffler = random.Random(SEED)  # its own stream: the map does not depend on what trained before it
-        dim = emb.shape[1]
-        w = torch.zeros(dim, dim, requires_grad=True)
-        a = torch.ones(1, requires_grad=True)
-        opt = torch.optim.Adam([w, a], lr=1e-3)
-        data = pairs["train"][name]
-        best, best_wa, bad = -1.0, (w.detach().clone(), a.detach().clone()), 0
-        for epoch in range(60):
-            shuffler.shuffle(data)
-            for s in range(0, len(data), 64):
-                chunk = data[s:s + 64]
-                x = torch.stack([c[0] for c in chunk])
-                y = emb[[c[1] for c in chunk]]
-                mapped = y @ w.T + a * y
-                mapped = mapped / mapped.norm(dim=1, keepdim=True)
-                loss = nn.functional.cross_entropy(x @ mapped.T * 20, torch.arange(len(chunk)))
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-            with torch.no_grad():
-                hits = []
-                for x, target, negs in pairs["valid"][name]:
-                    y = emb[[target] + negs]
-                    mapped = y @ w.T + a * y
-                    scores = (mapped / mapped.norm(dim=1, keepdim=True)) @ x
-                    hits.append(float(scores[0] > scores[1:].max()))
-                r1 = 100 * float(np.mean(hits))
-            if r1 > best:
-                best, best_wa, bad = r1, (w.detach().clone(), a.detach().clone()), 0
-            else:
-                bad += 1
-                if bad >= 8:
-                    break
-        log(f"clip-map {name}: valid 1-of-100 R@1 {best:.1f} after {epoch + 1} epochs")
-        out[name] = {"w": best_wa[0].numpy(), "a": float(best_wa[1]), "valid_r1": best}
+    for i, name in enumerate(("text", "image")):
+        # Row-major W, as applyMap reads it: mapped = W y + a y.
+        out[name] = {"w": w[i * dim * dim:(i + 1) * dim * dim].reshape(dim, dim).copy(), "a": float(info[name]["a"]), "valid_r1": 100 * info[name]["validR1"]}
+        log(f"clip-map {name}: valid R@1 among 99 negatives {out[name]['valid_r1']:.1f} (epoch {info[name]['bestEpoch']}, from heads:data)")
     return out
 
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FsPackSource } from '../../node/fsPackSource';
 import { ClipEncoder } from '../clip/clipEncoder';
 import { ClipTokenizer } from '../clip/tokenizer';
 import { EngineError } from '../errors';
@@ -9,7 +8,7 @@ import { normalizeCrop, resizedCenterCrop } from '../image/clipPreprocess';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { createOrtSession } from '../onnx/ortSessions';
 import { parseImageConfig } from '../pack/packConfig';
-import { MODELS_DIR, TEST_PACK_DIR, loadReference, maxAbsDiff, maxUnitDiff, readBytes, readPng } from './fixture';
+import { MODELS_DIR, TEST_PACK_DIR, folderSource, loadReference, maxAbsDiff, maxUnitDiff, readBytes, readPng } from './fixture';
 
 const reference = loadReference();
 const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
@@ -76,7 +75,7 @@ describe.each([
   const imageConfig = parseImageConfig(JSON.parse(readFileSync(join(packDir, 'preprocessor_config.json'), 'utf8')));
   let encoder: ClipEncoder;
   beforeAll(async () => {
-    const source = new FsPackSource(packDir);
+    const source = folderSource(packDir);
     encoder = await ClipEncoder.load(source, await source.listFiles(), wasmPlan);
   });
 
@@ -110,7 +109,7 @@ describe.each([
 });
 
 describe('ClipEncoder failures', () => {
-  const source = new FsPackSource(TEST_PACK_DIR);
+  const source = folderSource(TEST_PACK_DIR);
   const webgpuPlan = chooseExecutionPlan({ webgpuAdapter: true, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
 
   it('falls back to WASM when WebGPU fails at session creation, and says why', async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type IntentModel, type IntentProbabilities, MajorityIntent, chooseIntent, composeResponse } from '../response/compose';
-import { evaluateDialogs } from '../response/evaluate';
-import { ClipSimRanker, LexicalRanker } from '../response/rankers';
+import { ClipSimRanker } from '../response/rankers';
 import type { CandidatePool, ContextTurn } from '../response/types';
-import type { DialogueRecord } from '../datasets/mmdialog';
 
 const unit = (...xs: number[]) => {
   const n = Math.hypot(...xs);
@@ -46,32 +44,6 @@ describe('composeResponse (MMDialog sec. 7.2)', () => {
     // Step 0: 3 text, 1 image. Step 1: 2 stop, 1 text, 1 image. Step 2: 2 stop.
     expect(await majority.predict({ turns: dogTurn, partial: [] })).toEqual([0.75, 0.25, 0]);
     expect(await majority.predict({ turns: dogTurn, partial: [dogTurn[0]!.elements[0]!] })).toEqual([0.25, 0.25, 0.5]);
-  });
-});
-
-describe('evaluateDialogs', () => {
-  it('scores a perfect method at 100 and counts a wrong intent as a miss', async () => {
-    const record: DialogueRecord = {
-      id: '1',
-      turns: [{ elements: [{ kind: 'text', text: 'look at my dog' }] }, { elements: [{ kind: 'text', text: 'what a cute dog' }] }],
-      negativeTexts: ['I love the beach'],
-      negativeMediaKeys: ['beach'],
-    };
-    const embeddingOf = new Map([['look at my dog', unit(1, 0)], ...pool.texts.map((t, i) => [t, pool.textMatrix.data.slice(i * 2, i * 2 + 2)] as const)]);
-    const options = {
-      negatives: 999,
-      element: (e: { kind: 'text'; text: string } | { kind: 'media'; key: string }) => (e.kind === 'text' ? { kind: 'text' as const, text: e.text, embedding: embeddingOf.get(e.text)! } : { kind: 'image' as const, text: e.key, embedding: unit(0, 1) }),
-      negative: (_: 'text' | 'image', v: string) => ({ text: v, embedding: embeddingOf.get(v)! }),
-    };
-    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
-    const good = await evaluateDialogs([record], pool, textOnce, new ClipSimRanker(pool), options);
-    expect(good.intentF1).toBe(100);
-    expect(good.mmRelevance).toBeCloseTo(100, 4); // it composes exactly the reference text
-    expect(good.recall.text.recallAt[1]).toBe(1);
-    const imageOnce = scripted([[0, 1, 0], [0, 0, 1]]);
-    const wrong = await evaluateDialogs([record], pool, imageOnce, new LexicalRanker('bm25', pool, pool.texts), options);
-    expect(wrong.intentF1).toBe(0);
-    expect(wrong.recall.text).toMatchObject({ count: 1, wrongIntent: 1, recallAt: { 1: 0, 5: 0, 10: 0 }, meanRank: 2 });
   });
 });
 

@@ -1,8 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
+import { ClipEncoder } from '../clip/clipEncoder';
 import type { RgbaImage } from '../image/rgbaImage';
+import { chooseExecutionPlan } from '../onnx/executionPlan';
+import { configureWasm } from '../onnx/ortSessions';
+import type { PackFileSource } from '../pack/fileSource';
 
 export const MODELS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'models');
 export const TEST_PACK_DIR = join(MODELS_DIR, 'test-tiny-clip');
@@ -47,4 +52,23 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 0;
   for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
   return m;
+}
+
+/** A model folder read from disk, for engine tests (they do not depend on the Node tools in src/node). */
+export function folderSource(dir: string): PackFileSource & { listFiles(): Promise<string[]> } {
+  return {
+    location: dir.endsWith(sep) ? dir : dir + sep,
+    readBytes: async (path) => new Uint8Array(await readFile(join(dir, path))),
+    // Paths relative to the folder with forward slashes, as a pack's manifest lists them.
+    listFiles: async () => (readdirSync(dir, { recursive: true }) as string[]).filter((p) => statSync(join(dir, p)).isFile()).map((p) => p.split(sep).join('/')).sort(),
+  };
+}
+
+/** A pack as the Node tools run it: WASM, one thread. */
+export async function loadWasmTestPack(dir: string): Promise<{ encoder: ClipEncoder; source: PackFileSource; files: string[] }> {
+  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+  configureWasm(plan.wasmThreads);
+  const source = folderSource(dir);
+  const files = await source.listFiles();
+  return { encoder: await ClipEncoder.load(source, files, plan), source, files };
 }

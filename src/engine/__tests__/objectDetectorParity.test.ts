@@ -8,8 +8,8 @@ import { ObjectDetector } from '../detection/objectDetector';
 import { letterboxInput } from '../detection/letterbox';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { configureWasm } from '../onnx/ortSessions';
-import { FsPackSource } from '../../node/fsPackSource';
 import { decodeImageFile } from '../../node/decodeImageFile';
+import { folderSource } from './fixture';
 
 /**
  * The ONNX port of the detector (models/scripts/detector/port_centernet.py) against the TF.js graph
@@ -69,7 +69,7 @@ describe('object detector: the ONNX port computes what the TF.js model computes'
   let detector: ObjectDetector;
   beforeAll(async () => {
     configureWasm(1);
-    const source = new FsPackSource(DIR);
+    const source = folderSource(DIR);
     detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
   }, 120_000);
 

@@ -1,21 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadWasmPack } from '../../node/poolFiles';
 import type { PackFileSource } from '../pack/fileSource';
 import { ResponseHeads } from '../response/heads';
 import { seededRandom } from '../response/rankers';
+import { MODELS_DIR, loadWasmTestPack } from './fixture';
 import type { CandidatePool, Modality, ResponseState } from '../response/types';
 import { l2Normalize } from '../retrieval/vectors';
 
 // The trained heads shipped with mini-clip (models/mini-clip/heads), run as the app runs them.
-const PACK_DIR = join('models', 'mini-clip');
+const PACK_DIR = join(MODELS_DIR, 'mini-clip');
 let source: PackFileSource;
 let files: Set<string>;
 let fingerprint: string;
 
 beforeAll(async () => {
-  const pack = await loadWasmPack('mini-clip');
+  const pack = await loadWasmTestPack(PACK_DIR);
   source = pack.source;
   files = new Set(pack.files);
   fingerprint = pack.encoder.fingerprint;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DialogueRecord } from '../datasets/mmdialog';
 import { recallAtK } from '../metrics/dialogMetrics';
 import { type TurnFigures, recallAt1, runningMeans, sessionMeans } from '../metrics/sessionMetrics';
-import { type IntentModel, type IntentProbabilities, composeResponse, poolElement } from '../response/compose';
-import { type RecallSetup, evaluateDialogs, recordTurns, scoreResponse } from '../response/evaluate';
+import type { IntentModel, IntentProbabilities } from '../response/compose';
+import { type RecallSetup, scoreResponse } from '../response/evaluate';
 import { ClipSimRanker } from '../response/rankers';
 import type { CandidatePool, ContextElement, ContextTurn } from '../response/types';
 
@@ -83,51 +82,5 @@ describe('session running means', () => {
       { turns: 2, mmRelevance: 45, intentF1: 75, recallAt1: { text: 0.5, image: 0.5 } },
       { turns: 3, mmRelevance: 45, intentF1: 50, recallAt1: { text: 0.5, image: 0.5 } },
     ]);
-  });
-
-  it('ends a replay of a whole dialogue on the benchmark figures for that dialogue', async () => {
-    const unit = (x: number, y: number) => v(x / Math.hypot(x, y), y / Math.hypot(x, y));
-    const matrix = (rows: Float32Array[]) => ({ data: Float32Array.from(rows.flatMap((r) => [...r])), rows: rows.length, dim: 2 });
-    const pool: CandidatePool = {
-      texts: ['what a cute dog', 'I love the beach'],
-      textMatrix: matrix([unit(1, 0.1), unit(0.1, 1)]),
-      imageKeys: ['dog', 'beach'],
-      imageCaptions: ['a dog', 'a beach'],
-      imageMatrix: matrix([unit(1, 0), unit(0, 1)]),
-    };
-    const embeddingOf = new Map([['my dog', unit(1, 0.3)], ['so cute', unit(0.9, 0.5)], ['at the sea', unit(0.2, 1)], ['dog', unit(1, 0)], ['beach', unit(0, 1)], ['what a cute dog', unit(1, 0.1)], ['I love the beach', unit(0.1, 1)]]);
-    const record: DialogueRecord = {
-      id: '7',
-      turns: [
-        { elements: [{ kind: 'text', text: 'my dog' }, { kind: 'media', key: 'dog' }] },
-        { elements: [{ kind: 'text', text: 'so cute' }] },
-        { elements: [{ kind: 'text', text: 'at the sea' }, { kind: 'media', key: 'beach' }] },
-      ],
-      negativeTexts: ['what a cute dog', 'I love the beach'],
-      negativeMediaKeys: ['beach', 'dog'],
-    };
-    const element = (e: DialogueRecord['turns'][number]['elements'][number]): ContextElement =>
-      e.kind === 'text' ? text(embeddingOf.get(e.text)!, e.text) : image(embeddingOf.get(e.key)!, e.key);
-    const negative = (_: 'text' | 'image', value: string) => ({ text: value, embedding: embeddingOf.get(value)! });
-    const intent = scripted([[0.6, 0.4, 0], [0, 0.5, 0.5], [0, 0, 1]]);
-    const ranker = new ClipSimRanker(pool);
-    const bench = await evaluateDialogs([record], pool, intent, ranker, { negatives: 999, element, negative });
-
-    // The page's path: compose and score each response turn, then the session means.
-    const turns = recordTurns(record, element);
-    const figures: TurnFigures[] = [];
-    for (let t = 1; t < turns.length; t++) {
-      const composed = await composeResponse(turns.slice(0, t), pool, intent, ranker);
-      const predicted = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
-      const score = await scoreResponse(turns.slice(0, t), predicted, turns[t]!.elements, { intent, ranker, negatives: { text: record.negativeTexts, image: record.negativeMediaKeys }, limit: 999, negative });
-      figures.push({ mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks });
-    }
-    const means = sessionMeans(figures);
-    expect(bench.responses).toBe(2);
-    expect(means.mmRelevance).toBe(bench.mmRelevance);
-    expect(means.intentF1).toBe(bench.intentF1);
-    expect(means.recallAt1).toEqual({ text: bench.recall.text.recallAt[1], image: bench.recall.image.recallAt[1] });
-    // Both replies are [text, image]: against [text] Intent F1 is 2 x 50 x 100 / 150 = 66.7, against [text, image] 100.
-    expect(means.intentF1).toBeCloseTo((200 / 3 + 100) / 2, 10);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../response/rankers';
 import { type EmbeddingMatrix, l2Normalize } from '../retrieval/vectors';
-import { clipMapBatchLoss, mapOneOfHundred, trainClipMap } from '../selection/trainClipMap';
+import { type MapQuery, clipMapBatchLoss, mapOneOfHundred, mapRecallAmongNegatives, trainClipMap } from '../selection/trainClipMap';
 
 function randomUnitRows(rows: number, dim: number, next: () => number): Float64Array {
   const out = new Float64Array(rows * dim);
@@ -77,6 +77,23 @@ describe('clip-map trainer', () => {
     expect(trained.a).toBe(1);
     expect([...trained.w].every((v) => v === 0)).toBe(true);
     expect(trained.history.length).toBeLessThanOrEqual(4);
+    // The heads' recipe keeps a trained epoch even then.
+    const trainedOnly = trainClipMap(train, { x: y, y }, { maxEpochs: 6, learningRate: 0.01, patience: 2, keepEpochZero: false });
+    expect(trainedOnly.bestEpoch).toBeGreaterThan(0);
+    expect([...trainedOnly.w].some((v) => v !== 0)).toBe(true);
+  });
+
+  it('picks the epoch by R@1 among each reference\'s own negatives, as the heads\' clip-map is (npm run heads:data)', () => {
+    const train = rotatedPairs(2000, 8, 1);
+    const valid = rotatedPairs(300, 8, 2);
+    // Each valid x against its own y and 9 other y rows of the valid set, as a record's negatives.
+    const queries: MapQuery[] = Array.from({ length: 300 }, (_, r) => ({ x: valid.x.data.subarray(r * 8, (r + 1) * 8), target: r, negatives: Array.from({ length: 9 }, (_, k) => (r + 1 + k * 31) % 300) }));
+    const identity = mapRecallAmongNegatives({ w: new Float32Array(64), a: 1 }, valid.y, queries);
+    const trained = trainClipMap(train, (map) => mapRecallAmongNegatives(map, valid.y, queries), { maxEpochs: 30, learningRate: 0.01, patience: 5, seed: 4 });
+    expect(trained.history[0]!.validR1).toBe(identity);
+    expect(identity).toBeLessThan(0.2); // chance is 0.1: x points away from its own y
+    expect(trained.validR1).toBe(1);
+    expect(trained.validR1).toBe(mapRecallAmongNegatives(trained, valid.y, queries));
   });
 
   it('says what is wrong with its input', () => {

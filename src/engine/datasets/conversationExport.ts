@@ -1,6 +1,6 @@
 import { EngineError, errorMessage } from '../errors';
 import type { ImageFormat } from '../image/imageFormat';
-import { RANKING_METHOD_NAMES, type RankingMethodId } from '../response/rankers';
+import { type ResponseMethodId, methodName } from '../response/methods';
 import { DIALOGUE_LIMITS, readDialogueRecord } from './mmdialog';
 import type { MmdialogElementJson, MmdialogRecordJson } from './mmdialogExport';
 import { isMediaKey } from './validation';
@@ -25,7 +25,7 @@ export interface ExportMessage {
   readonly createdAt: number;
   readonly elements: readonly ExportElement[];
   /** How a reply was made. */
-  readonly reply?: { readonly method: RankingMethodId | string; readonly intentModel: 'majority' | 'head' };
+  readonly reply?: { readonly method: ResponseMethodId | string; readonly intentModel: 'majority' | 'head' };
 }
 
 /** Where an image came from and under which terms, as the pool's catalogue says. */
@@ -310,8 +310,7 @@ function escapeInline(text: string): string {
 
 function replyNote(reply: ExportMessage['reply']): string {
   if (!reply) return '';
-  const name = (RANKING_METHOD_NAMES as Record<string, string>)[reply.method] ?? reply.method;
-  return ` · reply by ${name}, intent ${reply.intentModel === 'head' ? 'trained' : 'majority'}`;
+  return ` · reply by ${methodName(reply.method)}, intent ${reply.intentModel === 'head' ? 'trained' : 'majority'}`;
 }
 
 function creditLine(credit: ImageCredit | undefined): string {

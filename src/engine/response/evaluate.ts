@@ -1,9 +1,8 @@
-import { nowMs } from '../clock';
-import type { DialogueElement, DialogueRecord } from '../datasets/mmdialog';
+import type { DialogueRecord } from '../datasets/mmdialog';
 import { type IntentF1, type MmRelevance, type RankSummary, type RankedElement, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
-import { type IntentModel, chooseIntent, composeResponse, poolElement } from './compose';
+import { type IntentModel, chooseIntent } from './compose';
 import type { Ranker } from './rankers';
-import type { CandidateItem, CandidatePool, ContextElement, ContextTurn, Modality } from './types';
+import type { CandidateItem, ContextElement, ContextTurn, Modality } from './types';
 
 /**
  * The MMDialog evaluation of one method on reference dialogues: every turn after the first is a
@@ -12,32 +11,22 @@ import type { CandidateItem, CandidatePool, ContextElement, ContextTurn, Modalit
  *    (eq. 1) compare it with R.
  *  - Recall@k: for each reference element, with R's earlier elements given, recall is 0 when the
  *    predicted intent's modality differs from the element's, else the element's rank among itself
- *    and the record's first `negatives` negatives of that modality. Averaged per modality.
+ *    and the record's first negatives of that modality. Averaged per modality.
  */
-export interface DialogEvalOptions {
-  /** Negatives per ranked element: 999 as MMDialog, or 99 for 1-of-100. */
-  negatives: number;
-  /** Resolves a dialogue element to its unit embedding and text (caption for images). */
-  element: (e: DialogueElement) => ContextElement;
-  /** Resolves a negative (a text, or a media key) to a candidate. */
-  negative: (modality: Modality, value: string) => CandidateItem;
-  /** Runs before composing each response and is timed with it: encoding the latest turn, as the app does. */
-  encodeTurn?: (turn: ContextTurn) => Promise<void>;
-  maxElements?: number;
-  onProgress?: (done: number, total: number) => void;
-}
-
 export interface DialogEvalResult {
   responses: number;
   intentF1: number;
   mmRelevance: number;
   recall: Record<Modality, RankSummary & { wrongIntent: number }>;
-  /** Milliseconds per composed response (encoding the latest turn, intent and ranking). */
+  /** Milliseconds per composed response (embedding what is new, intent and ranking). */
   responseMs: number[];
 }
 
-export function recordTurns(record: DialogueRecord, element: DialogEvalOptions['element']): ContextTurn[] {
-  return record.turns.map((t, i) => ({ speaker: (i % 2) as 0 | 1, elements: t.elements.map(element) }));
+/** One response turn of a record, composed and scored (by a ReplySession, as the page replays it). */
+export interface ReplayedTurn {
+  score: ResponseScore;
+  /** Milliseconds to compose the reply. */
+  ms: number;
 }
 
 /** How one composed response compares with its reference: the figures the benchmark averages. */
@@ -89,23 +78,17 @@ export async function scoreResponse(context: readonly ContextTurn[], predicted: 
   return score;
 }
 
-export async function evaluateDialogs(records: readonly DialogueRecord[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: DialogEvalOptions): Promise<DialogEvalResult> {
+/** Replays every response turn of every record, in order, and pools the figures as the benchmark reports them. */
+export async function evaluateDialogs(records: readonly DialogueRecord[], replayTurn: (record: DialogueRecord, turn: number) => Promise<ReplayedTurn>, onProgress?: (done: number, total: number) => void): Promise<DialogEvalResult> {
   let responses = 0, intentSum = 0, mmSum = 0;
   const ranks: Record<Modality, TargetRank[]> = { text: [], image: [] };
   const wrongIntent: Record<Modality, number> = { text: 0, image: 0 };
   const responseMs: number[] = [];
   const total = records.reduce((n, r) => n + r.turns.length - 1, 0);
   for (const record of records) {
-    const turns = recordTurns(record, options.element);
-    const recall: RecallSetup = { intent, ranker, negatives: { text: record.negativeTexts, image: record.negativeMediaKeys }, limit: options.negatives, negative: options.negative };
-    for (let t = 1; t < turns.length; t++) {
-      const context = turns.slice(0, t);
-      const start = nowMs();
-      await options.encodeTurn?.(context[context.length - 1]!);
-      const composed = await composeResponse(context, pool, intent, ranker, { maxElements: options.maxElements });
-      responseMs.push(nowMs() - start);
-      const predicted = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
-      const score = await scoreResponse(context, predicted, turns[t]!.elements, recall);
+    for (let t = 1; t < record.turns.length; t++) {
+      const { score, ms } = await replayTurn(record, t);
+      responseMs.push(ms);
       mmSum += score.mmRelevance.f1;
       intentSum += score.intentF1.f1;
       responses++;
@@ -113,7 +96,7 @@ export async function evaluateDialogs(records: readonly DialogueRecord[], pool: 
         ranks[modality].push(rank);
         if (rank.miss) wrongIntent[modality]++;
       }
-      options.onProgress?.(responses, total);
+      onProgress?.(responses, total);
     }
   }
   const summary = (m: Modality) => ({ ...summarizeRanks(ranks[m]), wrongIntent: wrongIntent[m] });

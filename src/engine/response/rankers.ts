@@ -2,23 +2,12 @@ import { EngineError } from '../errors';
 import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
+import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId } from './methods';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
-
-export type RankingMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map' | 'depp';
-export const RANKING_METHODS: readonly RankingMethodId[] = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'];
-/** How each method is named to people: under a reply, in exports. */
-export const RANKING_METHOD_NAMES: Readonly<Record<RankingMethodId, string>> = {
-  depp: 'trained heads (DE++)',
-  'clip-map': 'clip-map',
-  'clip-sim': 'CLIP similarity',
-  bm25: 'BM25',
-  tfidf: 'tf-idf',
-  random: 'random',
-};
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
 export interface Ranker {
-  readonly id: RankingMethodId;
+  readonly id: ResponseMethodId;
   /** The k best pool rows of a modality, never one in `exclude` (elements already in this response). */
   topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]>;
   /** Scores of candidates given by content: a reference element and its negatives, in evaluation. */
@@ -64,7 +53,7 @@ export function seededRandom(seed: number): () => number {
 export class RandomRanker implements Ranker {
   readonly id = 'random' as const;
   private readonly next: () => number;
-  constructor(private readonly pool: CandidatePool, seed = 1) {
+  constructor(private readonly pool: CandidatePool, seed: number) {
     this.next = seededRandom(seed);
   }
   async topK(_: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
@@ -160,4 +149,15 @@ export class ClipMapRanker implements Ranker {
     const x = contextVector(state, this.context);
     return Float64Array.from(candidates, (c) => dot(x, applyMap(this.params[modality], c.embedding)));
   }
+}
+
+/** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
+const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker };
+export type RankerKit = typeof KIT;
+
+/** The ranker of a method (RESPONSE_METHODS): the one factory of the page and the benchmarks. */
+export async function createRanker(method: ResponseMethodId, inputs: RankerInputs): Promise<Ranker> {
+  const entry = RESPONSE_METHODS[method];
+  if (entry.needs.heads && !inputs.heads) throw new EngineError('invalid-input', `The method "${method}" needs trained heads, which this pack does not have. Choose another method in Settings.`);
+  return entry.create(KIT, inputs);
 }

@@ -1,6 +1,7 @@
 import { type TargetRank, rankAmong } from '../metrics/dialogMetrics';
 import { type CorpusStats, LexicalIndex, type LexicalMethod } from '../ranking/lexical';
 import { type ContextOptions, applyMap, contextText, contextVector, seededRandom } from '../response/rankers';
+import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
 import { dot } from '../retrieval/vectors';
 import type { RankingGroup } from './protocols';
@@ -11,9 +12,6 @@ import type { RankingGroup } from './protocols';
  * Contexts are built as the engine builds them (contextText, contextVector), with `turns: 1` for the
  * immediate context and `turns: Infinity` for the whole history.
  */
-export type SelectionMethodId = 'random' | 'tfidf' | 'bm25' | 'clip-sim' | 'clip-map';
-export const SELECTION_METHODS: readonly SelectionMethodId[] = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map'];
-
 export interface SelectionScorer {
   readonly id: SelectionMethodId;
   /** One row of candidate scores per query of the group. */

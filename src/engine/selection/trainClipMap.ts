@@ -8,8 +8,9 @@ import { shuffleWith } from './protocols';
  * Trains clip-map's response-side map, score = cosine(x, (W + aI) y) (PolyAI conversational-datasets,
  * the "map" baselines), in plain TypeScript so the benchmark is one command: the in-batch softmax
  * ("dot-product loss", Henderson et al. 2017) over scale x cosine, Adam, W = 0 and a = 1 at the start
- * (so epoch 0 is clip-sim), and early stopping on valid 1-of-100 R@1. The recipe is the one
- * models/scripts/heads/train_heads.py uses for the pack's heads: batch 64, scale 20, learning rate 1e-3.
+ * (so epoch 0 is clip-sim), and early stopping on valid 1-of-100 R@1. The one trainer of the map:
+ * `bench -- select` trains it here, and `npm run heads:data` trains the pack's clip-map here for
+ * models/scripts/heads/train_heads.py to read (batch 64, scale 20, learning rate 1e-3).
  * Everything is deterministic for a seed.
  */
 
@@ -28,6 +29,11 @@ export interface ClipMapTrainingOptions {
   /** Epochs without a better valid R@1 before stopping. */
   patience?: number;
   seed?: number;
+  /**
+   * Whether the untrained map (epoch 0: W = 0, a = 1, which is clip-sim) may be kept (default true).
+   * The heads' recipe keeps a trained epoch only: its valid R@1 dips for a few epochs before it climbs.
+   */
+  keepEpochZero?: boolean;
   onEpoch?: (epoch: ClipMapEpoch) => void;
 }
 
@@ -146,8 +152,38 @@ export function clipMapBatchLoss(w: Float64Array, a: number, x: Float64Array, y:
   return { loss: loss / B, gradA };
 }
 
+/** A learned map, as applyMap reads it. */
+export interface ClipMap {
+  w: Float32Array;
+  a: number;
+}
+
+/** One valid query of a map: the context vector, its reference response and the record's own negatives (rows of one matrix). */
+export interface MapQuery {
+  x: Float32Array;
+  target: number;
+  negatives: readonly number[];
+}
+
+/**
+ * R@1 of each query's reference among its own negatives (MMDialog's records carry 999; the heads use
+ * the first 99), ties at their expected rank. Every row is mapped once per call.
+ */
+export function mapRecallAmongNegatives(params: ClipMap, rows: EmbeddingMatrix, queries: readonly MapQuery[]): number {
+  const d = rows.dim;
+  const mapped = new Map<number, Float32Array>();
+  const key = (r: number) => {
+    let m = mapped.get(r);
+    if (!m) mapped.set(r, (m = applyMap(params, rows.data.subarray(r * d, (r + 1) * d))));
+    return m;
+  };
+  let hits = 0;
+  for (const q of queries) hits += recallAtK(rankAmong(Float64Array.from([q.target, ...q.negatives], (r) => dot(q.x, key(r))), 0), 1);
+  return queries.length ? hits / queries.length : 0;
+}
+
 /** 1-of-100 R@1 of a map on pairs in consecutive batches of 100 (a last, smaller batch of at least 2 counts too), ties at their expected rank. */
-export function mapOneOfHundred(params: { w: Float32Array; a: number }, pairs: MapPairs): number {
+export function mapOneOfHundred(params: ClipMap, pairs: MapPairs): number {
   const { x, y } = pairs;
   const d = x.dim;
   const row = (m: EmbeddingMatrix, r: number) => m.data.subarray(r * d, (r + 1) * d);
@@ -166,12 +202,18 @@ export function mapOneOfHundred(params: { w: Float32Array; a: number }, pairs: M
   return count ? hits / count : 0;
 }
 
-export function trainClipMap(train: MapPairs, valid: MapPairs, options: ClipMapTrainingOptions = {}): TrainedClipMap {
+/**
+ * `valid` picks the epoch: pairs scored 1-of-100 in batches of 100 (mapOneOfHundred), or any R@1 of
+ * a map (the heads' data use mapRecallAmongNegatives).
+ */
+export function trainClipMap(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions = {}): TrainedClipMap {
   const d = train.x.dim;
-  if (train.x.rows !== train.y.rows || valid.x.rows !== valid.y.rows || train.y.dim !== d || valid.x.dim !== d || valid.y.dim !== d) {
+  const validPairs = typeof valid === 'function' ? null : valid;
+  if (train.x.rows !== train.y.rows || train.y.dim !== d || (validPairs && (validPairs.x.rows !== validPairs.y.rows || validPairs.x.dim !== d || validPairs.y.dim !== d))) {
     throw new EngineError('invalid-input', 'trainClipMap: x and y must have the same rows and dimension.');
   }
-  if (train.x.rows < 2 || valid.x.rows < 2) throw new EngineError('invalid-input', `trainClipMap: ${train.x.rows} train and ${valid.x.rows} valid pairs; the in-batch loss and 1-of-100 need at least 2 of each.`);
+  if (validPairs && (train.x.rows < 2 || validPairs.x.rows < 2)) throw new EngineError('invalid-input', `trainClipMap: ${train.x.rows} train and ${validPairs.x.rows} valid pairs; the in-batch loss and 1-of-100 need at least 2 of each.`);
+  if (train.x.rows < 2) throw new EngineError('invalid-input', `trainClipMap: ${train.x.rows} train pairs; the in-batch loss needs at least 2.`);
   const maxEpochs = options.maxEpochs ?? 40;
   const batchSize = options.batchSize ?? 64;
   const lr = options.learningRate ?? 1e-3;
@@ -188,10 +230,12 @@ export function trainClipMap(train: MapPairs, valid: MapPairs, options: ClipMapT
   const xBatch = new Float64Array(batchSize * d), yBatch = new Float64Array(batchSize * d);
   const order = Array.from({ length: train.x.rows }, (_, i) => i);
 
-  const evaluate = () => mapOneOfHundred({ w: Float32Array.from(w), a }, valid);
+  const validR1 = validPairs ? (map: ClipMap) => mapOneOfHundred(map, validPairs) : (valid as (map: ClipMap) => number);
+  const evaluate = () => validR1({ w: Float32Array.from(w), a });
   const history: ClipMapEpoch[] = [{ epoch: 0, loss: NaN, validR1: evaluate() }];
   options.onEpoch?.(history[0]!);
-  let best = { w: Float32Array.from(w), a, epoch: 0, validR1: history[0]!.validR1 };
+  const untrained = { w: Float32Array.from(w), a, epoch: 0, validR1: history[0]!.validR1 };
+  let best = options.keepEpochZero === false ? null : untrained;
   for (let epoch = 1, worse = 0; epoch <= maxEpochs && worse < patience; epoch++) {
     shuffleWith(order, next);
     let lossSum = 0, batches = 0;
@@ -221,10 +265,11 @@ export function trainClipMap(train: MapPairs, valid: MapPairs, options: ClipMapT
     const entry = { epoch, loss: lossSum / Math.max(1, batches), validR1: evaluate() };
     history.push(entry);
     options.onEpoch?.(entry);
-    if (entry.validR1 > best.validR1) {
+    if (!best || entry.validR1 > best.validR1) {
       best = { w: Float32Array.from(w), a, epoch, validR1: entry.validR1 };
       worse = 0;
     } else worse++;
   }
-  return { w: best.w, a: best.a, bestEpoch: best.epoch, validR1: best.validR1, history };
+  const kept = best ?? untrained; // no epoch trained (maxEpochs 0)
+  return { w: kept.w, a: kept.a, bestEpoch: kept.epoch, validR1: kept.validR1, history };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
+import { methodName } from '../../engine/response/methods';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
@@ -36,7 +36,7 @@ function Message({ message }: { message: ChatMessage }) {
         )}
         {message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
           <p className="text-xs text-slate-600" data-testid="reply-meta">
-            {RANKING_METHOD_NAMES[message.reply.method] ?? message.reply.method} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
+            {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}

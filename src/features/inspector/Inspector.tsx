@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
-import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
+import { methodName } from '../../engine/response/methods';
 import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversation';
 import { SHORTCUTS } from '../../shared/keyCommands';
 import { panelActions } from '../../shared/stores/panelStore';
@@ -199,7 +199,7 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
   return (
     <>
       <dl className="flex flex-wrap gap-x-4 gap-y-1" data-testid="inspector-summary">
-        <SummaryItem term="Method" testId="inspector-method">{RANKING_METHOD_NAMES[reply.method] ?? reply.method}</SummaryItem>
+        <SummaryItem term="Method" testId="inspector-method">{methodName(reply.method)}</SummaryItem>
         <SummaryItem term="Intent" testId="inspector-intent-model">{reply.intentModel === 'head' ? 'trained head' : 'majority (no trained heads)'}</SummaryItem>
         <SummaryItem term="Backend" testId="inspector-backend">
           {reply.provider.toUpperCase()}

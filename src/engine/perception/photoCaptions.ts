@@ -1,9 +1,45 @@
-import { DETECTION_MIN_SCORE, groundedRetrievalText } from '../engine/detection/groundedCaption';
-import type { DetectionResult } from '../engine/detection/types';
-import { type PhotoDescription, photoGrounding } from '../engine/perception/photoAnalyzer';
-import { captionImage } from '../engine/response/captioner';
-import type { EmbeddingMatrix } from '../engine/retrieval/vectors';
-import type { PhotoCaption, PhotoDetections } from './protocol';
+import { DETECTION_MIN_SCORE, groundedRetrievalText } from '../detection/groundedCaption';
+import type { Box, DetectionResult } from '../detection/types';
+import { captionImage } from '../response/captioner';
+import type { EmbeddingMatrix } from '../retrieval/vectors';
+import { type PhotoDescription, photoGrounding } from './photoAnalyzer';
+
+/** One object the detector found in a photo; the box is in the photo's own pixels. */
+export interface DetectedObject {
+  /** The COCO class, e.g. "cup". */
+  label: string;
+  /** The detector's confidence, 0..1. */
+  score: number;
+  box: Box;
+}
+
+/** What the detector found in one photo, strongest first, with the photo's size the boxes refer to. */
+export interface PhotoDetections {
+  width: number;
+  height: number;
+  objects: DetectedObject[];
+}
+
+/** The caption of a shared photo, and where it came from. */
+export interface PhotoCaption {
+  imageId: string;
+  /** One sentence: shown under the photo and used as its alt text. */
+  text: string;
+  /**
+   * grounded: written from the object detector's boxes. image-encoder: the caption-bank sentence
+   * nearest to the photo's CLIP embedding, used when there is no detector.
+   */
+  source: 'grounded' | 'image-encoder';
+  /**
+   * Whether the caption says what is in the photo, and so is the photo's text for the text-only
+   * methods. False for a grounded caption that only says nothing was found with confidence.
+   */
+  confident: boolean;
+  /** grounded: the main object's detection score (0 when not confident); image-encoder: the CLIP cosine of photo and caption. */
+  score: number;
+  /** What the detector found (null when the photo was described without it). */
+  detections: PhotoDetections | null;
+}
 
 /**
  * Boxes sent to the page and kept with the conversation: those the grounded captioner reads (score

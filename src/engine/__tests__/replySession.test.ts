@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { ClipEncoder } from '../clip/clipEncoder';
+import type { DialogueRecord } from '../datasets/mmdialog';
+import { type TurnFigures, sessionMeans } from '../metrics/sessionMetrics';
+import { PhotoAnalyzer } from '../perception/photoAnalyzer';
+import type { IntentProbabilities } from '../response/compose';
+import type { ResponseHeads } from '../response/heads';
+import { RANDOM_SEED } from '../response/methods';
+import { ClipSimRanker, seededRandom } from '../response/rankers';
+import { ReplySession, type SessionTurn, evaluateSession } from '../response/session';
+import type { CandidatePool, ResponseState } from '../response/types';
+
+/**
+ * The reply session with a table for a text tower: what the page's worker and the benchmarks run.
+ * Two dimensions, "dog-ness" and "beach-ness", so every cosine can be worked out by hand.
+ */
+const unit = (x: number, y: number) => new Float32Array([x / Math.hypot(x, y), y / Math.hypot(x, y)]);
+const EMBEDDINGS = new Map<string, Float32Array>([
+  ['what a cute dog', unit(1, 0.1)],
+  ['I love the beach', unit(0.1, 1)],
+  ['dogs are the best', unit(1, 0.2)],
+  ['alpha gamma', unit(1, 1)],
+  ['beta delta', unit(1, 1)],
+  ['look at my dog', unit(1, 0)],
+  ['my dog', unit(1, 0.3)],
+  ['so cute', unit(0.9, 0.5)],
+  ['at the sea', unit(0.2, 1)],
+]);
+const IMAGES = [
+  { key: 'dog', label: 'a dog', alt: 'A dog', kind: 'photo', keywords: [], embedding: unit(1, 0) },
+  { key: 'beach', label: 'a beach', alt: 'A beach', kind: 'photo', keywords: [], embedding: unit(0, 1) },
+];
+
+function tableEncoder(): ClipEncoder & { encoded: string[] } {
+  const encoder = {
+    fingerprint: 'table',
+    takesGrounding: false,
+    encoded: [] as string[],
+    async encodeTexts(texts: readonly string[]) {
+      encoder.encoded.push(...texts);
+      return texts.map((t) => EMBEDDINGS.get(t) ?? unit(0.5, 0.5));
+    },
+    async encodeImages() {
+      throw new Error('no photos in these tests');
+    },
+  };
+  return encoder as unknown as ClipEncoder & { encoded: string[] };
+}
+
+const matrix = (rows: Float32Array[]) => ({ data: Float32Array.from(rows.flatMap((r) => [...r])), rows: rows.length, dim: 2 });
+const text = (t: string) => ({ kind: 'text' as const, text: t });
+const media = (key: string) => ({ kind: 'media' as const, key });
+/** A dialogue whose turns are given; every response turn after the first counts for the majority intent. */
+const dialogue = (id: string, ...turns: DialogueRecord['turns'][number]['elements'][]): DialogueRecord => ({ id, turns: turns.map((elements) => ({ elements })) });
+
+interface Setup {
+  texts?: string[];
+  /** The train split; null for a pool without one. */
+  train?: DialogueRecord[] | null;
+  heads?: ResponseHeads | null;
+}
+
+function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are the best'], train = null, heads = null }: Setup = {}) {
+  const encoder = tableEncoder();
+  const trainReads: number[] = [];
+  const session = new ReplySession(new PhotoAnalyzer(encoder, null), heads);
+  session.setPool({
+    texts,
+    textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t) ?? unit(0.5, 0.5))),
+    images: IMAGES,
+    imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+    train: async () => {
+      trainReads.push(1);
+      return train;
+    },
+  });
+  return { session, encoder, trainReads };
+}
+
+const say = (...texts: string[]): SessionTurn => ({ elements: texts.map(text) });
+/** A text reply, then stop: the responses of a train split that answers every turn with one text. */
+const TEXT_ONCE = [dialogue('t1', [text('hi')], [text('hello')]), dialogue('t2', [text('hey')], [text('hey there')])];
+const IMAGE_ONCE = [dialogue('i1', [text('hi')], [media('dog')]), dialogue('i2', [text('hey')], [media('beach')])];
+
+/** Heads as far as the session reads them: an intent that follows a script, a map, and a ranker. */
+function fakeHeads(steps: IntentProbabilities[]): ResponseHeads {
+  const identity = { w: new Float32Array(4), a: 1 };
+  return {
+    intent: { id: 'head', predict: async (s: ResponseState) => steps[Math.min(s.partial.length, steps.length - 1)]! },
+    clipMap: { dim: 2, text: identity, image: identity },
+    ranker: async (pool: CandidatePool) => Object.assign(new ClipSimRanker(pool), { id: 'depp' as const }),
+  } as unknown as ResponseHeads;
+}
+
+describe('ReplySession: one reply pipeline for the page and the benchmarks', () => {
+  it('composes from the pool, encodes a text once, and uses a pool text\'s own row', async () => {
+    const { session, encoder } = sessionWith({ train: TEXT_ONCE });
+    const first = await session.compose([say('look at my dog')], { method: 'clip-sim' });
+    expect(first.method).toBe('clip-sim');
+    expect(first.intentModel).toBe('majority');
+    expect(first.elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    expect(first.relevance).toBeCloseTo(unit(1, 0.1)[0]!, 6); // cosine of (1, 0) and the reply
+    await session.compose([say('look at my dog'), say('what a cute dog'), say('look at my dog')], { method: 'clip-sim' });
+    expect(encoder.encoded).toEqual(['look at my dog']);
+  });
+
+  it('offers the methods the pack can run, and the preferred one for a method it cannot', async () => {
+    const { session } = sessionWith({ train: TEXT_ONCE });
+    expect(session.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim'], preferred: 'clip-sim' });
+    expect((await session.compose([say('look at my dog')], { method: 'depp' })).method).toBe('clip-sim');
+    await expect(session.compose([say('look at my dog')], { intent: 'head' })).rejects.toThrow('needs trained heads');
+    const withHeads = sessionWith({ heads: fakeHeads([[0, 1, 0], [0, 0, 1]]) }).session;
+    expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'], preferred: 'depp' });
+    const reply = await withHeads.compose([say('look at my dog')]);
+    expect([reply.method, reply.intentModel, reply.elements.map((e) => e.text)]).toEqual(['depp', 'head', ['a dog']]);
+  });
+
+  it('takes the majority intent from the train split only, read once and only when needed', async () => {
+    const images = sessionWith({ train: IMAGE_ONCE });
+    expect((await images.session.compose([say('look at my dog')])).elements.map((e) => e.kind)).toEqual(['image']);
+    await images.session.compose([say('my dog')]);
+    expect(images.trainReads).toHaveLength(1);
+    // Without a train split: one text, then stop.
+    expect((await sessionWith({ train: null }).session.compose([say('look at my dog')])).elements.map((e) => e.kind)).toEqual(['text']);
+    // With trained heads the intent is the head's, and the train split is not read for clip-sim.
+    const headed = sessionWith({ train: IMAGE_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    await headed.session.compose([say('look at my dog')], { method: 'clip-sim' });
+    expect(headed.trainReads).toHaveLength(0);
+  });
+
+  it('gives tf-idf and BM25 document frequencies from the train split, and from the pool without one', async () => {
+    // Train texts: "alpha" in 3 of 4, "beta" in 1, so "beta" weighs more; in the pool it is the other way round.
+    const train = [dialogue('d', [text('alpha one'), text('alpha two')], [text('alpha three'), text('beta four')])];
+    const texts = ['alpha gamma', 'beta delta', 'beta blue sky', 'what a cute dog'];
+    for (const method of ['tfidf', 'bm25'] as const) {
+      const fromTrain = await sessionWith({ texts, train }).session.compose([say('alpha beta')], { method });
+      expect(fromTrain.elements[0]!.text).toBe('beta delta');
+      const fromPool = await sessionWith({ texts, train: null }).session.compose([say('alpha beta')], { method });
+      expect(fromPool.elements[0]!.text).toBe('alpha gamma');
+    }
+  });
+
+  it('draws the random baseline from RANDOM_SEED: two fresh sessions reply alike', async () => {
+    const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
+    const draws = seededRandom(RANDOM_SEED);
+    const scores = texts.map(() => draws());
+    const expected = texts[scores.indexOf(Math.max(...scores))];
+    const replies = [];
+    for (let i = 0; i < 2; i++) replies.push(await sessionWith({ texts, train: TEXT_ONCE }).session.compose([say('look at my dog')], { method: 'random' }));
+    expect(replies[0]!.elements.map((e) => e.text)).toEqual([expected]);
+    expect(replies[1]!.composed.steps.map((s) => s.candidates)).toEqual(replies[0]!.composed.steps.map((s) => s.candidates));
+  });
+
+  it('scores a replayed turn: a perfect method at 100, and a wrong intent as a miss', async () => {
+    const record: DialogueRecord = { ...dialogue('1', [text('look at my dog')], [text('what a cute dog')]), negativeTexts: ['I love the beach'], negativeMediaKeys: ['beach'] };
+    const good = await sessionWith({ train: TEXT_ONCE }).session.replayTurn(record, 1, { method: 'clip-sim' });
+    expect(good.score.intentF1.f1).toBe(100);
+    expect(good.score.mmRelevance.f1).toBeCloseTo(100, 4); // it composes exactly the reference text
+    expect(good.score.ranks).toEqual([{ modality: 'text', rank: { higher: 0, ties: 0 }, candidates: 2 }]);
+    const wrong = await sessionWith({ train: IMAGE_ONCE }).session.replayTurn(record, 1, { method: 'bm25' });
+    expect(wrong.score.intentF1.f1).toBe(0);
+    expect(wrong.score.ranks).toEqual([{ modality: 'text', rank: { higher: 1, ties: 0, miss: true }, candidates: 2 }]);
+  });
+
+  it('refuses a turn that is not a response and a record whose images are not in the pool', async () => {
+    const { session } = sessionWith();
+    const record = dialogue('5', [text('my dog')], [media('cat')]);
+    await expect(session.replayTurn(record, 0)).rejects.toThrow('Dialogue 5 has no response turn 0: it has turns 1 to 1.');
+    await expect(session.replayTurn(record, 1)).rejects.toThrow('Dialogue 5 shows the image "cat", which is not in the pool in use.');
+  });
+
+  it('ends a replay of a whole dialogue on the benchmark figures for that dialogue', async () => {
+    const record: DialogueRecord = {
+      ...dialogue('7', [text('my dog'), media('dog')], [text('so cute')], [text('at the sea'), media('beach')]),
+      negativeTexts: ['what a cute dog', 'I love the beach'],
+      negativeMediaKeys: ['beach', 'dog'],
+    };
+    const train = [dialogue('t', [text('hi')], [text('hello'), media('dog')])]; // a text, an image, then stop
+    // The page: each turn replayed in its session, then the running means.
+    const page = sessionWith({ train }).session;
+    const figures: TurnFigures[] = [];
+    for (let t = 1; t < record.turns.length; t++) {
+      const { score } = await page.replayTurn(record, t, { method: 'clip-sim' });
+      figures.push({ mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks });
+    }
+    const bench = await evaluateSession(sessionWith({ train }).session, [record], { method: 'clip-sim' });
+    const means = sessionMeans(figures);
+    expect(bench.responses).toBe(2);
+    expect(means.mmRelevance).toBe(bench.mmRelevance);
+    expect(means.intentF1).toBe(bench.intentF1);
+    expect(means.recallAt1).toEqual({ text: bench.recall.text.recallAt[1], image: bench.recall.image.recallAt[1] });
+    // Both replies are [text, image]: against [text] Intent F1 is 2 x 50 x 100 / 150 = 66.7, against [text, image] 100.
+    expect(means.intentF1).toBeCloseTo((200 / 3 + 100) / 2, 10);
+  });
+});

@@ -1,0 +1,94 @@
+import type { ResponseHeads } from './heads';
+import type { Ranker, RankerKit } from './rankers';
+import type { CandidatePool } from './types';
+
+/**
+ * Every response method, in one table: its id, the name people see (under a reply, in the
+ * Inspector, in exports), what it needs, and how its ranker is built. The page imports this file for
+ * names, so it holds no ranker code: the ranker classes come in through `kit` (see createRanker).
+ * Adding a method is its id and its row here (and its ranker class); the compiler asks for the row.
+ */
+
+/** Every method's id, simplest first (the order of benchmark tables and of Settings). */
+export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'] as const;
+export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
+
+/** The seed of the random baseline, for the page and every benchmark alike. */
+export const RANDOM_SEED = 7;
+
+/** What building a ranker may draw on; each method's `needs` says which parts it reads. */
+export interface RankerInputs {
+  pool: CandidatePool;
+  heads: ResponseHeads | null;
+  /** The texts document frequencies come from: the train split's, never the split being evaluated. */
+  dfCorpus: readonly string[];
+}
+
+interface MethodEntry {
+  /** How the method is named to people. */
+  readonly name: string;
+  readonly needs: {
+    /** The pack's trained heads (models/<pack>/heads). */
+    readonly heads: boolean;
+    /** Train-split texts, for document frequencies. */
+    readonly trainTexts: boolean;
+    /** Images are ranked by their captions (and a shared photo by its caption), not by their embeddings. */
+    readonly captions: boolean;
+  };
+  /** Also a scorer of `bench -- select` (text-only response selection, its map trained there). */
+  readonly selection: boolean;
+  create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
+}
+
+export const RESPONSE_METHODS = {
+  random: {
+    name: 'random',
+    needs: { heads: false, trainTexts: false, captions: false },
+    selection: true,
+    create: (kit, { pool }) => new kit.RandomRanker(pool, RANDOM_SEED),
+  },
+  tfidf: {
+    name: 'tf-idf',
+    needs: { heads: false, trainTexts: true, captions: true },
+    selection: true,
+    create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('tfidf', pool, dfCorpus),
+  },
+  bm25: {
+    name: 'BM25',
+    needs: { heads: false, trainTexts: true, captions: true },
+    selection: true,
+    create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('bm25', pool, dfCorpus),
+  },
+  'clip-sim': {
+    name: 'CLIP similarity',
+    needs: { heads: false, trainTexts: false, captions: false },
+    selection: true,
+    create: (kit, { pool }) => new kit.ClipSimRanker(pool),
+  },
+  'clip-map': {
+    name: 'clip-map',
+    needs: { heads: true, trainTexts: false, captions: false },
+    selection: true,
+    create: (kit, { pool, heads }) => new kit.ClipMapRanker(pool, heads!.clipMap),
+  },
+  depp: {
+    name: 'trained heads (DE++)',
+    needs: { heads: true, trainTexts: false, captions: false },
+    selection: false,
+    create: (_, { pool, heads }) => heads!.ranker(pool),
+  },
+} as const satisfies Record<ResponseMethodId, MethodEntry>;
+
+/** The methods of text-only response selection (`bench -- select`). */
+export type SelectionMethodId = { [K in ResponseMethodId]: (typeof RESPONSE_METHODS)[K]['selection'] extends true ? K : never }[ResponseMethodId];
+
+export const SELECTION_METHOD_IDS = RESPONSE_METHOD_IDS.filter((id): id is SelectionMethodId => RESPONSE_METHODS[id].selection);
+
+export function isResponseMethodId(value: string): value is ResponseMethodId {
+  return Object.hasOwn(RESPONSE_METHODS, value);
+}
+
+/** The name people see; an id this version does not know (an old export) is shown as it is. */
+export function methodName(id: string): string {
+  return isResponseMethodId(id) ? RESPONSE_METHODS[id].name : id;
+}

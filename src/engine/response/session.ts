@@ -1,0 +1,380 @@
+import { nowMs } from '../clock';
+import type { DialogueRecord } from '../datasets/mmdialog';
+import { EngineError, errorMessage } from '../errors';
+import type { RgbaImage } from '../image/rgbaImage';
+import { type AnalyzedPhoto, type PhotoTimings, PhotoAnalyzer } from '../perception/photoAnalyzer';
+import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEncoderCaption } from '../perception/photoCaptions';
+import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
+import { type EmbeddingMatrix, dot, l2Normalize } from '../retrieval/vectors';
+import { captionBank } from './captioner';
+import { type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
+import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
+import type { ResponseHeads } from './heads';
+import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId } from './methods';
+import { type Ranker, contextVector, createRanker } from './rankers';
+import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
+
+/** The texts tf-idf and BM25 count document frequencies in: the train split's, else the pool's own. */
+function dfCorpus(train: readonly DialogueRecord[] | null, pool: CandidatePool): readonly string[] {
+  if (!train || train.length === 0) return pool.texts;
+  return train.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
+}
+
+/** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
+export const REFERENCE_NEGATIVES = 999;
+
+/** The intent without train dialogues to count: one text, then stop. */
+const ONE_TEXT_THEN_STOP = new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
+
+/** An element of the conversation: a text, a photo the person shared (decoded only if not seen before), or an image of the pool. */
+export type SessionElement = { kind: 'text'; text: string } | { kind: 'image'; imageId: string; decode?: () => Promise<RgbaImage> } | { kind: 'poolImage'; key: string };
+
+export interface SessionTurn {
+  elements: readonly SessionElement[];
+}
+
+export interface PoolImage {
+  key: string;
+  /** What the image shows: its text for the text-only methods, and a source of the caption bank. */
+  label: string;
+  alt: string;
+  kind: string;
+  keywords: readonly string[];
+}
+
+/** The candidate pool replies come from, and the train dialogues that go with it. */
+export interface SessionPool {
+  texts: readonly string[];
+  textMatrix: EmbeddingMatrix;
+  images: readonly PoolImage[];
+  imageMatrix: EmbeddingMatrix;
+  /**
+   * The pool's train split, read when a method first needs it. The majority intent and tf-idf/BM25
+   * document frequencies come from it and never from a split that is evaluated. Null when there is
+   * none: then the majority intent is one text and stop, and document frequencies come from the pool's texts.
+   */
+  train: () => Promise<readonly DialogueRecord[] | null>;
+}
+
+export interface ReplyChoice {
+  /** The method; null, or one this pack does not offer, means the preferred one (as the page's "Best available"). */
+  method?: ResponseMethodId | null;
+  /** The intent model: the trained head when the pack has one (as the page), or the train split's majority. */
+  intent?: IntentModel['id'];
+}
+
+export interface SessionReply {
+  method: ResponseMethodId;
+  intentModel: IntentModel['id'];
+  composed: ComposedResponse;
+  /** The reply's elements, as the context of the next turn would hold them. */
+  elements: ContextElement[];
+  /** Captions of the photos shared in this history and not seen before. */
+  captions: PhotoCaption[];
+  /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
+  relevance: number;
+  timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
+}
+
+export interface SessionOptions {
+  /** Embeddings of the caption bank, kept between visits (the browser's IndexedDB cache). */
+  cache?: EmbeddingCache;
+  /** Called when the detector failed on a photo that the image encoder alone could read; later photos go without it. */
+  onDetectorFailed?: (reason: string) => void;
+}
+
+/**
+ * One reply session: what the page's worker and every benchmark that composes replies run, so a
+ * benchmark measures what the page does. The conversation becomes the context U (texts and photos
+ * embedded once and kept, so a long chat is not re-encoded each turn); the response engine composes
+ * the reply from the pool with the chosen method (MMDialog sec. 7.2), and a replayed reference turn
+ * is scored as the benchmark scores it. New photos go through the PhotoAnalyzer: the object detector
+ * (when there is one), the grounded caption, the image tower.
+ *
+ * The random baseline draws from one stream per session, so replies depend on what came before:
+ * two fresh sessions given the same turns in the same order give the same replies and scores.
+ */
+export class ReplySession {
+  private readonly elements = new Map<string, ContextElement>();
+  private readonly rankers = new Map<ResponseMethodId, Promise<Ranker>>();
+  private pool: CandidatePool | null = null;
+  private images: readonly PoolImage[] = [];
+  private imageRow = new Map<string, number>();
+  private textRow = new Map<string, number>();
+  private train: Promise<readonly DialogueRecord[] | null> | null = null;
+  private readTrain: () => Promise<readonly DialogueRecord[] | null> = async () => null;
+  private majority: Promise<IntentModel> | null = null;
+  private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
+
+  constructor(
+    private analyzer: PhotoAnalyzer,
+    private readonly heads: ResponseHeads | null,
+    private readonly options: SessionOptions = {},
+  ) {}
+
+  /** Makes a pool the one replies come from; caches that belong to the old pool are dropped. */
+  setPool(pool: SessionPool): void {
+    this.pool = {
+      texts: pool.texts,
+      textMatrix: pool.textMatrix,
+      imageKeys: pool.images.map((i) => i.key),
+      imageCaptions: pool.images.map((i) => i.label),
+      imageMatrix: pool.imageMatrix,
+    };
+    this.images = pool.images;
+    this.imageRow = new Map(pool.images.map((i, r) => [i.key, r]));
+    this.textRow = new Map(pool.texts.map((t, r) => [t, r]));
+    this.rankers.clear();
+    this.captions = null;
+    this.train = null;
+    this.readTrain = pool.train;
+    this.majority = null;
+  }
+
+  /**
+   * Builds the chosen method's ranker and intent model now rather than on the first reply: DE++
+   * passes every pool row through its candidate model once (about 1.8 s for the demo pool with
+   * mini-clip). A reply that comes sooner waits on the same promise.
+   */
+  async prepare(choice: ReplyChoice = {}): Promise<void> {
+    await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent)]);
+  }
+
+  /** The methods this pack offers, and the one used when none is chosen. */
+  methods(): { available: ResponseMethodId[]; preferred: ResponseMethodId } {
+    const available = RESPONSE_METHOD_IDS.filter((id) => !RESPONSE_METHODS[id].needs.heads || this.heads !== null);
+    // With heads, the trained DE++ system is the default: on the demo valid split it has the best
+    // recall of every method and MM-Relevance level with clip-map under the same intent head
+    // (README, "Response engine, measured").
+    return { available, preferred: this.heads ? 'depp' : 'clip-sim' };
+  }
+
+  /** The pool in use (for describing replies); throws while there is none. */
+  requirePool(): CandidatePool {
+    if (!this.pool) throw new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and send again.');
+    return this.pool;
+  }
+
+  /** Row of a pool image, or undefined when the image is not in the pool in use. */
+  poolImageRow(key: string): number | undefined {
+    return this.imageRow.get(key);
+  }
+
+  /** Composes a reply to the conversation so far; its last turn is the one replied to. */
+  async compose(history: readonly SessionTurn[], choice: ReplyChoice = {}): Promise<SessionReply> {
+    return (await this.composeWithModels(this.requirePool(), history, choice)).reply;
+  }
+
+  /**
+   * Replays one response turn of a reference dialogue: composes a reply to the turns before it and
+   * scores it against it (scoreResponse: MM-Relevance, Intent F1, and each reference element ranked
+   * among the record's first `negatives` negatives).
+   */
+  async replayTurn(record: DialogueRecord, turn: number, choice: ReplyChoice = {}, negatives = REFERENCE_NEGATIVES): Promise<{ reply: SessionReply; score: ResponseScore }> {
+    const pool = this.requirePool();
+    if (!Number.isInteger(turn) || turn < 1 || turn >= record.turns.length) throw new EngineError('invalid-input', `Dialogue ${record.id} has no response turn ${turn}: it has turns 1 to ${record.turns.length - 1}.`);
+    this.requireRecordImages(record);
+    const history: SessionTurn[] = record.turns.map((t) => ({ elements: t.elements.map((e): SessionElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key })) }));
+    const { reply, turns, intent, ranker } = await this.composeWithModels(pool, history.slice(0, turn), choice);
+    const negativeTexts = record.negativeTexts?.slice(0, negatives) ?? [];
+    await this.embedTexts([...history[turn]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), ...negativeTexts]);
+    const score = await scoreResponse(turns, reply.elements, this.contextTurn(pool, history[turn]!), {
+      intent,
+      ranker,
+      negatives: { text: record.negativeTexts, image: record.negativeMediaKeys },
+      limit: negatives,
+      negative: (modality, value) => (modality === 'text' ? this.textElement(pool, value) : this.poolImage(pool, value)),
+    });
+    return { reply, score };
+  }
+
+  /** Scores a reply against another answer (a visitor's own): MM-Relevance and Intent F1, no negatives so no Recall. */
+  async scoreReference(reply: readonly SessionElement[], reference: readonly SessionElement[]): Promise<{ score: ResponseScore; captions: PhotoCaption[] }> {
+    const pool = this.requirePool();
+    const { turns, captions } = await this.embedHistory(pool, [{ elements: reply }, { elements: reference }]);
+    return { score: await scoreResponse([], turns[0]!.elements, turns[1]!.elements), captions };
+  }
+
+  /** Every media key of the record must name an image of the pool in use. */
+  requireRecordImages(record: DialogueRecord): void {
+    for (const t of record.turns) {
+      for (const e of t.elements) {
+        if (e.kind === 'media' && !this.imageRow.has(e.key)) throw new EngineError('invalid-input', `Dialogue ${record.id} shows the image "${e.key}", which is not in the pool in use. Replay needs the pool its dialogues were written for: choose it under "Reply from".`);
+      }
+    }
+  }
+
+  private resolveMethod(requested: ResponseMethodId | null | undefined): ResponseMethodId {
+    const { available, preferred } = this.methods();
+    return requested && available.includes(requested) ? requested : preferred;
+  }
+
+  private trainRecords(): Promise<readonly DialogueRecord[] | null> {
+    this.train ??= this.readTrain();
+    return this.train;
+  }
+
+  private intentModel(choice: IntentModel['id'] | undefined): Promise<IntentModel> {
+    if (choice === 'head' && !this.heads) throw new EngineError('invalid-input', 'The trained intent head needs trained heads, which this pack does not have.');
+    if (this.heads && choice !== 'majority') return Promise.resolve(this.heads.intent);
+    this.majority ??= this.trainRecords().then((train) => {
+      const responses = (train ?? []).flatMap((r) => r.turns.slice(1).map((t) => t.elements.map((e): Modality => (e.kind === 'text' ? 'text' : 'image'))));
+      return responses.length > 0 ? MajorityIntent.fromResponses(responses) : ONE_TEXT_THEN_STOP;
+    });
+    return this.majority;
+  }
+
+  private ranker(method: ResponseMethodId): Promise<Ranker> {
+    let ranker = this.rankers.get(method);
+    if (!ranker) {
+      const pool = this.requirePool();
+      const train = RESPONSE_METHODS[method].needs.trainTexts ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
+      ranker = (async () => createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(await train, pool) : [] }))();
+      this.rankers.set(method, ranker);
+    }
+    return ranker;
+  }
+
+  /** Embeds the conversation (new texts and photos only) and composes the reply with the chosen method and intent. */
+  private async composeWithModels(pool: CandidatePool, history: readonly SessionTurn[], choice: ReplyChoice) {
+    const method = this.resolveMethod(choice.method);
+    const start = nowMs();
+    const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
+    const [intent, ranker] = await Promise.all([this.intentModel(choice.intent), this.ranker(method)]);
+    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker);
+    const elements = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
+    const latest = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
+    const reply: SessionReply = {
+      method,
+      intentModel: intent.id,
+      composed,
+      elements,
+      captions,
+      relevance: elements[0] ? dot(latest, elements[0].embedding) : 0,
+      timings: { decodeMs, detectMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
+    };
+    return { reply, turns, intent, ranker };
+  }
+
+  /** The caption bank of the pool in use, embedded on first use (and cached like the pool). */
+  private captionBank(): Promise<{ bank: string[]; matrix: EmbeddingMatrix }> {
+    this.captions ??= (async () => {
+      const bank = captionBank(this.images);
+      const texts = bank.map((text, i) => ({ id: String(i), text }));
+      const embedded = await embedPool({ encoder: this.analyzer.encoder, texts, images: [], imageKeys: [], loadImage: () => Promise.reject(new Error('no images')), cache: this.options.cache, batchSize: 128 });
+      return { bank, matrix: embedded.textMatrix };
+    })();
+    return this.captions;
+  }
+
+  /**
+   * Every element of the history as a unit embedding: photos not seen before are decoded, analyzed
+   * (objects detected, grounded caption, image embedding) and captioned; texts are encoded once, in
+   * one batch (a pool text uses its pool row).
+   */
+  private async embedHistory(pool: CandidatePool, history: readonly SessionTurn[]) {
+    const start = nowMs();
+    const newImages: { id: string; pixels: RgbaImage }[] = [];
+    for (const turn of history) {
+      for (const e of turn.elements) {
+        if (e.kind === 'image' && !this.elements.has(`u:${e.imageId}`) && e.decode) newImages.push({ id: e.imageId, pixels: await e.decode() });
+      }
+    }
+    const decoded = nowMs();
+    const texts = history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])));
+    const [, analyzed] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(newImages.map((i) => i.pixels))]);
+    const encoded = nowMs();
+    // Each new photo gets a one-sentence caption: shown under the photo, and its text for the text-only methods.
+    const captions: PhotoCaption[] = [];
+    if (newImages.length > 0) {
+      const bank = analyzed.photos.some((p) => p.description === null) ? await this.captionBank() : null;
+      newImages.forEach((img, i) => {
+        const photo = analyzed.photos[i]!;
+        const embedding = l2Normalize(photo.embedding);
+        const captioned: CaptionedPhoto = photo.description ? groundedPhotoCaption(img.id, photo.description) : imageEncoderCaption(img.id, embedding, bank!);
+        captions.push(captioned.caption);
+        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding });
+      });
+    }
+    const captioned = nowMs();
+    const { detectMs, captionMs: groundedCaptionMs } = analyzed.timings;
+    const turns: ContextTurn[] = history.map((turn, i) => ({ speaker: (i % 2) as 0 | 1, elements: this.contextTurn(pool, turn) }));
+    return {
+      turns,
+      captions,
+      decodeMs: decoded - start,
+      detectMs,
+      // Texts are encoded beside the photos: what the analysis did not spend on detection and grounded captions.
+      encodeMs: Math.max(0, encoded - decoded - detectMs - groundedCaptionMs),
+      captionMs: groundedCaptionMs + (captioned - encoded),
+    };
+  }
+
+  /**
+   * The analyzer's pass over new photos. If it fails with the detector and succeeds without it, the
+   * detector is what failed: this and every later photo are described by the image encoder alone,
+   * and the caller is told, so the status area can say so. An encoder failure still fails the reply.
+   */
+  private async analyzePhotos(images: readonly RgbaImage[]): Promise<{ photos: AnalyzedPhoto[]; timings: PhotoTimings }> {
+    if (images.length === 0) return { photos: [], timings: { detectMs: 0, captionMs: 0, encodeMs: 0 } };
+    const analyzer = this.analyzer;
+    try {
+      return await analyzer.analyze(images);
+    } catch (error) {
+      if (!analyzer.detector) throw error;
+      const withoutDetector = new PhotoAnalyzer(analyzer.encoder, null);
+      const analyzed = await withoutDetector.analyze(images);
+      if (this.analyzer === analyzer) this.analyzer = withoutDetector;
+      this.options.onDetectorFailed?.(errorMessage(error));
+      return analyzed;
+    }
+  }
+
+  /** A turn's elements, once embedded; a photo that could not be read and an image of another pool are left out. */
+  private contextTurn(pool: CandidatePool, turn: SessionTurn): ContextElement[] {
+    return turn.elements.flatMap((e): ContextElement[] => {
+      if (e.kind === 'text') return [this.textElement(pool, e.text)];
+      if (e.kind === 'image') return this.elements.has(`u:${e.imageId}`) ? [this.elements.get(`u:${e.imageId}`)!] : [];
+      const row = this.imageRow.get(e.key);
+      return row === undefined ? [] : [poolElement(pool, 'image', row)];
+    });
+  }
+
+  /** Encodes the texts that are neither in the pool nor encoded before, in one batch. */
+  private async embedTexts(texts: readonly string[]): Promise<void> {
+    const fresh = [...new Set(texts.filter((t) => !this.textRow.has(t) && !this.elements.has(`t:${t}`)))];
+    if (fresh.length === 0) return;
+    const embeddings = await this.analyzer.encoder.encodeTexts(fresh);
+    fresh.forEach((text, i) => this.elements.set(`t:${text}`, { kind: 'text', text, embedding: l2Normalize(embeddings[i]!) }));
+  }
+
+  private textElement(pool: CandidatePool, text: string): ContextElement {
+    const row = this.textRow.get(text);
+    return row === undefined ? this.elements.get(`t:${text}`)! : poolElement(pool, 'text', row);
+  }
+
+  private poolImage(pool: CandidatePool, key: string): ContextElement {
+    const row = this.imageRow.get(key);
+    if (row === undefined) throw new EngineError('invalid-input', `The image "${key}" is not in the pool in use.`);
+    return poolElement(pool, 'image', row);
+  }
+}
+
+/**
+ * Replays every response turn of the records through one session, in order, and pools the figures
+ * (evaluateDialogs): the dialog benchmark's run of one method. Time per response is the session's
+ * own (embedding what it has not seen, intent and ranking). `onTurn` sees each turn's reply and score.
+ */
+export async function evaluateSession(
+  session: ReplySession,
+  records: readonly DialogueRecord[],
+  choice: ReplyChoice,
+  options: { negatives?: number; onTurn?: (record: DialogueRecord, turn: number, replayed: { reply: SessionReply; score: ResponseScore }) => void } = {},
+): Promise<DialogEvalResult> {
+  await session.prepare(choice);
+  return evaluateDialogs(records, async (record, turn) => {
+    const replayed = await session.replayTurn(record, turn, choice, options.negatives);
+    options.onTurn?.(record, turn, replayed);
+    return { score: replayed.score, ms: replayed.reply.timings.totalMs };
+  });
+}
