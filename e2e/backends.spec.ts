@@ -5,25 +5,35 @@ import '../src/app/diagnostics';
 import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
 import { ASSETS, MODELS_DIR, openReady } from './helpers';
 
+type Grounding = { caption: string | null; score: number };
+const NO_GROUNDING: Grounding = { caption: null, score: 0 };
+
 interface Reference {
   texts: { text: string; text_embeds: number[] }[];
-  images: { file: string; image_embeds: number[] }[];
+  images: { file: string; image_embeds: number[]; grounding?: { caption: string | null; score: number } }[];
 }
 
-function packFixture(packId: string): { reference: Reference; imageFiles: string[] } {
+/**
+ * A pack's reference images (plus a photo of our own). A tower that takes grounding is fed the
+ * reference's own grounding (none for the extra photo), so the towers are compared alone, not the
+ * detector's captions, which the reference did not use.
+ */
+function packFixture(packId: string): { reference: Reference; imageFiles: string[]; grounding: Grounding[] | undefined } {
   const dir = join(MODELS_DIR, packId);
   const reference = JSON.parse(readFileSync(join(dir, 'fixture', 'reference.json'), 'utf8')) as Reference;
-  return { reference, imageFiles: [...reference.images.map((i) => join(dir, i.file)), join(ASSETS, 'meadow.jpg')] };
+  const grounded = reference.images.some((i) => i.grounding);
+  const grounding = grounded ? [...reference.images.map((i) => i.grounding ?? NO_GROUNDING), NO_GROUNDING] : undefined;
+  return { reference, imageFiles: [...reference.images.map((i) => join(dir, i.file)), join(ASSETS, 'meadow.jpg')], grounding };
 }
 
-async function embeddingsIn(page: Page, texts: string[], imageFiles: string[]): Promise<{ texts: number[][]; images: number[][] }> {
+async function embeddingsIn(page: Page, texts: string[], imageFiles: string[], grounding: Grounding[] | undefined): Promise<{ texts: number[][]; images: number[][] }> {
   const images = imageFiles.map((f) => Array.from(readFileSync(f)));
   return page.evaluate(
-    async ({ texts, images }) => {
+    async ({ texts, images, grounding }) => {
       const api = window.mmdialog!;
-      return { texts: await api.encodeTexts(texts), images: await api.encodeImages(images.map((bytes) => new Blob([new Uint8Array(bytes)]))) };
+      return { texts: await api.encodeTexts(texts), images: await api.encodeImages(images.map((bytes) => new Blob([new Uint8Array(bytes)])), grounding ?? undefined) };
     },
-    { texts, images },
+    { texts, images, grounding: grounding ?? null },
   );
 }
 
@@ -53,7 +63,7 @@ test.describe('backends', () => {
 
   for (const packId of ['test-tiny-clip', 'mini-clip']) {
     test(`${packId}: WebGPU (SwiftShader) and WASM show different backends and agree on embeddings within 1e-3`, async ({ page: wasmPage }) => {
-      const { reference, imageFiles } = packFixture(packId);
+      const { reference, imageFiles, grounding } = packFixture(packId);
       await openReady(wasmPage, packId);
       await expect(wasmPage.getByTestId('backend')).toHaveText('WASM');
       await expect(wasmPage.getByRole('region', { name: 'Model status' })).toContainText('this browser offers no WebGPU adapter');
@@ -63,8 +73,8 @@ test.describe('backends', () => {
       await expect(gpuPage.getByTestId('backend')).toHaveText('WEBGPU');
 
       const texts = reference.texts.map((t) => t.text);
-      const wasm = await embeddingsIn(wasmPage, texts, imageFiles);
-      const gpu = await embeddingsIn(gpuPage, texts, imageFiles);
+      const wasm = await embeddingsIn(wasmPage, texts, imageFiles, grounding);
+      const gpu = await embeddingsIn(gpuPage, texts, imageFiles, grounding);
       expect(wasm.texts).toHaveLength(reference.texts.length);
       expect(gpu.images).toHaveLength(imageFiles.length);
       expect(maxAbsDiff(gpu.texts, wasm.texts)).toBeLessThan(1e-3);

@@ -13,5 +13,5 @@ engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await engine.call('encodeTexts', { texts })).embeddings,
-  encodeImages: async (images) => (await engine.call('encodeImages', { images: images.map((blob, i) => ({ name: `image ${i + 1}`, blob })) })).embeddings,
+  encodeImages: async (images, grounding) => (await engine.call('encodeImages', { images: images.map((blob, i) => ({ name: `image ${i + 1}`, blob })), ...(grounding ? { grounding } : {}) })).embeddings,
 };

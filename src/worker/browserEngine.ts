@@ -331,7 +331,7 @@ export class BrowserEngine implements WorkerEngine {
   async encodeImages(params: Parameters<WorkerEngine['encodeImages']>[0]) {
     this.ready();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
-    const embeddings = await this.embeddingAnalyzer()!.encodeImages(images);
+    const embeddings = params.grounding ? await this.ready().encoder.encodeImages(images, params.grounding) : await this.embeddingAnalyzer()!.encodeImages(images);
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 

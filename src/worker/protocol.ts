@@ -3,7 +3,7 @@
  * resolves with exactly one `result` or `error` for that id; `progress` belongs to a request,
  * `backend` is announced whenever the execution provider changes.
  */
-import type { BackendState } from '../engine/clip/clipEncoder';
+import type { BackendState, ImageGrounding } from '../engine/clip/clipEncoder';
 import type { Box } from '../engine/detection/types';
 import type { EngineErrorCode } from '../engine/errors';
 import type { SessionsState } from '../engine/onnx/modelSessions';
@@ -181,7 +181,8 @@ export interface WorkerMethods {
   /** Scores a reply against what the visitor would have answered: MM-Relevance and Intent F1 only, since there are no negatives to rank among. */
   scoreReference: { params: { reply: HistoryElement[]; reference: HistoryElement[] }; result: { score: ResponseScore; captions: ReplyResult['captions'] } };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
-  encodeImages: { params: { images: ImagePayload[] }; result: { embeddings: number[][] } };
+  /** grounding, when given, is fed to an image tower that takes it instead of the detector's (parity tests compare towers alone). */
+  encodeImages: { params: { images: ImagePayload[]; grounding?: ImageGrounding[] }; result: { embeddings: number[][] } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
