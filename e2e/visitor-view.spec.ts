@@ -82,7 +82,8 @@ test.describe('presenter view', () => {
     await open(page, '');
     await chat(page, ['we had pizza by the sea']);
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);
-    await page.getByText('Settings', { exact: true }).click();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('combobox', { name: 'View' }).selectOption('presenter');
     await expect(replies(page).getByTestId('reply-meta')).toContainText('(not MM-Relevance)');
     await expect(page.getByTestId('backend')).toHaveText('WASM');
