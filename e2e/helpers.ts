@@ -14,9 +14,9 @@ export function asset(name: string): Buffer {
   return readFileSync(join(ASSETS, name));
 }
 
-/** Opens the demo on a pack (the tests' own by default) and waits until it is loaded. */
-export async function openReady(page: Page, packId = 'test-tiny-clip'): Promise<void> {
-  await page.goto(`/?pack=${packId}`);
+/** Opens the demo on a pack (the tests' own by default), with more of the address if given (`&view=presenter`), and waits until it is loaded. */
+export async function openReady(page: Page, packId = 'test-tiny-clip', more = ''): Promise<void> {
+  await page.goto(`/?pack=${packId}${more}`);
   await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
 }
 

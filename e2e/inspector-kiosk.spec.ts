@@ -146,7 +146,9 @@ test.describe('kiosk mode', () => {
     await expect(settings).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Pool and datasets' })).toHaveCount(0);
     await expect(page.getByRole('combobox', { name: 'Response method' })).toHaveCount(0);
-    // Credits stay reachable, without the pool tab.
+    // Credits stay reachable in the menu, without the pool tab.
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'Pool and datasets' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Credits' }).click();
     const dialog = page.getByRole('dialog', { name: 'Candidate pool' });
     await expect(dialog).toBeVisible();
@@ -156,7 +158,9 @@ test.describe('kiosk mode', () => {
 
     await page.keyboard.press('Control+Alt+KeyS');
     await expect(page.getByRole('combobox', { name: 'Response method' })).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
     await expect(page.getByRole('button', { name: 'Pool and datasets' })).toBeVisible();
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Alt+KeyS');
     await expect(page.getByRole('combobox', { name: 'Response method' })).toHaveCount(0);
     await expect(settings).toHaveCount(0);

@@ -44,7 +44,8 @@ async function expectNoTallerOnAPhone(page: Page): Promise<void> {
 
 test.describe('every shared photo goes through the object detector', () => {
   test('a photo of a cup is captioned from the cup the detector finds, and the Inspector draws its box', async ({ page }) => {
-    await openReady(page);
+    // The presenter view: the detector's line stays in the status area on a phone too.
+    await openReady(page, 'test-tiny-clip', '&view=presenter');
     const status = page.getByTestId('detector-status');
     await expect(status).toHaveText(/^Detector: ready/);
     await expect(status).toHaveAttribute('title', /^Object detector ready \(WASM, fp32\)/);
@@ -100,7 +101,7 @@ test.describe('every shared photo goes through the object detector', () => {
 test.describe('broken object detector', () => {
   test('with its model file missing, chat still answers a photo turn and the status says the detector is unavailable', async ({ page }) => {
     await page.route('**/models/detector/onnx/model.onnx', (route) => route.fulfill({ status: 404, body: 'Not found' }));
-    await openReady(page);
+    await openReady(page, 'test-tiny-clip', '&view=presenter');
     const status = page.getByTestId('detector-status');
     await expect(status).toHaveAttribute('data-state', 'unavailable');
     await expect(status.locator('summary')).toHaveText('Detector: unavailable');

@@ -14,7 +14,11 @@ import { PoolPanel } from '../features/pool/PoolPanel';
 import { ReplayView } from '../features/replay/ReplayView';
 import { SHORTCUTS } from '../shared/keyCommands';
 import { panelActions, usePanelStore } from '../shared/stores/panelStore';
+import { MenuPanel } from '../shared/ui/MenuPanel';
 import { Notices } from '../shared/ui/Notices';
+import { NARROW_SCREEN, useMediaQuery } from '../shared/ui/useMediaQuery';
+import { resolveView } from '../shared/view/viewMode';
+import { useViewStore } from '../shared/view/viewStore';
 import { startApp } from './startApp';
 
 const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -42,35 +46,75 @@ export function App() {
       {label}
     </button>
   );
+  const narrow = useMediaQuery(NARROW_SCREEN);
+  const presenter = resolveView({ param: useViewStore((s) => s.param), preference: useViewStore((s) => s.preference), kiosk, narrow }) === 'presenter';
   useEffect(() => {
     startApp();
   }, []);
 
+  const inspectorToggle = (
+    <button
+      ref={inspectorButton}
+      type="button"
+      onClick={() => panelActions.toggleInspector()}
+      aria-expanded={inspectorOpen}
+      aria-controls={inspectorOpen ? 'inspector' : undefined}
+      aria-keyshortcuts={SHORTCUTS.inspector}
+      className={`${BUTTON} shrink-0 ${inspectorOpen ? 'bg-blue-50 ring-1 ring-blue-400' : ''}`}
+    >
+      Inspector <kbd aria-hidden="true" className="ml-1 rounded border border-slate-400 px-1 text-xs">{SHORTCUTS.inspector}</kbd>
+    </button>
+  );
+  const viewNav = (
+    <nav aria-label="View" className="flex flex-wrap gap-1">
+      {viewButton('chat', 'Chat')}
+      {viewButton('replay', 'Replay a reference dialogue')}
+    </nav>
+  );
+
   return (
-    <div className={`mx-auto flex h-dvh w-full flex-col gap-3 p-3 ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk}>
-      <header className="flex flex-wrap items-center gap-2">
-        <h1 className="text-lg font-semibold text-slate-900 sm:text-xl">MMDialog in the browser</h1>
-        <OfflineBadge />
-        <nav aria-label="View" className="flex gap-1">
-          {viewButton('chat', 'Chat')}
-          {viewButton('replay', 'Replay a reference dialogue')}
-        </nav>
-        <div className="ml-auto flex flex-wrap gap-2">
-          <button
-            ref={inspectorButton}
-            type="button"
-            onClick={() => panelActions.toggleInspector()}
-            aria-expanded={inspectorOpen}
-            aria-controls={inspectorOpen ? 'inspector' : undefined}
-            aria-keyshortcuts={SHORTCUTS.inspector}
-            className={`${BUTTON} ${inspectorOpen ? 'bg-blue-50 ring-1 ring-blue-400' : ''}`}
-          >
-            Inspector <kbd aria-hidden="true" className="ml-1 rounded border border-slate-400 px-1 text-xs">{SHORTCUTS.inspector}</kbd>
-          </button>
-          <ConversationTools />
-        </div>
-      </header>
-      <ModelStatus kiosk={kiosk} configLocked={configLocked} />
+    <div className={`mx-auto flex h-dvh w-full flex-col gap-3 p-3 ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk} data-view={presenter ? 'presenter' : 'visitor'}>
+      {narrow || !presenter ? (
+        // One row: the rest waits in the menu. The visitor view keeps only whether the model is ready.
+        <header className="flex flex-wrap items-center gap-2">
+          <h1 className={`${presenter ? 'flex-1' : ''} truncate text-lg font-semibold text-slate-900 md:text-xl`}>{narrow ? 'MMDialog' : 'MMDialog in the browser'}</h1>
+          {!presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} presenter={false} />}
+          {inspectorToggle}
+          <MenuPanel label="Menu" className="shrink-0">
+            <OfflineBadge />
+            {viewNav}
+            <ConversationTools />
+            {!presenter && (
+              <div className="flex flex-wrap gap-2">
+                {!configLocked && (
+                  <button type="button" onClick={() => panelActions.setSettingsOpen(true)} className={BUTTON}>
+                    Settings
+                  </button>
+                )}
+                {!configLocked && (
+                  <button type="button" onClick={() => panelActions.openPool('pool')} className={BUTTON}>
+                    Pool and datasets
+                  </button>
+                )}
+                <button type="button" onClick={() => panelActions.openPool('credits')} className={BUTTON}>
+                  Credits
+                </button>
+              </div>
+            )}
+          </MenuPanel>
+        </header>
+      ) : (
+        <header className="flex flex-wrap items-center gap-2">
+          <h1 className="text-lg font-semibold text-slate-900 sm:text-xl">MMDialog in the browser</h1>
+          <OfflineBadge />
+          {viewNav}
+          <div className="ml-auto flex flex-wrap gap-2">
+            {inspectorToggle}
+            <ConversationTools />
+          </div>
+        </header>
+      )}
+      {presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} />}
       <div className="flex min-h-0 flex-1 gap-3">
         <main className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
           {dragging && (
@@ -79,19 +123,22 @@ export function App() {
           <Notices />
           {/* The chat stays mounted while replaying, so a half-typed message survives the switch. */}
           <div className={`min-h-0 flex-1 flex-col ${view === 'chat' ? 'flex' : 'hidden'}`}>
-            <MessageList />
+            <MessageList presenter={presenter} />
             <Composer key={resets} />
           </div>
           {view === 'replay' && <ReplayView metrics={<SessionMetricsPanel />} />}
         </main>
         {inspectorOpen && <ChatInspector returnFocusTo={inspectorReturnFocus} />}
       </div>
-      {view === 'chat' && <SessionMetricsPanel compact />}
-      <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
-        {kiosk
-          ? `Press ${SHORTCUTS.inspector} for the inspector.`
-          : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} pack and method options`}
-      </footer>
+      {/* The running means and the key hints are for the presenter; a visitor's screen is the chat. */}
+      {presenter && view === 'chat' && <SessionMetricsPanel compact />}
+      {presenter && (
+        <footer className="hidden text-xs text-slate-700 md:block" data-testid="shortcuts">
+          {kiosk
+            ? `Press ${SHORTCUTS.inspector} for the inspector.`
+            : `Keys: ${SHORTCUTS.inspector} inspector (outside the message box) · ${SHORTCUTS.kiosk} kiosk mode · ${SHORTCUTS.settings} pack and method options`}
+        </footer>
+      )}
       <KioskCountdown />
       <PoolPanel configLocked={configLocked} />
     </div>

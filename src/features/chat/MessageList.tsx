@@ -20,7 +20,7 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
   );
 }
 
-function Message({ message }: { message: ChatMessage }) {
+function Message({ message, presenter }: { message: ChatMessage; presenter: boolean }) {
   const mine = message.role === 'user';
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
@@ -34,19 +34,20 @@ function Message({ message }: { message: ChatMessage }) {
             <PoolImage key={`${element.key}-${i}`} element={element} />
           ),
         )}
-        {message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
+        {presenter && message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
           <p className="text-xs text-slate-600" data-testid="reply-meta">
             {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
-        {!mine && <ReplyReference message={message} />}
+        {!mine && presenter && <ReplyReference message={message} />}
       </div>
     </li>
   );
 }
 
-export function MessageList() {
+/** The conversation; `presenter` adds each reply's developer line and the visitor's reference answer. */
+export function MessageList({ presenter }: { presenter: boolean }) {
   const messages = useChatStore((s) => s.messages);
   const hydrated = useChatStore((s) => s.hydrated);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
@@ -61,7 +62,7 @@ export function MessageList() {
         <li className="m-auto max-w-md text-center text-slate-600">Say hello, or share a photo: drop it here, paste it, or use “Add photos”.</li>
       )}
       {messages.map((m) => (
-        <Message key={m.id} message={m} />
+        <Message key={m.id} message={m} presenter={presenter} />
       ))}
       {awaitingReply && (
         // The status role on the item itself would hide that it is a list item (axe: a list holds only items).

@@ -3,6 +3,8 @@ import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { DetectorStatus } from '../../worker/protocol';
+import type { ViewPreference } from '../../shared/view/viewMode';
+import { useViewStore } from '../../shared/view/viewStore';
 import { loadModels } from './modelLoader';
 
 function formatBytes(n: number): string {
@@ -55,9 +57,12 @@ function DetectorLine({ detector }: { detector: DetectorStatus }) {
 
 /**
  * The pack, backend, detector and pool in use, the load's progress, and the settings. In kiosk mode
- * (`kiosk`) the description is left out, and while `configLocked` the settings and the pool button are hidden.
+ * (`kiosk`) the description and the backend's explanation are left out, and while `configLocked` the
+ * settings and the pool button are hidden. The visitor view (`presenter` false) keeps one short row: whether
+ * the model is ready, to sit in the header; Pool, Credits and Settings are then in the page's menu, and the
+ * settings show here while open.
  */
-export function ModelStatus({ kiosk, configLocked: locked }: { kiosk: boolean; configLocked: boolean }) {
+export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: { kiosk: boolean; configLocked: boolean; presenter?: boolean }) {
   const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
     useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
   );
@@ -71,25 +76,33 @@ export function ModelStatus({ kiosk, configLocked: locked }: { kiosk: boolean; c
   const detector = useModelStore((s) => s.detector);
   const active = packs.find((p) => p.id === activePackId);
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
+  // In the visitor's header row, open settings, progress bars or an error take a row of their own below it.
+  const expanded = (settingsOpen && !locked) || phase === 'error' || (phase === 'loading' && Object.keys(files).length > 0);
+  const view = useViewStore((s) => s.preference);
+  const setView = useViewStore((s) => s.setPreference);
 
   return (
-    <section aria-label="Model status" className="flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm">
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
-        <span>
-          Pack: <strong data-testid="pack-name">{active?.name ?? '—'}</strong>
-        </span>
-        <span>
-          Backend:{' '}
-          <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
-          {backend && <span className="hidden text-slate-600 sm:inline"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
-        </span>
-        <span role="status" data-testid="model-phase">
+    <section aria-label="Model status" className={presenter ? 'flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm' : `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last basis-full' : ''}`}>
+      <div className={presenter ? 'flex flex-wrap items-center gap-x-4 gap-y-1' : 'contents'}>
+        {presenter && (
+          <>
+            <span>
+              Pack: <strong data-testid="pack-name">{active?.name ?? '—'}</strong>
+            </span>
+            <span>
+              Backend:{' '}
+              <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
+              {backend && !kiosk && <span className="hidden text-slate-600 sm:inline"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+            </span>
+          </>
+        )}
+        <span role="status" data-testid="model-phase" title={phase === 'ready' && !presenter ? `Loaded in ${((loadMs ?? 0) / 1000).toFixed(2)} s` : undefined}>
           {phase === 'loading' && 'Loading…'}
-          {phase === 'ready' && `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s`}
+          {phase === 'ready' && (presenter ? `Ready in ${((loadMs ?? 0) / 1000).toFixed(2)} s` : 'Ready')}
           {phase === 'error' && 'Not loaded'}
         </span>
-        {phase === 'ready' && detector && <DetectorLine detector={detector} />}
-        {pool && (
+        {presenter && phase === 'ready' && detector && <DetectorLine detector={detector} />}
+        {presenter && pool && (
           <span data-testid="pool-line">
             Pool: <strong>{pool.name}</strong>
             {/* Counts hidden on a phone, so the detector's line shares this row and the status area is no taller. */}
@@ -97,7 +110,7 @@ export function ModelStatus({ kiosk, configLocked: locked }: { kiosk: boolean; c
           </span>
         )}
         {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
-        <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
+        {presenter && <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
           {!locked && (
             <button type="button" onClick={() => panelActions.openPool('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
               Pool and datasets
@@ -106,25 +119,36 @@ export function ModelStatus({ kiosk, configLocked: locked }: { kiosk: boolean; c
           <button type="button" onClick={() => panelActions.openPool('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
             Credits
           </button>
-        </span>
+        </span>}
       </div>
-      {active?.description && !kiosk && <p className="hidden text-xs text-slate-600 sm:block">{active.description}</p>}
+      {presenter && active?.description && !kiosk && <p className="hidden text-xs text-slate-600 sm:block">{active.description}</p>}
       {phase === 'error' && error && (
-        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200">
+        <p role="alert" className="basis-full rounded-lg bg-red-50 px-3 py-2 text-red-900 ring-1 ring-red-200">
           {error}
         </p>
       )}
       {phase === 'loading' && Object.keys(files).length > 0 && (
-        <ul className="flex flex-col gap-1" aria-label="Model files">
+        <ul className="flex basis-full flex-col gap-1" aria-label="Model files">
           {Object.entries(files).map(([file, load]) => (
             <FileBar key={file} file={file} load={load} />
           ))}
         </ul>
       )}
-      {!locked && (
-        <details open={settingsOpen} onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}>
+      {!locked && (presenter || settingsOpen) && (
+        <details className={presenter ? undefined : 'basis-full rounded-xl bg-white p-3 shadow-sm'} open={settingsOpen} onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}>
           <summary className="cursor-pointer text-slate-700">Settings</summary>
           <div className="mt-2 flex flex-wrap items-center gap-4">
+            <label className="flex items-center gap-2">
+              View
+              <select value={view} onChange={(e) => setView(e.target.value as ViewPreference)} aria-describedby="view-note" className="rounded border border-slate-300 px-2 py-1">
+                <option value="auto">Automatic</option>
+                <option value="visitor">Visitor</option>
+                <option value="presenter">Presenter</option>
+              </select>
+            </label>
+            <p id="view-note" className="w-full text-xs text-slate-600">
+              The presenter view adds the pack and backend, a line under each reply on how it was made, and “What would you have answered?”. Automatic: the visitor view in kiosk mode and on small screens. <code>?view=presenter</code> in the address wins.
+            </p>
             <label className="flex items-center gap-2">
               Model pack
               <select

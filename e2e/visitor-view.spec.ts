@@ -1,0 +1,95 @@
+import { type Locator, type Page, expect, test } from '@playwright/test';
+import { sendText } from './helpers';
+
+async function open(page: Page, query: string): Promise<void> {
+  await page.goto(`/?pack=test-tiny-clip&${query}`);
+  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+}
+
+const said = (page: Page) => page.getByRole('listitem', { name: 'You said' });
+const replies = (page: Page) => page.getByRole('listitem', { name: 'The system replied' });
+
+/** Sends each turn once the reply to the one before has come. */
+async function chat(page: Page, turns: string[]): Promise<void> {
+  for (const [i, turn] of turns.entries()) {
+    await sendText(page, turn);
+    await expect(replies(page)).toHaveCount(i + 1);
+  }
+  await expect(page.getByText('Thinking…')).toHaveCount(0);
+}
+
+async function expectAllInViewport(items: Locator, count: number): Promise<void> {
+  await expect(items).toHaveCount(count);
+  for (let i = 0; i < count; i++) await expect(items.nth(i)).toBeInViewport({ ratio: 1 });
+}
+
+const TURNS = ['hi, how are you?', 'we went hiking in the mountains last weekend', 'do you like pizza?'];
+
+test.describe('visitor view', () => {
+  test('kiosk at 1280x720: three whole exchanges on screen, no developer line, no backend, no answer button', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await open(page, 'kiosk=1&idle=600');
+    await chat(page, TURNS);
+    await expectAllInViewport(said(page), 3);
+    await expectAllInViewport(replies(page), 3);
+    await expect(said(page)).toHaveText(TURNS);
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    await expect(page.getByText('not MM-Relevance')).toHaveCount(0);
+    await expect(page.getByTestId('backend')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'What would you have answered?' })).toHaveCount(0);
+    await expect(page.getByTestId('shortcuts')).toHaveCount(0);
+    // The Inspector still takes the last reply apart, backend included.
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    await expect(page.getByTestId('inspector-backend')).toContainText('WASM');
+  });
+
+  test('on a phone the header is one row and the rest is in its menu', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open(page, '');
+    const header = page.getByRole('banner');
+    const rows = await header.evaluate((el) => new Set(Array.from(el.children, (c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))).size);
+    expect(rows).toBe(1);
+    expect((await header.boundingBox())!.width).toBeLessThanOrEqual(390);
+    await expect(page.getByRole('button', { name: 'New conversation' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    const menu = page.getByRole('group', { name: 'Menu' });
+    for (const name of ['Replay a reference dialogue', 'Undo last turn', 'New conversation', 'Credits', 'Pool and datasets']) {
+      await expect(menu.getByRole('button', { name })).toBeVisible();
+    }
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeFocused();
+
+    await chat(page, ['hello from a phone']);
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    await expect(page.getByTestId('backend')).toHaveCount(0);
+  });
+});
+
+test.describe('presenter view', () => {
+  test('?view=presenter in kiosk mode shows the developer line and the answer button, not the backend explanation', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await open(page, 'kiosk=1&idle=600&view=presenter');
+    await chat(page, ['I love hiking in the mountains']);
+    await expect(replies(page).getByTestId('reply-meta')).toContainText(/^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\) · \d+ ms on WASM$/);
+    await expect(replies(page).getByRole('button', { name: 'What would you have answered?' })).toBeVisible();
+    await expect(page.getByTestId('backend')).toHaveText('WASM');
+    await expect(page.getByRole('region', { name: 'Model status' })).not.toContainText('WebGPU');
+  });
+
+  test('chosen in Settings on a phone, it is remembered after a reload', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await open(page, '');
+    await chat(page, ['we had pizza by the sea']);
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('combobox', { name: 'View' }).selectOption('presenter');
+    await expect(replies(page).getByTestId('reply-meta')).toContainText('(not MM-Relevance)');
+    await expect(page.getByTestId('backend')).toHaveText('WASM');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(replies(page).getByTestId('reply-meta')).toContainText('(not MM-Relevance)');
+    await expect(replies(page).getByRole('button', { name: 'What would you have answered?' })).toBeVisible();
+  });
+});
