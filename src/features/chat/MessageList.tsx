@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { RANKING_METHOD_NAMES } from '../../engine/response/rankers';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
@@ -22,12 +23,13 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
 
 function Message({ message }: { message: ChatMessage }) {
   const mine = message.role === 'user';
+  const emoji = useEmojiText();
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map((element, i) =>
           element.kind === 'text' ? (
-            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{element.text}</p>
+            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
           ) : element.kind === 'image' ? (
             <MessageImage key={element.imageId} element={element} />
           ) : (
