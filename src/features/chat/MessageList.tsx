@@ -6,6 +6,7 @@ import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
+import { StartScreen } from './StartScreen';
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
   const url = useImageUrl(element.imageId);
@@ -60,7 +61,9 @@ export function MessageList() {
     // Focusable, so a long conversation scrolls with the keyboard.
     <ol tabIndex={0} className="flex flex-1 flex-col gap-3 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" aria-label="Conversation" aria-live="polite">
       {hydrated && messages.length === 0 && (
-        <li className="m-auto max-w-md text-center text-slate-600">Say hello, or share a photo: drop it here, paste it, or use “Add photos”.</li>
+        <li className="m-auto">
+          <StartScreen />
+        </li>
       )}
       {messages.map((m) => (
         <Message key={m.id} message={m} />
