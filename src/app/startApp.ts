@@ -1,5 +1,6 @@
 import { restoreConversation, startNewConversation } from '../features/chat/chatController';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
+import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
 import { sessionMetricsActions } from '../features/metrics/sessionMetricsStore';
 import { loadModels } from '../features/models/modelLoader';
@@ -22,9 +23,12 @@ export function startApp(): void {
   started = true;
   // Turns scored by a replay or by the visitor's answer feed the running means.
   onScoredTurn(sessionMetricsActions.record);
-  // Once a pack has loaded, datasets whose embedding a reload interrupted go on.
+  // Once a pack has loaded: warm the photo path, and datasets whose embedding a reload interrupted go on.
   useModelStore.subscribe((state, previous) => {
-    if (state.phase === 'ready' && previous.phase !== 'ready') void resumeInterruptedImports();
+    if (state.phase !== 'ready' || previous.phase === 'ready') return;
+    // The first photo a visitor shares should not pay the cold start.
+    warmPhotoPathWhenIdle();
+    void resumeInterruptedImports();
   });
   installShortcuts();
   initKiosk({

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { nowMs } from '../engine/clock';
@@ -14,7 +15,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
  * Benchmarks that print figures. Usage:
- *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30]   (Chromium against the production build)
+ *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30] [--photo-runs 3]   (Chromium against the production build; a photo shared 1 s after Ready, on fresh pages)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]   (per part: all, train2017, val2017)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
@@ -22,7 +23,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
-const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30]';
+const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30] [--photo-runs 3]';
 const USAGE = [
   'npm run bench -- <benchmark> [options], where <benchmark> is one of:',
   `  ${BROWSER_USAGE}`,
@@ -34,22 +35,33 @@ const USAGE = [
   `  ${SELECT_USAGE}`,
 ].join('\n');
 
+function loadAverage(): string {
+  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
+}
+
 function summary(label: string, ms: number[]): string {
   return `${label.padEnd(34)} median ${percentile(ms, 50).toFixed(2).padStart(8)} ms   p95 ${percentile(ms, 95).toFixed(2).padStart(8)} ms   (n=${ms.length})`;
 }
 
 async function browser(argv: string[]): Promise<void> {
-  const values = parseCommandLine(argv, { pack: { type: 'string', default: 'test-tiny-clip' }, webgpu: { type: 'boolean', default: false }, turns: { type: 'string', default: '30' } }, BROWSER_USAGE);
+  const values = parseCommandLine(
+    argv,
+    { pack: { type: 'string', default: 'test-tiny-clip' }, webgpu: { type: 'boolean', default: false }, turns: { type: 'string', default: '30' }, 'photo-runs': { type: 'string', default: '3' } },
+    BROWSER_USAGE,
+  );
   const webgpu = values.webgpu;
   const turns = integerOption(values.turns, 'turns', BROWSER_USAGE);
+  const photoRuns = integerOption(values['photo-runs'], 'photo-runs', BROWSER_USAGE);
   const { chromium } = await import('@playwright/test');
   const { preview } = await import('vite');
   const { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } = await import('./chromium');
-  const server = await preview({ preview: { port: 4174, strictPort: true } });
+  // BENCH_PORT lets two checkouts measure side by side.
+  const port = Number(process.env['BENCH_PORT'] ?? 4174);
+  const server = await preview({ preview: { port, strictPort: true } });
   const browserInstance = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
   try {
     const page = await browserInstance.newPage();
-    await page.goto(`http://localhost:4174/?pack=${values.pack}`);
+    await page.goto(`http://localhost:${port}/?pack=${values.pack}`);
     const phase = page.getByTestId('model-phase');
     await phase.filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
     console.log(`Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`);
@@ -68,6 +80,26 @@ async function browser(argv: string[]): Promise<void> {
     }
     console.log(summary('reply in the worker (as shown)', replyMs));
     console.log(summary('Enter to reply on screen', roundTrip));
+    await page.close();
+
+    // The first photo of a visit: a fresh page each run, so the worker is as cold as a visitor's.
+    const photo = { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: readFileSync(join('e2e', 'assets', 'coffee.jpg')) };
+    const photoMs: number[] = [];
+    for (let i = 0; i < photoRuns; i++) {
+      const context = await browserInstance.newContext();
+      const fresh = await context.newPage();
+      await fresh.goto(`http://localhost:${port}/?pack=${values.pack}`);
+      await fresh.getByTestId('model-phase').filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
+      await fresh.waitForTimeout(1000);
+      const start = Date.now();
+      await fresh.locator('#photo-input').setInputFiles(photo);
+      await fresh.getByRole('button', { name: 'Send', exact: true }).click();
+      await fresh.getByRole('listitem', { name: 'The system replied' }).first().waitFor({ timeout: 60_000 });
+      photoMs.push(Date.now() - start);
+      await context.close();
+    }
+    console.log(summary('photo shared 1 s after Ready, to reply', photoMs));
+    console.log(`  each run: ${photoMs.map((ms) => `${ms} ms`).join(', ')} · load average ${loadAverage()}`);
   } finally {
     await browserInstance.close();
     await server.close();

@@ -8,7 +8,7 @@ import { type BackendCapabilities, type ExecutionPlan, chooseExecutionPlan, wasm
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
-import { type DialogueRecord, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
+import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { type StoredDataset, embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
 import { copyDataset, requireDataset } from './datasetImport';
@@ -259,8 +259,7 @@ export class BrowserEngine implements WorkerEngine {
 
   async listReferenceDialogues(params: Parameters<WorkerEngine['listReferenceDialogues']>[0]) {
     const records = await this.referenceDialogues(params.split);
-    const preview = (r: DialogueRecord) => r.turns[0]?.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(' ').slice(0, 80) ?? '';
-    return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: preview(r) })) };
+    return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };
   }
 
   async loadReferenceDialogue(params: Parameters<WorkerEngine['loadReferenceDialogue']>[0]) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import {
   ConversationsReader,
+  dialoguePreview,
   parseConversations,
   parseConversationsBytes,
   readDialogueRecord,
@@ -430,5 +431,16 @@ describe('decodeUtf8Strict', () => {
     expect(failure(() => decodeUtf8Strict(bytes(0x61, 0xe2, 0x98), 'x.json')).message).toBe(
       'x.json is not UTF-8: byte 1 (0xe2) is invalid (the file ends in the middle of a character). Save the file as UTF-8.',
     );
+  });
+});
+
+describe('dialoguePreview', () => {
+  const record = (...turns: DialogueRecord['turns'][number]['elements'][]): DialogueRecord => ({ id: '404', turns: turns.map((elements) => ({ elements })) });
+  it('is the first turn\'s text', () => {
+    expect(dialoguePreview(record([{ kind: 'text', text: 'good morning!' }, { kind: 'media', key: 'x' }], [{ kind: 'text', text: 'hi' }]))).toBe('good morning!');
+  });
+  it('is never empty when the dialogue opens with a photo alone', () => {
+    expect(dialoguePreview(record([{ kind: 'media', key: 'cat' }], [{ kind: 'media', key: 'st' }], [{ kind: 'text', text: 'haha she gets away with everything' }]))).toBe('📷 … haha she gets away with everything');
+    expect(dialoguePreview(record([{ kind: 'media', key: 'cat' }]))).toBe('📷 a photo');
   });
 });

@@ -262,3 +262,15 @@ export function speakerOf(turnIndex: number): DialogueSpeaker {
   if (!Number.isInteger(turnIndex) || turnIndex < 0) throw new EngineError('invalid-input', `speakerOf: turn index ${turnIndex} is not a whole number >= 0.`);
   return turnIndex % 2 === 0 ? 'A' : 'B';
 }
+
+/**
+ * A line that tells dialogues apart in a list: the first turn's text, or, when it opens with photos
+ * alone, a camera and the first text that follows (else the list would show an empty title).
+ */
+export function dialoguePreview(record: DialogueRecord, maxLength = 80): string {
+  const textsOf = (turn: DialogueTurn) => turn.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []));
+  const first = textsOf(record.turns[0] ?? { elements: [] }).join(' ').trim();
+  if (first !== '') return first.slice(0, maxLength);
+  const later = record.turns.map((t) => textsOf(t).join(' ').trim()).find((t) => t !== '');
+  return (later ? `📷 … ${later}` : `📷 ${record.turns.length === 1 ? 'a photo' : 'photos only'}`).slice(0, maxLength);
+}

@@ -27,6 +27,7 @@ export function Composer() {
   const text = useChatStore((s) => s.draftText);
   const drafts = useChatStore((s) => s.draftImages);
   const checking = useChatStore((s) => s.checkingImages);
+  const sendingWhenChecked = useChatStore((s) => s.sendingWhenChecked);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -54,7 +55,7 @@ export function Composer() {
           {drafts.map((d) => (
             <DraftThumbnail key={d.imageId} image={d} />
           ))}
-          {checking > 0 && <li className="self-center text-sm text-slate-600" role="status">Checking photo…</li>}
+          {checking > 0 && <li className="self-center text-sm text-slate-600" role="status">{sendingWhenChecked ? 'Checking photo… it goes with your message in a moment' : 'Checking photo…'}</li>}
         </ul>
       )}
       <div className="flex items-end gap-2">
@@ -95,7 +96,7 @@ export function Composer() {
         />
         <button
           type="submit"
-          disabled={awaitingReply}
+          disabled={awaitingReply || sendingWhenChecked}
           className="rounded-lg bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:bg-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
           Send

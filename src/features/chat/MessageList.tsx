@@ -2,9 +2,11 @@ import { useEffect, useRef } from 'react';
 import { methodName } from '../../engine/response/methods';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
+import { StartScreen } from './StartScreen';
 
 function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
   const url = useImageUrl(element.imageId);
@@ -22,12 +24,13 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
 
 function Message({ message, presenter }: { message: ChatMessage; presenter: boolean }) {
   const mine = message.role === 'user';
+  const emoji = useEmojiText();
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map((element, i) =>
           element.kind === 'text' ? (
-            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{element.text}</p>
+            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
           ) : element.kind === 'image' ? (
             <MessageImage key={element.imageId} element={element} />
           ) : (
@@ -59,7 +62,9 @@ export function MessageList({ presenter }: { presenter: boolean }) {
     // Focusable, so a long conversation scrolls with the keyboard.
     <ol tabIndex={0} className="flex flex-1 flex-col gap-3 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" aria-label="Conversation" aria-live="polite">
       {hydrated && messages.length === 0 && (
-        <li className="m-auto max-w-md text-center text-slate-600">Say hello, or share a photo: drop it here, paste it, or use “Add photos”.</li>
+        <li className="m-auto">
+          <StartScreen />
+        </li>
       )}
       {messages.map((m) => (
         <Message key={m.id} message={m} presenter={presenter} />

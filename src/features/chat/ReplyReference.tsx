@@ -4,6 +4,7 @@ import type { ChatMessage, VisitorReference } from '../../shared/conversation';
 import { MetricsHelp } from '../../shared/scores/MetricsHelp';
 import { TurnScores } from '../../shared/scores/TurnScores';
 import { ACCEPT } from './Composer';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
 
 const button = 'rounded-lg border border-slate-300 px-2 py-1 text-xs text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -58,6 +59,7 @@ function AnswerForm({ messageId, onDone }: { messageId: string; onDone: () => vo
 export function ReplyReference({ message }: { message: ChatMessage }) {
   const [answering, setAnswering] = useState(false);
   const reference = message.reference;
+  const emoji = useEmojiText();
   if (answering) return <AnswerForm messageId={message.id} onDone={() => setAnswering(false)} />;
   if (!reference) {
     return (
@@ -69,7 +71,7 @@ export function ReplyReference({ message }: { message: ChatMessage }) {
   return (
     <div className="flex flex-col gap-1 border-t border-slate-200 pt-2" data-testid="visitor-reference">
       <p className="text-xs font-medium text-slate-800">Your answer (the reference for this reply):</p>
-      {reference.elements.map((e, i) => (e.kind === 'text' ? <p key={i} className="text-sm italic">{e.text}</p> : <AnswerPhoto key={e.imageId} element={e} />))}
+      {reference.elements.map((e, i) => (e.kind === 'text' ? <p key={i} className="text-sm italic">{emoji(e.text)}</p> : <AnswerPhoto key={e.imageId} element={e} />))}
       <TurnScores score={reference.score} label="Scores of this reply against your answer" />
       <div className="flex flex-wrap items-center gap-3">
         <button type="button" className={button} onClick={() => setAnswering(true)}>Answer differently</button>

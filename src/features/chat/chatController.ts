@@ -26,27 +26,64 @@ export async function restoreConversation(): Promise<void> {
   }
 }
 
+/** Photos still being checked, each resolving to how many of its files could not be used; Send waits for them. */
+const pendingChecks = new Set<Promise<number>>();
+
 /** Checks each file in the worker (type, size, decodability) before it joins the draft. */
-export async function attachImages(files: readonly File[]): Promise<void> {
+export function attachImages(files: readonly File[]): Promise<number> {
+  const checking = checkImages(files);
+  pendingChecks.add(checking);
+  void checking.finally(() => pendingChecks.delete(checking));
+  return checking;
+}
+
+async function checkImages(files: readonly File[]): Promise<number> {
+  let failed = 0;
   for (const file of files) {
     if (useChatStore.getState().draftImages.length >= MAX_IMAGES_PER_TURN) {
       noticeActions.notify('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
-      return;
+      return failed + 1;
     }
     chatActions.setChecking(1);
     try {
       const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
       chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
     } catch (error) {
+      failed++;
       noticeActions.notify('error', errorMessage(error));
     } finally {
       chatActions.setChecking(-1);
     }
   }
+  return failed;
+}
+
+/** Waits until no photo is being checked (one added meanwhile is waited for too); returns how many could not be used. */
+async function photosChecked(): Promise<number> {
+  let failed = 0;
+  while (pendingChecks.size > 0) {
+    for (const count of await Promise.all([...pendingChecks])) failed += count;
+  }
+  return failed;
 }
 
 /** Sends the composer's text and photos as one turn; returns false when there was nothing to send. */
 export async function sendTurn(rawText: string): Promise<boolean> {
+  if (useChatStore.getState().sendingWhenChecked) return false;
+  if (pendingChecks.size > 0) {
+    // A photo still being checked goes with this text, never after it.
+    chatActions.setSendingWhenChecked(true);
+    let failed: number;
+    try {
+      failed = await photosChecked();
+    } finally {
+      chatActions.setSendingWhenChecked(false);
+    }
+    if (failed > 0) {
+      noticeActions.notify('error', `${failed === 1 ? 'A photo' : `${failed} photos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another photo first.`);
+      return false;
+    }
+  }
   const text = rawText.trim();
   const { draftImages, awaitingReply, messages, hydrated } = useChatStore.getState();
   if (text === '' && draftImages.length === 0) {
@@ -262,4 +299,28 @@ export async function startNewConversation(options: { undoable?: boolean } = {})
     chatActions.setMessages(messages);
     await saveConversation(messages, photos).catch(persistError('The restored conversation'));
   });
+}
+
+/** A sample prompt of the start screen: it goes into the message box and is sent, as if typed. */
+export async function sendSamplePrompt(text: string): Promise<void> {
+  chatActions.setDraftText(text);
+  if ((await sendTurn(text)) && useChatStore.getState().draftText === text) chatActions.setDraftText('');
+}
+
+/**
+ * A sample photo of the start screen: fetched from the pool and shared as if the visitor attached it
+ * (the worker checks it, then it goes through the detector and the caption like any photo).
+ */
+export async function shareSamplePhoto(url: string, name: string): Promise<void> {
+  let blob: Blob;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    blob = await response.blob();
+  } catch (error) {
+    noticeActions.notify('error', `The sample photo could not be loaded (${errorMessage(error)}). Try another one, or share a photo of your own.`);
+    return;
+  }
+  if ((await attachImages([new File([blob], name, { type: blob.type || 'image/webp' })])) > 0) return;
+  await sendTurn('');
 }

@@ -20,6 +20,8 @@ interface ChatState {
   draftImages: DraftImage[];
   /** Images still being checked, so the composer can show it is busy. */
   checkingImages: number;
+  /** Send was pressed while photos were still being checked: the turn goes once they are. */
+  sendingWhenChecked: boolean;
   awaitingReply: boolean;
 }
 
@@ -42,6 +44,7 @@ export const useChatStore = create<ChatState>()(() => ({
   draftText: '',
   draftImages: [],
   checkingImages: 0,
+  sendingWhenChecked: false,
   awaitingReply: false,
 }));
 
@@ -86,6 +89,9 @@ export const chatActions = {
   },
   setChecking(delta: number) {
     useChatStore.setState((s) => ({ checkingImages: Math.max(0, s.checkingImages + delta) }));
+  },
+  setSendingWhenChecked(sendingWhenChecked: boolean) {
+    useChatStore.setState({ sendingWhenChecked });
   },
   setAwaitingReply(awaitingReply: boolean) {
     useChatStore.setState({ awaitingReply });

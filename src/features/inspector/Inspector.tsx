@@ -5,6 +5,7 @@ import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversa
 import { SHORTCUTS } from '../../shared/keyCommands';
 import { panelActions } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
 import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 
@@ -154,6 +155,7 @@ function CandidateThumbnail({ candidate, poolId }: { candidate: ReplyCandidate; 
 }
 
 function Candidates({ step, index, poolId }: { step: ReplyStep; index: number; poolId: string }) {
+  const emoji = useEmojiText();
   if (step.candidates.length === 0) return null;
   const kind = step.intent === 'image' ? 'image' : 'text';
   return (
@@ -163,7 +165,7 @@ function Candidates({ step, index, poolId }: { step: ReplyStep; index: number; p
           <span className="w-6 shrink-0 text-right tabular-nums text-slate-700">{rank + 1}</span>
           {c.kind === 'poolImage' && <CandidateThumbnail candidate={c} poolId={poolId} />}
           <span className="min-w-0 flex-1 break-words">
-            {c.label}
+            {c.kind === 'poolImage' ? c.label : emoji(c.label)}
             {rank === 0 && <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>}
           </span>
           <span className="shrink-0 tabular-nums" data-testid="candidate-score">{c.score.toFixed(3)}</span>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { chooseSplit, listReferenceDialogues, startReplay } from './replayController';
 import { useModelStore } from '../../shared/stores/modelStore';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { REPLAY_SPEEDS, type ReplaySpeed, replayActions, useReplayStore } from './replayStore';
 import { REFERENCE_SPLITS } from '../../worker/protocol';
 
@@ -12,6 +13,7 @@ export function DialogueChooser() {
   const { split, choice, dialogues, listError, phase, speed } = useReplayStore(useShallow((s) => ({ split: s.split, choice: s.choice, dialogues: s.dialogues, listError: s.listError, phase: s.machine.phase, speed: s.speed })));
   const ready = useModelStore((s) => s.phase === 'ready');
   const poolId = useModelStore((s) => s.pool?.poolId);
+  const emoji = useEmojiText();
   useEffect(() => {
     void listReferenceDialogues();
   }, [ready, poolId, split]);
@@ -40,7 +42,7 @@ export function DialogueChooser() {
           <option value="random">Random</option>
           {dialogues?.map((d) => (
             <option key={d.id} value={d.id}>
-              {d.id} · {d.turns} turns · {d.preview}
+              {d.id} · {d.turns} turns · {emoji(d.preview)}
             </option>
           ))}
         </select>

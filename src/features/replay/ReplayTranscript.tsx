@@ -4,6 +4,7 @@ import { TurnScores } from '../../shared/scores/TurnScores';
 import { describeScore } from '../../shared/scores/metricText';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { PoolImage } from '../../shared/ui/PoolImage';
+import { useEmojiText } from '../../shared/ui/useEmojiText';
 import type { ReferenceElement } from '../../worker/protocol';
 import type { ReplayedTurn } from './replayMachine';
 import { useReplayStore } from './replayStore';
@@ -12,11 +13,12 @@ const speaker = (turn: number) => (turn % 2 === 0 ? 'Speaker A' : 'Speaker B');
 
 function Elements({ elements, testId }: { elements: readonly ReferenceElement[]; testId: string }) {
   const poolId = useSettingsStore((s) => s.poolId);
+  const emoji = useEmojiText();
   return (
     <div className="flex flex-col gap-2" data-testid={testId}>
       {elements.map((e, i) =>
         e.kind === 'text' ? (
-          <p key={i} className="whitespace-pre-wrap break-words">{e.text}</p>
+          <p key={i} className="whitespace-pre-wrap break-words">{emoji(e.text)}</p>
         ) : (
           <PoolImage key={`${e.key}-${i}`} element={{ ...e, poolId }} />
         ),
