@@ -28,6 +28,8 @@ async function shootAllSizes(page: Page, view: string, prepare?: () => Promise<v
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
     await page.screenshot({ path: join(OUT, `${view}-${size.name}.png`) });
   }
+  // Back to the laptop: on the phone the visitor view keeps Settings in its menu, and the next steps use the laptop layout.
+  await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
 
 /** Sends turns until the system replies with a pool image (the trained heads choose images for these). */
