@@ -7,9 +7,30 @@ const root = join(import.meta.dirname, '..', '..');
 // `npm ci` installs exactly the lockfile: with no onnxruntime-node in it, no install step can fetch its
 // native binaries (hundreds of MB), so .npmrc needs no setting for it.
 describe('package-lock.json', () => {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { optionalDependencies?: Record<string, string> }> };
   it('holds no onnxruntime-node, at any depth', () => {
     expect(Object.keys(lock.packages).filter((path) => /(^|\/)onnxruntime-node$/.test(path))).toEqual([]);
+  });
+
+  // npm drops from the lock any platform build its registry lacks; `npm ci` then refuses the lock on a
+  // fresh machine ("Missing: @rollup/rollup-darwin-x64@ from lock file"). Node resolution: the entry sits
+  // beside the package or in any node_modules above it.
+  it('holds every optional dependency of every locked package, so `npm ci` accepts it', () => {
+    const missing: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      for (const name of Object.keys(entry.optionalDependencies ?? {})) {
+        const candidates: string[] = [];
+        let base = path;
+        for (;;) {
+          candidates.push(base ? `${base}/node_modules/${name}` : `node_modules/${name}`);
+          const cut = base.lastIndexOf('node_modules/');
+          if (cut < 0) break;
+          base = base.slice(0, Math.max(0, cut - 1));
+        }
+        if (!candidates.some((candidate) => candidate in lock.packages)) missing.push(`${path || '(root)'} -> ${name}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });
 
