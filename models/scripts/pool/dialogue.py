@@ -7,7 +7,7 @@ concepts).
 """
 from collections import Counter
 
-from grammar import Missing, only_for, split_tags, tidy, vary, weighted
+from grammar import Missing, held_out, only_for, split_tags, text_key, tidy, vary, weighted
 from subjects import choose_subject, concept_slots
 
 DEFAULT_OPENERS = {"share": 0.42, "news": 0.2, "open": 0.32, "photo": 0.06}
@@ -15,19 +15,27 @@ DEFAULT_OPENERS = {"share": 0.42, "news": 0.2, "open": 0.32, "photo": 0.06}
 SOFT = ("reacted", "answered", "accepted", "shared_ack", "answered_ack", "closed")
 P_INIT = {"reacted": 0.45, "answered": 0.5, "accepted": 0.35, "shared_ack": 0.6, "answered_ack": 0.7, "closed": 0.0}
 ANSWER_MOODS = ("pos", "neg", "fun", "neu")
+# How often a train dialogue re-types a text it has said before rather than repeating it as it is.
+RETYPE_REPEAT = 0.3
 
 
 class Registry:
-    """Every dialogue text so far; the texts a split must not use (pool and train texts for valid/test)."""
+    """Every dialogue text so far, and which side of the held-out split is being written. A valid/test text's key
+    is never one of the pool's or train's (`forbidden`); which keys each side prefers is fixed by hash
+    (grammar.held_out), so both draw on every template list rather than train taking all its realisations."""
 
     def __init__(self):
         self.used = Counter()
-        self.forbidden = set()
+        self.forbidden = set()  # text keys
+        self.held_out_side = False
         self.dups = 0
         self.varied = 0
 
+    def on_side(self, s):
+        return held_out(s) == self.held_out_side
+
     def ok(self, s):
-        return s not in self.forbidden and self.used[s] == 0
+        return text_key(s) not in self.forbidden and self.used[s] == 0
 
     def take(self, s):
         if self.used[s]:
@@ -88,23 +96,29 @@ class TurnWriter:
                 continue
             if not s:
                 continue
-            if self.new_text(s):
-                best = (tags, s)
+            # A new text of this side of the held-out split is taken at once. Failing that, train repeats a text
+            # of its side before it takes one of valid/test's, and valid/test take any text new to the pool and
+            # train (Registry: the pool's and train's keys stay out of valid/test either way).
+            new, side = self.new_text(s), self.registry.on_side(s)
+            rank = (0 if new else 2) + (0 if side else 1) if self.strict else (0 if side else 2) + (0 if new else 1)
+            if rank == 0:
+                best = (rank, tags, s)
                 self.used_templates.add(t)
                 break
-            if best is None:
-                best = (tags, s)
+            if best is None or rank < best[0]:
+                best = (rank, tags, s)
         if best is None:
             raise Missing("no template fits " + repr(templates[:2]))
-        tags, s = best
+        _, tags, s = best
         if tags_out is not None:
             tags_out.extend(tags)
         return s
 
     def settle(self, s):
-        """The final text of an element: new to the dialogues so far (and, for valid/test, to the pool and train),
-        re-typed the way people re-type a message (case, punctuation, a stretched word) when it is not."""
-        if not self.new_text(s):
+        """The final text of an element. For valid/test it is new to the pool, train and the dialogues so far,
+        re-typed the way people re-type a message (case, punctuation, a stretched word) when it is not. Train
+        dialogues may repeat a text, as people do; a repeat is re-typed now and then."""
+        if not self.new_text(s) and (self.strict or self.rng.random() < RETYPE_REPEAT):
             for k in range(60):
                 v = vary(s, self.rng)
                 for _ in range(k // 20):

@@ -4,6 +4,7 @@
 context ({^slot} capitalises it), {e:mood} is an emoji code in MMDialog's style (:thumbs_up:) about half of
 the time. A template whose slot is missing from the context raises Missing, so it is not used.
 """
+import hashlib
 import re
 import unicodedata
 
@@ -20,6 +21,19 @@ def norm(s):
     s = "".join(c for c in s if not unicodedata.combining(c))
     s = s.lower().replace("\u2019", "'").replace("'", "")
     return re.sub(r"[^a-z0-9]+", " ", s).strip()
+
+
+def text_key(s):
+    """A message as two texts are judged the same: norm(), repeated letters once, no trailing "haha" (so every
+    re-typing vary() makes of a text has the text's key)."""
+    k = re.sub(r"(.)\1+", r"\1", norm(s))
+    return re.sub(r"( ha(ha)*)+$", "", k)
+
+
+def held_out(s):
+    """Whether a text belongs to valid/test rather than to the pool and train: a fixed fifth of all keys, by
+    hash, so no pool or train text (in any re-typing) is ever a valid or test response."""
+    return int(hashlib.sha1(text_key(s).encode("utf-8")).hexdigest()[:8], 16) % 5 == 0
 
 
 def article(phrase):

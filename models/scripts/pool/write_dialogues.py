@@ -29,14 +29,14 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dialogue import BuildState, Dialogue  # noqa: E402
-from grammar import Grammar, Missing, norm, only_for, split_tags, tidy  # noqa: E402
+from grammar import Grammar, Missing, held_out, norm, only_for, split_tags, text_key, tidy  # noqa: E402
 from media_pool import Catalog, Pool  # noqa: E402
 from subjects import concept_slots, make_ctx  # noqa: E402
 from templates import load_templates  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 SEED = 20231
-SPLITS = (("train", 350), ("valid", 50), ("test", 50))
+SPLITS = (("train", 3500), ("valid", 200), ("test", 200))
 N_NEG = 999
 MIN_WRITTEN = 3200
 
@@ -54,7 +54,8 @@ class WrittenPool:
 
     def put(self, s, topic):
         s = tidy(s)
-        if s and s not in self.seen and len(s) <= 280:
+        # A held-out key belongs to valid/test only, so the pool never holds a valid or test response.
+        if s and s not in self.seen and len(s) <= 280 and not held_out(s):
             self.seen.add(s)
             self.texts.append((s, topic))
 
@@ -139,13 +140,20 @@ def plan_dialogues(templates, catalog, rng):
         acc[j] -= sum(weights)
         plan.append(cats[j])
     rng.shuffle(plan)
-    split_of = ["valid" if i % 9 == 7 else "test" if i % 9 == 8 else "train" for i in range(total)]
+    # Valid and test spread evenly over the plan (so over categories), each at its share of SPLITS.
+    split_of, owed = [], {name: 0.0 for name, _ in SPLITS}
+    for i in range(total):
+        for name, n in SPLITS:
+            owed[name] += n / total
+        name = max((name for name, _ in SPLITS), key=lambda name: (owed[name], name != "train"))
+        owed[name] -= 1
+        split_of.append(name)
     return plan, split_of
 
 
 LENGTHS = [3, 4, 5, 6, 7, 8]
 LENGTH_WEIGHTS = [0.14, 0.22, 0.22, 0.18, 0.13, 0.11]
-FIRST_ID = {"train": 0, "valid": 350, "test": 400}
+FIRST_ID = {name: sum(n for _, n in SPLITS[:k]) for k, (name, _) in enumerate(SPLITS)}
 
 
 def write_dialogue(templates, grammar, catalog, state, seed, i, cname, strict):
@@ -221,7 +229,8 @@ def build(media_path, seed, templates):
     # train first; then valid and test, whose texts must be new to the pool and to train
     for phase in ("train", "heldout"):
         if phase == "heldout":
-            reg.forbidden = written_set | set(reg.used)
+            reg.forbidden = {text_key(t) for t in written_set | set(reg.used)}
+            reg.held_out_side = True
             varied_train, reg.varied = reg.varied, 0
         for i, cname in enumerate(plan):
             split = split_of[i]
@@ -314,16 +323,16 @@ def summary(out, files):
     kinds = Counter(out["pool"].by_key[k]["kind"] for k in media.elements())
     print(f"media in dialogues: {sum(media.values())} uses of {len(media)} distinct keys; by kind: {dict(kinds)}")
     # the rules valid/test must keep
-    train_texts = set(e["__TEXT__"] for r in recs["train"] for t in r["conversation"] for e in t["turn"] if "__TEXT__" in e)
-    pool_texts = set(t["text"] for t in out["texts"])
+    train_texts = set(text_key(e["__TEXT__"]) for r in recs["train"] for t in r["conversation"] for e in t["turn"] if "__TEXT__" in e)
+    pool_texts = set(text_key(t["text"]) for t in out["texts"])
     bad = 0
     for split in ("valid", "test"):
         for r in recs[split]:
             for t in r["conversation"]:
                 for e in t["turn"]:
-                    if "__TEXT__" in e and (e["__TEXT__"] in train_texts or e["__TEXT__"] in pool_texts):
+                    if "__TEXT__" in e and (text_key(e["__TEXT__"]) in train_texts or text_key(e["__TEXT__"]) in pool_texts):
                         bad += 1
-    print(f"valid/test texts found in train dialogues or texts.json: {bad}")
+    print(f"valid/test texts found in train dialogues or texts.json, in any re-typing (grammar.text_key): {bad}")
 
 
 def describe(rec, pool):
