@@ -143,7 +143,7 @@ export async function dialogBench(args: string[]): Promise<void> {
   const { encoder, heads, pool, records } = data;
   const candidates = Math.min(negatives, records[0]?.negativeTexts?.length ?? 0) + 1;
   console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.images.length} images · ${candidates} candidates per ranked element`);
-  const header = ['method', 'intent', 'Intent F1', 'img R@1', 'img R@5', 'img R@10', 'txt R@1', 'txt R@5', 'txt R@10', 'MM-Rel', 'median ms', 'p95 ms'];
+  const header = ['method', 'intent', 'Intent F1', 'img R@1', 'img R@5', 'img R@10', 'txt R@1', 'txt R@5', 'txt R@10', 'MM-Rel', 'coherence', 'median ms', 'p95 ms'];
   console.log(header.map((h, i) => (i < 2 ? h.padEnd(10) : h.padStart(9))).join(' '));
   const rows: Record<string, unknown>[] = [];
   // Each zero-shot ranker runs with the majority intent, and also with the trained intent head when the
@@ -174,10 +174,10 @@ export async function dialogBench(args: string[]): Promise<void> {
     }
     const pct = (x: number | undefined) => ((x ?? 0) * 100).toFixed(1).padStart(9);
     const { text, image } = result.recall;
-    console.log([method.padEnd(10), run.intent!.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
-    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
+    console.log([method.padEnd(10), run.intent!.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), `${(100 * result.coherence.share).toFixed(1)} (${result.coherence.inviting})`.padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
+    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, coherence: result.coherence, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
   }
-  console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`);
+  console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; coherence: % of the replies whose text invites an image (phrases learned from the train split) that show one, with how many invite in brackets; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`);
   const jsonOut = values.json;
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.images.length, rows }, null, 2)}\n`);
   await data.release();

@@ -119,7 +119,7 @@ describe.each([
       expect(page.map((p) => p.reply.intentModel), method).toEqual(page.map(() => intent));
       expect(page.map((p) => p.score), method).toEqual(replayed.map((r) => r.score));
       // And the figures the benchmark prints for this dialogue are the page's turns pooled.
-      const pooled = await evaluateDialogs([record], async (_, turn) => ({ score: page[turn - 1]!.score, ms: 0 }));
+      const pooled = await evaluateDialogs([record], async (_, turn) => ({ score: page[turn - 1]!.score, ms: 0, coherence: page[turn - 1]!.reply.coherence }));
       expect({ ...pooled, responseMs: [] }, method).toEqual({ ...result, responseMs: [] });
     }
   }, 300_000);

@@ -120,6 +120,8 @@ export interface ReplyStep {
   /** Intent probabilities before this step: text, image, stop (MMDialog eq. 4). */
   probabilities: [number, number, number];
   intent: 'text' | 'image' | 'stop';
+  /** Set when the reply's own text invited an image and overruled the intent module. */
+  forcedBy?: 'invitation';
   candidates: ReplyCandidate[];
 }
 
@@ -130,6 +132,8 @@ export interface ReplyResult {
   intentModel: 'majority' | 'head';
   /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
   relevance: number;
+  /** Whether the reply's text invites an image (phrases learned from the train split), and whether it shows one. */
+  coherence: { invites: boolean; showsImage: boolean };
   /** Captions of the photos of this turn: grounded in the detector's boxes, or from the caption bank without a detector. */
   captions: PhotoCaption[];
   /** In the worker: decode the photos, detect objects in them, encode (CLIP), caption, intent, rank, and all of it. */

@@ -78,6 +78,7 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
         method: 'clip-sim',
         intentModel: 'majority',
         relevance: 0.5,
+        coherence: { invites: false, showsImage: false },
         captions: params.images.map((i) => ({ ...cupCaption, imageId: i.imageId })),
         timings: { decodeMs: 0, detectMs: params.images.length * 5, encodeMs: 1, captionMs: 0, intentMs: 0, rankMs: 1, totalMs: 2 },
         backend,

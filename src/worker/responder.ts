@@ -98,6 +98,7 @@ export class Responder {
       steps: reply.composed.steps.map((s) => ({
         probabilities: [...s.probabilities] as [number, number, number],
         intent: s.intent,
+        ...(s.forcedBy ? { forcedBy: s.forcedBy } : {}),
         candidates: s.candidates.map((c) =>
           s.intent === 'image'
             ? { kind: 'poolImage' as const, label: image(c.index).label, key: image(c.index).key, url: image(c.index).url, alt: image(c.index).alt, score: c.score }
@@ -107,6 +108,7 @@ export class Responder {
       method: reply.method,
       intentModel: reply.intentModel,
       relevance: reply.relevance,
+      coherence: reply.coherence,
       captions: reply.captions,
       timings: reply.timings,
       backend,

@@ -39,6 +39,12 @@ INTENTS = ["text", "image", "stop"]
 # Segment of an element, relative to the one replying: the other speaker, the replier's own earlier
 # turns, and the response being built.
 OTHER, SELF, PARTIAL = 0, 1, 2
+# What the response already holds, as the intent head is told it: min(elements, 3) * 2 + (1 if it has an image).
+REPLY_STATES = 8
+
+
+def reply_state(partial_kinds):
+    return min(len(partial_kinds), 3) * 2 + (1 if "image" in partial_kinds else 0)
 
 
 def log(*a):
@@ -90,13 +96,17 @@ class ContextEncoder(nn.Module):
 
 
 class IntentHead(nn.Module):
+    """I([U, R<j]) (eq. 4). Besides the elements (the response so far among them, segment PARTIAL), its [CLS]
+    starts from the reply state: how many elements the response holds and whether one is an image, so
+    "stop after the picture" and "a picture after 'look at this'" are told apart at every step."""
+
     def __init__(self, dim):
         super().__init__()
-        self.encoder = ContextEncoder(dim, 1)
+        self.encoder = ContextEncoder(dim, REPLY_STATES)
         self.out = nn.Linear(HIDDEN, 3)
 
-    def forward(self, elements, modality, segment, mask):
-        return self.out(self.encoder(elements, modality, segment, mask, torch.zeros(elements.shape[0], dtype=torch.long)))
+    def forward(self, elements, modality, segment, mask, reply_state):
+        return self.out(self.encoder(elements, modality, segment, mask, reply_state))
 
 
 class RankerContext(nn.Module):
@@ -170,6 +180,7 @@ def examples(records, kinds, with_negatives=False):
             for j in range(len(response) + 1):
                 elems = (context + [(item, PARTIAL) for item in response[:j]])[-MAX_ELEMENTS:]
                 ex = {"elements": elems, "intent": INTENTS.index(kinds[response[j]]) if j < len(response) else 2,
+                      "reply_state": reply_state([kinds[i] for i in response[:j]]),
                       "target": response[j] if j < len(response) else None, "step": j, "last_turn": [i for i in turns[t - 1]]}
                 if with_negatives and j < len(response):
                     ex["negatives"] = rec["negativeTexts" if kinds[response[j]] == "text" else "negativeImages"]
@@ -205,6 +216,10 @@ def ranker_queries(batch, tensors, rankers, emb, kinds):
         ctx, cand = rankers[name]
         q = ctx(elements[idx], modality[idx], segment[idx], mask[idx], torch.full((len(idx),), m, dtype=torch.long), anchors([batch[b] for b in idx], emb))
         yield m, name, idx, q, cand
+
+
+def reply_states(batch):
+    return torch.tensor([ex["reply_state"] for ex in batch], dtype=torch.long)
 
 
 def anchors(batch, emb):
@@ -270,7 +285,7 @@ def train(args):
         for s in range(0, len(order), args.batch):
             batch = [train_ex[i] for i in order[s:s + args.batch]]
             elements, modality, segment, mask = batch_tensors(batch, emb, kinds)
-            loss = nn.functional.cross_entropy(intent(elements, modality, segment, mask), torch.tensor([ex["intent"] for ex in batch]))
+            loss = nn.functional.cross_entropy(intent(elements, modality, segment, mask, reply_states(batch)), torch.tensor([ex["intent"] for ex in batch]))
             for m, name, idx, q, cand in ranker_queries(batch, (elements, modality, segment, mask), rankers, emb, kinds):
                 targets = [batch[b]["target"] for b in idx]
                 negatives = random.sample(pool[name], args.negatives)
@@ -313,7 +328,7 @@ def evaluate(intent, rankers, valid_ex, emb, kinds, pool):
     for s in range(0, len(valid_ex), 64):
         batch = valid_ex[s:s + 64]
         elements, modality, segment, mask = batch_tensors(batch, emb, kinds)
-        pred = intent(elements, modality, segment, mask).argmax(1)
+        pred = intent(elements, modality, segment, mask, reply_states(batch)).argmax(1)
         correct += sum(int(p) == ex["intent"] for p, ex in zip(pred, batch))
         for m, name, idx, q, cand in ranker_queries(batch, (elements, modality, segment, mask), rankers, emb, kinds):
             best = (q @ pool_keys[name].T).argmax(1)
@@ -354,16 +369,16 @@ def export(out, pack, dim, intent, ctx, cand, maps, meta, history, best_epochs):
     n = 5
     dummy = (torch.randn(1, n, dim), torch.zeros(1, n, dtype=torch.long), torch.zeros(1, n, dtype=torch.long), torch.ones(1, n))
     seq_axes = {"elements": {1: "n"}, "modality": {1: "n"}, "segment": {1: "n"}, "mask": {1: "n"}}
-    torch.onnx.export(intent, dummy, os.path.join(out, "intent.onnx"), input_names=["elements", "modality", "segment", "mask"],
+    torch.onnx.export(intent, dummy + (torch.zeros(1, dtype=torch.long),), os.path.join(out, "intent.onnx"), input_names=["elements", "modality", "segment", "mask", "reply_state"],
                       output_names=["intent_logits"], dynamic_axes=seq_axes, opset_version=14)
     torch.onnx.export(ctx, dummy + (torch.zeros(1, dtype=torch.long), mean_unit(torch.randn(3, dim))[None]), os.path.join(out, "ranker_context.onnx"),
                       input_names=["elements", "modality", "segment", "mask", "target_modality", "anchor"], output_names=["query"], dynamic_axes=seq_axes, opset_version=14)
     torch.onnx.export(cand, (torch.randn(3, dim), torch.zeros(3, dtype=torch.long)), os.path.join(out, "ranker_candidate.onnx"),
                       input_names=["candidates", "modality"], output_names=["keys"], dynamic_axes={"candidates": {0: "m"}, "modality": {0: "m"}, "keys": {0: "m"}}, opset_version=14)
     np.concatenate([maps["text"]["w"].ravel(), maps["image"]["w"].ravel()]).astype("<f4").tofile(os.path.join(out, "clip_map.bin"))
-    # heads.json version 2: the ranker's context pass takes the anchor (the latest turn's unit mean
-    # embedding) and its keys have the embedding's dimension.
-    json.dump({"version": 2, "pack": pack, "packFingerprint": meta["packFingerprint"], "dim": dim, "keyDim": dim, "maxElements": MAX_ELEMENTS,
+    # heads.json version 3: the intent head also takes the reply state (REPLY_STATES); since version 2 the
+    # ranker's context pass takes the anchor (the latest turn's unit mean embedding).
+    json.dump({"version": 3, "pack": pack, "packFingerprint": meta["packFingerprint"], "dim": dim, "keyDim": dim, "maxElements": MAX_ELEMENTS,
                "segments": {"other": OTHER, "self": SELF, "partial": PARTIAL},
                "clipMap": {"file": "clip_map.bin", "text": {"a": maps["text"]["a"], "validR1": maps["text"]["valid_r1"]}, "image": {"a": maps["image"]["a"], "validR1": maps["image"]["valid_r1"]}},
                "trainedOn": "public/dialogues/train (demo), early-stopped on valid", "bestEpoch": best_epochs,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type IntentModel, type IntentProbabilities, MajorityIntent, chooseIntent, composeResponse } from '../response/compose';
+import { ImageInvitations } from '../response/coherence';
 import { ClipSimRanker } from '../response/rankers';
 import type { CandidatePool, ContextTurn } from '../response/types';
 
@@ -37,6 +38,26 @@ describe('composeResponse (MMDialog sec. 7.2)', () => {
     const looping = await composeResponse(dogTurn, pool, scripted([[0.6, 0.4, 0]]), new ClipSimRanker(pool), { maxElements: 2 });
     expect(looping.elements).toHaveLength(2);
     expect(looping.steps.at(-1)!.intent).toBe('stop');
+  });
+
+  it('gives a reply whose text invites an image an image before it stops, and says the intent was overruled', async () => {
+    const invitingPool: CandidatePool = { ...pool, texts: ['look at this dog', 'I love the beach'], textMatrix: matrix([unit(1, 0.1), unit(0.1, 1)]) };
+    const invitations = new ImageInvitations(['look at this']);
+    const textThenStop = scripted([[0.9, 0.1, 0], [0, 0.1, 0.9]]);
+    const kept = await composeResponse(dogTurn, invitingPool, textThenStop, new ClipSimRanker(invitingPool), { invitations });
+    expect(kept.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:0', 'image:0']);
+    expect(kept.steps.map((s) => [s.intent, s.forcedBy ?? ''])).toEqual([['text', ''], ['image', 'invitation'], ['stop', '']]);
+    // Without invitations the same intent stops after the text.
+    const plain = await composeResponse(dogTurn, invitingPool, textThenStop, new ClipSimRanker(invitingPool));
+    expect(plain.elements.map((e) => e.kind)).toEqual(['text']);
+    // At the length limit the owed image still comes, one past the limit, and then the reply stops.
+    const textsOnly = scripted([[1, 0, 0]]);
+    const atLimit = await composeResponse(dogTurn, invitingPool, textsOnly, new ClipSimRanker(invitingPool), { invitations, maxElements: 1 });
+    expect(atLimit.elements.map((e) => e.kind)).toEqual(['text', 'image']);
+    expect(atLimit.steps.at(-1)!.intent).toBe('stop');
+    // An image shown before the inviting text already keeps the promise.
+    const imageFirst = await composeResponse(dogTurn, invitingPool, scripted([[0, 1, 0], [1, 0, 0], [0, 0, 1]]), new ClipSimRanker(invitingPool), { invitations });
+    expect(imageFirst.elements.map((e) => e.kind)).toEqual(['image', 'text']);
   });
 
   it('takes the majority intent per step from reference responses', async () => {

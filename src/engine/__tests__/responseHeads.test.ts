@@ -32,7 +32,7 @@ function withHeadsJson(json: unknown): PackFileSource {
 describe('trained response heads', () => {
   it('refuses heads of another format version or trained on another pack', async () => {
     const config = JSON.parse(readFileSync(join(PACK_DIR, 'heads', 'heads.json'), 'utf8')) as Record<string, unknown>;
-    await expect(ResponseHeads.load(withHeadsJson({ ...config, version: 1 }), files, fingerprint)).rejects.toThrow('heads/heads.json is version 1, and this app reads version 2');
+    await expect(ResponseHeads.load(withHeadsJson({ ...config, version: 1 }), files, fingerprint)).rejects.toThrow('heads/heads.json is version 1, and this app reads version 3');
     await expect(ResponseHeads.load(source, files, 'another-pack')).rejects.toThrow('trained on another version of this pack');
   });
 

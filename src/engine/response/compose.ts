@@ -1,5 +1,6 @@
 import { nowMs } from '../clock';
 import type { ScoredIndex } from '../retrieval/vectors';
+import type { ImageInvitations } from './coherence';
 import type { Ranker } from './rankers';
 import { type CandidatePool, type ContextElement, type ContextTurn, INTENTS, type Intent, type Modality, type ResponseState, poolMatrix } from './types';
 
@@ -39,6 +40,8 @@ export class MajorityIntent implements IntentModel {
 export interface ComposeStep {
   probabilities: IntentProbabilities;
   intent: Intent;
+  /** Set when the intent module chose otherwise and the reply's own text decided: it invites an image not yet shown. */
+  forcedBy?: 'invitation';
   /** The best candidates of the chosen modality, with scores; empty at the stop step. */
   candidates: ScoredIndex[];
   intentMs: number;
@@ -63,6 +66,8 @@ export interface ComposeOptions {
   maxElements?: number;
   /** Candidates kept per step for the inspector (default 10). */
   topN?: number;
+  /** Phrases that promise an image: a reply holding one gets an image before it may stop (coherence.ts). */
+  invitations?: ImageInvitations;
 }
 
 /** The most likely intent; the first step may not stop, since a reply needs at least one element. */
@@ -79,7 +84,9 @@ export function poolElement(pool: CandidatePool, kind: Modality, index: number):
 /**
  * Builds a response step by step (MMDialog sec. 7.2): before step j the intent module predicts text,
  * image or stop from [U, R<j]; unless stop, the ranker picks the best candidate of that modality
- * not already in this response.
+ * not already in this response. A reply whose text invites an image ("look at this") and shows none
+ * yet takes an image next, whatever the intent module says, even past maxElements by that one image:
+ * a reply never promises a picture it does not show.
  */
 export async function composeResponse(turns: readonly ContextTurn[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: ComposeOptions = {}): Promise<ComposedResponse> {
   const start = nowMs();
@@ -90,10 +97,15 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
   const elements: ComposedElement[] = [];
   const steps: ComposeStep[] = [];
   let intentMs = 0, rankMs = 0;
-  for (let j = 0; j <= maxElements; j++) {
+  const invitations = options.invitations;
+  const owesImage = () => invitations !== undefined && !partial.some((e) => e.kind === 'image') && partial.some((e) => e.kind === 'text' && invitations.invites(e.text));
+  for (let j = 0; j <= maxElements + 1; j++) {
     const t0 = nowMs();
     const probabilities = await intent.predict({ turns, partial });
-    const chosen = j === maxElements ? 'stop' : chooseIntent(probabilities, j);
+    const owed = owesImage();
+    const predicted = j >= maxElements ? 'stop' : chooseIntent(probabilities, j);
+    const chosen = owed ? 'image' : predicted;
+    const forced = chosen !== predicted ? { forcedBy: 'invitation' as const } : {};
     const t1 = nowMs();
     intentMs += t1 - t0;
     if (chosen === 'stop') {
@@ -103,7 +115,7 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
     const candidates = await ranker.topK({ turns, partial }, chosen, topN, used[chosen]);
     const t2 = nowMs();
     rankMs += t2 - t1;
-    steps.push({ probabilities, intent: chosen, candidates, intentMs: t1 - t0, rankMs: t2 - t1 });
+    steps.push({ probabilities, intent: chosen, ...forced, candidates, intentMs: t1 - t0, rankMs: t2 - t1 });
     const best = candidates[0];
     if (!best) break; // every candidate of that modality is already used
     used[chosen].add(best.index);

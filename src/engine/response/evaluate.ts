@@ -1,5 +1,6 @@
 import type { DialogueRecord } from '../datasets/mmdialog';
 import { type IntentF1, type MmRelevance, type RankSummary, type RankedElement, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
+import { coherenceShare } from './coherence';
 import { type IntentModel, chooseIntent } from './compose';
 import type { Ranker } from './rankers';
 import type { CandidateItem, ContextElement, ContextTurn, Modality } from './types';
@@ -18,6 +19,8 @@ export interface DialogEvalResult {
   intentF1: number;
   mmRelevance: number;
   recall: Record<Modality, RankSummary & { wrongIntent: number }>;
+  /** Of the composed replies whose text invites an image, how many show one (coherence.ts). */
+  coherence: { inviting: number; kept: number; share: number };
   /** Milliseconds per composed response (embedding what is new, intent and ranking). */
   responseMs: number[];
 }
@@ -27,6 +30,8 @@ export interface ReplayedTurn {
   score: ResponseScore;
   /** Milliseconds to compose the reply. */
   ms: number;
+  /** Whether the composed reply invites an image, and shows one. */
+  coherence: { invites: boolean; showsImage: boolean };
 }
 
 /** How one composed response compares with its reference: the figures the benchmark averages. */
@@ -84,11 +89,14 @@ export async function evaluateDialogs(records: readonly DialogueRecord[], replay
   const ranks: Record<Modality, TargetRank[]> = { text: [], image: [] };
   const wrongIntent: Record<Modality, number> = { text: 0, image: 0 };
   const responseMs: number[] = [];
+  const coherence: ReplayedTurn['coherence'][] = [];
   const total = records.reduce((n, r) => n + r.turns.length - 1, 0);
   for (const record of records) {
     for (let t = 1; t < record.turns.length; t++) {
-      const { score, ms } = await replayTurn(record, t);
+      const replayed = await replayTurn(record, t);
+      const { score, ms } = replayed;
       responseMs.push(ms);
+      coherence.push(replayed.coherence);
       mmSum += score.mmRelevance.f1;
       intentSum += score.intentF1.f1;
       responses++;
@@ -105,6 +113,7 @@ export async function evaluateDialogs(records: readonly DialogueRecord[], replay
     intentF1: responses ? intentSum / responses : 0,
     mmRelevance: responses ? mmSum / responses : 0,
     recall: { text: summary('text'), image: summary('image') },
+    coherence: coherenceShare(coherence),
     responseMs,
   };
 }

@@ -15,7 +15,7 @@ import type { CandidateItem, CandidatePool, Modality, ResponseState } from './ty
  */
 export const HEADS_FILES = ['heads/heads.json', 'heads/intent.onnx', 'heads/ranker_context.onnx', 'heads/ranker_candidate.onnx', 'heads/clip_map.bin'] as const;
 
-const HEADS_VERSION = 2;
+const HEADS_VERSION = 3;
 
 interface HeadsConfig {
   dim: number;
@@ -35,7 +35,8 @@ function parseHeadsConfig(json: unknown, location: string): HeadsConfig {
   const num = (v: unknown, name: string) => (typeof v === 'number' && Number.isFinite(v) ? v : bad(`has no valid "${name}"`));
   const seg = j['segments'] as Record<string, unknown> | undefined;
   const map = j['clipMap'] as Record<string, Record<string, unknown>> | undefined;
-  // Version 2: the ranker's context pass also takes the anchor (the latest turn's unit mean embedding).
+  // Version 3: the intent head also takes the reply state (replyState); since version 2 the ranker's
+  // context pass takes the anchor (the latest turn's unit mean embedding).
   if (j['version'] !== HEADS_VERSION) bad(`is version ${JSON.stringify(j['version'])}, and this app reads version ${HEADS_VERSION}`);
   if (typeof j['packFingerprint'] !== 'string') bad('has no "packFingerprint"');
   return {
@@ -65,6 +66,14 @@ function headInputs(state: ResponseState, config: HeadsConfig) {
     segment: new ort.Tensor('int64', BigInt64Array.from(elements, ({ segment }) => BigInt(segment)), [1, n]),
     mask: new ort.Tensor('float32', new Float32Array(n).fill(1), [1, n]),
   };
+}
+
+/**
+ * What the response already holds, as the intent head is told it (train_heads.py reply_state):
+ * min(elements, 3) * 2, plus 1 when one of them is an image.
+ */
+export function replyState(partial: ResponseState['partial']): number {
+  return Math.min(partial.length, 3) * 2 + (partial.some((e) => e.kind === 'image') ? 1 : 0);
 }
 
 async function output(session: OrtSession, feeds: Record<string, ort.Tensor>, name: string): Promise<Float32Array> {
@@ -110,7 +119,8 @@ export class ResponseHeads {
   readonly intent: IntentModel = {
     id: 'head',
     predict: async (state) => {
-      const logits = await output(this.intentSession, headInputs(state, this.config), 'intent_logits');
+      const feeds = { ...headInputs(state, this.config), reply_state: new ort.Tensor('int64', BigInt64Array.of(BigInt(replyState(state.partial))), [1]) };
+      const logits = await output(this.intentSession, feeds, 'intent_logits');
       const max = Math.max(logits[0]!, logits[1]!, logits[2]!);
       const e = [0, 1, 2].map((i) => Math.exp(logits[i]! - max));
       const sum = e[0]! + e[1]! + e[2]!;

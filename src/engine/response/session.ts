@@ -7,6 +7,7 @@ import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEnco
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
 import { type EmbeddingMatrix, dot, l2Normalize } from '../retrieval/vectors';
 import { captionBank } from './captioner';
+import { ImageInvitations, replyCoherence } from './coherence';
 import { type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
 import type { ResponseHeads } from './heads';
@@ -71,6 +72,8 @@ export interface SessionReply {
   elements: ContextElement[];
   /** Captions of the photos shared in this history and not seen before. */
   captions: PhotoCaption[];
+  /** Whether the reply's text invites an image (phrases learned from the train split), and whether it shows one. */
+  coherence: { invites: boolean; showsImage: boolean };
   /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
   relevance: number;
   timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
@@ -104,6 +107,7 @@ export class ReplySession {
   private train: Promise<readonly DialogueRecord[] | null> | null = null;
   private readTrain: () => Promise<readonly DialogueRecord[] | null> = async () => null;
   private majority: Promise<IntentModel> | null = null;
+  private invitations: Promise<ImageInvitations> | null = null;
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
 
   constructor(
@@ -129,6 +133,7 @@ export class ReplySession {
     this.train = null;
     this.readTrain = pool.train;
     this.majority = null;
+    this.invitations = null;
   }
 
   /**
@@ -137,7 +142,7 @@ export class ReplySession {
    * mini-clip). A reply that comes sooner waits on the same promise.
    */
   async prepare(choice: ReplyChoice = {}): Promise<void> {
-    await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent)]);
+    await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent), this.imageInvitations()]);
   }
 
   /** The methods this pack offers, and the one used when none is chosen. */
@@ -224,6 +229,16 @@ export class ReplySession {
     return this.majority;
   }
 
+  /** The phrases that promise an image, from this pool's train split; none without one. */
+  private imageInvitations(): Promise<ImageInvitations> {
+    this.invitations ??= this.trainRecords().then((train) =>
+      train && train.length > 0
+        ? ImageInvitations.learn(train.flatMap((r) => r.turns.slice(1).map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') }))))
+        : ImageInvitations.none(),
+    );
+    return this.invitations;
+  }
+
   private ranker(method: ResponseMethodId): Promise<Ranker> {
     let ranker = this.rankers.get(method);
     if (!ranker) {
@@ -240,8 +255,8 @@ export class ReplySession {
     const method = this.resolveMethod(choice.method);
     const start = nowMs();
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
-    const [intent, ranker] = await Promise.all([this.intentModel(choice.intent), this.ranker(method)]);
-    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker);
+    const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
+    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations });
     const elements = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
     const latest = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const reply: SessionReply = {
@@ -250,6 +265,7 @@ export class ReplySession {
       composed,
       elements,
       captions,
+      coherence: replyCoherence(elements, invitations),
       relevance: elements[0] ? dot(latest, elements[0].embedding) : 0,
       timings: { decodeMs, detectMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
     };
@@ -375,6 +391,6 @@ export async function evaluateSession(
   return evaluateDialogs(records, async (record, turn) => {
     const replayed = await session.replayTurn(record, turn, choice, options.negatives);
     options.onTurn?.(record, turn, replayed);
-    return { score: replayed.score, ms: replayed.reply.timings.totalMs };
+    return { score: replayed.score, ms: replayed.reply.timings.totalMs, coherence: replayed.reply.coherence };
   });
 }

@@ -181,6 +181,11 @@ function Step({ step, index, poolId }: { step: ReplyStep; index: number; poolId:
       <h4 className="font-semibold">
         Step {index + 1}: {step.intent === 'stop' ? 'stop, the reply ends here' : `add ${step.intent === 'text' ? 'a text' : 'an image'}`}
       </h4>
+      {step.forcedBy === 'invitation' && (
+        <p className="text-sm text-slate-700" data-testid="step-forced">
+          The reply's text promises a picture, so an image comes next whatever the intent module said: a reply never promises a picture it does not show.
+        </p>
+      )}
       <IntentBars step={step} index={index} />
       <Candidates step={step} index={index} poolId={poolId} />
     </li>
