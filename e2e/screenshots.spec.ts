@@ -7,9 +7,11 @@ import { asset, choosePhotos, openReady, sendText } from './helpers';
 /**
  * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
  * e2e/screenshots/<view>-<size>.png (not compared: a person looks at them). Each shot also checks
- * that nothing spills sideways and that the message box is on screen.
+ * that nothing spills sideways and that the message box is on screen. The README's pictures of the
+ * visitor view come from here too: with DOCS_SCREENSHOTS=1 they are also written to docs/.
  */
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
+const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
 const SIZES = [
   { name: 'laptop', width: 1440, height: 900 },
   { name: 'projector', width: 1280, height: 720 },
@@ -92,5 +94,51 @@ test.describe('screenshots of the main views', () => {
     await shootAllSizes(page, 'kiosk-countdown', async () => {
       await expect(page.getByRole('timer')).toBeVisible();
     });
+  });
+
+  test('the visitor view for the README: kiosk at 1280x720 and a phone, a shared photo and an emoji shortcode', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openReady(page, 'mini-clip', '&kiosk=1&idle=600');
+    if (process.env['DOCS_SCREENSHOTS']) {
+      // Without a colour emoji font 🔥 is an empty box, and the README would show that.
+      const colour = await page.evaluate(() => {
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = '32px sans-serif';
+        ctx.fillText('🔥', 0, 32);
+        const px = ctx.getImageData(0, 0, 40, 40).data;
+        for (let i = 0; i < px.length; i += 4) if (px[i]! > 150 && px[i]! - px[i + 2]! > 80) return true;
+        return false;
+      });
+      expect(colour, 'this machine has no colour emoji font: sudo apt-get install fonts-noto-color-emoji').toBe(true);
+    }
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await sendText(page, 'look at this cute cat');
+    await expect(replies).toHaveCount(1);
+    await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await sendText(page, 'my morning coffee');
+    await expect(replies).toHaveCount(2);
+    await sendText(page, 'lunch by the sea was so good :fire:');
+    await expect(replies).toHaveCount(3);
+    await expect(page.getByRole('listitem', { name: 'You said' }).last()).toHaveText('lunch by the sea was so good 🔥');
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    const shoot = async (name: string) => {
+      const images = page.getByRole('list', { name: 'Conversation' }).getByRole('img');
+      await expect.poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => (list.scrollTop = list.scrollHeight));
+      // The message box without the focus ring, as a visitor walking up sees it.
+      await page.getByRole('textbox', { name: 'Message' }).blur();
+      await page.screenshot({ path: join(OUT, `${name}.png`) });
+      if (process.env['DOCS_SCREENSHOTS']) await page.screenshot({ path: join(DOCS, `${name}.png`) });
+    };
+    await shoot('visitor-view');
+
+    // A phone gets the visitor view without kiosk mode; the conversation is still there after the reload.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openReady(page, 'mini-clip');
+    await expect(replies).toHaveCount(3);
+    await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    await shoot('visitor-view-phone');
   });
 });

@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { sendText } from './helpers';
+import { asset, choosePhotos, sendText } from './helpers';
 
 async function open(page: Page, query: string): Promise<void> {
   await page.goto(`/?pack=test-tiny-clip&${query}`);
@@ -11,28 +11,74 @@ const replies = (page: Page) => page.getByRole('listitem', { name: 'The system r
 
 /** Sends each turn once the reply to the one before has come. */
 async function chat(page: Page, turns: string[]): Promise<void> {
+  const before = await replies(page).count();
   for (const [i, turn] of turns.entries()) {
     await sendText(page, turn);
-    await expect(replies(page)).toHaveCount(i + 1);
+    await expect(replies(page)).toHaveCount(before + i + 1);
   }
   await expect(page.getByText('Thinking…')).toHaveCount(0);
 }
 
-async function expectAllInViewport(items: Locator, count: number): Promise<void> {
-  await expect(items).toHaveCount(count);
-  for (let i = 0; i < count; i++) await expect(items.nth(i)).toBeInViewport({ ratio: 1 });
+/** Writes a conversation where the app keeps it (IndexedDB), as if an earlier visit had left it; a reload shows it. */
+async function storeConversation(page: Page, messages: unknown[]): Promise<void> {
+  await page.evaluate(async (stored) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('mmdialog');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('conversation', 'readwrite');
+      tx.objectStore('conversation').put(stored, 'messages');
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  }, messages);
 }
 
-const TURNS = ['hi, how are you?', 'we went hiking in the mountains last weekend', 'do you like pizza?'];
+/** Whether every bubble lies whole inside the conversation's visible area (not just in the window), once its images have loaded. */
+async function expectAllInChatArea(page: Page, items: Locator, count: number): Promise<void> {
+  await expect(items).toHaveCount(count);
+  const images = page.getByRole('list', { name: 'Conversation' }).getByRole('img');
+  await expect.poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+  const area = await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => {
+    const r = list.getBoundingClientRect();
+    return { top: r.top + list.clientTop, bottom: r.top + list.clientTop + list.clientHeight };
+  });
+  for (let i = 0; i < count; i++) {
+    const box = (await items.nth(i).boundingBox())!;
+    const name = `${await items.nth(i).getAttribute('aria-label')} (${i + 1} of ${count})`;
+    expect(box.y, `${name} starts above the chat area`).toBeGreaterThanOrEqual(area.top - 0.5);
+    expect(box.y + box.height, `${name} ends below the chat area`).toBeLessThanOrEqual(area.bottom + 0.5);
+  }
+}
 
 test.describe('visitor view', () => {
-  test('kiosk at 1280x720: three whole exchanges on screen, no developer line, no backend, no answer button', async ({ page }) => {
+  test('kiosk at 1280x720: three whole exchanges on screen, a shared photo and an image reply among them, no developer line, no backend, no answer button', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await open(page, 'kiosk=1&idle=600');
-    await chat(page, TURNS);
-    await expectAllInViewport(said(page), 3);
-    await expectAllInViewport(replies(page), 3);
-    await expect(said(page)).toHaveText(TURNS);
+    // Whether a reply carries an image is the trained heads' choice, so the first exchange is one
+    // a visitor had earlier, stored where the app keeps it: a reply with text and a tall pool photo.
+    await storeConversation(page, [
+      { id: 'm1', role: 'user', createdAt: 1, elements: [{ kind: 'text', text: 'look at this cute cat' }] },
+      {
+        id: 'm2', role: 'assistant', createdAt: 2, elements: [
+          { kind: 'text', text: 'aww, and here is a koala' },
+          { kind: 'poolImage', key: 'ph-world-animals-koala', alt: 'Photo: Koala.', url: '/pool/media/ph-world-animals-koala.webp', poolId: 'demo' },
+        ],
+      },
+    ]);
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(replies(page).getByTestId('reply-image')).toHaveCount(1);
+    await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await chat(page, ['my morning coffee', 'do you like pizza?']);
+    await expect(said(page)).toHaveText(['look at this cute cat', /my morning coffee$/, 'do you like pizza?']);
+    await expect(said(page).nth(1).getByRole('img')).toHaveCount(1);
+    const bubbles = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') });
+    await expectAllInChatArea(page, bubbles, 6);
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);
     await expect(page.getByText('not MM-Relevance')).toHaveCount(0);
     await expect(page.getByTestId('backend')).toHaveCount(0);

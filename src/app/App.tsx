@@ -73,7 +73,7 @@ export function App() {
   );
 
   return (
-    <div className={`mx-auto flex h-dvh w-full flex-col gap-3 p-3 ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk} data-view={presenter ? 'presenter' : 'visitor'}>
+    <div className={`mx-auto flex h-dvh w-full flex-col ${presenter ? 'gap-3 p-3' : 'gap-2 p-2'} ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk} data-view={presenter ? 'presenter' : 'visitor'}>
       {narrow || !presenter ? (
         // One row: the rest waits in the menu. The visitor view keeps only whether the model is ready.
         <header className="flex flex-wrap items-center gap-2">
@@ -115,7 +115,7 @@ export function App() {
         </header>
       )}
       {presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} />}
-      <div className="flex min-h-0 flex-1 gap-3">
+      <div className={`flex min-h-0 flex-1 ${presenter ? 'gap-3' : 'gap-2'}`}>
         <main className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
           {dragging && (
             <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
@@ -124,7 +124,7 @@ export function App() {
           {/* The chat stays mounted while replaying, so a half-typed message survives the switch. */}
           <div className={`min-h-0 flex-1 flex-col ${view === 'chat' ? 'flex' : 'hidden'}`}>
             <MessageList presenter={presenter} />
-            <Composer key={resets} />
+            <Composer key={resets} compact={!presenter} />
           </div>
           {view === 'replay' && <ReplayView metrics={<SessionMetricsPanel />} />}
         </main>

@@ -23,7 +23,8 @@ function DraftThumbnail({ image }: { image: DraftImage }) {
   );
 }
 
-export function Composer() {
+/** `compact` (the visitor view) starts the message box one line high and trims its margins, leaving the chat that room. */
+export function Composer({ compact = false }: { compact?: boolean }) {
   const text = useChatStore((s) => s.draftText);
   const drafts = useChatStore((s) => s.draftImages);
   const checking = useChatStore((s) => s.checkingImages);
@@ -44,7 +45,7 @@ export function Composer() {
 
   return (
     <form
-      className="border-t border-slate-200 bg-white p-3"
+      className={`border-t border-slate-200 bg-white ${compact ? 'px-3 py-2' : 'p-3'}`}
       onSubmit={(e) => {
         e.preventDefault();
         void submit();
@@ -86,7 +87,7 @@ export function Composer() {
         </label>
         <textarea
           id="message-input"
-          rows={2}
+          rows={compact ? 1 : 2}
           value={text}
           onChange={(e) => chatActions.setDraftText(e.target.value)}
           onKeyDown={onKeyDown}

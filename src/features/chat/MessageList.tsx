@@ -8,12 +8,18 @@ import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
 import { StartScreen } from './StartScreen';
 
-function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'image' }> }) {
+/**
+ * How tall an image in a message may be. The visitor view caps it by the screen's height, so that at
+ * 1280x720 in kiosk type three whole exchanges fit, a photo and an image reply among them.
+ */
+const IMAGE_HEIGHT = { presenter: { photo: 'max-h-48', pool: 'max-h-40' }, visitor: { photo: 'max-h-[min(9rem,16svh)]', pool: 'max-h-[min(9rem,16svh)]' } } as const;
+
+function MessageImage({ element, heightClass }: { element: Extract<MessageElement, { kind: 'image' }>; heightClass: string }) {
   const url = useImageUrl(element.imageId);
   return (
     <figure className="flex flex-col gap-1">
       {url ? (
-        <img src={url} onLoad={keepAtEnd} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className="max-h-48 w-auto rounded-lg border border-slate-200 object-contain" />
+        <img src={url} onLoad={keepAtEnd} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
       )}
@@ -25,25 +31,42 @@ function MessageImage({ element }: { element: Extract<MessageElement, { kind: 'i
 function Message({ message, presenter }: { message: ChatMessage; presenter: boolean }) {
   const mine = message.role === 'user';
   const emoji = useEmojiText();
+  const heights = IMAGE_HEIGHT[presenter ? 'presenter' : 'visitor'];
+  const render = (element: MessageElement, i: number) =>
+    element.kind === 'text' ? (
+      <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
+    ) : element.kind === 'image' ? (
+      <MessageImage key={element.imageId} element={element} heightClass={heights.photo} />
+    ) : (
+      <PoolImage key={`${element.key}-${i}`} element={element} heightClass={heights.pool} />
+    );
+  if (!presenter) {
+    // The visitor view puts a message's pictures beside its words where the bubble is wide enough,
+    // so a photo costs the chat its own height only, not that plus the lines of text.
+    const texts = message.elements.flatMap((e, i) => (e.kind === 'text' ? [render(e, i)] : []));
+    const media = message.elements.flatMap((e, i) => (e.kind === 'text' ? [] : [render(e, i)]));
+    const groups = [
+      media.length > 0 && <div key="media" className="flex flex-wrap items-center gap-2">{media}</div>,
+      texts.length > 0 && <div key="texts" className="flex min-w-0 flex-col gap-1">{texts}</div>,
+    ];
+    if (message.elements[0]?.kind === 'text') groups.reverse();
+    return (
+      <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
+        <div className={`flex max-w-[80%] flex-wrap items-center gap-x-3 gap-y-1.5 rounded-2xl px-4 py-1.5 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>{groups}</div>
+      </li>
+    );
+  }
   return (
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
-        {message.elements.map((element, i) =>
-          element.kind === 'text' ? (
-            <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
-          ) : element.kind === 'image' ? (
-            <MessageImage key={element.imageId} element={element} />
-          ) : (
-            <PoolImage key={`${element.key}-${i}`} element={element} />
-          ),
-        )}
-        {presenter && message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
+        {message.elements.map(render)}
+        {message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
           <p className="text-xs text-slate-600" data-testid="reply-meta">
             {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
-        {!mine && presenter && <ReplyReference message={message} />}
+        {!mine && <ReplyReference message={message} />}
       </div>
     </li>
   );
@@ -60,7 +83,7 @@ export function MessageList({ presenter }: { presenter: boolean }) {
   }, [messages.length, awaitingReply]);
   return (
     // Focusable, so a long conversation scrolls with the keyboard.
-    <ol tabIndex={0} className="flex flex-1 flex-col gap-3 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" aria-label="Conversation" aria-live="polite">
+    <ol tabIndex={0} className={`flex flex-1 flex-col overflow-y-auto ${presenter ? 'gap-3 p-4' : 'gap-2 px-4 py-2'} focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600`} aria-label="Conversation" aria-live="polite">
       {hydrated && messages.length === 0 && (
         <li className="m-auto">
           <StartScreen />
