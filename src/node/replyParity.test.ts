@@ -110,7 +110,7 @@ describe.each([
     const [worker, bench] = await loaded;
     const record: DialogueRecord = bench.records.find((r) => r.id === DIALOGUE_ID)!;
     const methods = RESPONSE_METHOD_IDS.filter((m) => !RESPONSE_METHODS[m].needs.heads || worker.heads);
-    expect(methods).toHaveLength(packId === 'mini-clip' ? 6 : 4);
+    expect(methods).toHaveLength(packId === 'mini-clip' ? 7 : 4);
     for (const method of methods) {
       const page = await worker.replay(method, record.turns.length - 1);
       const replayed: { reply: SessionReply; score: ResponseScore }[] = [];

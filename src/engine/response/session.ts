@@ -228,8 +228,11 @@ export class ReplySession {
     let ranker = this.rankers.get(method);
     if (!ranker) {
       const pool = this.requirePool();
-      const train = RESPONSE_METHODS[method].needs.trainTexts ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
-      ranker = (async () => createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(await train, pool) : [] }))();
+      const train = RESPONSE_METHODS[method].needs.train ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
+      ranker = (async () => {
+        const records = train ? await train : null;
+        return createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(records, pool) : [], train: records });
+      })();
       this.rankers.set(method, ranker);
     }
     return ranker;
