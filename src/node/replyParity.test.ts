@@ -22,7 +22,7 @@ import { readPoolEmbeddingsFile } from './poolFiles';
  * benchmark's own loader and run (loadDialogBenchData, evaluateSession). Each method starts from a
  * fresh worker and a fresh benchmark session, as a fresh page and a benchmark run do.
  */
-const DIALOGUE_ID = '400'; // 4 turns; the first reference turn has a text and an image
+const DIALOGUE_ID = '3702'; // 4 turns; the first reference turn has a text and an image
 const POOL_DIR = join('public', 'pool');
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unknown;
