@@ -148,6 +148,9 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect([first.method, first.composed.steps[0]!.candidates.length]).toEqual(['hybrid', 5]);
     await headed.session.compose([say('my dog')], { method: 'hybrid' });
     expect(headed.trainReads).toHaveLength(1);
+    // The benchmark prints what it learned: two train references of text, none of images.
+    expect(await headed.session.methodNote({ method: 'hybrid' })).toMatch(/^weights learned on the train split: text: BM25 \d\.\d\d \/ dense \d\.\d\d \(train MRR \d\.\d{3} over 2 references; .*image: no train reference, so BM25 0\.50 \/ dense 0\.50$/);
+    expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
     // The fake heads' ranker is clip-sim: it and BM25 (the only text with the word "dog") agree on the reply.
     expect(first.elements.map((e) => e.text)).toEqual(['what a cute dog']);
   });

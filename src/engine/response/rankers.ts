@@ -14,6 +14,8 @@ export interface Ranker {
   topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]>;
   /** Scores of candidates given by content: a reference element and its negatives, in evaluation. */
   score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]): Promise<Float64Array>;
+  /** What a benchmark should print about how it ranks, when there is more than its name to say (the hybrid's learned weights). */
+  readonly note?: string;
 }
 
 /** A ranker that also gives every pool row's score, so the hybrid can standardise its scores over the pool. */
@@ -207,6 +209,16 @@ export class HybridRanker implements Ranker {
       return fitConvexWeight(scored);
     };
     return new HybridRanker(lexical, dense, { text: await fit('text'), image: await fit('image') });
+  }
+
+  get note(): string {
+    const part = (m: Modality) => {
+      const f = this.fits[m];
+      if (f.queries === 0) return `${m}: no train reference, so BM25 ${f.lexical.toFixed(2)} / dense ${(1 - f.lexical).toFixed(2)}`;
+      const alone = (w: number) => f.curve.find((c) => c.lexical === w)!.mrr.toFixed(3);
+      return `${m}: BM25 ${f.lexical.toFixed(2)} / dense ${(1 - f.lexical).toFixed(2)} (train MRR ${f.mrr.toFixed(3)} over ${f.queries} references; BM25 alone ${alone(1)}, dense alone ${alone(0)})`;
+    };
+    return `weights learned on the train split: ${part('text')}; ${part('image')}`;
   }
 
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {

@@ -140,6 +140,11 @@ export class ReplySession {
     await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent)]);
   }
 
+  /** What the chosen method's ranker says of itself (the hybrid: its learned weights), once built; undefined when nothing. */
+  async methodNote(choice: ReplyChoice = {}): Promise<string | undefined> {
+    return (await this.ranker(this.resolveMethod(choice.method))).note;
+  }
+
   /** The methods this pack offers, and the one used when none is chosen. */
   methods(): { available: ResponseMethodId[]; preferred: ResponseMethodId } {
     const available = RESPONSE_METHOD_IDS.filter((id) => !RESPONSE_METHODS[id].needs.heads || this.heads !== null);
