@@ -38,7 +38,10 @@ interface MethodEntry {
     /** Images are ranked by their captions (and a shared photo by its caption), wholly or in part, rather than by their embeddings alone. */
     readonly captions: boolean;
   };
-  /** Also a scorer of `bench -- select` (text-only response selection, its map trained there). */
+  /**
+   * Also a scorer of `bench -- select` (text-only response selection). There the maps are the pack's
+   * heads' clip-map, and the hybrid fuses BM25 with clip-map (DE++ is not a selection scorer).
+   */
   readonly selection: boolean;
   create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
 }
@@ -83,7 +86,7 @@ export const RESPONSE_METHODS = {
   hybrid: {
     name: 'hybrid (BM25 + DE++)',
     needs: { heads: true, train: true, captions: true },
-    selection: false,
+    selection: true,
     create: async (kit, { pool, heads, dfCorpus, train }) => kit.HybridRanker.learn(new kit.LexicalRanker('bm25', pool, dfCorpus), await heads!.ranker(pool), pool, train),
   },
 } as const satisfies Record<ResponseMethodId, MethodEntry>;
