@@ -165,9 +165,12 @@ export async function dialogBench(args: string[]): Promise<void> {
   for (const run of runs) {
     const method = run.method!;
     let result: DialogEvalResult;
+    let note: string | undefined;
     try {
       // A session per run, as a fresh page: the random baseline's stream starts at its seed each time.
-      result = await evaluateSession(data.newSession(), records, run, { negatives });
+      const session = data.newSession();
+      result = await evaluateSession(session, records, run, { negatives });
+      note = await session.methodNote(run);
     } catch (error) {
       console.log(`${method.padEnd(10)} failed: ${errorMessage(error)}`);
       continue;
@@ -175,7 +178,8 @@ export async function dialogBench(args: string[]): Promise<void> {
     const pct = (x: number | undefined) => ((x ?? 0) * 100).toFixed(1).padStart(9);
     const { text, image } = result.recall;
     console.log([method.padEnd(10), run.intent!.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), `${(100 * result.coherence.share).toFixed(1)} (${result.coherence.inviting})`.padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
-    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, coherence: result.coherence, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95) });
+    if (note) console.log(`           ${method}: ${note}`);
+    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, coherence: result.coherence, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95), ...(note ? { note } : {}) });
   }
   console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; coherence: % of the replies whose text invites an image (phrases learned from the train split) that show one, with how many invite in brackets; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`);
   const jsonOut = values.json;

@@ -3,47 +3,50 @@ import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { parseAvsd } from '../engine/datasets/avsd';
 import { parseDailyDialog } from '../engine/datasets/dailyDialog';
+import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/validation';
-import { type PolyaiExample, exampleTurns, parsePolyaiJsonl } from '../engine/datasets/polyai';
+import { exampleTurns, parsePolyaiJsonl } from '../engine/datasets/polyai';
 import { parseVisdial } from '../engine/datasets/visdial';
 import { errorMessage } from '../engine/errors';
 import { type RankSummary, summarizeRanks } from '../engine/metrics/dialogMetrics';
-import { hashText } from '../engine/pool/contentHash';
 import { corpusStats } from '../engine/ranking/lexical';
-import { contextVector } from '../engine/response/rankers';
-import { stackRows } from '../engine/retrieval/vectors';
-import { type RankingGroup, avsdGroups, oneOfHundredBatches, seededShuffle, splitDailyDialog, splitForEarlyStopping, visdialGroups } from '../engine/selection/protocols';
+import { type ConvexFit, fitConvexWeight } from '../engine/response/fusion';
+import { ResponseHeads } from '../engine/response/heads';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
-import { type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, dialogueState, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
-import { type ClipMapTrainingOptions, type TrainedClipMap, trainClipMap } from '../engine/selection/trainClipMap';
+import { type RankingGroup, avsdGroups, oneOfHundredBatches, seededShuffle, splitDailyDialog, textOnlyExamples, visdialGroups } from '../engine/selection/protocols';
+import { type SelectionScorer, type TextEmbedding, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
 import { UsageError, choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
-import { loadWasmPack } from './poolFiles';
+import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 import { ProgressLine } from './progressLine';
-import { SELECT_CACHE_DIR, cachedTextEmbeddings, writeCacheFiles } from './textEmbeddingCache';
+import { cachedTextEmbeddings } from './textEmbeddingCache';
 
 /**
  * npm run bench -- select --format polyai|dailydialog|visdial|avsd --data <file>
- *                         [--train <train.jsonl>] [--map-train <dialogues_text.txt>]
- *                         [--methods random,tfidf,bm25,clip-sim,clip-map] [--pack mini-clip]
+ *                         [--methods random,tfidf,bm25,clip-sim,clip-map,hybrid] [--pack mini-clip]
  *                         [--limit N] [--seed 1] [--json out.json]
  * Response selection on real dialogue data, one row per method and context (the immediate context,
  * then the whole history), as in the PolyAI paper's Table 2:
  *  - dailydialog: the test part of a fixed by-dialogue split, 1-of-100 accuracy (PolyAI sec. 4);
- *  - polyai: PolyAI JSON lines, 1-of-100 in file order; --train gives IDF and clip-map's train data;
+ *  - polyai: PolyAI JSON lines, 1-of-100 in file order;
  *  - visdial: VisDial v1.0 val, each round's 100 answer options;
  *  - avsd: DSTC7 AVSD test, the last question of each dialogue among 100 built candidates.
- * clip-map is trained on train data only: the DailyDialog train part (dailydialog, and for visdial and
- * avsd from --map-train), or --train (polyai). Embeddings and trained maps are cached under
- * models/.cache/select/, so a rerun only ranks.
+ * These data sets are evaluation-only: nothing is trained, fitted or chosen on them. clip-map is the
+ * pack's heads' text map (trained on the demo train split by `npm run heads:data`); the hybrid fuses
+ * BM25 and that clip-map with a weight learned on the demo train split (public/dialogues/train) made
+ * text-only. Embeddings are cached under models/.cache/select/, so a rerun only ranks.
  */
-export const SELECT_USAGE = 'npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--train FILE] [--map-train FILE] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
-const SELECT_OPTIONS = { format: { type: 'string' }, data: { type: 'string' }, train: { type: 'string' }, 'map-train': { type: 'string' }, methods: { type: 'string' }, pack: { type: 'string' }, limit: { type: 'string' }, seed: { type: 'string' }, json: { type: 'string' } } as const;
+export const SELECT_USAGE = 'npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
+const SELECT_OPTIONS = { format: { type: 'string' }, data: { type: 'string' }, methods: { type: 'string' }, pack: { type: 'string' }, limit: { type: 'string' }, seed: { type: 'string' }, json: { type: 'string' } } as const;
 type SelectOption = keyof typeof SELECT_OPTIONS;
 const FORMATS = ['polyai', 'dailydialog', 'visdial', 'avsd'] as const;
 type Format = (typeof FORMATS)[number];
 const DEFAULT_DAILYDIALOG = join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt');
 const AVSD_SEED = 1;
-const MAP_TRAINING: ClipMapTrainingOptions = { maxEpochs: 30, batchSize: 64, learningRate: 1e-3, scale: 20, patience: 4, seed: 1 };
+/** What the hybrid's weight is learned on: the project's own train dialogues, and the pool whose captions stand for their images. */
+const DEMO_TRAIN = join('public', 'dialogues', 'train', 'conversations.json');
+const DEMO_POOL = join('public', 'pool');
+/** The order of the demo train examples before they are cut into batches of 100. */
+const DEMO_SHUFFLE_SEED = 7;
 const CONTEXTS = [
   { label: 'immediate', turns: 1 },
   { label: 'history', turns: Infinity },
@@ -55,7 +58,6 @@ interface SelectionTask {
   /** Header lines saying what is ranked. */
   description: string[];
   idf: { corpus: string[]; source: string };
-  mapTraining: { examples: PolyaiExample[]; source: string } | { missing: string };
   counts: Record<string, number>;
 }
 
@@ -67,46 +69,38 @@ function readText(path: string, what: string): string {
 const distinct = (texts: Iterable<string>) => [...new Set(texts)];
 const count = (n: number) => formatCount(n);
 
-function dailyDialogSplit(path: string) {
-  const dialogues = parseDailyDialog(readText(path, 'DailyDialog\'s dialogues_text.txt'), path);
-  return { dialogues, split: splitDailyDialog(dialogues) };
-}
-
+/*
+ * Document frequencies for tf-idf and BM25 (and the hybrid's BM25) come from the collection being
+ * ranked, as BM25 defines its IDF: the evaluated texts themselves, without their pairing, so nothing
+ * is learned from which response answers which context. The demo train texts were the other choice;
+ * they are a few thousand short chat lines on other topics, whose document frequencies say little of
+ * DailyDialog's, VisDial's or AVSD's words. DailyDialog's train part is never read.
+ */
 function loadTask(format: Format, dataPath: string, option: (name: SelectOption, fallback: string) => string): SelectionTask {
   if (format === 'dailydialog') {
-    const { dialogues, split } = dailyDialogSplit(dataPath);
+    const dialogues = parseDailyDialog(readText(dataPath, 'DailyDialog\'s dialogues_text.txt'), dataPath);
+    const split = splitDailyDialog(dialogues);
     const batches = oneOfHundredBatches(split.testExamples);
     return {
       groups: batches.groups,
       description: [
-        `${count(dialogues.length)} dialogues, split by dialogue (fixed hash): train part ${count(split.train.length)} dialogues (${count(split.trainExamples.length)} examples), test part ${count(split.test.length)} dialogues (${count(split.testExamples.length)} examples, shuffled with a fixed seed)`,
+        `${count(dialogues.length)} dialogues, split by dialogue (fixed hash): test part ${count(split.test.length)} dialogues (${count(split.testExamples.length)} examples, shuffled with a fixed seed); the other ${count(split.train.length)} dialogues are not read`,
         `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`,
       ],
-      idf: { corpus: distinct(split.train.flatMap((d) => d.turns)), source: 'the train part\'s distinct utterances' },
-      mapTraining: { examples: split.trainExamples, source: `the DailyDialog train part (${count(split.train.length)} dialogues)` },
-      counts: { dialogues: dialogues.length, trainDialogues: split.train.length, testDialogues: split.test.length, testExamples: split.testExamples.length, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses },
+      idf: { corpus: distinct(split.test.flatMap((d) => d.turns)), source: 'the test part\'s own distinct utterances (the collection ranked; no pairing used)' },
+      counts: { dialogues: dialogues.length, testDialogues: split.test.length, testExamples: split.testExamples.length, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses },
     };
   }
   if (format === 'polyai') {
     const examples = parsePolyaiJsonl(readText(dataPath, 'a PolyAI JSON lines file'), dataPath);
     const batches = oneOfHundredBatches(examples);
-    const trainPath = option('train', '');
-    const train = trainPath ? parsePolyaiJsonl(readText(trainPath, 'the train JSON lines (--train)'), trainPath) : null;
-    const textsOf = (list: readonly PolyaiExample[]) => distinct(list.flatMap((e) => [...exampleTurns(e), e.response]));
     return {
       groups: batches.groups,
       description: [`${count(examples.length)} examples in file order: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`],
-      idf: train ? { corpus: textsOf(train), source: `the distinct texts of ${trainPath}` } : { corpus: textsOf(examples), source: `the ranked file's own distinct texts (no --train given; no labels used)` },
-      mapTraining: train ? { examples: train, source: trainPath } : { missing: 'give --train <train.jsonl> to train it' },
-      counts: { examples: examples.length, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses, trainExamples: train?.length ?? 0 },
+      idf: { corpus: distinct(examples.flatMap((e) => [...exampleTurns(e), e.response])), source: 'the file\'s own distinct texts (the collection ranked; no pairing used)' },
+      counts: { examples: examples.length, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses },
     };
   }
-  const mapTrainPath = option('map-train', DEFAULT_DAILYDIALOG);
-  const mapTraining = (): SelectionTask['mapTraining'] => {
-    if (!existsSync(mapTrainPath)) return { missing: `there is no ${mapTrainPath} to train it on (--map-train <dialogues_text.txt>)` };
-    const { split } = dailyDialogSplit(mapTrainPath);
-    return { examples: split.trainExamples, source: `the DailyDialog train part (${count(split.train.length)} dialogues of ${mapTrainPath}); no ${format === 'visdial' ? 'VisDial' : 'AVSD'} data` };
-  };
   if (format === 'visdial') {
     const data = parseVisdial(parseJsonDocument(readText(dataPath, 'VisDial v1.0 val (visdial_1.0_val.json)'), dataPath), dataPath);
     const groups = visdialGroups(data);
@@ -114,7 +108,6 @@ function loadTask(format: Format, dataPath: string, option: (name: SelectOption,
       groups,
       description: [`split ${data.split}: ${data.dialogs.length} dialogues, ${groups.length} rounds, each ranking its 100 answer options from the question (immediate) or caption + earlier rounds + question (history)`],
       idf: { corpus: distinct([...data.questions, ...data.answers, ...data.dialogs.map((d) => d.caption)]), source: 'the file\'s question and answer lists and captions (no labels used)' },
-      mapTraining: mapTraining(),
       counts: { dialogues: data.dialogs.length, rounds: groups.length },
     };
   }
@@ -128,9 +121,21 @@ function loadTask(format: Format, dataPath: string, option: (name: SelectOption,
       `candidates per question (mean): 1 truth + ${(built.composition.plausible / n).toFixed(1)} plausible (answers to the most similar questions of other dialogues, tf-idf) + ${(built.composition.popular / n).toFixed(1)} popular + ${(built.composition.random / n).toFixed(1)} random, from ${count(built.distinctAnswers)} distinct answers, seed ${option('seed', String(AVSD_SEED))}`,
     ],
     idf: { corpus: distinct(dialogues.flatMap((d) => [d.caption, ...d.rounds.flatMap((r) => [r.question, r.answer])])), source: 'the file\'s captions, questions and answers (no labels used)' },
-    mapTraining: mapTraining(),
     counts: { dialogues: dialogues.length, questions: n, distinctAnswers: built.distinctAnswers, ...built.composition },
   };
+}
+
+/**
+ * The demo train split as text-only 1-of-100 batches (textOnlyExamples): what the hybrid's weight is
+ * learned on. Its BM25 takes IDF from these same texts, as the benchmark's takes it from the collection it ranks.
+ */
+function demoTrainBatches(): { missing: string } | { records: number; examples: number; groups: RankingGroup[]; queries: number; idfCorpus: string[] } {
+  if (!existsSync(DEMO_TRAIN)) return { missing: `there is no ${DEMO_TRAIN} to learn its weight on` };
+  const captions = new Map(loadPoolCatalogue(DEMO_POOL).media.map((m) => [m.key, m.label ?? m.alt]));
+  const records = parseConversationsBytes(new Uint8Array(readFileSync(DEMO_TRAIN)), { file: DEMO_TRAIN, hasMedia: (key) => captions.has(key) });
+  const examples = textOnlyExamples(records, (key) => captions.get(key)!);
+  const batches = oneOfHundredBatches(seededShuffle(examples, DEMO_SHUFFLE_SEED));
+  return { records: records.length, examples: examples.length, groups: batches.groups, queries: batches.ranked, idfCorpus: distinct(examples.flatMap((e) => [...exampleTurns(e), e.response])) };
 }
 
 function progress(label: string): (done: number, total: number) => void {
@@ -138,39 +143,17 @@ function progress(label: string): (done: number, total: number) => void {
   return (done, total) => line.update(`${label} ${count(done)}/${count(total)} (${total ? Math.floor((100 * done) / total) : 100}%)`, done, total);
 }
 
-/** The map for one kind of context, trained on the fit part and early-stopped on the valid part, or read from the cache. */
-function trainedMap(context: (typeof CONTEXTS)[number], examples: readonly PolyaiExample[], embedding: TextEmbedding, fingerprint: string): TrainedClipMap & { fit: number; valid: number; cached: boolean; seconds: number } {
-  const { fit, valid } = splitForEarlyStopping(examples);
-  const validShuffled = seededShuffle(valid, 7);
-  const key = hashText(JSON.stringify([fingerprint, context.label, MAP_TRAINING, hashText(JSON.stringify(fit)), hashText(JSON.stringify(validShuffled))]));
-  const base = join(SELECT_CACHE_DIR, `clip-map-${key}`);
-  if (existsSync(`${base}.json`) && existsSync(`${base}.bin`)) {
-    const meta = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as Omit<TrainedClipMap, 'w'> & { seconds: number };
-    const bytes = new Uint8Array(readFileSync(`${base}.bin`));
-    const w = new Float32Array(bytes.byteLength / 4);
-    new Uint8Array(w.buffer).set(bytes);
-    return { ...meta, w, fit: fit.length, valid: valid.length, cached: true };
-  }
-  const pairs = (list: readonly PolyaiExample[]) => ({
-    x: stackRows(list.map((e) => contextVector(dialogueState(exampleTurns(e), embedding), { turns: context.turns }))),
-    y: stackRows(list.map((e) => embedding(e.response))),
-  });
-  const start = nowMs();
-  const trained = trainClipMap(pairs(fit), pairs(validShuffled), {
-    ...MAP_TRAINING,
-    onEpoch: ({ epoch, loss, validR1 }) => process.stderr.write(`clip-map (${context.label}) epoch ${epoch}: loss ${Number.isNaN(loss) ? '-' : loss.toFixed(3)}, valid 1-of-100 R@1 ${(100 * validR1).toFixed(1)} (${((nowMs() - start) / 1000).toFixed(0)} s)\n`),
-  });
-  const seconds = (nowMs() - start) / 1000;
-  const { w, ...meta } = trained;
-  writeCacheFiles(base, new Uint8Array(w.buffer, w.byteOffset, w.byteLength), { ...meta, seconds, context: context.label, options: MAP_TRAINING, fit: fit.length, valid: valid.length });
-  return { ...trained, fit: fit.length, valid: valid.length, cached: false, seconds };
-}
-
 interface ResultRow {
   method: SelectionMethodId;
   context: ContextLabel | 'none';
   summary: RankSummary;
   msPerQuery: number;
+}
+
+/** The hybrid's learned weight for one kind of context, with the train MRR of each part alone for comparison. */
+interface HybridFit extends ConvexFit {
+  bm25Mrr: number;
+  clipMapMrr: number;
 }
 
 export async function selectBench(args: string[]): Promise<void> {
@@ -189,28 +172,44 @@ export async function selectBench(args: string[]): Promise<void> {
   const task = loadTask(format, dataPath, option);
   const groups = limit > 0 ? task.groups.slice(0, limit) : task.groups;
   const queries = groups.reduce((n, g) => n + g.queries.length, 0);
-  const needsClip = methods.some((m) => m === 'clip-sim' || m === 'clip-map');
-  const { encoder } = await loadWasmPack(packId);
+  const { encoder, source, files } = await loadWasmPack(packId);
+  // clip-map and the hybrid use the pack's trained heads (their clip-map); a pack without them has neither.
+  const wantsHeads = methods.some((m) => m === 'clip-map' || m === 'hybrid');
+  const heads = wantsHeads ? await ResponseHeads.load(source, new Set(files), encoder.fingerprint) : null;
+  const unavailable = new Map<SelectionMethodId, string>();
+  if (wantsHeads && !heads) for (const m of ['clip-map', 'hybrid'] as const) unavailable.set(m, `pack ${packId} has no trained heads, whose clip-map it uses (npm run heads:train -- --pack ${packId})`);
+  const demo = methods.includes('hybrid') && heads ? demoTrainBatches() : null;
+  if (demo && 'missing' in demo) unavailable.set('hybrid', demo.missing);
+  const demoFit = demo && !('missing' in demo) ? demo : null;
+  const needsClip = methods.some((m) => m === 'clip-sim' || ((m === 'clip-map' || m === 'hybrid') && !unavailable.has(m)));
 
   // Every text a clip method will look at, embedded once and cached.
   let embedding: TextEmbedding = () => {
     throw new Error('no embeddings were computed');
   };
   let embeddingNote = '';
-  const maps: Partial<Record<ContextLabel, ReturnType<typeof trainedMap>>> = {};
   if (needsClip) {
     const texts = new Set<string>();
-    for (const g of groups) {
+    for (const g of [...groups, ...(demoFit?.groups ?? [])]) {
       for (const c of g.candidates) texts.add(c);
       for (const q of g.queries) for (const t of q.turns) texts.add(t);
     }
-    if (methods.includes('clip-map') && 'examples' in task.mapTraining) for (const e of task.mapTraining.examples) for (const t of [...exampleTurns(e), e.response]) texts.add(t);
     const t0 = nowMs();
     const cached = await cachedTextEmbeddings(encoder, packId, texts, { onProgress: progress('embedding texts') });
     embedding = cached.embedding;
     embeddingNote = `${count(texts.size)} distinct texts embedded (${count(cached.computed)} computed, ${count(cached.fromCache)} from the cache, ${((nowMs() - t0) / 1000).toFixed(1)} s)`;
-    if (methods.includes('clip-map') && 'examples' in task.mapTraining) {
-      for (const context of CONTEXTS) maps[context.label] = trainedMap(context, task.mapTraining.examples, embedding, encoder.fingerprint);
+  }
+
+  // The hybrid's weight per kind of context, learned on the demo train batches: BM25 with IDF from the
+  // demo texts, the same clip-map, MRR over a grid of weights (fitConvexWeight).
+  const fits: Partial<Record<ContextLabel, HybridFit>> = {};
+  if (demoFit && heads) {
+    const demoStats = corpusStats(demoFit.idfCorpus);
+    for (const context of CONTEXTS) {
+      const options = { turns: context.turns };
+      const fit = fitConvexWeight(fusionQueries(demoFit.groups, lexicalScorer('bm25', demoStats, options), clipMapScorer(heads.clipMap.text, embedding, options)));
+      const at = (w: number) => fit.curve.find((c) => c.lexical === w)!.mrr;
+      fits[context.label] = { ...fit, bm25Mrr: at(1), clipMapMrr: at(0) };
     }
   }
 
@@ -220,19 +219,19 @@ export async function selectBench(args: string[]): Promise<void> {
   if (limit > 0) console.log(`  LIMITED to the first ${groups.length} of ${task.groups.length} candidate groups (--limit ${limit}): not the full protocol`);
   console.log(`  ${count(queries)} ranked contexts · tf-idf/BM25 document frequencies from ${task.idf.source} (${count(task.idf.corpus.length)} texts)`);
   if (embeddingNote) console.log(`  ${embeddingNote}`);
-  if (methods.includes('clip-map')) {
-    if ('missing' in task.mapTraining) console.log(`  clip-map: not trained: ${task.mapTraining.missing}`);
-    else {
-      for (const context of CONTEXTS) {
-        const m = maps[context.label]!;
-        console.log(`  clip-map (${context.label}): trained on ${task.mapTraining.source}: ${count(m.fit)} pairs, early-stopped on ${count(m.valid)} held-out pairs at epoch ${m.bestEpoch} (valid 1-of-100 R@1 ${(100 * m.validR1).toFixed(1)}, from ${(100 * m.history[0]!.validR1).toFixed(1)} at epoch 0 = clip-sim; a = ${m.a.toFixed(3)}; ${m.cached ? 'from the cache' : `${m.seconds.toFixed(0)} s`})`);
-      }
+  if (heads && !unavailable.has('clip-map')) console.log(`  clip-map: the pack's heads' text map (trained on the demo train split, ${source.location}heads/), a = ${heads.clipMap.text.a.toFixed(3)}; nothing trained here`);
+  if (demoFit) {
+    console.log(`  hybrid: BM25 + clip-map, w · z(BM25) + (1 − w) · z(clip-map), z standardised over each batch's candidates; w learned on ${DEMO_TRAIN} made text-only (${count(demoFit.records)} dialogues, ${count(demoFit.queries)} contexts in ${demoFit.groups.length} batches of 100, IDF from its ${count(demoFit.idfCorpus.length)} texts)`);
+    for (const context of CONTEXTS) {
+      const f = fits[context.label]!;
+      console.log(`    ${context.label}: w = ${f.lexical.toFixed(2)} (train MRR ${f.mrr.toFixed(3)}; BM25 alone ${f.bm25Mrr.toFixed(3)}, clip-map alone ${f.clipMapMrr.toFixed(3)})`);
     }
   }
 
-  const stats = methods.some((m) => m === 'tfidf' || m === 'bm25') ? corpusStats(task.idf.corpus) : null;
+  const stats = methods.some((m) => m === 'tfidf' || m === 'bm25' || m === 'hybrid') ? corpusStats(task.idf.corpus) : null;
   const runs: { method: SelectionMethodId; context: ContextLabel | 'none'; scorer: SelectionScorer }[] = [];
   for (const method of methods) {
+    if (unavailable.has(method)) continue;
     if (method === 'random') {
       runs.push({ method, context: 'none', scorer: randomScorer(seed) });
       continue;
@@ -241,7 +240,8 @@ export async function selectBench(args: string[]): Promise<void> {
       const options = { turns: context.turns };
       if (method === 'tfidf' || method === 'bm25') runs.push({ method, context: context.label, scorer: lexicalScorer(method, stats!, options) });
       else if (method === 'clip-sim') runs.push({ method, context: context.label, scorer: clipSimScorer(embedding, options) });
-      else if (maps[context.label]) runs.push({ method, context: context.label, scorer: clipMapScorer(maps[context.label]!, embedding, options) });
+      else if (method === 'clip-map') runs.push({ method, context: context.label, scorer: clipMapScorer(heads!.clipMap.text, embedding, options) });
+      else runs.push({ method, context: context.label, scorer: hybridScorer(lexicalScorer('bm25', stats!, options), clipMapScorer(heads!.clipMap.text, embedding, options), fits[context.label]!) });
     }
   }
 
@@ -263,16 +263,15 @@ export async function selectBench(args: string[]): Promise<void> {
     const pct = (x: number | undefined) => ((x ?? 0) * 100).toFixed(1);
     console.log([run.method.padEnd(10), (run.context === 'none' ? '-' : run.context).padEnd(10), pct(summary.recallAt[1]).padStart(13), pct(summary.recallAt[5]).padStart(9), pct(summary.recallAt[10]).padStart(9), summary.mrr.toFixed(3).padStart(9), summary.meanRank.toFixed(1).padStart(9), msPerQuery.toFixed(3).padStart(9)].join(' '));
   }
-  for (const method of methods) if (method === 'clip-map' && !maps.immediate) console.log(`clip-map   not available: ${'missing' in task.mapTraining ? task.mapTraining.missing : 'no embeddings'}`);
+  for (const [method, why] of unavailable) if (methods.includes(method)) console.log(`${method.padEnd(10)} not available: ${why}`);
   console.log(`Recall in %, MRR 0-1, ties at their expected rank; ms/context = ranking only (embeddings precomputed), WASM, 1 thread; total ${((nowMs() - started) / 1000).toFixed(0)} s`);
 
   const jsonOut = option('json', '');
   if (jsonOut) {
-    const mapInfo = Object.fromEntries(Object.entries(maps).map(([k, m]) => [k, { fit: m.fit, valid: m.valid, bestEpoch: m.bestEpoch, validR1: m.validR1, a: m.a, history: m.history }]));
-    writeFileSync(
-      jsonOut,
-      `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, queries, idf: task.idf.source, clipMap: 'examples' in task.mapTraining ? { trainedOn: task.mapTraining.source, ...mapInfo } : null, rows }, null, 2)}\n`,
-    );
+    const hybrid = demoFit ? { learnedOn: DEMO_TRAIN, queries: demoFit.queries, weights: Object.fromEntries(Object.entries(fits).map(([k, f]) => [k, { lexical: f.lexical, mrr: f.mrr, bm25Mrr: f.bm25Mrr, clipMapMrr: f.clipMapMrr, curve: f.curve }])) } : null;
+    const clipMap = heads && !unavailable.has('clip-map') ? { from: `${source.location}heads/clip_map.bin`, a: heads.clipMap.text.a } : null;
+    writeFileSync(jsonOut, `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, queries, idf: task.idf.source, clipMap, hybrid, rows }, null, 2)}\n`);
   }
+  await heads?.release();
   await encoder.release();
 }

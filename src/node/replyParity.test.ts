@@ -22,7 +22,7 @@ import { readPoolEmbeddingsFile } from './poolFiles';
  * benchmark's own loader and run (loadDialogBenchData, evaluateSession). Each method starts from a
  * fresh worker and a fresh benchmark session, as a fresh page and a benchmark run do.
  */
-const DIALOGUE_ID = '400'; // 4 turns; the first reference turn has a text and an image
+const DIALOGUE_ID = '3702'; // 4 turns; the first reference turn has a text and an image
 const POOL_DIR = join('public', 'pool');
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -110,7 +110,7 @@ describe.each([
     const [worker, bench] = await loaded;
     const record: DialogueRecord = bench.records.find((r) => r.id === DIALOGUE_ID)!;
     const methods = RESPONSE_METHOD_IDS.filter((m) => !RESPONSE_METHODS[m].needs.heads || worker.heads);
-    expect(methods).toHaveLength(packId === 'mini-clip' ? 6 : 4);
+    expect(methods).toHaveLength(packId === 'mini-clip' ? 7 : 4);
     for (const method of methods) {
       const page = await worker.replay(method, record.turns.length - 1);
       const replayed: { reply: SessionReply; score: ResponseScore }[] = [];

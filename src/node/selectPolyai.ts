@@ -9,10 +9,11 @@ import { SELECT_CACHE_DIR } from './textEmbeddingCache';
 
 /**
  * npm run select:polyai -- [--data ../shared/data/dailydialog/dialogues_text.txt] [--out models/.cache/select/dailydialog]
- * Writes DailyDialog as PolyAI JSON lines (train.jsonl, test.jsonl) with the split and test order the
- * select benchmark uses, so "--format polyai --data test.jsonl --train train.jsonl" ranks exactly the
- * batches of "--format dailydialog". DailyDialog is CC BY-NC-SA and evaluation-only here: the output
- * goes under the git-ignored models/.cache/ unless --out says otherwise.
+ * Writes DailyDialog's test part as PolyAI JSON lines (test.jsonl) with the split and order the select
+ * benchmark uses, so "--format polyai --data test.jsonl" ranks exactly the batches of "--format
+ * dailydialog". Only the test part: DailyDialog is evaluation-only here (CC BY-NC-SA, and nothing is
+ * trained on it), so no train file is written. The output goes under the git-ignored models/.cache/
+ * unless --out says otherwise.
  */
 const USAGE = 'npm run select:polyai -- [--data ../shared/data/dailydialog/dialogues_text.txt] [--out models/.cache/select/dailydialog]';
 
@@ -26,9 +27,8 @@ function main(): void {
   const dialogues = parseDailyDialog(decodeUtf8Strict(new Uint8Array(readFileSync(dataPath)), dataPath), dataPath);
   const split = splitDailyDialog(dialogues);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'train.jsonl'), formatPolyaiJsonl(split.trainExamples));
   writeFileSync(join(outDir, 'test.jsonl'), formatPolyaiJsonl(split.testExamples));
-  console.log(`${dataPath}: ${formatCount(dialogues.length)} dialogues → ${join(outDir, 'train.jsonl')} (${formatCount(split.train.length)} dialogues, ${formatCount(split.trainExamples.length)} examples), ${join(outDir, 'test.jsonl')} (${formatCount(split.test.length)} dialogues, ${formatCount(split.testExamples.length)} examples, shuffled)`);
+  console.log(`${dataPath}: ${formatCount(dialogues.length)} dialogues → ${join(outDir, 'test.jsonl')} (the test part: ${formatCount(split.test.length)} dialogues, ${formatCount(split.testExamples.length)} examples, shuffled)`);
 }
 
 await runCommand('select:polyai', main);

@@ -70,7 +70,7 @@ export class BrowserEngine implements WorkerEngine {
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
     try {
       heads = await ResponseHeads.load(new FetchPackSource(params.pack.baseUrl), new Set(params.pack.files), encoder.fingerprint);
-      if (heads) note = 'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers clip-map and the zero-shot methods.';
+      if (heads) note = 'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
     }

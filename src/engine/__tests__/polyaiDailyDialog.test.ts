@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import { dailyDialogExamples, parseDailyDialog } from '../datasets/dailyDialog';
 import { exampleTurns, formatPolyaiJsonl, parsePolyaiJsonl } from '../datasets/polyai';
-import { heldOut, splitDailyDialog, splitForEarlyStopping } from '../selection/protocols';
+import { heldOut, splitDailyDialog } from '../selection/protocols';
 
 describe('PolyAI JSON lines', () => {
   it('reads context, response and extra contexts, context/0 being the most recent', () => {
@@ -88,18 +88,6 @@ describe('DailyDialog text', () => {
     expect(split.testExamples).not.toEqual(split.test.flatMap(dailyDialogExamples));
     expect(splitDailyDialog(dialogues).testExamples).toEqual(split.testExamples);
     expect(heldOut('hello 0\nhi 0\nbye 0', 0.2, 'dailydialog/test')).toBe(split.test.some((d) => d.turns[0] === 'hello 0'));
-  });
-
-  it('holds out train dialogues for early stopping by their first turn, so JSON lines split the same way', () => {
-    const dialogues = parseDailyDialog(Array.from({ length: 100 }, (_, i) => `start ${i} __eou__ b __eou__ c`).join('\n'), 'd.txt');
-    const examples = dialogues.flatMap(dailyDialogExamples);
-    const { fit, valid } = splitForEarlyStopping(examples);
-    expect(fit.length + valid.length).toBe(200);
-    expect(valid.length).toBe(18);
-    const validStarts = new Set(valid.map((e) => exampleTurns(e)[0]));
-    expect(fit.some((e) => validStarts.has(exampleTurns(e)[0]))).toBe(false);
-    const viaJsonl = splitForEarlyStopping(parsePolyaiJsonl(formatPolyaiJsonl(examples), 'train.jsonl'));
-    expect(viaJsonl.valid).toEqual(valid);
   });
 
   it('reads the real file: 7,000 dialogues, 46,286 examples', () => {

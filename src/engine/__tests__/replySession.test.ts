@@ -110,7 +110,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await session.compose([say('look at my dog')], { method: 'depp' })).method).toBe('clip-sim');
     await expect(session.compose([say('look at my dog')], { intent: 'head' })).rejects.toThrow('needs trained heads');
     const withHeads = sessionWith({ heads: fakeHeads([[0, 1, 0], [0, 0, 1]]) }).session;
-    expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'], preferred: 'depp' });
+    expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'hybrid'], preferred: 'depp' });
     const reply = await withHeads.compose([say('look at my dog')]);
     expect([reply.method, reply.intentModel, reply.elements.map((e) => e.text)]).toEqual(['depp', 'head', ['a dog']]);
   });
@@ -138,6 +138,21 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
       const fromPool = await sessionWith({ texts, train: null }).session.compose([say('alpha beta')], { method });
       expect(fromPool.elements[0]!.text).toBe('alpha gamma');
     }
+  });
+
+  it('builds the hybrid from BM25 and the heads\' ranker, its weights learned on the train split read once', async () => {
+    const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
+    const train = [dialogue('a', [text('what a cute dog')], [text('dogs are the best')]), dialogue('b', [text('I love the beach')], [text('alpha gamma')])];
+    const headed = sessionWith({ texts, train, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    const first = await headed.session.compose([say('look at my dog')], { method: 'hybrid' });
+    expect([first.method, first.composed.steps[0]!.candidates.length]).toEqual(['hybrid', 5]);
+    await headed.session.compose([say('my dog')], { method: 'hybrid' });
+    expect(headed.trainReads).toHaveLength(1);
+    // The benchmark prints what it learned: two train references of text, none of images.
+    expect(await headed.session.methodNote({ method: 'hybrid' })).toMatch(/^weights learned on the train split: text: BM25 \d\.\d\d \/ dense \d\.\d\d \(train MRR \d\.\d{3} over 2 references; .*image: no train reference, so BM25 0\.50 \/ dense 0\.50$/);
+    expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
+    // The fake heads' ranker is clip-sim: it and BM25 (the only text with the word "dog") agree on the reply.
+    expect(first.elements.map((e) => e.text)).toEqual(['what a cute dog']);
   });
 
   it('draws the random baseline from RANDOM_SEED: two fresh sessions reply alike', async () => {

@@ -131,6 +131,18 @@ describe('ScoreMatrix edge cases', () => {
     expect(ScoreMatrix.of(ma)).toBe(ma); // no second copy of a ScoreMatrix
   });
 
+  it('gives every row\'s score: with SIMD exactly those topK ranks by, with either kernel within the f32 bound', () => {
+    const { matrix, query } = randomMatrix(37, 9, 5);
+    for (const kernel of ['wasm-simd', 'js'] as const) {
+      const m = ScoreMatrix.of(matrix, { kernel });
+      const scores = m.scores(query);
+      expect(scores).toHaveLength(37);
+      if (kernel === 'wasm-simd') for (const { index, score } of m.topK(query, 37)) expect(scores[index]).toBe(score);
+      reference(matrix, query, 37).forEach(({ index, score }) => expect(Math.abs(scores[index]! - score)).toBeLessThanOrEqual(f32DotBound(matrix, index, query)));
+    }
+    expect(() => ScoreMatrix.of(matrix).scores(new Float32Array(8))).toThrow(EngineError);
+  });
+
   it('is filled in place through data after allocate', () => {
     const m = ScoreMatrix.allocate(5, 3);
     m.data.set([0, 0, 1], 3 * 3);

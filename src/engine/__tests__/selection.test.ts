@@ -3,8 +3,8 @@ import type { PolyaiExample } from '../datasets/polyai';
 import { summarizeRanks } from '../metrics/dialogMetrics';
 import { corpusStats } from '../ranking/lexical';
 import { l2Normalize } from '../retrieval/vectors';
-import { type RankingGroup, oneOfHundredBatches } from '../selection/protocols';
-import { type SelectionScorer, clipMapScorer, clipSimScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
+import { type RankingGroup, oneOfHundredBatches, textOnlyExamples } from '../selection/protocols';
+import { type SelectionScorer, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
 
 const example = (i: number, response = `response ${i}`): PolyaiExample => ({ context: `context ${i}`, response, extraContexts: [`earlier ${i}`] });
 
@@ -33,6 +33,25 @@ describe('1-of-100 batches (PolyAI sec. 4)', () => {
     expect(ranks[3]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[50]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[4]).toEqual({ higher: 2, ties: 97 });
+  });
+});
+
+describe('the demo dialogues as text-only examples (what the hybrid\'s weight is learned on)', () => {
+  it('makes every response turn with text an example: its texts the response, earlier turns with images by their captions the context', () => {
+    const record = {
+      id: '1',
+      turns: [
+        { elements: [{ kind: 'text' as const, text: 'look' }, { kind: 'media' as const, key: 'dog' }] },
+        { elements: [{ kind: 'media' as const, key: 'cat' }] },
+        { elements: [{ kind: 'text' as const, text: 'cute!' }] },
+        { elements: [{ kind: 'media' as const, key: 'dog' }, { kind: 'text' as const, text: 'again' }] },
+      ],
+    };
+    const captions: Record<string, string> = { dog: 'a dog on grass', cat: 'a cat' };
+    expect(textOnlyExamples([record], (key) => captions[key]!)).toEqual([
+      { context: 'a cat', response: 'cute!', extraContexts: ['look a dog on grass'] },
+      { context: 'cute!', response: 'again', extraContexts: ['a cat', 'look a dog on grass'] },
+    ]);
   });
 });
 
@@ -69,6 +88,21 @@ describe('selection scorers', () => {
     const w = new Float32Array(9);
     w[1 * 3 + 0] = 1;
     expect(rankGroups([group], clipMapScorer({ w, a: 0 }, embedding, { turns: 1 }))).toEqual([{ higher: 0, ties: 0 }]);
+  });
+
+  it('the hybrid fuses BM25 and the dense scores of each query over its candidates, with the weight given', () => {
+    const fixed = (id: 'bm25' | 'clip-map', rows: number[][]): SelectionScorer => ({ id, score: () => rows.map((r) => Float64Array.from(r)) });
+    const twoQueries: RankingGroup = { candidates: ['a', 'b', 'c', 'd'], queries: [{ turns: ['x'], target: 0, same: [] }, { turns: ['y'], target: 2, same: [] }] };
+    const lexical = fixed('bm25', [[0, 0, 6, 6], [1, 1, 1, 1]]);
+    const dense = fixed('clip-map', [[0.4, 0.2, 0.4, 0.2], [0.1, 0.2, 0.9, 0.3]]);
+    const rows = hybridScorer(lexical, dense, { lexical: 0.25 }).score(twoQueries);
+    // z: lexical [-1, -1, 1, 1], dense [1, -1, 1, -1]; 0.25 and 0.75 of them
+    [0.5, -1, 1, -0.5].forEach((x, i) => expect(rows[0]![i]).toBeCloseTo(x, 12));
+    // A query whose BM25 is flat: the dense order alone.
+    expect(rankGroups([twoQueries], hybridScorer(lexical, dense, { lexical: 0.9 }))[1]).toEqual({ higher: 0, ties: 0 });
+    // The train queries of the weight: both scores of every candidate, a repeated target's copies left out.
+    const repeated: RankingGroup = { candidates: ['a', 'b', 'a'], queries: [{ turns: ['x'], target: 2, same: [0] }] };
+    expect(fusionQueries([repeated], fixed('bm25', [[5, 1, 5]]), fixed('clip-map', [[0.1, 0.2, 0.3]]))).toEqual([{ lexical: Float64Array.of(1, 5), dense: Float64Array.of(0.2, 0.3), target: 1 }]);
   });
 
   it('random is uniform and reproducible for a seed', () => {

@@ -4,7 +4,7 @@ import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot } from '../retrieval/vectors';
 import type { IntentModel, IntentProbabilities } from './compose';
-import { type ClipMapParams, type Ranker, contextVector } from './rankers';
+import { type ClipMapParams, type PoolScoringRanker, contextVector } from './rankers';
 import type { CandidateItem, CandidatePool, Modality, ResponseState } from './types';
 
 /**
@@ -154,11 +154,12 @@ export class ResponseHeads {
   }
 
   /** The DE++ ranker over a pool: candidate keys computed once, then one matrix product and a partial top-k per step. */
-  async ranker(pool: CandidatePool): Promise<Ranker> {
+  async ranker(pool: CandidatePool): Promise<PoolScoringRanker> {
     const keys: Record<Modality, ScoreMatrix> = { text: ScoreMatrix.of(await this.keys(pool.textMatrix, 'text')), image: ScoreMatrix.of(await this.keys(pool.imageMatrix, 'image')) };
     return {
       id: 'depp',
       topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => keys[modality].topK(await this.query(state, modality), k, exclude),
+      poolScores: async (state, modality) => keys[modality].scores(await this.query(state, modality)),
       score: async (state, modality, candidates: readonly CandidateItem[]) => {
         const q = await this.query(state, modality);
         const dim = this.config.dim;

@@ -1,3 +1,4 @@
+import type { DialogueRecord } from '../datasets/mmdialog';
 import type { ResponseHeads } from './heads';
 import type { Ranker, RankerKit } from './rankers';
 import type { CandidatePool } from './types';
@@ -10,7 +11,7 @@ import type { CandidatePool } from './types';
  */
 
 /** Every method's id, simplest first (the order of benchmark tables and of Settings). */
-export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'] as const;
+export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'hybrid'] as const;
 export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
 
 /** The seed of the random baseline, for the page and every benchmark alike. */
@@ -22,6 +23,8 @@ export interface RankerInputs {
   heads: ResponseHeads | null;
   /** The texts document frequencies come from: the train split's, never the split being evaluated. */
   dfCorpus: readonly string[];
+  /** The train split's dialogues (null without one), for what a method learns on them: the hybrid's weights. */
+  train: readonly DialogueRecord[] | null;
 }
 
 interface MethodEntry {
@@ -30,12 +33,15 @@ interface MethodEntry {
   readonly needs: {
     /** The pack's trained heads (models/<pack>/heads). */
     readonly heads: boolean;
-    /** Train-split texts, for document frequencies. */
-    readonly trainTexts: boolean;
-    /** Images are ranked by their captions (and a shared photo by its caption), not by their embeddings. */
+    /** The train split: its texts for document frequencies, its dialogues for what the method learns (the hybrid's weights). */
+    readonly train: boolean;
+    /** Images are ranked by their captions (and a shared photo by its caption), wholly or in part, rather than by their embeddings alone. */
     readonly captions: boolean;
   };
-  /** Also a scorer of `bench -- select` (text-only response selection, its map trained there). */
+  /**
+   * Also a scorer of `bench -- select` (text-only response selection). There the maps are the pack's
+   * heads' clip-map, and the hybrid fuses BM25 with clip-map (DE++ is not a selection scorer).
+   */
   readonly selection: boolean;
   create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
 }
@@ -43,39 +49,45 @@ interface MethodEntry {
 export const RESPONSE_METHODS = {
   random: {
     name: 'random',
-    needs: { heads: false, trainTexts: false, captions: false },
+    needs: { heads: false, train: false, captions: false },
     selection: true,
     create: (kit, { pool }) => new kit.RandomRanker(pool, RANDOM_SEED),
   },
   tfidf: {
     name: 'tf-idf',
-    needs: { heads: false, trainTexts: true, captions: true },
+    needs: { heads: false, train: true, captions: true },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('tfidf', pool, dfCorpus),
   },
   bm25: {
     name: 'BM25',
-    needs: { heads: false, trainTexts: true, captions: true },
+    needs: { heads: false, train: true, captions: true },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('bm25', pool, dfCorpus),
   },
   'clip-sim': {
     name: 'CLIP similarity',
-    needs: { heads: false, trainTexts: false, captions: false },
+    needs: { heads: false, train: false, captions: false },
     selection: true,
     create: (kit, { pool }) => new kit.ClipSimRanker(pool),
   },
   'clip-map': {
     name: 'clip-map',
-    needs: { heads: true, trainTexts: false, captions: false },
+    needs: { heads: true, train: false, captions: false },
     selection: true,
     create: (kit, { pool, heads }) => new kit.ClipMapRanker(pool, heads!.clipMap),
   },
   depp: {
     name: 'trained heads (DE++)',
-    needs: { heads: true, trainTexts: false, captions: false },
+    needs: { heads: true, train: false, captions: false },
     selection: false,
     create: (_, { pool, heads }) => heads!.ranker(pool),
+  },
+  hybrid: {
+    name: 'hybrid (BM25 + DE++)',
+    needs: { heads: true, train: true, captions: true },
+    selection: true,
+    create: async (kit, { pool, heads, dfCorpus, train }) => kit.HybridRanker.learn(new kit.LexicalRanker('bm25', pool, dfCorpus), await heads!.ranker(pool), pool, train),
   },
 } as const satisfies Record<ResponseMethodId, MethodEntry>;
 

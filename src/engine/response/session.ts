@@ -145,6 +145,11 @@ export class ReplySession {
     await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent), this.imageInvitations()]);
   }
 
+  /** What the chosen method's ranker says of itself (the hybrid: its learned weights), once built; undefined when nothing. */
+  async methodNote(choice: ReplyChoice = {}): Promise<string | undefined> {
+    return (await this.ranker(this.resolveMethod(choice.method))).note;
+  }
+
   /** The methods this pack offers, and the one used when none is chosen. */
   methods(): { available: ResponseMethodId[]; preferred: ResponseMethodId } {
     const available = RESPONSE_METHOD_IDS.filter((id) => !RESPONSE_METHODS[id].needs.heads || this.heads !== null);
@@ -243,8 +248,11 @@ export class ReplySession {
     let ranker = this.rankers.get(method);
     if (!ranker) {
       const pool = this.requirePool();
-      const train = RESPONSE_METHODS[method].needs.trainTexts ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
-      ranker = (async () => createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(await train, pool) : [] }))();
+      const train = RESPONSE_METHODS[method].needs.train ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
+      ranker = (async () => {
+        const records = train ? await train : null;
+        return createRanker(method, { pool, heads: this.heads, dfCorpus: train ? dfCorpus(records, pool) : [], train: records });
+      })();
       this.rankers.set(method, ranker);
     }
     return ranker;

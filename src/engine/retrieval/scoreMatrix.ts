@@ -138,6 +138,20 @@ export class ScoreMatrix implements EmbeddingMatrix {
     return out;
   }
 
+  /** Every row's dot product with the query, in a new array: with SIMD the very scores topK ranks by. */
+  scores(query: Float32Array): Float64Array {
+    if (query.length !== this.dim) throw new EngineError('invalid-input', `The query has ${query.length} dimensions, the matrix ${this.dim}.`);
+    if (this.simd) return Float64Array.from(this.simd.scores(query));
+    const out = new Float64Array(this.rows);
+    for (let r = 0; r < this.rows; r++) {
+      let s = 0;
+      const base = r * this.dim;
+      for (let j = 0; j < this.dim; j++) s += this.data[base + j]! * query[j]!;
+      out[r] = s;
+    }
+    return out;
+  }
+
   /** The k best rows by dot product with the query, best first, never one in `exclude`. */
   topK(query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
     if (query.length !== this.dim) throw new EngineError('invalid-input', `The query has ${query.length} dimensions, the matrix ${this.dim}.`);

@@ -1,5 +1,6 @@
 import { EngineError } from '../errors';
 import type { AvsdDialogue } from '../datasets/avsd';
+import type { DialogueRecord } from '../datasets/mmdialog';
 import { type DailyDialogue, dailyDialogExamples } from '../datasets/dailyDialog';
 import { formatCount } from '../datasets/validation';
 import { type PolyaiExample, exampleTurns } from '../datasets/polyai';
@@ -82,15 +83,25 @@ export function splitDailyDialog(dialogues: readonly DailyDialogue[], testFracti
 }
 
 /**
- * Train examples into a fit part and a valid part for early stopping, by the dialogue's first turn
- * (the oldest turn of an example's context chain), so a dialogue is never on both sides. It needs no
- * dialogue id, so PolyAI JSON lines split the same way as the DailyDialog text they came from.
+ * The project's own MMDialog-format dialogues (the demo train split) as text-only examples, so what
+ * `bench -- select` learns is learned on them and never on an evaluation set: every response turn
+ * with text is an example, its response the turn's texts (an image it sends is left out: the
+ * candidates of text-only selection are texts), its context the turns before it, each turn's texts
+ * and images (as `imageText` gives them, the pool's captions) joined in order. Turns with nothing
+ * to say are skipped.
  */
-export function splitForEarlyStopping(examples: readonly PolyaiExample[], validFraction = 0.1): { fit: PolyaiExample[]; valid: PolyaiExample[] } {
-  const fit: PolyaiExample[] = [];
-  const valid: PolyaiExample[] = [];
-  for (const e of examples) (heldOut(exampleTurns(e)[0]!, validFraction, 'clip-map/valid') ? valid : fit).push(e);
-  return { fit, valid };
+export function textOnlyExamples(records: readonly DialogueRecord[], imageText: (key: string) => string): PolyaiExample[] {
+  return records.flatMap((record) => {
+    const turns = record.turns.map((turn) => turn.elements.map((e) => (e.kind === 'text' ? e.text : imageText(e.key))).join(' ').trim());
+    const examples: PolyaiExample[] = [];
+    for (let t = 1; t < record.turns.length; t++) {
+      const response = record.turns[t]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(' ').trim();
+      const context = turns.slice(0, t).filter((c) => c !== '');
+      if (response === '' || context.length === 0) continue;
+      examples.push({ context: context[context.length - 1]!, response, extraContexts: context.slice(0, -1).reverse() });
+    }
+    return examples;
+  });
 }
 
 export interface OneOfHundred {

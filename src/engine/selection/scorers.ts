@@ -1,5 +1,6 @@
 import { type TargetRank, rankAmong } from '../metrics/dialogMetrics';
 import { type CorpusStats, LexicalIndex, type LexicalMethod } from '../ranking/lexical';
+import { type FusionQuery, type FusionWeight, fuseScores } from '../response/fusion';
 import { type ContextOptions, applyMap, contextText, contextVector, seededRandom } from '../response/rankers';
 import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
@@ -72,6 +73,36 @@ export function clipMapScorer(params: { w: Float32Array; a: number }, embedding:
     return m;
   };
   return cosineScorer('clip-map', mappedEmbedding, embedding, context);
+}
+
+/**
+ * The hybrid of text-only selection: BM25 and clip-map fused per query by the convex combination of
+ * their scores standardised over the group's candidates (response/fusion.ts), the weight learned on
+ * train queries (fusionQueries, fitConvexWeight).
+ */
+export function hybridScorer(lexical: SelectionScorer, dense: SelectionScorer, weight: FusionWeight): SelectionScorer {
+  return {
+    id: 'hybrid',
+    score(group) {
+      const l = lexical.score(group), d = dense.score(group);
+      return l.map((row, i) => fuseScores(row, d[i]!, weight));
+    },
+  };
+}
+
+/**
+ * Every query of the groups as a train query of the fusion weight: both scorers' scores of its
+ * candidates, less the copies of its target's text (as rankGroups ranks it).
+ */
+export function fusionQueries(groups: readonly RankingGroup[], lexical: SelectionScorer, dense: SelectionScorer): FusionQuery[] {
+  return groups.flatMap((group) => {
+    const l = lexical.score(group), d = dense.score(group);
+    return group.queries.map((q, i) => {
+      const skip = new Set(q.same);
+      const keep = (row: Float64Array) => row.filter((_, j) => !skip.has(j));
+      return { lexical: keep(l[i]!), dense: keep(d[i]!), target: q.target - q.same.filter((j) => j < q.target).length };
+    });
+  });
 }
 
 /** Chance: independent uniform scores from a seeded generator. */

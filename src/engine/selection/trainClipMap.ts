@@ -6,11 +6,11 @@ import { shuffleWith } from './protocols';
 
 /**
  * Trains clip-map's response-side map, score = cosine(x, (W + aI) y) (PolyAI conversational-datasets,
- * the "map" baselines), in plain TypeScript so the benchmark is one command: the in-batch softmax
- * ("dot-product loss", Henderson et al. 2017) over scale x cosine, Adam, W = 0 and a = 1 at the start
- * (so epoch 0 is clip-sim), and early stopping on valid 1-of-100 R@1. The one trainer of the map:
- * `bench -- select` trains it here, and `npm run heads:data` trains the pack's clip-map here for
- * models/scripts/heads/train_heads.py to read (batch 64, scale 20, learning rate 1e-3).
+ * the "map" baselines), in plain TypeScript: the in-batch softmax ("dot-product loss", Henderson et
+ * al. 2017) over scale x cosine, Adam, W = 0 and a = 1 at the start (so epoch 0 is clip-sim), and
+ * early stopping on valid 1-of-100 R@1. The one trainer of the map: `npm run heads:data` trains the
+ * pack's clip-map here on the demo train split for models/scripts/heads/train_heads.py to read
+ * (batch 64, scale 20, learning rate 1e-3); the page and `bench -- select` use that map.
  * Everything is deterministic for a seed.
  */
 
