@@ -115,17 +115,19 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect([reply.method, reply.intentModel, reply.elements.map((e) => e.text)]).toEqual(['depp', 'head', ['a dog']]);
   });
 
-  it('takes the majority intent from the train split only, read once and only when needed', async () => {
+  it('takes the majority intent and the inviting phrases from the train split only, read once', async () => {
     const images = sessionWith({ train: IMAGE_ONCE });
     expect((await images.session.compose([say('look at my dog')])).elements.map((e) => e.kind)).toEqual(['image']);
     await images.session.compose([say('my dog')]);
     expect(images.trainReads).toHaveLength(1);
     // Without a train split: one text, then stop.
     expect((await sessionWith({ train: null }).session.compose([say('look at my dog')])).elements.map((e) => e.kind)).toEqual(['text']);
-    // With trained heads the intent is the head's, and the train split is not read for clip-sim.
+    // With trained heads the intent is the head's; the train split is still read, once, for the phrases
+    // that invite an image (coherence.ts), and the head's choice stands: one text, then stop.
     const headed = sessionWith({ train: IMAGE_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
-    await headed.session.compose([say('look at my dog')], { method: 'clip-sim' });
-    expect(headed.trainReads).toHaveLength(0);
+    expect((await headed.session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.kind)).toEqual(['text']);
+    await headed.session.compose([say('my dog')], { method: 'clip-sim' });
+    expect(headed.trainReads).toHaveLength(1);
   });
 
   it('gives tf-idf and BM25 document frequencies from the train split, and from the pool without one', async () => {
