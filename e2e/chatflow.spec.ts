@@ -34,13 +34,13 @@ test.describe('a conversation a stranger can start', () => {
 
     await page.getByRole('button', { name: 'Replay a reference dialogue' }).click();
     const chooser = page.getByRole('combobox', { name: 'Dialogue' });
-    await expect(chooser.getByRole('option', { name: /^432 ·/ })).toHaveText(/match day 🎉/);
+    await expect(chooser.getByRole('option', { name: /^3783 ·/ })).toHaveText(/Merry Christmas!! 🎉/);
     // A dialogue that opens with a photo alone still has a title to tell it by.
-    await expect(chooser.getByRole('option', { name: /^404 ·/ })).toHaveText(/^404 · 6 turns · 📷 … \S/);
-    await chooser.selectOption('432');
+    await expect(chooser.getByRole('option', { name: /^3751 ·/ })).toHaveText(/^3751 · 8 turns · 📷 … \S/);
+    await chooser.selectOption('3783');
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('fast');
     await page.getByRole('button', { name: 'Start replay' }).click();
-    await expect(page.getByTestId('replay-context')).toHaveText(/match day 🎉/);
+    await expect(page.getByTestId('replay-context')).toHaveText(/Merry Christmas!! 🎉/);
     await expect(page.getByTestId('replay-context')).not.toContainText(':party_popper:');
   });
 

@@ -9,7 +9,7 @@ import { type DialogBenchData, loadDialogBenchData } from '../src/node/benchDial
 import { asset, openReady, sendText } from './helpers';
 
 /** The dialogue replayed: 4 turns of the demo test split, one reference turn with a text and an image. */
-const DIALOGUE_ID = '400';
+const DIALOGUE_ID = '3702';
 
 /** The pack, pool and test split exactly as `npm run bench -- dialog --pack test-tiny-clip --split test` loads them. */
 let bench: Promise<DialogBenchData> | null = null;
@@ -52,7 +52,7 @@ test.describe('live metrics against references', () => {
     await page.getByRole('button', { name: 'Replay a reference dialogue' }).click();
     await expect(page.getByRole('combobox', { name: 'Split' })).toHaveValue('test');
     const chooser = page.getByRole('combobox', { name: 'Dialogue' });
-    await expect(chooser.getByRole('option')).toHaveCount(51); // "Random" and the split's 50 dialogues
+    await expect(chooser.getByRole('option')).toHaveCount(201); // "Random" and the split's 200 dialogues
     await chooser.selectOption(DIALOGUE_ID);
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('fast');
     await page.getByRole('button', { name: 'Start replay' }).click();
@@ -60,8 +60,8 @@ test.describe('live metrics against references', () => {
 
     const turns = page.getByTestId('replayed-turn');
     await expect(turns).toHaveCount(3);
-    await expect(page.getByTestId('replay-context')).toHaveText('how was the nature reserve??');
-    await expect(turns.first().getByTestId('replay-reference')).toContainText('this bee was my favourite');
+    await expect(page.getByTestId('replay-context')).toHaveText("hey stranger! how's the new kitten??");
+    await expect(turns.first().getByTestId('replay-reference')).toContainText('as cute as ever 🥺');
     await expect(turns.first().getByTestId('replay-reference').getByRole('img')).toHaveCount(1);
     await expect(turns.first().getByRole('region', { name: 'The engine’s reply' })).toContainText('clip-sim · intent majority');
 
@@ -105,7 +105,7 @@ test.describe('live metrics against references', () => {
     await openReady(page);
     await page.getByRole('button', { name: 'Replay a reference dialogue' }).click();
     await page.getByRole('combobox', { name: 'Split' }).selectOption('valid');
-    await expect(page.getByRole('combobox', { name: 'Dialogue' }).getByRole('option')).toHaveCount(51);
+    await expect(page.getByRole('combobox', { name: 'Dialogue' }).getByRole('option')).toHaveCount(201);
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('slow'); // 3 s before the first reply: time to pause
     await page.getByRole('button', { name: 'Start replay' }).click(); // a random valid dialogue
     await page.getByRole('button', { name: 'Pause' }).click();
