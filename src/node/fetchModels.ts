@@ -1,138 +1,101 @@
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { errorMessage } from '../engine/errors';
+import type { ModelDtype } from '../engine/onnx/executionPlan';
+import { DEFAULT_HUB, type DownloadPlan, REMOTE_PACKS, formatBytes, remotePack } from '../engine/pack/hub';
+import { type DownloadProgress, type HttpFetch, type PackByteStore, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload } from '../engine/pack/packDownload';
 
 /**
- * Downloads a CLIP pack from the Hugging Face hub into models/<id>/: resumable (HTTP Range on a
- * staging copy), sizes checked, a manifest written last, and the finished folder moved into place
- * in one rename, so models/<id> is either complete or absent.
+ * `npm run models:fetch -- <pack>`: downloads a pack from the hub into models/<id>/ with the page's
+ * own download code (src/engine/pack/packDownload.ts) over a folder: resumable from
+ * models/.download/<id>/, sizes and hashes checked, a manifest written last, and the finished folder
+ * moved into place in one rename, so models/<id> is either complete or absent. Unlike the page,
+ * which takes the one variant its execution plan runs, it takes every variant the repo has, so the
+ * folder serves both WASM and WebGPU.
  */
-export interface RemotePack {
-  id: string;
-  repo: string;
-  name: string;
-  description: string;
-  license: string;
-  files: string[];
-}
-
-const CLIP_TOWER_VARIANTS = ['text_model', 'vision_model'].flatMap((tower) => ['', '_quantized', '_fp16'].map((suffix) => `onnx/${tower}${suffix}.onnx`));
-
-export const REMOTE_PACKS: Record<string, RemotePack> = {
-  'clip-vit-base-patch32': {
-    id: 'clip-vit-base-patch32',
-    repo: 'Xenova/clip-vit-base-patch32',
-    name: 'CLIP ViT-B/32 (OpenAI)',
-    description: 'The real CLIP ViT-B/32 (openai/clip-vit-base-patch32), Transformers.js ONNX port: 512-d embeddings.',
-    license: 'MIT (OpenAI CLIP)',
-    files: ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json', ...CLIP_TOWER_VARIANTS],
-  },
-};
-
-export const DEFAULT_HUB = 'https://huggingface.co';
+export { DEFAULT_HUB, REMOTE_PACKS };
 
 export interface FetchOptions {
   modelsDir: string;
   /** Hub address; the HF_ENDPOINT environment variable overrides the default, as in Hugging Face's tools. */
   hub?: string;
-  /** How long to wait for the hub to answer before giving up. */
-  connectTimeoutMs?: number;
-  onProgress?: (file: string, loaded: number, total: number) => void;
-  fetchImpl?: typeof fetch;
+  onProgress?: (progress: DownloadProgress) => void;
+  fetchImpl?: HttpFetch;
+  /** How long to wait for the hub's first answer (default: the page's). */
+  answerTimeoutMs?: number;
 }
 
 export class FetchPackError extends Error {
   override name = 'FetchPackError';
 }
 
-function fileUrl(hub: string, repo: string, file: string): string {
-  return `${hub.replace(/\/$/, '')}/${repo}/resolve/main/${file}`;
+const STATE_FILE = 'download-state.json';
+
+/** A pack's files under one folder; the download state beside them. */
+function folderStore(dir: string): PackByteStore {
+  const file = (path: string) => join(dir, ...path.split('/'));
+  return {
+    async readState() {
+      try {
+        return JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as PackDownloadState;
+      } catch {
+        return null;
+      }
+    },
+    writeState: async (state) => {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, STATE_FILE), JSON.stringify(state, null, 2));
+    },
+    storedBytes: async (_id, path) => (await stat(file(path)).catch(() => null))?.size ?? 0,
+    async openAppend(_id, path, keep) {
+      await mkdir(dirname(file(path)), { recursive: true });
+      if (existsSync(file(path))) await truncate(file(path), keep);
+      const out = createWriteStream(file(path), { flags: 'a' });
+      return {
+        write: (chunk) => new Promise<void>((resolve, reject) => out.write(chunk, (error) => (error ? reject(error) : resolve()))),
+        close: () => new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve()))),
+      };
+    },
+    readFile: async (_id, path) => new Uint8Array(await readFile(file(path))),
+    removeFile: (_id, path) => rm(file(path), { force: true }),
+  };
 }
 
-async function sizeOf(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch {
-    return 0;
-  }
+/** Every variant the repo has: one plan per dtype, merged. */
+async function planEveryVariant(id: string, hub: string, fetchImpl: HttpFetch, answerTimeoutMs?: number): Promise<DownloadPlan> {
+  const pack = remotePack(id)!;
+  const plans: DownloadPlan[] = [];
+  for (const dtype of ['q8', 'fp16', 'fp32'] as ModelDtype[]) plans.push(await planPackDownload(pack, hub, [dtype], fetchImpl, undefined, answerTimeoutMs));
+  const files = new Map(plans.flatMap((p) => p.files.map((f) => [f.path, f] as const)));
+  return { files: [...files.values()], dtypes: plans[0]!.dtypes, bytes: [...files.values()].reduce((s, f) => s + (f.bytes ?? 0), 0) };
 }
 
-async function sha256(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
-}
-
-/** Downloads one file into `target`, resuming from what `target` already holds. */
-async function downloadFile(url: string, target: string, file: string, options: Required<Pick<FetchOptions, 'connectTimeoutMs'>> & FetchOptions): Promise<number> {
-  const fetchImpl = options.fetchImpl ?? fetch;
-  const have = await sizeOf(target);
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`no answer within ${options.connectTimeoutMs / 1000} s`)), options.connectTimeoutMs);
-  let response: Response;
-  try {
-    response = await fetchImpl(url, { headers: have > 0 ? { Range: `bytes=${have}-` } : {}, signal: controller.signal, redirect: 'follow' });
-  } catch (error) {
-    const cause = errorMessage(error instanceof Error && error.cause instanceof Error ? error.cause : error);
-    throw new FetchPackError(`Could not reach ${new URL(url).host} (${cause}).`);
-  } finally {
-    clearTimeout(timer);
-  }
-  if (response.status === 416 && have > 0) return have; // already complete
-  if (!response.ok) throw new FetchPackError(`${url} answered HTTP ${response.status}.`);
-  const resumed = response.status === 206;
-  const length = Number(response.headers.get('content-length') ?? NaN);
-  const total = resumed ? have + length : length;
-  if (!resumed && have > 0) await rm(target); // the server ignored the range: start over
-  const out = createWriteStream(target, { flags: resumed ? 'a' : 'w' });
-  let loaded = resumed ? have : 0;
-  try {
-    if (!response.body) throw new FetchPackError(`${url} sent no data.`);
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        throw new FetchPackError(`The download of ${file} broke off after ${loaded} of ${total} bytes (${errorMessage(error)}). Run the command again to resume.`);
-      });
-      if (done) break;
-      loaded += value.length;
-      if (!out.write(value)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-      options.onProgress?.(file, loaded, Number.isFinite(total) ? total : loaded);
-    }
-  } finally {
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  }
-  if (Number.isFinite(total) && loaded !== total) {
-    throw new FetchPackError(`The download of ${file} broke off after ${loaded} of ${total} bytes. Run the command again to resume.`);
-  }
-  return loaded;
-}
-
-export async function fetchPack(id: string, options: FetchOptions): Promise<{ dir: string; files: { path: string; bytes: number; sha256: string }[] }> {
-  const pack = REMOTE_PACKS[id];
-  if (!pack) throw new FetchPackError(`Unknown pack "${id}". Known packs: ${Object.keys(REMOTE_PACKS).join(', ')}.`);
+export async function fetchPack(id: string, options: FetchOptions): Promise<{ dir: string; files: { path: string; bytes: number; sha256?: string }[] }> {
+  const pack = remotePack(id);
+  if (!pack) throw new FetchPackError(`Unknown pack "${id}". Known packs: ${REMOTE_PACKS.map((p) => p.id).join(', ')}.`);
   const hub = options.hub ?? process.env['HF_ENDPOINT'] ?? DEFAULT_HUB;
+  const fetchImpl: HttpFetch = options.fetchImpl ?? ((url, init) => fetch(url, init as RequestInit));
   const finalDir = join(options.modelsDir, pack.id);
   if (existsSync(join(finalDir, 'manifest.json'))) throw new FetchPackError(`${finalDir} is already complete. Delete it first to download it again.`);
-  // Work in a hidden staging folder: the app only lists folders with config.json, never this one.
+  // Work in a hidden staging folder: the app only lists folders with config.json directly under models/.
   const staging = join(options.modelsDir, '.download', pack.id);
-  const opts = { ...options, connectTimeoutMs: options.connectTimeoutMs ?? 8000 };
-  const files: { path: string; bytes: number; sha256: string }[] = [];
+  const store = folderStore(staging);
   try {
-    for (const file of pack.files) {
-      const target = join(staging, file);
-      await mkdir(dirname(target), { recursive: true });
-      const bytes = await downloadFile(fileUrl(hub, pack.repo, file), target, file, opts);
-      files.push({ path: file, bytes, sha256: await sha256(target) });
-    }
+    let state = await store.readState(pack.id);
+    if (!state || state.hub !== hub) state = newDownloadState(pack, hub, await planEveryVariant(id, hub, fetchImpl, options.answerTimeoutMs), new Date().toISOString());
+    await store.writeState(state);
+    state = await continuePackDownload(state, { store, fetch: fetchImpl, ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.answerTimeoutMs ? { answerTimeoutMs: options.answerTimeoutMs } : {}) });
+    const files = state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0, ...(f.sha256 ? { sha256: f.sha256 } : {}) }));
+    const manifest = { name: pack.name, description: pack.description, license: pack.license, kind: pack.kind, source: `${hub}/${pack.repo}`, fetchedAt: new Date().toISOString(), files };
+    await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    await rm(join(staging, STATE_FILE));
+    await rm(finalDir, { recursive: true, force: true });
+    await rename(staging, finalDir);
+    return { dir: finalDir, files };
   } catch (error) {
-    // Keep partial files for the next run to resume; drop the staging folder if nothing arrived.
-    const arrived = await Promise.all(pack.files.map((f) => sizeOf(join(staging, f))));
-    if (arrived.every((n) => n === 0)) await rm(join(options.modelsDir, '.download'), { recursive: true, force: true });
+    if (error instanceof PackDownloadError) throw new FetchPackError(error.message, { cause: error });
     throw error;
   }
-  const manifest = { name: pack.name, description: pack.description, license: pack.license, source: `${hub}/${pack.repo}`, fetchedAt: new Date().toISOString(), files };
-  await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await rm(finalDir, { recursive: true, force: true });
-  await rename(staging, finalDir);
-  return { dir: finalDir, files };
 }
+
+export { formatBytes };

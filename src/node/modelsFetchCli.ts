@@ -5,7 +5,7 @@ import { REMOTE_PACKS, fetchPack } from './fetchModels';
 import { ProgressLine } from './progressLine';
 
 /** npm run models:fetch -- <pack> */
-const USAGE = `npm run models:fetch -- <pack>   (packs: ${Object.keys(REMOTE_PACKS).join(', ')})`;
+const USAGE = `npm run models:fetch -- <pack>   (packs: ${REMOTE_PACKS.map((p) => p.id).join(', ')})`;
 
 function progressBar(file: string, loaded: number, total: number): string {
   const width = 30;
@@ -20,13 +20,13 @@ async function fetchAndReport(id: string): Promise<void> {
   try {
     const { dir, files } = await fetchPack(id, {
       modelsDir,
-      onProgress: (file, loaded, total) => progress.update(progressBar(file, loaded, total), loaded, total, file),
+      onProgress: ({ file, loaded, total }) => progress.update(progressBar(file, loaded, total ?? loaded), loaded, total ?? loaded, file),
     });
     progress.end();
     console.log(`${id}: ${files.length} files, ${(files.reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1)} MB in ${dir}. Reload the app to pick it.`);
   } catch (error) {
     progress.end();
-    throw new Error(`${errorMessage(error)}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again.`, { cause: error });
+    throw new Error(`${errorMessage(error)}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again: it resumes.`, { cause: error });
   }
 }
 
