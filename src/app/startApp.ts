@@ -4,6 +4,7 @@ import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
 import { sessionMetricsActions } from '../features/metrics/sessionMetricsStore';
 import { loadModels } from '../features/models/modelLoader';
+import { restorePackDownloads } from '../features/models/packDownloads';
 import { startOffline } from '../features/offline/offlineController';
 import { resumeInterruptedImports } from '../features/pool/poolController';
 import { onScoredTurn } from '../shared/scoredTurns';
@@ -39,5 +40,7 @@ export function startApp(): void {
   });
   void restoreConversation();
   void loadModels();
+  // Downloads a reload interrupted go on; finished ones are listed in Settings.
+  void restorePackDownloads();
   startOffline({ replyInFlight: () => useChatStore.getState().awaitingReply });
 }

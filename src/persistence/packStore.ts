@@ -97,8 +97,8 @@ export const packByteStore: PackByteStore = {
   },
   async readFile(packId, path) {
     const sizes = await chunkSizes(packId, path);
-    const chunks = await getMany<Uint8Array>(sizes.map((_, i) => chunkKey(packId, path, i)), db);
-    if (chunks.some((c) => !c)) throw new EngineError('pack-file-missing', `Part of ${path} of the stored pack ${packId} is missing from this browser's storage. Delete the pack in Settings and download it again.`);
+    const chunks = await getMany<Uint8Array | undefined>(sizes.map((_, i) => chunkKey(packId, path, i)), db);
+    if (!chunks.every((c): c is Uint8Array => c instanceof Uint8Array)) throw new EngineError('pack-file-missing', `Part of ${path} of the stored pack ${packId} is missing from this browser's storage. Delete the pack in Settings and download it again.`);
     return concat(chunks, sizes.reduce((s, n) => s + n, 0));
   },
   async removeFile(packId, path) {

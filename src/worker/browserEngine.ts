@@ -4,15 +4,17 @@ import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type BackendCapabilities, type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
+import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
+import { StoredPackSource } from '../persistence/packStore';
 import { type StoredDataset, embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
 import { copyDataset, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
+import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
@@ -20,18 +22,6 @@ import type { BackendState, DatasetFile, DatasetImported, DetectorRef, DetectorS
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
-async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabilities> {
-  const base = { crossOriginIsolated: self.crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency || 1, forceWasm };
-  const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-  if (forceWasm || !gpu) return { ...base, webgpuAdapter: false, shaderF16: false };
-  try {
-    const adapter = await gpu.requestAdapter();
-    return { ...base, webgpuAdapter: adapter !== null, shaderF16: adapter?.features.has('shader-f16') ?? false };
-  } catch {
-    return { ...base, webgpuAdapter: false, shaderF16: false };
-  }
-}
-
 interface ActivePool {
   loaded: PoolLoaded;
   embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
@@ -63,13 +53,14 @@ export class BrowserEngine implements WorkerEngine {
     this.analyzer = null;
     this.pool = null;
     this.announceDetector = onDetector;
-    const encoder = await ClipEncoder.load(new FetchPackSource(params.pack.baseUrl), params.pack.files, plan, { onProgress, onBackendChange: onBackend });
+    const packSource = params.pack.stored ? new StoredPackSource(params.pack.id) : new FetchPackSource(params.pack.baseUrl);
+    const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend });
     if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(() => this.encoder === encoder, (reason) => encoder.fallBackToWasm(reason));
     // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
     let heads: ResponseHeads | null = null;
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
     try {
-      heads = await ResponseHeads.load(new FetchPackSource(params.pack.baseUrl), new Set(params.pack.files), encoder.fingerprint);
+      heads = await ResponseHeads.load(packSource, new Set(params.pack.files), encoder.fingerprint);
       if (heads) note = 'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;

@@ -18,9 +18,11 @@ export type { BackendState, Box, DetectedObject, FileProgress, PhotoCaption, Pho
 
 export interface PackRef {
   id: string;
-  /** URL of the pack folder, ending in '/'. */
+  /** URL of the pack folder, ending in '/' (served packs). */
   baseUrl: string;
   files: string[];
+  /** Downloaded in Settings and kept in this browser's storage: read from there, never from the network. */
+  stored?: boolean;
 }
 
 /** The object detector's folder (models/detector/) as /models/index.json lists it. */

@@ -5,7 +5,8 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { DetectorStatus } from '../../worker/protocol';
 import type { ViewPreference } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
-import { loadModels } from './modelLoader';
+import { choosePackAndLoad, loadModels } from './modelLoader';
+import { PackDownloads } from './PackDownloads';
 
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`;
@@ -68,7 +69,6 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   );
   const packId = useSettingsStore((s) => s.packId);
   const forceWasm = useSettingsStore((s) => s.forceWasm);
-  const setPackId = useSettingsStore((s) => s.setPackId);
   const setForceWasm = useSettingsStore((s) => s.setForceWasm);
   const method = useSettingsStore((s) => s.method);
   const setMethod = useSettingsStore((s) => s.setMethod);
@@ -153,10 +153,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
               Model pack
               <select
                 value={packId ?? activePackId ?? ''}
-                onChange={(e) => {
-                  setPackId(e.target.value);
-                  void loadModels();
-                }}
+                onChange={(e) => void choosePackAndLoad(e.target.value)}
                 className="rounded border border-slate-300 px-2 py-1"
               >
                 {packs.map((p) => (
@@ -191,6 +188,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
               </label>
             )}
             {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
+            <PackDownloads />
           </div>
         </details>
       )}

@@ -2,13 +2,59 @@ import { errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
-import { type DetectorSummary, type PackSummary, modelActions } from '../../shared/stores/modelStore';
+import { type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { remotePack } from '../../engine/pack/hub';
+import { storedClipPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
   return packs.find((p) => p.id === wanted) ?? packs.find((p) => p.id === fallback);
+}
+
+/** CLIP packs downloaded in Settings, as the pack chooser lists them. */
+async function storedPackSummaries(): Promise<PackSummary[]> {
+  return (await storedClipPacks()).map((state) => {
+    const pack = remotePack(state.packId);
+    return {
+      id: state.packId,
+      name: `${pack?.name ?? state.packId} (downloaded)`,
+      description: `${pack?.description ?? ''} Downloaded from ${state.hub} and kept in this browser: it needs no network.`.trim(),
+      files: state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0 })),
+      stored: true,
+    };
+  });
+}
+
+let servedPacks: PackSummary[] = [];
+
+// A pack downloaded or deleted in Settings joins or leaves the chooser; deleting the pack in use loads the default.
+watchStoredPacks(() => {
+  void (async () => {
+    const packs = [...servedPacks.filter((p) => !p.stored), ...(await storedPackSummaries())];
+    const active = useModelStore.getState().activePackId;
+    modelActions.packsChanged(packs);
+    if (active && !packs.some((p) => p.id === active)) {
+      noticeActions.notify('info', 'The pack in use was deleted; loading the default pack.');
+      useSettingsStore.getState().setPackId(defaultPackId(packs.map((p) => p.id)) ?? '');
+      await loadModels();
+    }
+  })();
+});
+
+/**
+ * The person chose a pack in Settings: it wins over ?pack= in the address (which is then dropped from
+ * it, so a reload keeps the choice) and is loaded.
+ */
+export function choosePackAndLoad(packId: string): Promise<void> {
+  useSettingsStore.getState().setPackId(packId);
+  const url = new URL(window.location.href);
+  if (url.searchParams.has('pack')) {
+    url.searchParams.delete('pack');
+    window.history.replaceState(window.history.state, '', url);
+  }
+  return loadModels();
 }
 
 export async function loadModels(): Promise<void> {
@@ -19,7 +65,9 @@ export async function loadModels(): Promise<void> {
     const response = await fetch(`${base}index.json`);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null };
-    packs = index.packs;
+    servedPacks = index.packs;
+    // A downloaded pack with the id of a served one (models:fetch put it in models/) is listed once, served.
+    packs = [...index.packs, ...(await storedPackSummaries()).filter((s) => !index.packs.some((p) => p.id === s.id))];
     // An index written before the detector was served has no "detector": the worker then says it is missing.
     detector = index.detector ?? null;
   } catch (error) {
@@ -42,7 +90,7 @@ export async function loadModels(): Promise<void> {
     const loaded = await engine().call(
       'loadPack',
       {
-        pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) },
+        pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path), ...(pack.stored ? { stored: true } : {}) },
         detector: detector ? { baseUrl: `${base}${detector.dir}/`, files: detector.files.map((f) => f.path) } : null,
         pool: poolRef(poolId),
         forceWasm,

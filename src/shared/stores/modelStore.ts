@@ -6,6 +6,8 @@ export interface PackSummary {
   name: string;
   description: string;
   files: { path: string; bytes: number }[];
+  /** Downloaded in Settings and kept in this browser (read from IndexedDB, not from models/). */
+  stored?: boolean;
 }
 
 /** The object detector as /models/index.json lists it (null there when models/ has none). */
@@ -65,6 +67,10 @@ export const modelActions = {
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });
+  },
+  /** The list changed (a pack was downloaded or deleted) without a reload. */
+  packsChanged(packs: PackSummary[]) {
+    useModelStore.setState({ packs });
   },
   failed(error: string, packs?: PackSummary[]) {
     useModelStore.setState((s) => ({ phase: 'error', error, packs: packs ?? s.packs }));

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { DEFAULT_HUB } from '../../engine/pack/hub';
 import type { ResponseMethodId } from '../../worker/protocol';
 
 interface SettingsState {
@@ -15,6 +16,9 @@ interface SettingsState {
   setMethod(method: ResponseMethodId | null): void;
   setPackId(packId: string): void;
   setForceWasm(forceWasm: boolean): void;
+  /** Where packs are downloaded from: the Hugging Face hub, a mirror, or a venue's local copy. */
+  hubUrl: string;
+  setHubUrl(hubUrl: string): void;
 }
 
 export const useSettingsStore = create<SettingsState>()(
@@ -28,6 +32,8 @@ export const useSettingsStore = create<SettingsState>()(
       setMethod: (method) => set({ method }),
       setPackId: (packId) => set({ packId }),
       setForceWasm: (forceWasm) => set({ forceWasm }),
+      hubUrl: DEFAULT_HUB,
+      setHubUrl: (hubUrl) => set({ hubUrl }),
     }),
     { name: 'mmdialog-settings', version: 1, storage: createJSONStorage(() => localStorage) },
   ),

@@ -1,0 +1,127 @@
+import { join } from 'node:path';
+import { type Page, expect, test } from '@playwright/test';
+import { FakeHub } from '../src/node/fakeHub';
+import { MODELS_DIR, openReady, sendText } from './helpers';
+
+/**
+ * Downloading a real pack in the page, against a fake hub on loopback that speaks the hub's URLs and
+ * serves the project's tiny CLIP as Xenova/clip-vit-base-patch32 (fp32 files only, so the page takes
+ * the fp32 variant whatever its plan): download, a cut transfer, a reload mid-way, a 404, a refused
+ * connection, a quota too small, and the stored pack used with the hub gone.
+ */
+const REPO = 'Xenova/clip-vit-base-patch32';
+const TINY = join(MODELS_DIR, 'test-tiny-clip');
+const FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/text_model.onnx', 'onnx/vision_model.onnx'];
+const hub = new FakeHub([{ repo: REPO, dir: TINY, files: FILES }]);
+const TOTAL_MB = (hub.filesOf(REPO).reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1);
+
+test.beforeAll(async () => {
+  await hub.start();
+});
+test.afterAll(() => hub.close());
+test.beforeEach(() => hub.reset());
+
+const row = (page: Page) => page.getByTestId('download-clip-vit-base-patch32');
+const phase = (page: Page) => row(page).getByTestId('download-phase');
+
+async function openDownloads(page: Page, hubUrl = hub.url): Promise<void> {
+  await openReady(page, 'test-tiny-clip', '&view=presenter');
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByTestId('hub-address').fill(hubUrl);
+  await page.getByRole('button', { name: 'Save' }).click();
+}
+
+async function screenshotPanel(page: Page, name: string): Promise<void> {
+  const panel = page.getByRole('region', { name: 'Model packs to download' });
+  await panel.screenshot({ path: process.env['DOCS_SCREENSHOTS'] ? `docs/${name}.png` : test.info().outputPath(`${name}.png`) });
+}
+
+test.describe('pack downloads', () => {
+  test.setTimeout(300_000);
+
+  test('download real CLIP, reload mid-way, finish, then chat with it while the hub is gone', async ({ page }) => {
+    await openDownloads(page);
+    await expect(row(page).getByRole('button', { name: /^Download real CLIP \(≈ / })).toBeVisible();
+    hub.faults.slowMsPerChunk = 150; // 3.2 MB text tower: about 7 s, time to reload in the middle
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'downloading');
+    // Wait until the text tower has committed at least one 1 MB chunk, then reload.
+    await expect.poll(() => hub.requests.filter((r) => r.path.endsWith('text_model.onnx')).length).toBeGreaterThan(0);
+    await expect(row(page).getByRole('progressbar', { name: /^onnx\/text_model\.onnx: ([4-9]\d|3[5-9])%$/ })).toBeVisible({ timeout: 30_000 });
+    await screenshotPanel(page, 'pack-download-progress');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    hub.faults.slowMsPerChunk = 0;
+    await page.getByText('Settings', { exact: true }).click();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'complete', { timeout: 60_000 });
+    // After the reload the text tower continued from the bytes stored, not from zero.
+    const textRequests = hub.requests.filter((r) => r.path.startsWith('/cdn/') && r.path.endsWith('text_model.onnx'));
+    expect(textRequests[0]!.range).toBeNull();
+    expect(textRequests.at(-1)!.range).toMatch(/^bytes=[1-9]\d{6,}-$/);
+    await expect(row(page).getByRole('status')).toHaveText(`Stored in this browser: ${TOTAL_MB} MB. It needs no network.`);
+    await screenshotPanel(page, 'pack-download-done');
+
+    // The hub goes away: the stored pack loads and answers without it.
+    await hub.close();
+    let hubRequests = 0;
+    await page.context().route(/127\.0\.0\.1/, (route) => {
+      hubRequests += 1;
+      return route.abort('internetdisconnected');
+    });
+    await row(page).getByRole('button', { name: 'Use it' }).click();
+    await expect(page.getByTestId('pack-name')).toHaveText('CLIP ViT-B/32 (OpenAI) (downloaded)');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 240_000 });
+    await sendText(page, 'I love hiking in the mountains');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    // And after a reload too: the choice is remembered and read from this browser's storage.
+    await page.reload();
+    await expect(page.getByTestId('pack-name')).toHaveText('CLIP ViT-B/32 (OpenAI) (downloaded)');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 240_000 });
+    expect(hubRequests).toBe(0);
+    await hub.start(Number(new URL(hub.url).port));
+  });
+
+  test('a transfer cut mid-file says so, and Resume continues from the bytes stored', async ({ page }) => {
+    await openDownloads(page);
+    hub.faults.cutAfter.set('onnx/text_model.onnx', 1_500_000);
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByTestId('download-message')).toHaveText(/^The download of onnx\/text_model\.onnx broke off after .* What arrived is kept: Resume continues from it\.$/);
+    await expect(phase(page)).toHaveAttribute('data-phase', 'error');
+    await screenshotPanel(page, 'pack-download-cut');
+    await row(page).getByRole('button', { name: 'Resume' }).click();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'complete');
+    const ranges = hub.requests.filter((r) => r.path === `/cdn/${REPO}/onnx/text_model.onnx`).map((r) => r.range);
+    expect(ranges).toHaveLength(2);
+    expect(ranges[0]).toBeNull();
+    expect(ranges[1]).toMatch(/^bytes=1\d{6}-$/);
+    // Deleting frees the space and offers the download again.
+    await row(page).getByRole('button', { name: 'Delete' }).click();
+    await expect(row(page).getByRole('button', { name: /^Download real CLIP/ })).toBeVisible();
+  });
+
+  test('a file the hub does not have is named, with what to do', async ({ page }) => {
+    await openDownloads(page);
+    hub.faults.notFound.add('tokenizer.json');
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(`${new URL(hub.url).host} has no file tokenizer.json in ${REPO} (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`);
+  });
+
+  test('a hub that refuses the connection is named, with what to do', async ({ page }) => {
+    await openDownloads(page, 'http://127.0.0.1:9');
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(/^Could not reach 127\.0\.0\.1:9 \(.+\)\. Check the network, or the hub address in Settings\./);
+    await expect(row(page).getByRole('button', { name: 'Try again' })).toBeVisible();
+  });
+
+  test('a pack that will not fit is refused with the numbers', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator.storage, 'estimate', { value: async () => ({ usage: 1_000_000, quota: 2_000_000 }) });
+    });
+    await openDownloads(page);
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(
+      `CLIP ViT-B/32 (OpenAI) needs ${TOTAL_MB} MB more, but this browser lets the page store only 1.0 MB more (1.0 MB of 2.0 MB in use). Delete stored packs or datasets, or free disk space, and try again.`,
+    );
+    expect(hub.requests.filter((r) => r.path.includes('/resolve/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { type ModelDtype } from '../../engine/onnx/executionPlan';
+import { type RemotePack, formatBytes, normalizeHubUrl } from '../../engine/pack/hub';
+import { useModelStore } from '../../shared/stores/modelStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { choosePackAndLoad } from './modelLoader';
+import { type PackDownloadView, deletePackDownload, pausePackDownload, remotePackSizes, resumePackDownload, startPackDownload, usePackDownloads } from './packDownloads';
+
+const BUTTON = 'rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100 disabled:opacity-50';
+
+function Bar({ label, loaded, total }: { label: string; loaded: number; total: number | null }) {
+  const percent = total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0;
+  return (
+    <li className="flex items-center gap-2 text-xs">
+      <span className="w-56 truncate" title={label}>
+        {label}
+      </span>
+      <progress className="h-2 flex-1" max={100} value={percent} aria-label={`${label}: ${percent}%`} />
+      <span className="w-32 text-right tabular-nums">
+        {formatBytes(loaded)}
+        {total ? ` / ${formatBytes(total)}` : ''}
+      </span>
+    </li>
+  );
+}
+
+function HubAddress() {
+  const hubUrl = useSettingsStore((s) => s.hubUrl);
+  const setHubUrl = useSettingsStore((s) => s.setHubUrl);
+  const [draft, setDraft] = useState(hubUrl);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setDraft(hubUrl), [hubUrl]);
+  return (
+    <form
+      className="flex flex-wrap items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const normalized = normalizeHubUrl(draft);
+        if (!normalized) {
+          setError(`"${draft}" is not an http(s) address. Type one like https://huggingface.co or http://192.168.1.10:8080.`);
+          return;
+        }
+        setError(null);
+        setHubUrl(normalized);
+      }}
+    >
+      <label className="flex items-center gap-2">
+        Hub address
+        <input value={draft} onChange={(e) => setDraft(e.target.value)} className="w-72 rounded border border-slate-300 px-2 py-1" data-testid="hub-address" spellCheck={false} />
+      </label>
+      <button type="submit" className={BUTTON} disabled={draft === hubUrl}>
+        Save
+      </button>
+      <span className="w-full text-xs text-slate-600">The Hugging Face hub, a mirror, or a venue&apos;s local copy that serves the same addresses ({'{hub}/{repo}/resolve/main/{file}'}).</span>
+      {error && (
+        <p role="alert" className="w-full rounded bg-red-50 px-2 py-1 text-red-900 ring-1 ring-red-200">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number; dtype: ModelDtype; view: PackDownloadView | undefined }) {
+  const phase = view?.phase ?? 'idle';
+  const activePackId = useModelStore((s) => s.activePackId);
+  const size = view?.packTotal ?? bytes;
+  const approx = view?.packTotal ? '' : '≈ ';
+  const stored = view?.storedBytes ?? 0;
+  return (
+    <li className="flex flex-col gap-1 rounded-lg border border-slate-200 p-2" data-testid={`download-${pack.id}`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <strong>{pack.name}</strong>
+        <span className="text-xs text-slate-600">
+          {pack.repo} · {pack.license} · {view?.dtypes ? Object.values(view.dtypes).join('/') : dtype} for this browser
+        </span>
+      </div>
+      <p className="text-xs text-slate-600">{pack.description}</p>
+      <div className="flex flex-wrap items-center gap-2" data-testid="download-phase" data-phase={phase}>
+        {phase === 'idle' && (
+          <button type="button" className={BUTTON} onClick={() => void startPackDownload(pack.id)}>
+            Download {pack.shortName} ({approx}
+            {formatBytes(size)})
+          </button>
+        )}
+        {phase === 'checking' && <span role="status">Asking the hub what to download…</span>}
+        {phase === 'downloading' && (
+          <>
+            <span role="status">
+              Downloading: {formatBytes(view?.packLoaded ?? 0)} of {approx}
+              {formatBytes(size)}
+            </span>
+            <button type="button" className={BUTTON} onClick={() => pausePackDownload(pack.id)}>
+              Pause
+            </button>
+          </>
+        )}
+        {(phase === 'paused' || phase === 'error') && stored > 0 && (
+          <>
+            <span role="status">
+              {phase === 'paused' ? 'Paused' : 'Stopped'}: {formatBytes(stored)} of {approx}
+              {formatBytes(size)} stored
+            </span>
+            <button type="button" className={BUTTON} onClick={() => void resumePackDownload(pack.id)}>
+              Resume
+            </button>
+          </>
+        )}
+        {phase === 'error' && stored === 0 && (
+          <button type="button" className={BUTTON} onClick={() => void startPackDownload(pack.id)}>
+            Try again
+          </button>
+        )}
+        {phase === 'complete' && (
+          <>
+            <span role="status">Stored in this browser: {formatBytes(stored)}. It needs no network.</span>
+            {pack.kind === 'clip' && activePackId !== pack.id && (
+              <button
+                type="button"
+                className={BUTTON}
+                onClick={() => void choosePackAndLoad(pack.id)}
+              >
+                Use it
+              </button>
+            )}
+            {pack.kind === 'clip' && activePackId === pack.id && <span className="text-xs text-slate-600">In use.</span>}
+          </>
+        )}
+        {(phase !== 'idle' && phase !== 'checking' && (stored > 0 || phase === 'downloading')) && (
+          <button type="button" className={BUTTON} onClick={() => void deletePackDownload(pack.id)}>
+            {phase === 'complete' ? 'Delete' : 'Cancel and delete'}
+          </button>
+        )}
+      </div>
+      {view?.message && (
+        <p role={phase === 'error' ? 'alert' : 'status'} className={`rounded px-2 py-1 text-xs ${phase === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-slate-50 text-slate-700'}`} data-testid="download-message">
+          {view.message}
+        </p>
+      )}
+      {(phase === 'downloading' || phase === 'paused' || phase === 'error') && view && view.files.length > 0 && (
+        <ul className="flex flex-col gap-0.5" aria-label={`Files of ${pack.name}`}>
+          {view.files.map((f) => (
+            <Bar key={f.path} label={f.path} loaded={f.loaded} total={f.total} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** Settings → Model packs: download real packs from the hub, see what is stored, delete it. */
+export function PackDownloads() {
+  const packs = usePackDownloads((s) => s.packs);
+  const estimate = usePackDownloads((s) => s.estimate);
+  const persisted = usePackDownloads((s) => s.persisted);
+  const [remote, setRemote] = useState<{ pack: RemotePack; bytes: number; dtype: ModelDtype }[]>([]);
+  useEffect(() => {
+    void remotePackSizes().then(setRemote);
+  }, []);
+  return (
+    <section aria-label="Model packs to download" className="flex w-full flex-col gap-2 border-t border-slate-200 pt-2">
+      <h3 className="font-semibold">Model packs to download</h3>
+      <HubAddress />
+      <ul className="flex flex-col gap-2">
+        {remote.map((r) => (
+          <PackRow key={r.pack.id} pack={r.pack} bytes={r.bytes} dtype={r.dtype} view={packs[r.pack.id]} />
+        ))}
+      </ul>
+      <p className="text-xs text-slate-600" data-testid="storage-estimate">
+        {estimate ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} the browser allows it.` : 'This browser does not say how much it lets the page store.'}
+        {persisted === true && ' The browser keeps it even when space runs low.'}
+      </p>
+    </section>
+  );
+}

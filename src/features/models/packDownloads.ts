@@ -1,0 +1,211 @@
+import { create } from 'zustand';
+import { errorMessage } from '../../engine/errors';
+import { chooseExecutionPlan, type ModelDtype } from '../../engine/onnx/executionPlan';
+import { REMOTE_PACKS, type RemotePack, formatBytes, normalizeHubUrl, remotePack } from '../../engine/pack/hub';
+import { type HttpFetch, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, packSize, planPackDownload } from '../../engine/pack/packDownload';
+import { deleteStoredPack, listStoredPacks, packByteStore, storedPackBytes } from '../../persistence/packStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { detectCapabilities } from '../../worker/capabilities';
+
+/**
+ * Downloads of real packs from the hub (Settings, "Model packs"): one at a time per pack, paused with
+ * an AbortController, resumed from the bytes IndexedDB holds, continued after a reload. Nothing starts
+ * without a click; a pack left downloading by a reload goes on by itself, since the click was given.
+ */
+export type DownloadPhase = 'idle' | 'checking' | 'downloading' | 'paused' | 'complete' | 'error';
+
+export interface PackDownloadView {
+  phase: DownloadPhase;
+  /** Bytes loaded per file of the pack, in the order they download. */
+  files: { path: string; loaded: number; total: number | null }[];
+  packLoaded: number;
+  packTotal: number | null;
+  /** What the pack takes in this browser now. */
+  storedBytes: number;
+  dtypes: Record<string, ModelDtype> | null;
+  /** What went wrong and what to do, or a note (resumed after a reload, persistence refused). */
+  message: string | null;
+  hub: string | null;
+}
+
+export interface StorageEstimateView {
+  usage: number;
+  quota: number;
+}
+
+interface PackDownloadsState {
+  packs: Record<string, PackDownloadView>;
+  estimate: StorageEstimateView | null;
+  /** Whether the browser agreed to keep this site's storage under pressure; null until asked. */
+  persisted: boolean | null;
+}
+
+const EMPTY: PackDownloadView = { phase: 'idle', files: [], packLoaded: 0, packTotal: null, storedBytes: 0, dtypes: null, message: null, hub: null };
+
+export const usePackDownloads = create<PackDownloadsState>()(() => ({ packs: {}, estimate: null, persisted: null }));
+
+function update(packId: string, change: Partial<PackDownloadView>): void {
+  usePackDownloads.setState((s) => ({ packs: { ...s.packs, [packId]: { ...(s.packs[packId] ?? EMPTY), ...change } } }));
+}
+
+const running = new Map<string, AbortController>();
+/** Told when a CLIP pack finishes or is deleted, so the pack list follows (set by the model loader). */
+let onStoredPacksChanged: () => void = () => undefined;
+export function watchStoredPacks(listener: () => void): void {
+  onStoredPacksChanged = listener;
+}
+
+const pageFetch: HttpFetch = (url, init) => fetch(url, { ...(init.headers ? { headers: init.headers } : {}), ...(init.signal ? { signal: init.signal as AbortSignal } : {}), cache: 'no-store' });
+
+async function refreshEstimate(): Promise<StorageEstimateView | null> {
+  const estimate = await navigator.storage?.estimate?.().catch(() => null);
+  const view = estimate && typeof estimate.quota === 'number' ? { usage: estimate.usage ?? 0, quota: estimate.quota } : null;
+  usePackDownloads.setState({ estimate: view });
+  return view;
+}
+
+function viewOf(state: PackDownloadState, storedBytes: number): Partial<PackDownloadView> {
+  return {
+    files: state.files.map((f) => ({ path: f.path, loaded: f.done ? (f.bytes ?? 0) : 0, total: f.bytes })),
+    packLoaded: storedBytes,
+    packTotal: packSize(state),
+    storedBytes,
+    dtypes: state.dtypes,
+    hub: state.hub,
+  };
+}
+
+/** Reads what this browser holds; packs left downloading by a reload continue. Called once at start. */
+export async function restorePackDownloads(): Promise<void> {
+  const states = await listStoredPacks().catch(() => []);
+  for (const state of states) {
+    const bytes = await storedPackBytes(state);
+    const phase: DownloadPhase = state.status === 'complete' ? 'complete' : 'paused';
+    update(state.packId, { ...viewOf(state, bytes), phase });
+    for (const f of state.files) if (!f.done) setFileLoaded(state.packId, f.path, await packByteStore.storedBytes(state.packId, f.path));
+    if (state.status === 'downloading') {
+      update(state.packId, { message: `Continuing the download after the reload, from ${formatBytes(bytes)}${packSize(state) ? ` of ${formatBytes(packSize(state)!)}` : ''}.` });
+      void runDownload(state);
+    }
+  }
+  await refreshEstimate();
+}
+
+function setFileLoaded(packId: string, path: string, loaded: number): void {
+  usePackDownloads.setState((s) => {
+    const view = s.packs[packId] ?? EMPTY;
+    return { packs: { ...s.packs, [packId]: { ...view, files: view.files.map((f) => (f.path === path ? { ...f, loaded } : f)) } } };
+  });
+}
+
+/** The variants this browser runs, best first: the worker's own rules (executionPlan.ts). */
+async function variantsForThisBrowser(): Promise<ModelDtype[]> {
+  return chooseExecutionPlan(await detectCapabilities(useSettingsStore.getState().forceWasm)).dtypes;
+}
+
+/** Starts a download: asks the hub what to fetch, checks the space, asks for persistence. */
+export async function startPackDownload(packId: string): Promise<void> {
+  const pack = remotePack(packId);
+  if (!pack || running.has(packId)) return;
+  const hub = normalizeHubUrl(useSettingsStore.getState().hubUrl);
+  if (!hub) {
+    update(packId, { phase: 'error', message: `The hub address "${useSettingsStore.getState().hubUrl}" is not an http(s) address. Correct it above (for example https://huggingface.co) and try again.` });
+    return;
+  }
+  update(packId, { phase: 'checking', message: null });
+  try {
+    const plan = await planPackDownload(pack, hub, await variantsForThisBrowser(), pageFetch);
+    const already = (await packByteStore.readState(packId)) ? await storedPackBytes((await packByteStore.readState(packId))!) : 0;
+    const estimate = await refreshEstimate();
+    const need = plan.bytes - already;
+    if (estimate && need > estimate.quota - estimate.usage) {
+      update(packId, {
+        phase: 'error',
+        message: `${pack.name} needs ${formatBytes(need)} more, but this browser lets the page store only ${formatBytes(Math.max(0, estimate.quota - estimate.usage))} more (${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} in use). Delete stored packs or datasets, or free disk space, and try again.`,
+      });
+      return;
+    }
+    const persisted = await navigator.storage?.persist?.().catch(() => false);
+    usePackDownloads.setState({ persisted: persisted ?? null });
+    const state = newDownloadState(pack, hub, plan, new Date().toISOString());
+    await packByteStore.writeState(state);
+    update(packId, { ...viewOf(state, 0), phase: 'downloading', message: persisted === false ? 'The browser did not promise to keep this site\'s storage, so it may clear the pack when the disk is nearly full; it stays until then.' : null });
+    await runDownload(state);
+  } catch (error) {
+    update(packId, { phase: 'error', message: describe(error) });
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof PackDownloadError) return error.message;
+  return `The download stopped: ${errorMessage(error)}. What arrived is kept: Resume continues from it.`;
+}
+
+async function runDownload(state: PackDownloadState): Promise<void> {
+  const controller = new AbortController();
+  running.set(state.packId, controller);
+  state.status = 'downloading';
+  await packByteStore.writeState(state);
+  update(state.packId, { phase: 'downloading' });
+  try {
+    const done = await continuePackDownload(state, {
+      store: packByteStore,
+      fetch: pageFetch,
+      signal: controller.signal,
+      onProgress: (p) => {
+        setFileLoaded(state.packId, p.file, p.loaded);
+        update(state.packId, { packLoaded: p.packLoaded, packTotal: p.packTotal });
+      },
+    });
+    update(state.packId, { ...viewOf(done, await storedPackBytes(done)), phase: 'complete', message: null });
+    onStoredPacksChanged();
+  } catch (error) {
+    const paused = error instanceof PackDownloadError && error.kind === 'paused';
+    state.status = 'paused';
+    await packByteStore.writeState(state).catch(() => undefined);
+    update(state.packId, { phase: paused ? 'paused' : 'error', message: paused ? null : describe(error), storedBytes: await storedPackBytes(state).catch(() => 0) });
+  } finally {
+    running.delete(state.packId);
+    await refreshEstimate();
+  }
+}
+
+export function pausePackDownload(packId: string): void {
+  running.get(packId)?.abort();
+}
+
+export async function resumePackDownload(packId: string): Promise<void> {
+  if (running.has(packId)) return;
+  const state = await packByteStore.readState(packId);
+  if (!state) return startPackDownload(packId);
+  update(packId, { message: null });
+  await runDownload(state);
+}
+
+/** Deletes a pack, finished or not, with every stored byte. */
+export async function deletePackDownload(packId: string): Promise<void> {
+  const controller = running.get(packId);
+  if (controller) {
+    controller.abort();
+    while (running.has(packId)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await deleteStoredPack(packId);
+  usePackDownloads.setState((s) => {
+    const packs = { ...s.packs };
+    delete packs[packId];
+    return { packs };
+  });
+  await refreshEstimate();
+  onStoredPacksChanged();
+}
+
+/** The remote packs with the size this browser would download (the registry's figure until the hub is asked). */
+export async function remotePackSizes(): Promise<{ pack: RemotePack; bytes: number; dtype: ModelDtype }[]> {
+  const dtype = (await variantsForThisBrowser())[0] ?? 'fp32';
+  return REMOTE_PACKS.map((pack) => ({ pack, bytes: pack.approxBytes[dtype], dtype }));
+}
+
+/** Finished CLIP packs, for the pack chooser. */
+export async function storedClipPacks(): Promise<PackDownloadState[]> {
+  return (await listStoredPacks().catch(() => [])).filter((s) => s.kind === 'clip' && s.status === 'complete');
+}
