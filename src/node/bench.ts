@@ -9,6 +9,7 @@ import { CAPTION_USAGE, captionBench } from './benchCaption';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
 import { DIALOG_USAGE, dialogBench } from './benchDialog';
+import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
 import { PERF_USAGE, perfBench } from './benchPerf';
 import { SELECT_USAGE, selectBench } from './benchSelect';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
@@ -20,6 +21,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
  *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
+ *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
  *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
@@ -31,6 +33,7 @@ const USAGE = [
   `  ${CAPTION_USAGE}`,
   `  ${IMPORT_USAGE}`,
   `  ${DIALOG_USAGE}`,
+  `  ${LOCAL_HEADS_USAGE}`,
   `  ${PERF_USAGE}`,
   `  ${SELECT_USAGE}`,
 ].join('\n');
@@ -112,6 +115,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   caption: captionBench,
   import: importBench,
   dialog: dialogBench,
+  'local-heads': localHeadsBench,
   perf: perfBench,
   select: selectBench,
 };

@@ -8,6 +8,9 @@ import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../en
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
+import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
+import { hashText } from '../engine/pool/contentHash';
+import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { StoredPackSource } from '../persistence/packStore';
@@ -18,7 +21,7 @@ import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
@@ -42,7 +45,22 @@ export class BrowserEngine implements WorkerEngine {
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
-  async loadPack(params: Parameters<WorkerEngine['loadPack']>[0], onProgress: Parameters<WorkerEngine['loadPack']>[1], onBackend: (b: BackendState) => void, onDetector: (d: DetectorStatus) => void) {
+  /** Tells the page how in-worker training of a pack without Python heads goes. */
+  private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
+  private hasPythonHeads = false;
+  /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
+  private autoTrain = false;
+  private training: Promise<void> | null = null;
+
+  async loadPack(
+    params: Parameters<WorkerEngine['loadPack']>[0],
+    onProgress: Parameters<WorkerEngine['loadPack']>[1],
+    onBackend: (b: BackendState) => void,
+    onDetector: (d: DetectorStatus) => void,
+    onLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined,
+  ) {
+    this.announceLocalHeads = onLocalHeads;
+    this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const caps = await detectCapabilities(params.forceWasm);
     const plan = chooseExecutionPlan(caps);
@@ -73,6 +91,8 @@ export class BrowserEngine implements WorkerEngine {
     this.detector = detector;
     this.analyzer = analyzer;
     this.packId = params.pack.id;
+    this.hasPythonHeads = heads !== null;
+    if (!heads) note = 'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
     this.responder = new Responder(analyzer, heads, note, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason));
     const pool = await this.usePool({ pool: params.pool }, onProgress);
     return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus) };
@@ -185,7 +205,67 @@ export class BrowserEngine implements WorkerEngine {
         return null;
       }),
     );
+    // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
+    if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
     return this.pool.loaded;
+  }
+
+  /**
+   * clip-map and the intent head for a pack without Python heads: read from this browser's cache, or
+   * trained here on the pool's train split (early-stopped on its valid split) in slices, so replies
+   * go on meanwhile (zero-shot). Loading another pack or pool cancels it.
+   */
+  private async trainLocalHeads(encoder: ClipEncoder, responder: Responder, ref: PoolRef, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, trainIfMissing: boolean): Promise<void> {
+    const packId = this.packId;
+    const current = () => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded;
+    const announce = (status: LocalHeadsStatus) => {
+      if (current()) this.announceLocalHeads(packId, status);
+    };
+    try {
+      const train = await this.dialogues(ref, 'train');
+      const poolKey = hashText(JSON.stringify([embedded.texts.length, embedded.images.length, train.length, train.map((r) => r.id).join(',')]));
+      const cacheKey = `${encoder.fingerprint}:${ref.kind === 'demo' ? 'demo' : ref.datasetId}:${poolKey}`;
+      const cached = readLocalHeads(await localHeadsCache.get(cacheKey).catch(() => undefined), embedded.textMatrix.dim);
+      let local = cached;
+      if (!local && !trainIfMissing) return;
+      if (!local) {
+        const valid = await this.dialogues(ref, 'valid').catch(() => {
+          throw new EngineError('dataset-invalid', 'The pool has no valid split to choose the training epochs on, so clip-map and the intent head are not trained: replies stay zero-shot.');
+        });
+        announce({ state: 'training', phase: 'Starting', done: 0, total: 1 });
+        local = await responder.replySession.learnLocalHeads(valid, {
+          yieldControl: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            if (!current()) throw new EngineError('not-loaded', 'Another pack or pool was chosen: training stopped.');
+          },
+          onProgress: (phase, done, total) => announce({ state: 'training', phase, done, total }),
+        });
+        await localHeadsCache.put(cacheKey, storeLocalHeads(local)).catch((error: unknown) => console.warn(`The trained heads could not be cached: ${errorMessage(error)}`));
+      }
+      if (!current()) return;
+      const f = local.figures;
+      responder.useLocalHeads(
+        local,
+        `No Python heads for this pack: clip-map and the intent head were trained in this browser${cached ? ' (read from its cache)' : ` in ${(f.totalMs / 1000).toFixed(0)} s`} on the train split (valid: intent accuracy ${(100 * f.intent.validAccuracy).toFixed(1)}%, majority ${(100 * f.intent.majorityAccuracy).toFixed(1)}%; clip-map text R@1 ${(100 * f.clipMap.text.validR1).toFixed(1)}%, image ${(100 * f.clipMap.image.validR1).toFixed(1)}% among 100). DE++ and the hybrid need the Python heads.`,
+      );
+      announce({ state: 'trained', figures: f, fromCache: cached !== null, methods: responder.methods() });
+    } catch (error) {
+      if (!current()) return;
+      console.warn('clip-map and the intent head were not trained:', errorMessage(error));
+      announce({ state: 'unavailable', reason: `clip-map and the intent head could not be trained in this browser (${errorMessage(error).replace(/\.$/, '')}); replies stay zero-shot.` });
+    }
+  }
+
+  /** Settings asked to train clip-map and the intent head for the pack and pool in use. */
+  async trainHeads(): Promise<{ started: boolean }> {
+    const { encoder, pool } = this.ready();
+    const responder = this.responder;
+    if (!responder || this.hasPythonHeads || !this.dialogueSource) return { started: false };
+    if (this.training) return { started: false };
+    this.training = this.trainLocalHeads(encoder, responder, this.dialogueSource, pool.embedded, true).finally(() => {
+      this.training = null;
+    });
+    return { started: true };
   }
 
   private readonly staged = new Map<string, DatasetFile[]>();

@@ -1,4 +1,4 @@
-import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -30,6 +30,7 @@ export class EngineClient {
   private readonly pending = new Map<number, Pending>();
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
   private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
+  private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
     port.addEventListener('message', (event) => this.receive(event.data));
@@ -61,6 +62,12 @@ export class EngineClient {
     return () => this.detectorListeners.delete(listener);
   }
 
+  /** clip-map and the intent head being trained in the worker for a pack without Python heads. */
+  onLocalHeadsChange(listener: (packId: string, status: LocalHeadsStatus) => void): () => void {
+    this.localHeadsListeners.add(listener);
+    return () => this.localHeadsListeners.delete(listener);
+  }
+
   private receive(event: WorkerEvent): void {
     switch (event.type) {
       case 'backend':
@@ -68,6 +75,9 @@ export class EngineClient {
         return;
       case 'detector':
         for (const listener of this.detectorListeners) listener(event.detector);
+        return;
+      case 'localHeads':
+        for (const listener of this.localHeadsListeners) listener(event.packId, event.status);
         return;
       case 'progress':
         this.pending.get(event.id)?.onProgress?.(event.progress);

@@ -12,9 +12,19 @@ import type { FileProgress } from '../engine/pack/fileSource';
 import type { DetectedObject, PhotoCaption, PhotoDetections } from '../engine/perception/photoCaptions';
 import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 import type { ResponseScore } from '../engine/response/evaluate';
+import type { LocalHeadsFigures } from '../engine/response/localHeads';
 import type { ResponseMethodId } from '../engine/response/methods';
 
-export type { BackendState, Box, DetectedObject, FileProgress, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
+export type { BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
+
+/**
+ * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's
+ * train split (or read from this browser's cache), announced as it goes; replies stay zero-shot until 'trained'.
+ */
+export type LocalHeadsStatus =
+  | { state: 'training'; phase: string; done: number; total: number }
+  | { state: 'trained'; figures: LocalHeadsFigures; fromCache: boolean; methods: ResponseMethods }
+  | { state: 'unavailable'; reason: string };
 
 export interface PackRef {
   id: string;
@@ -186,6 +196,8 @@ export interface WorkerMethods {
   replayTurn: { params: { split: ReferenceSplit; dialogueId: string; turn: number; method: ResponseMethodId | null }; result: ReplayTurnResult };
   /** Scores a reply against what the visitor would have answered: MM-Relevance and Intent F1 only, since there are no negatives to rank among. */
   scoreReference: { params: { reply: HistoryElement[]; reference: HistoryElement[] }; result: { score: ResponseScore; captions: ReplyResult['captions'] } };
+  /** Starts training clip-map and the intent head for a pack without Python heads; news comes as 'localHeads' events. */
+  trainHeads: { params: Record<string, never>; result: { started: boolean } };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
   /** grounding, when given, is fed to an image tower that takes it instead of the detector's (parity tests compare towers alone). */
   encodeImages: { params: { images: ImagePayload[]; grounding?: ImageGrounding[] }; result: { embeddings: number[][] } };
@@ -207,9 +219,11 @@ export type WorkerEvent =
   | { type: 'progress'; id: number; progress: FileProgress }
   | { type: 'backend'; backend: BackendState }
   /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
-  | { type: 'detector'; detector: DetectorStatus };
+  | { type: 'detector'; detector: DetectorStatus }
+  /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
+  | { type: 'localHeads'; packId: string; status: LocalHeadsStatus };
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'encodeTexts', 'encodeImages'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
 export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];

@@ -98,6 +98,9 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       calls.push(`score ${params.reference.length}`);
       return { score: { ...score, ranks: [] }, captions: [] };
     },
+    async trainHeads() {
+      return { started: false };
+    },
     async encodeTexts(params) {
       return { embeddings: params.texts.map(() => [1, 0]) };
     },

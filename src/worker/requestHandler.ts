@@ -1,5 +1,5 @@
 import { EngineError, assertNever, errorMessage } from '../engine/errors';
-import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
 import { BACKGROUND_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
@@ -10,6 +10,8 @@ export interface WorkerEngine {
     onProgress: (p: FileProgress) => void,
     onBackend: (b: BackendState) => void,
     onDetector: (d: DetectorStatus) => void,
+    /** In-worker training for a pack without Python heads, as it goes and when done (after the load has answered). */
+    onLocalHeads?: (packId: string, status: LocalHeadsStatus) => void,
   ): Promise<WorkerMethods['loadPack']['result']>;
   usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
   stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']): Promise<WorkerMethods['stageDatasetFiles']['result']>;
@@ -21,6 +23,7 @@ export interface WorkerEngine {
   loadReferenceDialogue(params: WorkerMethods['loadReferenceDialogue']['params']): Promise<WorkerMethods['loadReferenceDialogue']['result']>;
   replayTurn(params: WorkerMethods['replayTurn']['params']): Promise<WorkerMethods['replayTurn']['result']>;
   scoreReference(params: WorkerMethods['scoreReference']['params']): Promise<WorkerMethods['scoreReference']['result']>;
+  trainHeads(): Promise<WorkerMethods['trainHeads']['result']>;
   encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
   encodeImages(params: WorkerMethods['encodeImages']['params']): Promise<WorkerMethods['encodeImages']['result']>;
 }
@@ -43,6 +46,7 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
             (progress) => post({ type: 'progress', id, progress }),
             (backend) => post({ type: 'backend', backend }),
             (detector) => post({ type: 'detector', detector }),
+            (packId, status) => post({ type: 'localHeads', packId, status }),
           );
           post({ type: 'result', id, method: 'loadPack', result });
           return;
@@ -76,6 +80,9 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           return;
         case 'scoreReference':
           post({ type: 'result', id, method: 'scoreReference', result: await engine.scoreReference(request.params) });
+          return;
+        case 'trainHeads':
+          post({ type: 'result', id, method: 'trainHeads', result: await engine.trainHeads() });
           return;
         case 'encodeTexts':
           post({ type: 'result', id, method: 'encodeTexts', result: await engine.encodeTexts(request.params) });

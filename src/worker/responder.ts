@@ -4,6 +4,7 @@ import type { RgbaImage } from '../engine/image/rgbaImage';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import type { EmbeddedPool, EmbeddingCache, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import type { ResponseHeads } from '../engine/response/heads';
+import type { LocalHeads } from '../engine/response/localHeads';
 import { type PoolImage, type ReplyChoice, ReplySession, type SessionElement, type SessionReply, type SessionTurn } from '../engine/response/session';
 import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
 
@@ -42,8 +43,21 @@ export class Responder {
     void this.session.prepare().catch(() => undefined);
   }
 
+  private note: string | null = null;
+
   methods(): ResponseMethods {
-    return { ...this.session.methods(), note: this.headsNote };
+    return { ...this.session.methods(), note: this.note ?? this.headsNote };
+  }
+
+  /** The session for in-worker training (localHeads.ts), and the note once it is trained. */
+  get replySession(): ReplySession {
+    return this.session;
+  }
+
+  useLocalHeads(local: LocalHeads, note: string): void {
+    this.session.setLocalHeads(local);
+    this.note = note;
+    void this.session.prepare().catch(() => undefined);
   }
 
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {

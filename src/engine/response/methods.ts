@@ -1,6 +1,6 @@
 import type { DialogueRecord } from '../datasets/mmdialog';
 import type { ResponseHeads } from './heads';
-import type { Ranker, RankerKit } from './rankers';
+import type { ClipMapParams, Ranker, RankerKit } from './rankers';
 import type { CandidatePool } from './types';
 
 /**
@@ -21,6 +21,8 @@ export const RANDOM_SEED = 7;
 export interface RankerInputs {
   pool: CandidatePool;
   heads: ResponseHeads | null;
+  /** clip-map's maps: the Python heads' (heads.clipMap), or those the worker trained (localHeads.ts); null without either. */
+  clipMap: ClipMapParams | null;
   /** The texts document frequencies come from: the train split's, never the split being evaluated. */
   dfCorpus: readonly string[];
   /** The train split's dialogues (null without one), for what a method learns on them: the hybrid's weights. */
@@ -31,8 +33,8 @@ interface MethodEntry {
   /** How the method is named to people. */
   readonly name: string;
   readonly needs: {
-    /** The pack's trained heads (models/<pack>/heads). */
-    readonly heads: boolean;
+    /** 'python': the pack's trained heads (models/<pack>/heads); 'map': a clip-map, the heads' or one trained in the worker. */
+    readonly heads: 'python' | 'map' | false;
     /** The train split: its texts for document frequencies, its dialogues for what the method learns (the hybrid's weights). */
     readonly train: boolean;
     /** Images are ranked by their captions (and a shared photo by its caption), wholly or in part, rather than by their embeddings alone. */
@@ -73,19 +75,19 @@ export const RESPONSE_METHODS = {
   },
   'clip-map': {
     name: 'clip-map',
-    needs: { heads: true, train: false, captions: false },
+    needs: { heads: 'map', train: false, captions: false },
     selection: true,
-    create: (kit, { pool, heads }) => new kit.ClipMapRanker(pool, heads!.clipMap),
+    create: (kit, { pool, clipMap }) => new kit.ClipMapRanker(pool, clipMap!),
   },
   depp: {
     name: 'trained heads (DE++)',
-    needs: { heads: true, train: false, captions: false },
+    needs: { heads: 'python', train: false, captions: false },
     selection: false,
     create: (_, { pool, heads }) => heads!.ranker(pool),
   },
   hybrid: {
     name: 'hybrid (BM25 + DE++)',
-    needs: { heads: true, train: true, captions: true },
+    needs: { heads: 'python', train: true, captions: true },
     selection: true,
     create: async (kit, { pool, heads, dfCorpus, train }) => kit.HybridRanker.learn(new kit.LexicalRanker('bm25', pool, dfCorpus), await heads!.ranker(pool), pool, train),
   },
@@ -95,6 +97,12 @@ export const RESPONSE_METHODS = {
 export type SelectionMethodId = { [K in ResponseMethodId]: (typeof RESPONSE_METHODS)[K]['selection'] extends true ? K : never }[ResponseMethodId];
 
 export const SELECTION_METHOD_IDS = RESPONSE_METHOD_IDS.filter((id): id is SelectionMethodId => RESPONSE_METHODS[id].selection);
+
+/** Whether a method can be built with these parts. */
+export function methodAvailable(id: ResponseMethodId, parts: { heads: boolean; clipMap: boolean }): boolean {
+  const needs = RESPONSE_METHODS[id].needs.heads;
+  return needs === false || (needs === 'python' ? parts.heads : parts.clipMap);
+}
 
 export function isResponseMethodId(value: string): value is ResponseMethodId {
   return Object.hasOwn(RESPONSE_METHODS, value);

@@ -4,7 +4,7 @@ import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical'
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import { type ConvexFit, type FusionQuery, fitConvexWeight, fuseScores, poolTrainingQueries } from './fusion';
-import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId } from './methods';
+import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId, methodAvailable } from './methods';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
@@ -239,6 +239,6 @@ export type RankerKit = typeof KIT;
 /** The ranker of a method (RESPONSE_METHODS): the one factory of the page and the benchmarks. */
 export async function createRanker(method: ResponseMethodId, inputs: RankerInputs): Promise<Ranker> {
   const entry = RESPONSE_METHODS[method];
-  if (entry.needs.heads && !inputs.heads) throw new EngineError('invalid-input', `The method "${method}" needs trained heads, which this pack does not have. Choose another method in Settings.`);
+  if (!methodAvailable(method, { heads: inputs.heads !== null, clipMap: inputs.clipMap !== null })) throw new EngineError('invalid-input', `The method "${method}" needs trained heads, which this pack does not have. Choose another method in Settings.`);
   return entry.create(KIT, inputs);
 }

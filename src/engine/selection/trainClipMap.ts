@@ -207,6 +207,28 @@ export function mapOneOfHundred(params: ClipMap, pairs: MapPairs): number {
  * a map (the heads' data use mapRecallAmongNegatives).
  */
 export function trainClipMap(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions = {}): TrainedClipMap {
+  const steps = clipMapTrainingSteps(train, valid, options);
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * The same training, handing control back every `batchesPerSlice` batches: the worker trains in the
+ * background this way and still answers the chat between slices.
+ */
+export async function trainClipMapInSlices(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions, yieldControl: () => Promise<void>, batchesPerSlice = 4): Promise<TrainedClipMap> {
+  const steps = clipMapTrainingSteps(train, valid, options);
+  for (let batch = 1; ; batch++) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (batch % batchesPerSlice === 0) await yieldControl();
+  }
+}
+
+/** trainClipMap as a generator that yields after every batch. */
+function* clipMapTrainingSteps(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions): Generator<void, TrainedClipMap> {
   const d = train.x.dim;
   const validPairs = typeof valid === 'function' ? null : valid;
   if (train.x.rows !== train.y.rows || train.y.dim !== d || (validPairs && (validPairs.x.rows !== validPairs.y.rows || validPairs.x.dim !== d || validPairs.y.dim !== d))) {
@@ -261,6 +283,7 @@ export function trainClipMap(train: MapPairs, valid: MapPairs | ((map: ClipMap) 
       mA = beta1 * mA + (1 - beta1) * gradA;
       vA = beta2 * vA + (1 - beta2) * gradA * gradA;
       a -= (lr * (mA / c1)) / (Math.sqrt(vA / c2) + eps);
+      yield;
     }
     const entry = { epoch, loss: lossSum / Math.max(1, batches), validR1: evaluate() };
     history.push(entry);

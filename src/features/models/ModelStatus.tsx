@@ -2,9 +2,12 @@ import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { DetectorStatus } from '../../worker/protocol';
+import type { DetectorStatus, LocalHeadsStatus } from '../../worker/protocol';
 import type { ViewPreference } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
+import { errorMessage } from '../../engine/errors';
+import { engine } from '../../shared/engine';
+import { noticeActions } from '../../shared/stores/noticeStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';
 import { PackDownloads } from './PackDownloads';
 
@@ -63,6 +66,23 @@ function DetectorLine({ detector }: { detector: DetectorStatus }) {
  * the model is ready, to sit in the header; Pool, Credits and Settings are then in the page's menu, and the
  * settings show here while open.
  */
+/** Which parts of the reply system are trained and which are zero-shot. */
+function HeadsLine({ hasPythonHeads, status }: { hasPythonHeads: boolean; status: LocalHeadsStatus | null }) {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  let text: string;
+  if (hasPythonHeads) text = 'Intent, DE++ and clip-map: trained heads (Python).';
+  else if (!status) text = 'Intent and ranking: zero-shot (majority intent, CLIP similarity).';
+  else if (status.state === 'training') text = `Intent and ranking: zero-shot for now; training clip-map and the intent head in this browser: ${status.phase} (${status.done}/${status.total}).`;
+  else if (status.state === 'trained')
+    text = `Intent and clip-map: trained in this browser${status.fromCache ? ' (cached)' : ''} (valid intent accuracy ${pct(status.figures.intent.validAccuracy)}, clip-map text R@1 ${pct(status.figures.clipMap.text.validR1)}) · DE++: zero-shot (needs the Python heads).`;
+  else text = status.reason;
+  return (
+    <span className="basis-full text-xs text-slate-700" data-testid="heads-line" data-state={hasPythonHeads ? 'python' : (status?.state ?? 'zero-shot')}>
+      {text}
+    </span>
+  );
+}
+
 export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: { kiosk: boolean; configLocked: boolean; presenter?: boolean }) {
   const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
     useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
@@ -74,6 +94,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   const setMethod = useSettingsStore((s) => s.setMethod);
   const methods = useModelStore((s) => s.methods);
   const detector = useModelStore((s) => s.detector);
+  const localHeads = useModelStore((s) => s.localHeads);
   const active = packs.find((p) => p.id === activePackId);
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
   // In the visitor's header row, open settings, progress bars or an error take a row of their own below it.
@@ -102,6 +123,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
           {phase === 'error' && 'Not loaded'}
         </span>
         {presenter && phase === 'ready' && detector && <DetectorLine detector={detector} />}
+        {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
         {presenter && pool && (
           <span data-testid="pool-line">
             Pool: <strong>{pool.name}</strong>
@@ -188,6 +210,11 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
               </label>
             )}
             {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
+            {methods && !methods.available.includes('depp') && localHeads?.state !== 'trained' && localHeads?.state !== 'training' && (
+              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={() => void engine().call('trainHeads', {}).catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))}>
+                Train clip-map and the intent head in this browser
+              </button>
+            )}
             <PackDownloads />
           </div>
         </details>

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, DetectorStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
+import type { BackendState, DetectorStatus, LocalHeadsStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -32,6 +32,8 @@ interface ModelState {
   methods: ResponseMethods | null;
   /** Whether shared photos go through the object detector; null until the pack has loaded. */
   detector: DetectorStatus | null;
+  /** For a pack without Python heads: clip-map and the intent head trained in the worker; null otherwise or until it starts. */
+  localHeads: LocalHeadsStatus | null;
   error: string | null;
 }
 
@@ -45,12 +47,13 @@ export const useModelStore = create<ModelState>()(() => ({
   pool: null,
   methods: null,
   detector: null,
+  localHeads: null,
   error: null,
 }));
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null });
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -64,6 +67,10 @@ export const modelActions = {
   /** The detector moved to WASM or failed after the load; ignored while a (re)load is under way, whose result says it. */
   detectorChanged(detector: DetectorStatus) {
     useModelStore.setState((s) => (s.phase === 'ready' ? { detector } : {}));
+  },
+  /** Training news for the pack in use; a trained set changes the methods on offer. */
+  localHeadsChanged(packId: string, status: LocalHeadsStatus) {
+    useModelStore.setState((s) => (s.activePackId !== packId ? {} : status.state === 'trained' ? { localHeads: status, methods: status.methods } : { localHeads: status }));
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });
