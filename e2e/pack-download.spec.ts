@@ -73,10 +73,13 @@ test.describe('pack downloads', () => {
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 240_000 });
     await sendText(page, 'I love hiking in the mountains');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    // A downloaded pack has no Python heads: clip-map and the intent head are trained at once, in the worker.
+    await expect(page.getByTestId('heads-line')).toHaveAttribute('data-state', 'trained', { timeout: 240_000 });
     // And after a reload too: the choice is remembered and read from this browser's storage.
     await page.reload();
     await expect(page.getByTestId('pack-name')).toHaveText('CLIP ViT-B/32 (OpenAI) (downloaded)');
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 240_000 });
+    await expect(page.getByTestId('heads-line')).toHaveText(/^Intent and clip-map: trained in this browser \(cached\)/, { timeout: 30_000 });
     expect(hubRequests).toBe(0);
     await hub.start(Number(new URL(hub.url).port));
   });
