@@ -188,8 +188,10 @@ export class FakeHub {
     while (sent < part.length) {
       const end = Math.min(part.length, sent + CHUNK, cut !== undefined ? Math.max(cut, sent + 1) : Infinity);
       if (cut !== undefined && sent >= cut) {
-        await new Promise((resolve) => setTimeout(resolve, 50)); // let the bytes sent arrive first
-        res.destroy(); // then the connection drops mid-file
+        // The connection drops mid-file, once the client has had time to read what was sent (a close
+        // at once can make a browser discard the bytes still in flight).
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        res.socket?.end();
         return;
       }
       if (!res.write(part.subarray(sent, end))) await new Promise<void>((resolve) => res.once('drain', () => resolve()));

@@ -5,13 +5,13 @@ import type { PackByteStore, PackDownloadState, PackFileWriter } from '../engine
 
 /**
  * Downloaded packs in IndexedDB, readable from the page (downloads) and the worker (loading). A file
- * is kept as 1 MB chunks written as they arrive, each with the file's list of chunk sizes in the same
+ * is kept as 256 kB chunks written as they arrive, each with the file's list of chunk sizes in the same
  * transaction: a reload or a cut connection loses at most the chunk being filled, and resuming asks
  * the hub for the rest. (OPFS's createWritable copies the whole file on every commit, and its sync
  * handles exist only in workers; chunks in IndexedDB work the same in both places.)
  */
 const db = createStore('mmdialog-packs', 'files');
-const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 256 * 1024;
 
 const stateKey = (packId: string) => `state:${packId}`;
 const sizesKey = (packId: string, path: string) => `sizes:${packId}/${path}`;
