@@ -10,6 +10,7 @@ provideEngine(engine);
 // What the worker announces on its own, outside any call: a move to WASM, a change in the detector.
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
+engine.onCaptionerChange((captioner) => modelActions.captionerChanged(captioner));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await engine.call('encodeTexts', { texts })).embeddings,

@@ -1,4 +1,4 @@
-import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -30,6 +30,7 @@ export class EngineClient {
   private readonly pending = new Map<number, Pending>();
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
   private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
+  private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
     port.addEventListener('message', (event) => this.receive(event.data));
@@ -55,6 +56,12 @@ export class EngineClient {
     return () => this.backendListeners.delete(listener);
   }
 
+  /** The captioner failed after the pack loaded (its status at load comes with loadPack's result). */
+  onCaptionerChange(listener: (captioner: CaptionerStatus) => void): () => void {
+    this.captionerListeners.add(listener);
+    return () => this.captionerListeners.delete(listener);
+  }
+
   /** The object detector moved to WASM or failed after the pack loaded (its status at load comes with loadPack's result). */
   onDetectorChange(listener: (detector: DetectorStatus) => void): () => void {
     this.detectorListeners.add(listener);
@@ -68,6 +75,9 @@ export class EngineClient {
         return;
       case 'detector':
         for (const listener of this.detectorListeners) listener(event.detector);
+        return;
+      case 'captioner':
+        for (const listener of this.captionerListeners) listener(event.captioner);
         return;
       case 'progress':
         this.pending.get(event.id)?.onProgress?.(event.progress);

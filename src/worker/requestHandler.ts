@@ -1,5 +1,5 @@
 import { EngineError, assertNever, errorMessage } from '../engine/errors';
-import type { BackendState, DetectorStatus, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
 import { BACKGROUND_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
@@ -10,6 +10,7 @@ export interface WorkerEngine {
     onProgress: (p: FileProgress) => void,
     onBackend: (b: BackendState) => void,
     onDetector: (d: DetectorStatus) => void,
+    onCaptioner: (c: CaptionerStatus) => void,
   ): Promise<WorkerMethods['loadPack']['result']>;
   usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
   stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']): Promise<WorkerMethods['stageDatasetFiles']['result']>;
@@ -43,6 +44,7 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
             (progress) => post({ type: 'progress', id, progress }),
             (backend) => post({ type: 'backend', backend }),
             (detector) => post({ type: 'detector', detector }),
+            (captioner) => post({ type: 'captioner', captioner }),
           );
           post({ type: 'result', id, method: 'loadPack', result });
           return;

@@ -2,7 +2,7 @@ import { errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
-import { type DetectorSummary, type PackSummary, modelActions } from '../../shared/stores/modelStore';
+import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 
@@ -15,13 +15,16 @@ export async function loadModels(): Promise<void> {
   const base = `${import.meta.env.BASE_URL}models/`;
   let packs: PackSummary[];
   let detector: DetectorSummary | null;
+  let captioner: CaptionerSummary | null;
   try {
     const response = await fetch(`${base}index.json`);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null };
+    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null; captioners?: CaptionerSummary[] };
     packs = index.packs;
     // An index written before the detector was served has no "detector": the worker then says it is missing.
     detector = index.detector ?? null;
+    // The first captioning pack, when models/ has one, writes the photos' captions.
+    captioner = index.captioners?.[0] ?? null;
   } catch (error) {
     modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
     return;
@@ -44,12 +47,13 @@ export async function loadModels(): Promise<void> {
       {
         pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path) },
         detector: detector ? { baseUrl: `${base}${detector.dir}/`, files: detector.files.map((f) => f.path) } : null,
+        captioner: captioner ? { id: captioner.id, baseUrl: `${base}${captioner.id}/`, files: captioner.files.map((f) => f.path) } : null,
         pool: poolRef(poolId),
         forceWasm,
       },
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
-    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, DetectorStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -7,6 +7,9 @@ export interface PackSummary {
   description: string;
   files: { path: string; bytes: number }[];
 }
+
+/** A captioning pack as /models/index.json lists it under "captioners". */
+export type CaptionerSummary = PackSummary;
 
 /** The object detector as /models/index.json lists it (null there when models/ has none). */
 export interface DetectorSummary {
@@ -30,6 +33,8 @@ interface ModelState {
   methods: ResponseMethods | null;
   /** Whether shared photos go through the object detector; null until the pack has loaded. */
   detector: DetectorStatus | null;
+  /** Whether a captioning model writes the photos' captions; null until the pack has loaded. */
+  captioner: CaptionerStatus | null;
   error: string | null;
 }
 
@@ -43,12 +48,13 @@ export const useModelStore = create<ModelState>()(() => ({
   pool: null,
   methods: null,
   detector: null,
+  captioner: null,
   error: null,
 }));
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null });
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, captioner: null });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -56,8 +62,12 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus) {
-    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector });
+  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus, captioner: CaptionerStatus = { state: 'none' }) {
+    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector, captioner });
+  },
+  /** The captioner failed after the load; ignored while a (re)load is under way, whose result says it. */
+  captionerChanged(captioner: CaptionerStatus) {
+    useModelStore.setState((s) => (s.phase === 'ready' ? { captioner } : {}));
   },
   /** The detector moved to WASM or failed after the load; ignored while a (re)load is under way, whose result says it. */
   detectorChanged(detector: DetectorStatus) {
