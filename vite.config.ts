@@ -34,9 +34,17 @@ export default defineConfig({
       },
     }),
   ],
+  // transformers.js imports onnxruntime-web/webgpu; the engine imports onnxruntime-web (whose default build
+  // has WebGPU too): one copy of the runtime and one .wasm in the worker (e2e/bundle.spec.ts).
+  resolve: {
+    alias: [
+      { find: /^onnxruntime-web\/webgpu$/, replacement: 'onnxruntime-web' },
+      { find: /^onnxruntime-common$/, replacement: fileURLToPath(new URL('./src/worker/onnxruntimeCommon.ts', import.meta.url)) },
+    ],
+  },
   server: { headers: isolation, host: 'localhost' },
   preview: { headers: isolation, host: 'localhost' },
   worker: { format: 'es' },
-  optimizeDeps: { exclude: ['onnxruntime-web'] },
+  optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
 });

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { FakeHub } from '../src/node/fakeHub';
-import { MODELS_DIR, openReady, sendText } from './helpers';
+import { MODELS_DIR, choosePhotos, openReady, sendText } from './helpers';
 
 /**
  * Downloading a real pack in the page, against a fake hub on loopback that speaks the hub's URLs and
@@ -10,12 +11,16 @@ import { MODELS_DIR, openReady, sendText } from './helpers';
  * a 404, a refused connection, a quota too small, and the stored pack used with the hub gone.
  */
 const REPO = 'Xenova/clip-vit-base-patch32';
-const hub = new FakeHub([{ repo: REPO, dir: join(MODELS_DIR, 'hub-fixtures', REPO) }]);
+const CAPTIONER_REPO = 'Xenova/vit-gpt2-image-captioning';
+const hub = new FakeHub([
+  { repo: REPO, dir: join(MODELS_DIR, 'hub-fixtures', REPO) },
+  { repo: CAPTIONER_REPO, dir: join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO) },
+]);
 const CONFIG_FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'];
 
 /** The size of what this browser downloads: the config files and the one variant of each tower it asked for. */
 function downloadedMB(): string {
-  const towers = [...new Set(hub.requests.filter((r) => r.path.startsWith('/cdn/')).map((r) => r.path.slice(`/cdn/${REPO}/`.length)))];
+  const towers = [...new Set(hub.requests.filter((r) => r.path.startsWith(`/cdn/${REPO}/`)).map((r) => r.path.slice(`/cdn/${REPO}/`.length)))];
   expect(towers).toHaveLength(2);
   expect(new Set(towers.map((t) => t.replace(/^onnx\/(text|vision)_model/, '')))).toHaveProperty('size', 1); // one variant for both
   const files = new Map(hub.filesOf(REPO).map((f) => [f.path, f.bytes]));
@@ -133,5 +138,23 @@ test.describe('pack downloads', () => {
       /^CLIP ViT-B\/32 \(OpenAI\) needs \d\.\d MB more, but this browser lets the page store only 1\.0 MB more \(1\.0 MB of 2\.0 MB in use\)\. Delete stored packs or datasets, or free disk space, and try again\.$/,
     );
     expect(hub.requests.filter((r) => r.path.includes('/resolve/'))).toEqual([]);
+  });
+
+  test('download the captioner, use it, and it writes the caption of a shared photo', async ({ page }) => {
+    const reference = JSON.parse(readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'reference.json'), 'utf8')) as { images: Record<string, Record<'fp32' | 'q8', { text: string }>> };
+    await openDownloads(page);
+    const captionerRow = page.getByTestId('download-vit-gpt2-image-captioning');
+    await captionerRow.getByRole('button', { name: /^Download a real captioner \(≈ / }).click();
+    await expect(captionerRow.getByTestId('download-phase')).toHaveAttribute('data-phase', 'complete');
+    await captionerRow.getByRole('button', { name: 'Use it (reloads the models)' }).click();
+    await expect(page.getByTestId('captioner-status')).toHaveAttribute('data-state', 'ready', { timeout: 150_000 });
+    await expect(captionerRow.getByText('In use: it writes the captions of shared photos.')).toBeVisible();
+    const title = (await page.getByTestId('captioner-status').getAttribute('title')) ?? '';
+    const dtype = /, (q8|fp32|fp16)\)/.exec(title)?.[1] as 'q8' | 'fp32';
+    await page.getByText('Settings', { exact: true }).click(); // closed, as a person would before chatting
+    await choosePhotos(page, { name: 'sky.png', mimeType: 'image/png', buffer: readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'sky.png')) });
+    await sendText(page, 'look at this');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    await expect(page.getByTestId('photo-caption')).toHaveText(reference.images['sky.png']![dtype].text);
   });
 });

@@ -11,6 +11,7 @@ provideEngine(engine);
 engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
 engine.onLocalHeadsChange((packId, status) => modelActions.localHeadsChanged(packId, status));
+engine.onCaptionerChange((captioner) => modelActions.captionerChanged(captioner));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await engine.call('encodeTexts', { texts })).embeddings,

@@ -4,12 +4,20 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
 
-// `npm ci` installs exactly the lockfile: with no onnxruntime-node in it, no install step can fetch its
-// native binaries (hundreds of MB), so .npmrc needs no setting for it.
+// `npm ci` installs exactly the lockfile. onnxruntime-node (a dependency of @huggingface/transformers) has an
+// install step that downloads native binaries (hundreds of MB): package.json's `overrides` replaces it with
+// onnxruntime-web, which has a Node build and no install step.
 describe('package-lock.json', () => {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { optionalDependencies?: Record<string, string> }> };
-  it('holds no onnxruntime-node, at any depth', () => {
-    expect(Object.keys(lock.packages).filter((path) => /(^|\/)onnxruntime-node$/.test(path))).toEqual([]);
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { name?: string; hasInstallScript?: boolean; optionalDependencies?: Record<string, string> }> };
+  it('holds no real onnxruntime-node, at any depth: only the alias to onnxruntime-web', () => {
+    const paths = Object.keys(lock.packages).filter((path) => /(^|\/)onnxruntime-node$/.test(path));
+    expect(paths.map((path) => lock.packages[path]!.name)).toEqual(paths.map(() => 'onnxruntime-web'));
+  });
+
+  // esbuild's step only checks its platform package (locked beside it); protobufjs's prints a notice.
+  it('holds no package with an install step besides those known to download nothing', () => {
+    const withSteps = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path);
+    expect(withSteps).toEqual(['node_modules/esbuild', 'node_modules/protobufjs']);
   });
 
   // npm drops from the lock any platform build its registry lacks; `npm ci` then refuses the lock on a

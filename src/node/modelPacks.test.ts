@@ -37,7 +37,22 @@ describe('models/ as the app sees it', () => {
         { path: 'SOURCE.md', bytes: 7 },
       ],
     });
-    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector });
+    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector, captioners: [] });
+  });
+
+  it('lists a captioning pack (config.json model_type "vision-encoder-decoder") as a captioner, not as a CLIP pack, and serves its files', () => {
+    const dir = modelsFolder({
+      ...PACK_AND_DETECTOR,
+      'vit-gpt2/config.json': '{"model_type":"vision-encoder-decoder"}',
+      'vit-gpt2/onnx/encoder_model.onnx': 'encoder',
+      'vit-gpt2/fixture/sky.png': 'test image',
+    });
+    const models = listModels(dir);
+    expect(models.packs.map((p) => p.id)).toEqual(['tiny']);
+    expect(models.captioners.map((p) => [p.id, p.files.map((f) => f.path)])).toEqual([['vit-gpt2', ['config.json', 'onnx/encoder_model.onnx']]]);
+    expect(JSON.parse(packIndexJson(models)).captioners[0].id).toBe('vit-gpt2');
+    expect(isServablePackPath(dir, 'vit-gpt2/onnx/encoder_model.onnx')).not.toBeNull();
+    expect(isServablePackPath(dir, 'vit-gpt2/fixture/sky.png')).toBeNull();
   });
 
   it('says there is no detector when models/detector has no detector.json', () => {

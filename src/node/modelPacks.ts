@@ -37,13 +37,23 @@ function walk(dir: string, root: string, out: { path: string; bytes: number }[],
   }
 }
 
-/** A folder is a pack when it has config.json; manifest.json (optional) names and describes it. */
-export function listModelPacks(modelsDir: string): PackListing[] {
+/** config.json of a Transformers.js image-captioning pack (VisionEncoderDecoder) says so; CLIP packs say "clip" or nothing. */
+function isCaptionerFolder(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { model_type?: unknown }).model_type === 'vision-encoder-decoder';
+  } catch {
+    return false;
+  }
+}
+
+/** A folder is a pack when it has config.json; manifest.json (optional) names and describes it. Captioning packs are listed apart. */
+export function listModelPacks(modelsDir: string, kind: 'clip' | 'captioner' = 'clip'): PackListing[] {
   if (!existsSync(modelsDir)) return [];
   const packs: PackListing[] = [];
   for (const entry of readdirSync(modelsDir, { withFileTypes: true })) {
     const dir = join(modelsDir, entry.name);
     if (!entry.isDirectory() || !existsSync(join(dir, 'config.json'))) continue;
+    if (isCaptionerFolder(dir) !== (kind === 'captioner')) continue;
     let manifest: { name?: unknown; description?: unknown } = {};
     try {
       manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as typeof manifest;
@@ -77,10 +87,12 @@ export function listDetector(modelsDir: string): DetectorListing | null {
 export interface ModelsListing {
   packs: PackListing[];
   detector: DetectorListing | null;
+  /** Image-captioning packs (config.json model_type "vision-encoder-decoder"). */
+  captioners: PackListing[];
 }
 
 export function listModels(modelsDir: string): ModelsListing {
-  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir) };
+  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner') };
 }
 
 /** The file a URL under /models/ names, when it is a pack's or the detector's and not private; else null. */

@@ -25,6 +25,8 @@ export interface OfflineManifestInputs {
   packs: PackListing[];
   /** The object detector (models/detector/), or null when there is none. */
   detector: DetectorListing | null;
+  /** Captioning packs (the page uses the first with every pack); absent in older callers. */
+  captioners?: PackListing[];
   /** /models/index.json exactly as it is served. */
   packIndexJson: string;
 }
@@ -34,7 +36,7 @@ export interface OfflineManifestInputs {
  * shared photos are still described offline), the demo pool with the default pack's embeddings, and
  * the dialogues at install; the other packs (and their embeddings) on first use.
  */
-export function offlineEntries({ built, modelsDir, packs, detector, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
+export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string): ManifestFile => ({
     url,
@@ -58,6 +60,8 @@ export function offlineEntries({ built, modelsDir, packs, detector, packIndexJso
   files.push(entry('models/index.json', revisionOf(packIndexJson), Buffer.byteLength(packIndexJson), true));
   // Every pack uses the detector, so it is kept at install whichever pack is chosen.
   if (detector) files.push(...detector.files.map((f) => fromModels(detector.dir, f.path, true)));
+  // The captioner writes photo captions whichever pack is chosen, as the detector does.
+  for (const captioner of captioners) files.push(...captioner.files.map((f) => fromModels(captioner.id, f.path, true)));
   for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
   return files;
 }

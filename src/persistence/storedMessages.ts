@@ -24,8 +24,10 @@ export interface StoredPhoto {
   width: number;
   height: number;
   caption?: string;
-  captionSource?: 'grounded' | 'image-encoder';
+  captionSource?: 'grounded' | 'image-encoder' | 'captioner';
   captionConfident?: boolean;
+  /** With a captioner: the grounded caption it replaced. */
+  groundedCaption?: string;
   detections?: StoredDetections;
 }
 

@@ -1,3 +1,4 @@
+import { ImageCaptioner } from '../engine/caption/imageCaptioner';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -21,7 +22,7 @@ import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, CaptionerRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
@@ -34,6 +35,7 @@ interface ActivePool {
 export class BrowserEngine implements WorkerEngine {
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
+  private captioner: ImageCaptioner | null = null;
   /** The encoder with the detector (or without, when it is unavailable): every photo and pool image goes through it. */
   private analyzer: PhotoAnalyzer | null = null;
   /** Tells the page when the detector's status changes after the load. */
@@ -57,6 +59,7 @@ export class BrowserEngine implements WorkerEngine {
     onProgress: Parameters<WorkerEngine['loadPack']>[1],
     onBackend: (b: BackendState) => void,
     onDetector: (d: DetectorStatus) => void,
+    onCaptioner: (c: CaptionerStatus) => void,
     onLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined,
   ) {
     this.announceLocalHeads = onLocalHeads;
@@ -65,9 +68,10 @@ export class BrowserEngine implements WorkerEngine {
     const caps = await detectCapabilities(params.forceWasm);
     const plan = chooseExecutionPlan(caps);
     configureWasm(plan.wasmThreads);
-    await Promise.all([this.encoder?.release(), this.detector?.release()]);
+    await Promise.all([this.encoder?.release(), this.detector?.release(), this.captioner?.dispose()]);
     this.encoder = null;
     this.detector = null;
+    this.captioner = null;
     this.analyzer = null;
     this.pool = null;
     this.announceDetector = onDetector;
@@ -86,16 +90,36 @@ export class BrowserEngine implements WorkerEngine {
     // The detector runs where the pack runs (on WASM at once when WebGPU already failed for the pack).
     const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
     const { detector, status: detectorStatus } = await this.loadDetector(params.detector, detectorPlan, onProgress);
+    const { captioner, status: captionerStatus } = await this.loadCaptioner(params.captioner ?? null, detectorPlan, onProgress);
     const analyzer = new PhotoAnalyzer(encoder, detector);
+    this.captioner = captioner;
     this.encoder = encoder;
     this.detector = detector;
     this.analyzer = analyzer;
     this.packId = params.pack.id;
     this.hasPythonHeads = heads !== null;
     if (!heads) note = 'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
-    this.responder = new Responder(analyzer, heads, note, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason));
+    const onCaptionerFailed = (reason: string) => {
+      console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
+      if (this.captioner === captioner) onCaptioner({ state: 'unavailable', reason: `The captioner failed on a photo (${reason.replace(/\.$/, '')}), so photos keep their grounded captions from now on. Reload the page to try it again.` });
+    };
+    this.responder = new Responder(analyzer, heads, note, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason), captioner && { captioner, onFailed: onCaptionerFailed });
     const pool = await this.usePool({ pool: params.pool }, onProgress);
-    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus) };
+    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus), captioner: captionerStatus };
+  }
+
+  /** The captioning model, or null with a sentence saying why: its failure never stops the pack (photos keep grounded captions). */
+  private async loadCaptioner(ref: CaptionerRef | null, plan: ExecutionPlan, onProgress: (p: FileProgress) => void): Promise<{ captioner: ImageCaptioner | null; status: CaptionerStatus }> {
+    if (!ref) return { captioner: null, status: { state: 'none' } };
+    const start = nowMs();
+    try {
+      const source = ref.stored ? new StoredPackSource(ref.id) : new FetchPackSource(ref.baseUrl);
+      const captioner = await ImageCaptioner.load(source, new Set(ref.files), plan, (p) => onProgress({ ...p, file: `${ref.id}/${p.file}` }));
+      return { captioner, status: { state: 'ready', id: ref.id, provider: captioner.provider, dtype: captioner.dtype, loadMs: nowMs() - start } };
+    } catch (error) {
+      console.warn('The captioner could not be loaded:', errorMessage(error));
+      return { captioner: null, status: { state: 'unavailable', reason: `The captioner ${ref.id} could not be loaded: ${errorMessage(error).replace(/\.$/, '')}. Photos keep their grounded captions.` } };
+    }
   }
 
   /** The object detector, or null with a sentence saying why: its failure never stops the pack. */

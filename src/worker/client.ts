@@ -1,4 +1,4 @@
-import type { BackendState, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -31,6 +31,7 @@ export class EngineClient {
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
   private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
   private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
+  private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
     port.addEventListener('message', (event) => this.receive(event.data));
@@ -56,6 +57,12 @@ export class EngineClient {
     return () => this.backendListeners.delete(listener);
   }
 
+  /** The captioner failed after the pack loaded (its status at load comes with loadPack's result). */
+  onCaptionerChange(listener: (captioner: CaptionerStatus) => void): () => void {
+    this.captionerListeners.add(listener);
+    return () => this.captionerListeners.delete(listener);
+  }
+
   /** The object detector moved to WASM or failed after the pack loaded (its status at load comes with loadPack's result). */
   onDetectorChange(listener: (detector: DetectorStatus) => void): () => void {
     this.detectorListeners.add(listener);
@@ -78,6 +85,9 @@ export class EngineClient {
         return;
       case 'localHeads':
         for (const listener of this.localHeadsListeners) listener(event.packId, event.status);
+        return;
+      case 'captioner':
+        for (const listener of this.captionerListeners) listener(event.captioner);
         return;
       case 'progress':
         this.pending.get(event.id)?.onProgress?.(event.progress);

@@ -42,6 +42,25 @@ export interface DetectorRef {
   files: string[];
 }
 
+/** A captioning pack (Transformers.js VisionEncoderDecoder layout) as /models/index.json lists it under "captioners". */
+export interface CaptionerRef {
+  id: string;
+  /** URL of the folder, ending in '/' (served captioners). */
+  baseUrl: string;
+  files: string[];
+  /** Downloaded in Settings and kept in this browser's storage: read from there, never from the network. */
+  stored?: boolean;
+}
+
+/**
+ * Whether a captioning model writes the captions of shared photos. Unavailable never stops the pack: the
+ * grounded captions stay, and `reason` says what happened and what to do. 'none': no captioner pack.
+ */
+export type CaptionerStatus =
+  | { state: 'ready'; id: string; provider: 'webgpu' | 'wasm'; dtype: 'fp32' | 'fp16' | 'q8'; loadMs: number }
+  | { state: 'unavailable'; reason: string }
+  | { state: 'none' };
+
 /** Where the object detector runs: its one model's provider and dtype, and why. */
 export type DetectorBackend = SessionsState<'detector'>;
 
@@ -83,6 +102,8 @@ export interface PackLoaded {
   pool: PoolLoaded;
   /** The object detector, loaded after the pack on the same execution plan; its failure never stops the pack. */
   detector: DetectorStatus;
+  /** The captioning model, loaded after the detector; its failure never stops the pack. */
+  captioner: CaptionerStatus;
 }
 
 /** One file of a folder (or of a zip) the person chose, with its path inside the folder. */
@@ -182,7 +203,7 @@ export interface ReplayTurnResult {
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
   /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
-  loadPack: { params: { pack: PackRef; detector: DetectorRef | null; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
+  loadPack: { params: { pack: PackRef; detector: DetectorRef | null; captioner?: CaptionerRef | null; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
   usePool: { params: { pool: PoolRef }; result: PoolLoaded };
   /** Hands over a folder's files in slices: cloning 10,000 File handles in one message blocks the page for seconds. */
   stageDatasetFiles: { params: { stagingId: string; files: DatasetFile[] }; result: { staged: number } };
@@ -220,6 +241,8 @@ export type WorkerEvent =
   | { type: 'backend'; backend: BackendState }
   /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
   | { type: 'detector'; detector: DetectorStatus }
+  /** The captioner failed on a photo after the pack loaded: photos keep their grounded captions from now on. */
+  | { type: 'captioner'; captioner: CaptionerStatus }
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
   | { type: 'localHeads'; packId: string; status: LocalHeadsStatus };
 

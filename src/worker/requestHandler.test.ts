@@ -46,7 +46,7 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       // A real load waits for its files: a request that arrives meanwhile must wait for it.
       await new Promise((resolve) => setTimeout(resolve, 0));
       calls.push(`loaded ${params.pack.id}`);
-      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool, detector };
+      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool, detector, captioner: { state: 'none' as const } };
     },
     async usePool() {
       calls.push('usePool');

@@ -1,5 +1,5 @@
 import { EngineError, assertNever, errorMessage } from '../engine/errors';
-import type { BackendState, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
 import { BACKGROUND_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
@@ -10,6 +10,7 @@ export interface WorkerEngine {
     onProgress: (p: FileProgress) => void,
     onBackend: (b: BackendState) => void,
     onDetector: (d: DetectorStatus) => void,
+    onCaptioner: (c: CaptionerStatus) => void,
     /** In-worker training for a pack without Python heads, as it goes and when done (after the load has answered). */
     onLocalHeads?: (packId: string, status: LocalHeadsStatus) => void,
   ): Promise<WorkerMethods['loadPack']['result']>;
@@ -46,6 +47,7 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
             (progress) => post({ type: 'progress', id, progress }),
             (backend) => post({ type: 'backend', backend }),
             (detector) => post({ type: 'detector', detector }),
+            (captioner) => post({ type: 'captioner', captioner }),
             (packId, status) => post({ type: 'localHeads', packId, status }),
           );
           post({ type: 'result', id, method: 'loadPack', result });

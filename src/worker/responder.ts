@@ -5,7 +5,7 @@ import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import type { EmbeddedPool, EmbeddingCache, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import type { ResponseHeads } from '../engine/response/heads';
 import type { LocalHeads } from '../engine/response/localHeads';
-import { type PoolImage, type ReplyChoice, ReplySession, type SessionElement, type SessionReply, type SessionTurn } from '../engine/response/session';
+import { type PhotoCaptioner, type PoolImage, type ReplyChoice, ReplySession, type SessionElement, type SessionReply, type SessionTurn } from '../engine/response/session';
 import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
@@ -31,8 +31,10 @@ export class Responder {
     cache?: EmbeddingCache,
     /** Called when the detector failed on a photo that the image encoder alone could read; later photos go without it. */
     onDetectorFailed?: (reason: string) => void,
+    /** A captioning model whose sentences replace the grounded captions, and what to call when it fails on a photo. */
+    captioner?: { captioner: PhotoCaptioner; onFailed: (reason: string) => void } | null,
   ) {
-    this.session = new ReplySession(analyzer, heads, { cache, onDetectorFailed });
+    this.session = new ReplySession(analyzer, heads, { cache, onDetectorFailed, captioner: captioner?.captioner ?? null, onCaptionerFailed: captioner?.onFailed });
   }
 
   /** `train`: the pool's train split (null when it has none), read when a method first needs it. */

@@ -210,3 +210,36 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(means.intentF1).toBeCloseTo((200 / 3 + 100) / 2, 10);
   });
 });
+
+describe('ReplySession with a captioning model', () => {
+  const photoTurn = (imageId: string): SessionTurn => ({ elements: [{ kind: 'image', imageId, decode: async () => ({ width: 1, height: 1, data: new Uint8Array([0, 0, 0, 255]) }) }] });
+
+  function captionedSession(caption: (n: number) => Promise<{ text: string }>) {
+    const encoder = tableEncoder();
+    (encoder as unknown as { encodeImages: () => Promise<Float32Array[]> }).encodeImages = async () => [unit(1, 0)];
+    const failures: string[] = [];
+    let calls = 0;
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, { captioner: { caption: () => caption(++calls) }, onCaptionerFailed: (reason) => failures.push(reason) });
+    const texts = ['what a cute dog', 'I love the beach'];
+    session.setPool({ texts, textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => null });
+    return { session, failures, calls: () => calls };
+  }
+
+  it("shows the model's sentence and keeps the caption it replaced", async () => {
+    const { session } = captionedSession(async () => ({ text: 'a dog on a sofa' }));
+    const reply = await session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    expect(reply.captions.map((c) => [c.text, c.source, c.replaced?.source])).toEqual([['a dog on a sofa', 'captioner', 'image-encoder']]);
+    expect(reply.captions[0]!.replaced!.text).toBe('A photo of a dog.'); // the caption bank's sentence without the model
+  });
+
+  it('keeps the grounded caption when the model fails, says so once, and asks it nothing more', async () => {
+    const { session, failures, calls } = captionedSession(async () => {
+      throw new Error('out of memory');
+    });
+    const first = await session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    const second = await session.compose([photoTurn('p1'), say('so cute'), photoTurn('p2')], { method: 'clip-sim' });
+    expect([...first.captions, ...second.captions].map((c) => [c.text, c.source])).toEqual([['A photo of a dog.', 'image-encoder'], ['A photo of a dog.', 'image-encoder']]);
+    expect(failures).toEqual(['out of memory']);
+    expect(calls()).toBe(1);
+  });
+});

@@ -27,9 +27,12 @@ export interface PhotoCaption {
   text: string;
   /**
    * grounded: written from the object detector's boxes. image-encoder: the caption-bank sentence
-   * nearest to the photo's CLIP embedding, used when there is no detector.
+   * nearest to the photo's CLIP embedding, used when there is no detector. captioner: a captioning
+   * pack's model (transformers.js image-to-text); `replaced` then keeps the caption it stands in for.
    */
-  source: 'grounded' | 'image-encoder';
+  source: 'grounded' | 'image-encoder' | 'captioner';
+  /** With a captioner: the grounded (or image-encoder) caption, still shown in the Inspector for comparison. */
+  replaced?: { text: string; source: 'grounded' | 'image-encoder' };
   /**
    * Whether the caption says what is in the photo, and so is the photo's text for the text-only
    * methods. False for a grounded caption that only says nothing was found with confidence.
@@ -84,6 +87,18 @@ export function groundedPhotoCaption(imageId: string, description: PhotoDescript
       detections: shownDetections(description.detections),
     },
     retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, mentioned: [], scene: null }),
+  };
+}
+
+/**
+ * A captioning model's sentence in place of the grounded one, which is kept beside it. It is the photo's
+ * text for the text-only methods too: the model says what it saw, with no confidence to gate it.
+ */
+export function modelPhotoCaption(captioned: CaptionedPhoto, text: string): CaptionedPhoto {
+  const { caption } = captioned;
+  return {
+    caption: { ...caption, text, source: 'captioner', confident: true, replaced: { text: caption.text, source: caption.source === 'captioner' ? 'grounded' : caption.source } },
+    retrievalText: text,
   };
 }
 

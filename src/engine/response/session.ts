@@ -3,7 +3,7 @@ import type { DialogueRecord } from '../datasets/mmdialog';
 import { EngineError, errorMessage } from '../errors';
 import type { RgbaImage } from '../image/rgbaImage';
 import { type AnalyzedPhoto, type PhotoTimings, PhotoAnalyzer } from '../perception/photoAnalyzer';
-import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEncoderCaption } from '../perception/photoCaptions';
+import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEncoderCaption, modelPhotoCaption } from '../perception/photoCaptions';
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
 import { type EmbeddingMatrix, dot, l2Normalize } from '../retrieval/vectors';
 import { captionBank } from './captioner';
@@ -87,6 +87,15 @@ export interface SessionOptions {
   cache?: EmbeddingCache;
   /** Called when the detector failed on a photo that the image encoder alone could read; later photos go without it. */
   onDetectorFailed?: (reason: string) => void;
+  /** A captioning model (engine/caption/imageCaptioner.ts): its sentence replaces the grounded caption of new photos. */
+  captioner?: PhotoCaptioner | null;
+  /** Called when the captioner failed on a photo; it and every later photo keep their grounded captions. */
+  onCaptionerFailed?: (reason: string) => void;
+}
+
+/** What the session needs of a captioner: one sentence for a photo. */
+export interface PhotoCaptioner {
+  caption(image: RgbaImage): Promise<{ text: string }>;
 }
 
 /**
@@ -451,15 +460,19 @@ export class ReplySession {
     const encoded = nowMs();
     // Each new photo gets a one-sentence caption: shown under the photo, and its text for the text-only methods.
     const captions: PhotoCaption[] = [];
+    const captionedPhotos: CaptionedPhoto[] = [];
     if (newImages.length > 0) {
       const bank = analyzed.photos.some((p) => p.description === null) ? await this.captionBank() : null;
       newImages.forEach((img, i) => {
         const photo = analyzed.photos[i]!;
         const embedding = l2Normalize(photo.embedding);
-        const captioned: CaptionedPhoto = photo.description ? groundedPhotoCaption(img.id, photo.description) : imageEncoderCaption(img.id, embedding, bank!);
-        captions.push(captioned.caption);
-        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding });
+        captionedPhotos.push(photo.description ? groundedPhotoCaption(img.id, photo.description) : imageEncoderCaption(img.id, embedding, bank!));
       });
+      for (const [i, img] of newImages.entries()) {
+        const captioned = await this.modelCaption(captionedPhotos[i]!, img.pixels);
+        captions.push(captioned.caption);
+        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding: l2Normalize(analyzed.photos[i]!.embedding) });
+      }
     }
     const captioned = nowMs();
     const { detectMs, captionMs: groundedCaptionMs } = analyzed.timings;
@@ -473,6 +486,19 @@ export class ReplySession {
       encodeMs: Math.max(0, encoded - decoded - detectMs - groundedCaptionMs),
       captionMs: groundedCaptionMs + (captioned - encoded),
     };
+  }
+
+  /** The captioner's sentence in place of the grounded caption; on failure the grounded one stays, now and later. */
+  private async modelCaption(captioned: CaptionedPhoto, pixels: RgbaImage): Promise<CaptionedPhoto> {
+    const captioner = this.options.captioner;
+    if (!captioner) return captioned;
+    try {
+      return modelPhotoCaption(captioned, (await captioner.caption(pixels)).text);
+    } catch (error) {
+      this.options.captioner = null;
+      this.options.onCaptionerFailed?.(errorMessage(error));
+      return captioned;
+    }
   }
 
   /**

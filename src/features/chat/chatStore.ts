@@ -34,6 +34,7 @@ export function withCaption(photo: PhotoElement, caption: PhotoCaption | undefin
     caption: caption.text,
     captionSource: caption.source,
     captionConfident: caption.confident,
+    ...(caption.replaced ? { groundedCaption: caption.replaced.text } : {}),
     ...(caption.detections ? { detections: caption.detections } : {}),
   };
 }

@@ -78,7 +78,14 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
         )}
         {url && detections && <DetectionOverlay detections={detections} />}
       </div>
-      {photo.caption && <p className="text-sm">Caption: <q data-testid="inspector-caption">{photo.caption}</q></p>}
+      {photo.caption && (
+        <p className="text-sm">
+          {photo.captionSource === 'captioner' ? 'Caption (captioning model)' : 'Caption'}: <q data-testid="inspector-caption">{photo.caption}</q>
+        </p>
+      )}
+      {photo.groundedCaption !== undefined && (
+        <p className="text-sm text-slate-700">Grounded caption, for comparison: <q data-testid="inspector-grounded-caption">{photo.groundedCaption}</q></p>
+      )}
       {detections ? (
         detections.objects.length > 0 ? (
           <>

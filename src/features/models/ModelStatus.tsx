@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { DetectorStatus, LocalHeadsStatus } from '../../worker/protocol';
+import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus } from '../../worker/protocol';
 import type { ViewPreference } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
 import { errorMessage } from '../../engine/errors';
@@ -59,6 +59,28 @@ function DetectorLine({ detector }: { detector: DetectorStatus }) {
   );
 }
 
+/** The captioning model, when models/ has one: in use, or why not (the grounded captions then stay). */
+function CaptionerLine({ captioner }: { captioner: CaptionerStatus }) {
+  if (captioner.state === 'none') return null;
+  if (captioner.state === 'ready') {
+    const where = `${captioner.id}, ${captioner.provider.toUpperCase()}, ${captioner.dtype}`;
+    return (
+      <span data-testid="captioner-status" data-state="ready" title={`Captioner in use (${where}): it writes the captions of shared photos; the Inspector keeps the grounded caption beside it.`}>
+        Captioner: <strong>in use</strong>
+        <span className="sr-only"> ({where}): it writes the captions of shared photos; the Inspector keeps the grounded caption beside it.</span>
+      </span>
+    );
+  }
+  return (
+    <details data-testid="captioner-status" data-state="unavailable" className="open:basis-full" title={captioner.reason}>
+      <summary className="cursor-pointer">
+        Captioner: <strong className="text-amber-800">unavailable</strong>
+      </summary>
+      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid="captioner-reason">{captioner.reason}</p>
+    </details>
+  );
+}
+
 /**
  * The pack, backend, detector and pool in use, the load's progress, and the settings. In kiosk mode
  * (`kiosk`) the description and the backend's explanation are left out, and while `configLocked` the
@@ -95,6 +117,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   const methods = useModelStore((s) => s.methods);
   const detector = useModelStore((s) => s.detector);
   const localHeads = useModelStore((s) => s.localHeads);
+  const captioner = useModelStore((s) => s.captioner);
   const active = packs.find((p) => p.id === activePackId);
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
   // In the visitor's header row, open settings, progress bars or an error take a row of their own below it.
@@ -124,6 +147,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
         </span>
         {presenter && phase === 'ready' && detector && <DetectorLine detector={detector} />}
         {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
+        {presenter && phase === 'ready' && captioner && <CaptionerLine captioner={captioner} />}
         {presenter && pool && (
           <span data-testid="pool-line">
             Pool: <strong>{pool.name}</strong>
@@ -159,7 +183,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
       {!locked && (presenter || settingsOpen) && (
         <details className={presenter ? undefined : 'basis-full rounded-xl bg-white p-3 shadow-sm'} open={settingsOpen} onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}>
           <summary className="cursor-pointer text-slate-700">Settings</summary>
-          <div className="mt-2 flex flex-wrap items-center gap-4">
+          <div className="mt-2 flex max-h-[60vh] flex-wrap items-center gap-4 overflow-y-auto">
             <label className="flex items-center gap-2">
               View
               <select value={view} onChange={(e) => setView(e.target.value as ViewPreference)} aria-describedby="view-note" className="rounded border border-slate-300 px-2 py-1">

@@ -3,7 +3,7 @@ import { type ModelDtype } from '../../engine/onnx/executionPlan';
 import { type RemotePack, formatBytes, normalizeHubUrl } from '../../engine/pack/hub';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import { choosePackAndLoad } from './modelLoader';
+import { choosePackAndLoad, loadModels } from './modelLoader';
 import { type PackDownloadView, deletePackDownload, pausePackDownload, remotePackSizes, resumePackDownload, startPackDownload, usePackDownloads } from './packDownloads';
 
 const BUTTON = 'rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100 disabled:opacity-50';
@@ -64,6 +64,7 @@ function HubAddress() {
 function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number; dtype: ModelDtype; view: PackDownloadView | undefined }) {
   const phase = view?.phase ?? 'idle';
   const activePackId = useModelStore((s) => s.activePackId);
+  const captionerId = useModelStore((s) => (s.captioner?.state === 'ready' ? s.captioner.id : null));
   const size = view?.packTotal ?? bytes;
   const approx = view?.packTotal ? '' : '≈ ';
   const stored = view?.storedBytes ?? 0;
@@ -124,6 +125,12 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
               </button>
             )}
             {pack.kind === 'clip' && activePackId === pack.id && <span className="text-xs text-slate-600">In use.</span>}
+            {pack.kind === 'captioner' && captionerId !== pack.id && (
+              <button type="button" className={BUTTON} onClick={() => void loadModels()}>
+                Use it (reloads the models)
+              </button>
+            )}
+            {pack.kind === 'captioner' && captionerId === pack.id && <span className="text-xs text-slate-600">In use: it writes the captions of shared photos.</span>}
           </>
         )}
         {(phase !== 'idle' && phase !== 'checking' && (stored > 0 || phase === 'downloading')) && (

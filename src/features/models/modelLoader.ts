@@ -2,11 +2,11 @@ import { errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
-import { type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
+import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
-import { storedClipPacks, watchStoredPacks } from './packDownloads';
+import { storedClipPacks, storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
@@ -25,6 +25,13 @@ async function storedPackSummaries(): Promise<PackSummary[]> {
       stored: true,
     };
   });
+}
+
+/** The captioning pack downloaded in Settings, when there is a finished one. */
+async function storedCaptioner(): Promise<CaptionerSummary | null> {
+  const state = (await storedPacks()).find((s) => s.kind === 'captioner' && s.status === 'complete');
+  const pack = state && remotePack(state.packId);
+  return state ? { id: state.packId, name: pack?.name ?? state.packId, description: pack?.description ?? '', files: state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0 })), stored: true } : null;
 }
 
 let servedPacks: PackSummary[] = [];
@@ -61,15 +68,19 @@ export async function loadModels(): Promise<void> {
   const base = `${import.meta.env.BASE_URL}models/`;
   let packs: PackSummary[];
   let detector: DetectorSummary | null;
+  let captioner: CaptionerSummary | null;
   try {
     const response = await fetch(`${base}index.json`);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null };
+    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null; captioners?: CaptionerSummary[] };
     servedPacks = index.packs;
     // A downloaded pack with the id of a served one (models:fetch put it in models/) is listed once, served.
     packs = [...index.packs, ...(await storedPackSummaries()).filter((s) => !index.packs.some((p) => p.id === s.id))];
     // An index written before the detector was served has no "detector": the worker then says it is missing.
     detector = index.detector ?? null;
+    // The first captioning pack, when models/ has one, writes the photos' captions.
+    // A captioner downloaded in Settings comes first: the person asked for it.
+    captioner = (await storedCaptioner()) ?? index.captioners?.[0] ?? null;
   } catch (error) {
     modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
     return;
@@ -92,12 +103,13 @@ export async function loadModels(): Promise<void> {
       {
         pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path), ...(pack.stored ? { stored: true } : {}) },
         detector: detector ? { baseUrl: `${base}${detector.dir}/`, files: detector.files.map((f) => f.path) } : null,
+        captioner: captioner ? { id: captioner.id, baseUrl: `${base}${captioner.id}/`, files: captioner.files.map((f) => f.path), ...(captioner.stored ? { stored: true } : {}) } : null,
         pool: poolRef(poolId),
         forceWasm,
       },
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
-    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.

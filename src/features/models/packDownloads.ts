@@ -205,6 +205,11 @@ export async function remotePackSizes(): Promise<{ pack: RemotePack; bytes: numb
   return REMOTE_PACKS.map((pack) => ({ pack, bytes: pack.approxBytes[dtype], dtype }));
 }
 
+/** Every pack this browser holds, finished or not. */
+export async function storedPacks(): Promise<PackDownloadState[]> {
+  return listStoredPacks().catch(() => []);
+}
+
 /** Finished CLIP packs, for the pack chooser. */
 export async function storedClipPacks(): Promise<PackDownloadState[]> {
   return (await listStoredPacks().catch(() => [])).filter((s) => s.kind === 'clip' && s.status === 'complete');

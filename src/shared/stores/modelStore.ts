@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, DetectorStatus, LocalHeadsStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, ResponseMethods } from '../../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -9,6 +9,9 @@ export interface PackSummary {
   /** Downloaded in Settings and kept in this browser (read from IndexedDB, not from models/). */
   stored?: boolean;
 }
+
+/** A captioning pack as /models/index.json lists it under "captioners". */
+export type CaptionerSummary = PackSummary;
 
 /** The object detector as /models/index.json lists it (null there when models/ has none). */
 export interface DetectorSummary {
@@ -34,6 +37,8 @@ interface ModelState {
   detector: DetectorStatus | null;
   /** For a pack without Python heads: clip-map and the intent head trained in the worker; null otherwise or until it starts. */
   localHeads: LocalHeadsStatus | null;
+  /** Whether a captioning model writes the photos' captions; null until the pack has loaded. */
+  captioner: CaptionerStatus | null;
   error: string | null;
 }
 
@@ -48,12 +53,13 @@ export const useModelStore = create<ModelState>()(() => ({
   methods: null,
   detector: null,
   localHeads: null,
+  captioner: null,
   error: null,
 }));
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null });
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null, captioner: null });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -61,8 +67,12 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus) {
-    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector });
+  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus, captioner: CaptionerStatus = { state: 'none' }) {
+    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector, captioner });
+  },
+  /** The captioner failed after the load; ignored while a (re)load is under way, whose result says it. */
+  captionerChanged(captioner: CaptionerStatus) {
+    useModelStore.setState((s) => (s.phase === 'ready' ? { captioner } : {}));
   },
   /** The detector moved to WASM or failed after the load; ignored while a (re)load is under way, whose result says it. */
   detectorChanged(detector: DetectorStatus) {
