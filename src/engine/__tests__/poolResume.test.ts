@@ -38,7 +38,7 @@ describe('embedding a pool that has no precomputed rows', () => {
     expect(encoder.backend.dtypes.text_model).toBe('q8');
     const cache = memoryCache();
     const base = {
-      encoder, texts: TEXTS, images: IMAGES, imageKeys: IMAGES.map((m) => `i:${m.sha256}`), cache, batchSize: 8, precomputed: null,
+      encoder, texts: TEXTS, images: IMAGES, imageKeys: IMAGES.map((m) => `i:${m.sha256}`), cache, batchSize: 8, imageBatchSize: 2, precomputed: null,
       loadImage: async (m: (typeof IMAGES)[number]) => readPng(m.file, REF_DIR),
     };
 
@@ -50,9 +50,9 @@ describe('embedding a pool that has no precomputed rows', () => {
 
     const second: PoolBuildProgress[] = [];
     const pool = await embedPool({ ...base, onProgress: (p) => second.push(p) });
-    expect(second.map((p) => `${p.phase} ${p.done}/${p.total}`)).toEqual(['texts 16/20', 'texts 20/20', 'images 0/3', 'images 3/3']);
+    expect(second.map((p) => `${p.phase} ${p.done}/${p.total}`)).toEqual(['texts 16/20', 'texts 20/20', 'images 0/3', 'images 2/3', 'images 3/3']);
     expect(pool.stats).toMatchObject({ fromFile: 0, fromCache: 16, computed: 7 });
-    expect(cache.puts).toEqual([8, 8, 4, 3]);
+    expect(cache.puts).toEqual([8, 8, 4, 2, 1]);
 
     // Rows from the cache are the rows a single uninterrupted build computes.
     const fresh = await embedPool({ ...base, cache: undefined });
