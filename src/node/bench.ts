@@ -11,6 +11,7 @@ import { IMPORT_USAGE, importBench } from './benchImport';
 import { DIALOG_USAGE, dialogBench } from './benchDialog';
 import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
 import { PERF_USAGE, perfBench } from './benchPerf';
+import { POOL_RATE_USAGE, poolRateBench } from './benchPoolRate';
 import { SELECT_USAGE, selectBench } from './benchSelect';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
@@ -23,6 +24,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
  *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
  *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
+ *   npm run bench -- pool-rate [--dir DIR] [--batches 4]   (embedding the whole demo pool with a ViT-B/32-sized pack on WASM, estimated)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
 const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30] [--photo-runs 3]';
@@ -35,6 +37,7 @@ const USAGE = [
   `  ${DIALOG_USAGE}`,
   `  ${LOCAL_HEADS_USAGE}`,
   `  ${PERF_USAGE}`,
+  `  ${POOL_RATE_USAGE}`,
   `  ${SELECT_USAGE}`,
 ].join('\n');
 
@@ -117,6 +120,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   dialog: dialogBench,
   'local-heads': localHeadsBench,
   perf: perfBench,
+  'pool-rate': poolRateBench,
   select: selectBench,
 };
 

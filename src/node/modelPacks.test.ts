@@ -72,3 +72,12 @@ describe('models/ as the app sees it', () => {
     expect(isServablePackPath(dir, 'tiny/onnx/text_model.onnx')).not.toBeNull();
   });
 });
+
+describe('the hub fixtures under models/', () => {
+  const modelsDir = join(dirname(new URL(import.meta.url).pathname), '..', '..', 'models');
+
+  it('are not listed or served as a pack: models/hub-fixtures has no config.json of its own', () => {
+    expect(listModels(modelsDir).packs.map((p) => p.id)).not.toContain('hub-fixtures');
+    expect(isServablePackPath(modelsDir, 'hub-fixtures/Xenova/clip-vit-base-patch32/onnx/text_model.onnx')).toBeNull();
+  });
+});

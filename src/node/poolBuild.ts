@@ -68,6 +68,7 @@ async function main(): Promise<void> {
     loadImage: (item) => decodeAnyImageFile(join(poolDir, item.file)),
     precomputed: previous,
     batchSize,
+    imageBatchSize: batchSize,
     onProgress: ({ phase, done, total }) => {
       phaseStart[phase] ??= { ms: performance.now(), done }; // rows kept from the file do not count towards the rate
       progress.update(progressBar(phase, done, total, phaseStart[phase]), done, total, phase);

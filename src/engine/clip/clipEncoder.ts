@@ -4,6 +4,7 @@ import { EngineError } from '../errors';
 import { clipPixelValues } from '../image/clipPreprocess';
 import type { RgbaImage } from '../image/rgbaImage';
 import type { ClipTower, ExecutionPlan } from '../onnx/executionPlan';
+import { float32ToFloat16Bits } from '../onnx/float16';
 import { type ModelSpec, ModelSessions, type SessionsOptions, type SessionsState, floatOutput } from '../onnx/modelSessions';
 import { ort } from '../onnx/ortSessions';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
@@ -90,9 +91,11 @@ export class ClipEncoder {
     if (texts.length === 0) return [];
     const batch = this.tokenizer.encodeBatch(texts);
     const shape = [batch.batchSize, batch.sequenceLength];
+    // Xenova's export takes input_ids only: padding is end-of-text after the pooled token, and the mask is causal.
+    const takesMask = this.sessions.inputNames('text_model').includes('attention_mask');
     const results = await this.sessions.run('text_model', () => ({
       input_ids: new ort.Tensor('int64', batch.inputIds, shape),
-      attention_mask: new ort.Tensor('int64', batch.attentionMask, shape),
+      ...(takesMask ? { attention_mask: new ort.Tensor('int64', batch.attentionMask, shape) } : {}),
     }));
     return splitRows(floatOutput(results, 'text_embeds', 'a CLIP text model'), texts.length);
   }
@@ -113,7 +116,9 @@ export class ClipEncoder {
     const { cropHeight, cropWidth } = this.imageConfig;
     const groundingFeeds = this.takesGrounding ? await this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 }))) : {};
     const results = await this.sessions.run('vision_model', () => ({
-      pixel_values: new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
+      pixel_values: this.sessions.inputType('vision_model', 'pixel_values') === 'float16'
+        ? new ort.Tensor('float16', float32ToFloat16Bits(pixelValues), [count, 3, cropHeight, cropWidth])
+        : new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
       ...groundingFeeds,
     }));
     return splitRows(floatOutput(results, 'image_embeds', 'a CLIP vision model'), count);

@@ -1,3 +1,4 @@
+import { float16BitsToFloat32 } from './float16';
 import { hashBytes } from '../pool/contentHash';
 import { EngineError, errorMessage } from '../errors';
 import { type ExecutionPlan, type ModelDtype, pickOnnxFile, wasmFallbackPlan } from './executionPlan';
@@ -76,6 +77,12 @@ export class ModelSessions<K extends string> {
     return this.loaded.sessions[key].inputNames;
   }
 
+  /** The element type a model declares for an input (fp16 exports may take float16 pixels), or null when it does not say. */
+  inputType(key: K, name: string): string | null {
+    const meta = this.loaded.sessions[key].inputMetadata.find((m) => m.name === name);
+    return meta?.isTensor ? meta.type : null;
+  }
+
   run(key: K, feeds: () => Feeds): Promise<Record<string, ort.Tensor>> {
     const result = this.runQueue.then(() => this.runNow(key, feeds));
     this.runQueue = result.catch(() => undefined);
@@ -120,12 +127,13 @@ export class ModelSessions<K extends string> {
   }
 }
 
-/** A float32 output of a run, or an error that says the model is not the kind the app expects. */
+/** A float output of a run as float32 (float16 outputs of fp16 exports are widened), or an error that says the model is not the kind the app expects. */
 export function floatOutput(results: Record<string, ort.Tensor>, name: string, what: string): Float32Array {
   const output = results[name];
   if (!output) throw new EngineError('pack-file-corrupt', `The model has no output named "${name}"; it is not ${what}.`);
-  if (!(output.data instanceof Float32Array)) throw new EngineError('pack-file-corrupt', `The model's "${name}" is ${output.type}, not float32.`);
-  return output.data;
+  if (output.data instanceof Float32Array) return output.data;
+  if (output.type === 'float16' && output.data instanceof Uint16Array) return float16BitsToFloat32(output.data);
+  throw new EngineError('pack-file-corrupt', `The model's "${name}" is ${output.type}, not float32 or float16.`);
 }
 
 /** Errors from onnxruntime itself (not from reading files) are what a WASM retry can cure. */

@@ -93,7 +93,14 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
   loadImage: (item: M) => Promise<RgbaImage>;
   precomputed?: PoolEmbeddingsFile | null;
   cache?: EmbeddingCache;
+  /** Texts per encoder run (32 by default). */
   batchSize?: number;
+  /**
+   * Images per run (8 by default): a ViT-B/32 on one WASM thread takes a few hundred ms per image, so
+   * progress, cancellation and the per-batch cache write come every few seconds, and only a few
+   * decoded photos and their pixels are held at once.
+   */
+  imageBatchSize?: number;
   onProgress?: (progress: PoolBuildProgress) => void;
   /** Checked between batches; work stops with an EngineError when it returns true. */
   cancelled?: () => boolean;
@@ -107,7 +114,6 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
 export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>(options: EmbedPoolOptions<T, M>): Promise<EmbeddedPool<T, M>> {
   const start = nowMs();
   const { encoder, texts, images, cache } = options;
-  const batchSize = options.batchSize ?? 32;
   const fileRows = new Map<string, Float32Array>();
   const pre = options.precomputed;
   if (pre && pre.meta.packFingerprint === encoder.fingerprint) {
@@ -119,7 +125,7 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
   const imageKeys = [...options.imageKeys];
   if (imageKeys.length !== images.length) throw new EngineError('invalid-input', 'embedPool: one content key per image is needed.');
 
-  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], encode: (batch: I[]) => Promise<Float32Array[]>) => {
+  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>) => {
     const rows: (Float32Array | undefined)[] = keys.map((k) => fileRows.get(k));
     stats.fromFile += rows.filter(Boolean).length;
     const cacheKey = (k: string) => `${encoder.fingerprint}|${k}`;
@@ -150,8 +156,8 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
     return ScoreMatrix.fromRows(rows as Float32Array[]);
   };
 
-  const textMatrix = await fill('texts', texts, textKeys, (batch) => encoder.encodeTexts(batch.map((t) => t.text)));
-  const imageMatrix = await fill('images', images, imageKeys, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))));
+  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)));
+  const imageMatrix = await fill('images', images, imageKeys, options.imageBatchSize ?? 8, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))));
   stats.ms = nowMs() - start;
   return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats };
 }

@@ -18,11 +18,12 @@ function formatBytes(n: number): string {
 function FileBar({ file, load }: { file: string; load: FileLoad }) {
   const total = load.total ?? load.loaded;
   if (file.startsWith('pool ')) {
-    // Pool rows, counted in items rather than bytes.
+    // Pool rows, counted in items rather than bytes: "Embedding the pool: texts 1,200 of 13,346".
+    const what = `Embedding the pool: ${file.slice('pool '.length)}`;
     return (
-      <li className="text-xs">
-        <div className="flex justify-between gap-2"><span>Embedding the {file}</span><span>{load.loaded} of {total}</span></div>
-        <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={`Embedding the ${file}`} />
+      <li className="text-xs" data-testid="pool-embedding">
+        <div className="flex justify-between gap-2"><span>{what}</span><span>{load.loaded.toLocaleString('en-US')} of {total.toLocaleString('en-US')}</span></div>
+        <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={what} />
       </li>
     );
   }
