@@ -1,6 +1,6 @@
 import { createStore, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
 import { EngineError } from '../engine/errors';
-import type { FileProgress, PackFileSource } from '../engine/pack/fileSource';
+import { type FileProgress, type PackFileSource, concatBytes } from '../engine/pack/fileSource';
 import type { PackByteStore, PackDownloadState, PackFileWriter } from '../engine/pack/packDownload';
 
 /**
@@ -48,7 +48,7 @@ class ChunkWriter implements PackFileWriter {
 
   private async flush(): Promise<void> {
     if (this.pendingBytes === 0) return;
-    const bytes = concat(this.pending, this.pendingBytes);
+    const bytes = concatBytes(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
     const index = this.sizes.length;
@@ -56,16 +56,6 @@ class ChunkWriter implements PackFileWriter {
     await setMany([[chunkKey(this.packId, this.path, index), bytes], [sizesKey(this.packId, this.path), sizes]], db);
     this.sizes.push(bytes.length);
   }
-}
-
-function concat(parts: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
 
 export const packByteStore: PackByteStore = {
@@ -99,7 +89,7 @@ export const packByteStore: PackByteStore = {
     const sizes = await chunkSizes(packId, path);
     const chunks = await getMany<Uint8Array | undefined>(sizes.map((_, i) => chunkKey(packId, path, i)), db);
     if (!chunks.every((c): c is Uint8Array => c instanceof Uint8Array)) throw new EngineError('pack-file-missing', `Part of ${path} of the stored pack ${packId} is missing from this browser's storage. Delete the pack in Settings and download it again.`);
-    return concat(chunks, sizes.reduce((s, n) => s + n, 0));
+    return concatBytes(chunks);
   },
   async removeFile(packId, path) {
     const sizes = await chunkSizes(packId, path);

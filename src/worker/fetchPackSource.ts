@@ -1,5 +1,5 @@
 import { EngineError, errorMessage } from '../engine/errors';
-import type { FileProgress, PackFileSource } from '../engine/pack/fileSource';
+import { type FileProgress, type PackFileSource, concatBytes } from '../engine/pack/fileSource';
 
 /** What a missing pack file means, after "<url> is missing (HTTP 404), so ...". */
 const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.';
@@ -49,12 +49,6 @@ export class FetchPackSource implements PackFileSource {
     if (total !== null && loaded !== total) {
       throw new EngineError('pack-file-corrupt', `${url} arrived incomplete (${loaded} of ${total} bytes). Reload the page.`);
     }
-    const bytes = new Uint8Array(loaded);
-    let offset = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return bytes;
+    return concatBytes(chunks);
   }
 }

@@ -32,3 +32,14 @@ export async function readPackJson(source: PackFileSource, path: string): Promis
     );
   }
 }
+
+/** The parts laid end to end in one array (a file that arrived, or was stored, in chunks). */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}

@@ -38,48 +38,44 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
   );
 }
 
-/** The detector's state as one short phrase; the whole sentence is in its title and, when unavailable, one tap away. */
-function DetectorLine({ detector }: { detector: DetectorStatus }) {
-  if (detector.state === 'ready') {
-    const { backend } = detector;
-    const where = `${backend.provider.toUpperCase()}, ${backend.dtypes.detector}${backend.fallbackFrom ? `; ${backend.reason}` : ''}`;
+/**
+ * A model that helps describe photos (the detector, the captioner) as one short phrase: ready, or
+ * unavailable with the whole sentence in its title and one tap away.
+ */
+function ModelPartLine({ name, testId, ready, reason }: { name: string; testId: string; ready: { word: string; title: string; detail: string } | null; reason: string }) {
+  if (ready) {
     return (
-      <span data-testid="detector-status" data-state="ready" title={`Object detector ready (${where}): every shared photo is described from the objects it finds.`}>
-        Detector: <strong>ready</strong>
-        <span className="sr-only"> ({where}): every shared photo is described from the objects it finds.</span>
+      <span data-testid={testId} data-state="ready" title={ready.title}>
+        {name}: <strong>{ready.word}</strong>
+        <span className="sr-only"> {ready.detail}</span>
       </span>
     );
   }
   return (
-    <details data-testid="detector-status" data-state="unavailable" className="open:basis-full" title={detector.reason}>
+    <details data-testid={testId} data-state="unavailable" className="open:basis-full" title={reason}>
       <summary className="cursor-pointer">
-        Detector: <strong className="text-amber-800">unavailable</strong>
+        {name}: <strong className="text-amber-800">unavailable</strong>
       </summary>
-      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid="detector-reason">{detector.reason}</p>
+      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid={testId.replace('-status', '-reason')}>{reason}</p>
     </details>
   );
 }
 
-/** The captioning model, when models/ has one: in use, or why not (the grounded captions then stay). */
+function DetectorLine({ detector }: { detector: DetectorStatus }) {
+  if (detector.state !== 'ready') return <ModelPartLine name="Detector" testId="detector-status" ready={null} reason={detector.reason} />;
+  const { backend } = detector;
+  const where = `${backend.provider.toUpperCase()}, ${backend.dtypes.detector}${backend.fallbackFrom ? `; ${backend.reason}` : ''}`;
+  const detail = `(${where}): every shared photo is described from the objects it finds.`;
+  return <ModelPartLine name="Detector" testId="detector-status" ready={{ word: 'ready', title: `Object detector ready ${detail}`, detail }} reason="" />;
+}
+
+/** The captioning model, when there is one: in use, or why not (the grounded captions then stay). */
 function CaptionerLine({ captioner }: { captioner: CaptionerStatus }) {
   if (captioner.state === 'none') return null;
-  if (captioner.state === 'ready') {
-    const where = `${captioner.id}, ${captioner.provider.toUpperCase()}, ${captioner.dtype}`;
-    return (
-      <span data-testid="captioner-status" data-state="ready" title={`Captioner in use (${where}): it writes the captions of shared photos; the Inspector keeps the grounded caption beside it.`}>
-        Captioner: <strong>in use</strong>
-        <span className="sr-only"> ({where}): it writes the captions of shared photos; the Inspector keeps the grounded caption beside it.</span>
-      </span>
-    );
-  }
-  return (
-    <details data-testid="captioner-status" data-state="unavailable" className="open:basis-full" title={captioner.reason}>
-      <summary className="cursor-pointer">
-        Captioner: <strong className="text-amber-800">unavailable</strong>
-      </summary>
-      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid="captioner-reason">{captioner.reason}</p>
-    </details>
-  );
+  if (captioner.state !== 'ready') return <ModelPartLine name="Captioner" testId="captioner-status" ready={null} reason={captioner.reason} />;
+  const where = `${captioner.id}, ${captioner.provider.toUpperCase()}, ${captioner.dtype}`;
+  const detail = `(${where}): it writes the captions of shared photos; the Inspector keeps the grounded caption beside it.`;
+  return <ModelPartLine name="Captioner" testId="captioner-status" ready={{ word: 'in use', title: `Captioner in use ${detail}`, detail }} reason="" />;
 }
 
 /**

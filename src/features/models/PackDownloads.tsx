@@ -73,7 +73,7 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
       <div className="flex flex-wrap items-center gap-2">
         <strong>{pack.name}</strong>
         <span className="text-xs text-slate-600">
-          {pack.repo} · {pack.license} · {view?.dtypes ? Object.values(view.dtypes).join('/') : dtype} for this browser
+          {pack.repo} · {pack.license} · {view?.dtypes ? [...new Set(Object.values(view.dtypes))].join('/') : dtype} for this browser
         </span>
       </div>
       <p className="text-xs text-slate-600">{pack.description}</p>
