@@ -97,7 +97,7 @@ test.describe('response methods', () => {
   test('the method chosen in Settings applies to the next reply, and a pack without heads says so', async ({ page }) => {
     await openReady(page);
     await page.getByText('Settings').click();
-    await expect(page.getByTestId('methods-note')).toContainText('This pack has no trained response heads');
+    await expect(page.getByTestId('methods-note')).toContainText('This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser');
     const select = page.getByRole('combobox', { name: 'Response method' });
     await expect(select.getByRole('option')).toHaveText(['Best available (clip-sim)', 'random', 'tfidf', 'bm25', 'clip-sim']);
     await sendText(page, 'we had pizza by the sea');

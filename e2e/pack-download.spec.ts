@@ -39,8 +39,15 @@ const phase = (page: Page) => row(page).getByTestId('download-phase');
 async function openDownloads(page: Page, hubUrl = hub.url): Promise<void> {
   await openReady(page, 'test-tiny-clip', '&view=presenter');
   await page.getByText('Settings', { exact: true }).click();
+  await openPanel(page);
   await page.getByTestId('hub-address').fill(hubUrl);
   await page.getByRole('button', { name: 'Save' }).click();
+}
+
+/** Unfolds Settings → Model packs to download when it is folded (it opens by itself while a download runs). */
+async function openPanel(page: Page): Promise<void> {
+  if (!(await page.getByRole('region', { name: 'Model packs to download' }).isVisible())) await page.locator('summary', { hasText: 'Model packs to download' }).click();
+  await expect(page.getByRole('region', { name: 'Model packs to download' })).toBeVisible();
 }
 
 async function screenshotPanel(page: Page, name: string): Promise<void> {
@@ -66,6 +73,7 @@ test.describe('pack downloads', () => {
     hub.faults.slowMsPerChunk = 0;
     await page.getByText('Settings', { exact: true }).click();
     await expect(phase(page)).toHaveAttribute('data-phase', 'complete', { timeout: 60_000 });
+    await openPanel(page);
     // After the reload the text tower continued from the bytes stored, not from zero.
     const textRequests = hub.requests.filter((r) => r.path.startsWith('/cdn/') && r.path.includes('/onnx/text_model'));
     expect(textRequests[0]!.range).toBeNull();

@@ -96,7 +96,8 @@ function HeadsLine({ hasPythonHeads, status }: { hasPythonHeads: boolean; status
     text = `Intent and clip-map: trained in this browser${status.fromCache ? ' (cached)' : ''} (valid intent accuracy ${pct(status.figures.intent.validAccuracy)}, clip-map text R@1 ${pct(status.figures.clipMap.text.validR1)}) · DE++: zero-shot (needs the Python heads).`;
   else text = status.reason;
   return (
-    <span className="basis-full text-xs text-slate-700" data-testid="heads-line" data-state={hasPythonHeads ? 'python' : (status?.state ?? 'zero-shot')}>
+    // A row of its own from a tablet up; on a phone the status area keeps its height (the methods note in Settings says it too).
+    <span className="hidden basis-full text-xs text-slate-700 sm:inline" data-testid="heads-line" data-state={hasPythonHeads ? 'python' : (status?.state ?? 'zero-shot')}>
       {text}
     </span>
   );
@@ -143,7 +144,6 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
           {phase === 'error' && 'Not loaded'}
         </span>
         {presenter && phase === 'ready' && detector && <DetectorLine detector={detector} />}
-        {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
         {presenter && phase === 'ready' && captioner && <CaptionerLine captioner={captioner} />}
         {presenter && pool && (
           <span data-testid="pool-line">
@@ -152,6 +152,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
             <span className="hidden sm:inline" data-testid="pool-counts"> ({pool.images} images, {pool.texts} texts)</span>
           </span>
         )}
+        {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
         {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
         {presenter && <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
           {!locked && (

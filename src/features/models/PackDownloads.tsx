@@ -155,28 +155,43 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
   );
 }
 
-/** Settings → Model packs: download real packs from the hub, see what is stored, delete it. */
+/**
+ * Settings → Model packs: download real packs from the hub, see what is stored, delete it. Folded
+ * by default so the settings stay short (the composer must stay on screen); open while a download
+ * runs, is paused or has failed.
+ */
 export function PackDownloads() {
   const packs = usePackDownloads((s) => s.packs);
   const estimate = usePackDownloads((s) => s.estimate);
   const persisted = usePackDownloads((s) => s.persisted);
   const [remote, setRemote] = useState<{ pack: RemotePack; bytes: number; dtype: ModelDtype }[]>([]);
+  const busy = Object.values(packs).filter((v) => v.phase === 'downloading' || v.phase === 'checking' || v.phase === 'paused' || v.phase === 'error').length;
+  const [open, setOpen] = useState(busy > 0);
   useEffect(() => {
     void remotePackSizes().then(setRemote);
   }, []);
+  useEffect(() => {
+    if (busy > 0) setOpen(true);
+  }, [busy]);
+  const stored = Object.values(packs).filter((v) => v.phase === 'complete').length;
   return (
-    <section aria-label="Model packs to download" className="flex w-full flex-col gap-2 border-t border-slate-200 pt-2">
-      <h3 className="font-semibold">Model packs to download</h3>
-      <HubAddress />
-      <ul className="flex flex-col gap-2">
-        {remote.map((r) => (
-          <PackRow key={r.pack.id} pack={r.pack} bytes={r.bytes} dtype={r.dtype} view={packs[r.pack.id]} />
-        ))}
-      </ul>
-      <p className="text-xs text-slate-600" data-testid="storage-estimate">
-        {estimate ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} the browser allows it.` : 'This browser does not say how much it lets the page store.'}
-        {persisted === true && ' The browser keeps it even when space runs low.'}
-      </p>
-    </section>
+    <details className="w-full border-t border-slate-200 pt-2" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="cursor-pointer font-semibold">
+        Model packs to download
+        <span className="font-normal text-slate-600">{busy > 0 ? ` (${busy} in progress)` : stored > 0 ? ` (${stored} stored)` : ''}</span>
+      </summary>
+      <section aria-label="Model packs to download" className="mt-2 flex w-full flex-col gap-2">
+        <HubAddress />
+        <ul className="flex flex-col gap-2">
+          {remote.map((r) => (
+            <PackRow key={r.pack.id} pack={r.pack} bytes={r.bytes} dtype={r.dtype} view={packs[r.pack.id]} />
+          ))}
+        </ul>
+        <p className="text-xs text-slate-600" data-testid="storage-estimate">
+          {estimate ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} the browser allows it.` : 'This browser does not say how much it lets the page store.'}
+          {persisted === true && ' The browser keeps it even when space runs low.'}
+        </p>
+      </section>
+    </details>
   );
 }
