@@ -6,32 +6,31 @@ import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelAct
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
-import { storedClipPacks, storedPacks, watchStoredPacks } from './packDownloads';
+import type { PackDownloadState } from '../../engine/pack/packDownload';
+import { storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
   return packs.find((p) => p.id === wanted) ?? packs.find((p) => p.id === fallback);
 }
 
-/** CLIP packs downloaded in Settings, as the pack chooser lists them. */
-async function storedPackSummaries(): Promise<PackSummary[]> {
-  return (await storedClipPacks()).map((state) => {
-    const pack = remotePack(state.packId);
-    return {
-      id: state.packId,
-      name: `${pack?.name ?? state.packId} (downloaded)`,
-      description: `${pack?.description ?? ''} Downloaded from ${state.hub} and kept in this browser: it needs no network.`.trim(),
-      files: state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0 })),
-      stored: true,
-    };
-  });
+/** A finished pack downloaded in Settings, as the loader lists packs (the chooser, or the captioner). */
+function storedSummary(state: PackDownloadState): PackSummary {
+  const pack = remotePack(state.packId);
+  return {
+    id: state.packId,
+    name: `${pack?.name ?? state.packId} (downloaded)`,
+    description: `${pack?.description ?? ''} Downloaded from ${state.hub} and kept in this browser: it needs no network.`.trim(),
+    files: state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0 })),
+    stored: true,
+  };
 }
 
-/** The captioning pack downloaded in Settings, when there is a finished one. */
-async function storedCaptioner(): Promise<CaptionerSummary | null> {
-  const state = (await storedPacks()).find((s) => s.kind === 'captioner' && s.status === 'complete');
-  const pack = state && remotePack(state.packId);
-  return state ? { id: state.packId, name: pack?.name ?? state.packId, description: pack?.description ?? '', files: state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0 })), stored: true } : null;
+/** Finished downloads read once per load: CLIP packs for the chooser, and a captioner. */
+async function storedSummaries(): Promise<{ clip: PackSummary[]; captioner: CaptionerSummary | null }> {
+  const finished = (await storedPacks()).filter((s) => s.status === 'complete');
+  const captioner = finished.find((s) => s.kind === 'captioner');
+  return { clip: finished.filter((s) => s.kind === 'clip').map(storedSummary), captioner: captioner ? storedSummary(captioner) : null };
 }
 
 let servedPacks: PackSummary[] = [];
@@ -39,7 +38,7 @@ let servedPacks: PackSummary[] = [];
 // A pack downloaded or deleted in Settings joins or leaves the chooser; deleting the pack in use loads the default.
 watchStoredPacks(() => {
   void (async () => {
-    const packs = [...servedPacks.filter((p) => !p.stored), ...(await storedPackSummaries())];
+    const packs = [...servedPacks.filter((p) => !p.stored), ...(await storedSummaries()).clip];
     const active = useModelStore.getState().activePackId;
     modelActions.packsChanged(packs);
     if (active && !packs.some((p) => p.id === active)) {
@@ -75,12 +74,13 @@ export async function loadModels(): Promise<void> {
     const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null; captioners?: CaptionerSummary[] };
     servedPacks = index.packs;
     // A downloaded pack with the id of a served one (models:fetch put it in models/) is listed once, served.
-    packs = [...index.packs, ...(await storedPackSummaries()).filter((s) => !index.packs.some((p) => p.id === s.id))];
+    const stored = await storedSummaries();
+    packs = [...index.packs, ...stored.clip.filter((s) => !index.packs.some((p) => p.id === s.id))];
     // An index written before the detector was served has no "detector": the worker then says it is missing.
     detector = index.detector ?? null;
     // The first captioning pack, when models/ has one, writes the photos' captions.
     // A captioner downloaded in Settings comes first: the person asked for it.
-    captioner = (await storedCaptioner()) ?? index.captioners?.[0] ?? null;
+    captioner = stored.captioner ?? index.captioners?.[0] ?? null;
   } catch (error) {
     modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
     return;

@@ -209,8 +209,3 @@ export async function remotePackSizes(): Promise<{ pack: RemotePack; bytes: numb
 export async function storedPacks(): Promise<PackDownloadState[]> {
   return listStoredPacks().catch(() => []);
 }
-
-/** Finished CLIP packs, for the pack chooser. */
-export async function storedClipPacks(): Promise<PackDownloadState[]> {
-  return (await listStoredPacks().catch(() => [])).filter((s) => s.kind === 'clip' && s.status === 'complete');
-}
