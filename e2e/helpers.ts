@@ -93,3 +93,29 @@ export async function openPoolDialog(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Pool and datasets' }).click();
   await expect(page.getByRole('dialog', { name: 'Candidate pool' })).toBeVisible();
 }
+
+/**
+ * Writes a conversation where the app keeps it (IndexedDB: the slot's pointer and one record per
+ * message), as if an earlier visit had left it; a reload shows it.
+ */
+export async function storeConversation(page: Page, slot: 'main' | 'kiosk', messages: ({ id: string } & Record<string, unknown>)[]): Promise<void> {
+  await page.evaluate(
+    async ({ slot, messages }) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('mmdialog');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction('conversation', 'readwrite');
+        const store = tx.objectStore('conversation');
+        store.put('stored-earlier', `current:${slot}`);
+        for (const m of messages) store.put(m, `msg:stored-earlier:${m.id}`);
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    },
+    { slot, messages },
+  );
+}

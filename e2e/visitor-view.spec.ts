@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, sendText } from './helpers';
+import { asset, choosePhotos, sendText, storeConversation } from './helpers';
 
 async function open(page: Page, query: string): Promise<void> {
   await page.goto(`/?pack=test-tiny-clip&${query}`);
@@ -17,24 +17,6 @@ async function chat(page: Page, turns: string[]): Promise<void> {
     await expect(replies(page)).toHaveCount(before + i + 1);
   }
   await expect(page.getByText('Thinking…')).toHaveCount(0);
-}
-
-/** Writes a conversation where the app keeps it (IndexedDB), as if an earlier visit had left it; a reload shows it. */
-async function storeConversation(page: Page, messages: unknown[]): Promise<void> {
-  await page.evaluate(async (stored) => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('mmdialog');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('conversation', 'readwrite');
-      tx.objectStore('conversation').put(stored, 'messages');
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  }, messages);
 }
 
 /** Whether every bubble lies whole inside the conversation's visible area (not just in the window), once its images have loaded. */
@@ -60,7 +42,7 @@ test.describe('visitor view', () => {
     await open(page, 'kiosk=1&idle=600');
     // Whether a reply carries an image is the trained heads' choice, so the first exchange is one
     // a visitor had earlier, stored where the app keeps it: a reply with text and a tall pool photo.
-    await storeConversation(page, [
+    await storeConversation(page, 'kiosk', [
       { id: 'm1', role: 'user', createdAt: 1, elements: [{ kind: 'text', text: 'look at this cute cat' }] },
       {
         id: 'm2', role: 'assistant', createdAt: 2, elements: [

@@ -1,4 +1,5 @@
-import { restoreConversation, startNewConversation } from '../features/chat/chatController';
+import { startNewConversation } from '../features/chat/chatController';
+import { followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
 import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
@@ -37,8 +38,10 @@ export function startApp(): void {
     startOver: () => startNewConversation({ undoable: false }),
     watchConversation: onConversationActivity,
     hasConversation: () => useChatStore.getState().messages.length > 0,
+    showConversation: (kiosk) => restoreConversation(kiosk ? 'kiosk' : 'main'),
   });
-  void restoreConversation();
+  // Turns and new conversations of other tabs show here too, so no tab writes over another's.
+  followOtherTabs();
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();

@@ -12,7 +12,9 @@ export type EngineErrorCode =
   | 'backend-failed'
   | 'not-loaded'
   | 'invalid-input'
-  | 'dataset-invalid';
+  | 'dataset-invalid'
+  /** The work was stopped on purpose (a dataset deleted while it loaded): nothing to report as a failure. */
+  | 'cancelled';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;

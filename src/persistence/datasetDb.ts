@@ -1,4 +1,5 @@
-import { createStore, del, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
+import { createStore, del, delMany, get, getMany, keys, promisifyRequest, set, setMany } from 'idb-keyval';
+import { provenImage } from './provenImage';
 
 /**
  * Datasets a person loaded, kept in IndexedDB on this device only (nothing is uploaded). Used by the
@@ -35,6 +36,8 @@ export interface StoredDataset {
   texts: StoredDatasetText[];
   splits: { split: string; dialogues: number }[];
   problems: string[];
+  /** Paths and sizes of what was chosen, hashed: the same folder or zip chosen twice is found by it. */
+  fingerprint?: string;
 }
 
 const store = createStore('mmdialog-datasets', 'items');
@@ -58,12 +61,30 @@ export function saveManifest(dataset: StoredDataset): Promise<void> {
   return set(manifestKey(dataset.id), dataset, store);
 }
 
+/**
+ * Writes the manifest of a dataset being imported only while it still exists, in one transaction:
+ * false means it was deleted meanwhile, and the import must stop rather than bring it back.
+ */
+export function updateManifest(dataset: StoredDataset): Promise<boolean> {
+  return store('readwrite', async (s) => {
+    const exists = (await promisifyRequest(s.count(manifestKey(dataset.id)))) > 0;
+    if (exists) s.put(dataset, manifestKey(dataset.id));
+    await promisifyRequest(s.transaction);
+    return exists;
+  });
+}
+
 export function saveImages(id: string, images: readonly { key: string; blob: Blob }[]): Promise<void> {
   return setMany(images.map((i) => [imageKey(id, i.key), i.blob] as [string, Blob]), store);
 }
 
-export function loadDatasetImage(id: string, key: string): Promise<Blob | undefined> {
-  return get<Blob>(imageKey(id, key), store);
+export function deleteDatasetImage(id: string, key: string): Promise<void> {
+  return del(imageKey(id, key), store);
+}
+
+/** A dataset's image, typed by its bytes (see provenImage). */
+export async function loadDatasetImage(id: string, key: string): Promise<Blob | undefined> {
+  return provenImage(await get<Blob>(imageKey(id, key), store));
 }
 
 export function saveDialogues(id: string, split: string, records: unknown[]): Promise<void> {

@@ -15,8 +15,8 @@ import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { StoredPackSource } from '../persistence/packStore';
-import { type StoredDataset, embeddingCache, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
-import { copyDataset, requireDataset } from './datasetImport';
+import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
+import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
@@ -308,37 +308,74 @@ export class BrowserEngine implements WorkerEngine {
     return this.resumeDataset({ datasetId: dataset.id }, onProgress);
   }
 
-  /** Embeds a stored dataset's texts and images with the current pack; rows already cached are kept, so this resumes after a reload. */
+  /**
+   * Embeds a stored dataset's texts and images with the current pack; rows already cached are kept,
+   * so this resumes after a reload. An image that cannot be decoded (a truncated JPEG passes the
+   * header check) is left out and named in the dataset's problems, and the rest goes on: a dataset
+   * never stays "embedding" for good. Deleting the dataset meanwhile stops the work.
+   */
   async resumeDataset(params: { datasetId: string }, onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
+    // Deleted between the page's list and this call: nothing to finish, and nothing failed.
+    if (!(await getDataset(params.datasetId))) throw new EngineError('cancelled', `The dataset ${params.datasetId} was deleted before it finished loading.`);
     const dataset = await requireDataset(params.datasetId);
-    await this.embedDataset(dataset, analyzer, encoder, onProgress);
+    for (;;) {
+      try {
+        await this.embedDataset(dataset, analyzer, encoder, onProgress);
+        break;
+      } catch (error) {
+        if (!(error instanceof UnreadableDatasetImage)) throw error;
+        dataset.images = dataset.images.filter((i) => i.key !== error.key);
+        dataset.problems.push(`${error.key}: ${error.reason}; it was left out.`);
+        await deleteDatasetImage(dataset.id, error.key);
+        await keepManifest(dataset);
+      }
+    }
+    if (dataset.images.length === 0 && dataset.texts.length === 0) {
+      await deleteDataset(dataset.id);
+      throw new EngineError('dataset-invalid', `None of the images of "${dataset.name}" could be decoded (${dataset.problems.slice(-3).join(' ')}), and it has no texts, so it was removed.`);
+    }
     if (dataset.status !== 'ready') {
       dataset.status = 'ready';
-      await saveManifest(dataset);
+      await keepManifest(dataset);
     }
     const dialogues = dataset.splits.reduce((n, s) => n + s.dialogues, 0);
     return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
   }
 
-  /** `encoder` is the pack the work belongs to: loading another pack cancels it. */
-  private embedDataset(dataset: StoredDataset, analyzer: PhotoAnalyzer, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
-    return embedPool({
+  /** `encoder` is the pack the work belongs to: loading another pack, or deleting the dataset, cancels it. */
+  private async embedDataset(dataset: StoredDataset, analyzer: PhotoAnalyzer, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
+    let deleted = false;
+    const embedding = embedPool({
       encoder: analyzer,
       texts: dataset.texts,
       images: dataset.images,
       imageKeys: dataset.images.map((i) => i.contentKey),
       loadImage: async (item) => {
         const blob = await loadDatasetImage(dataset.id, item.key);
-        if (!blob) throw new EngineError('dataset-invalid', `The image ${item.key} of "${dataset.name}" is missing from this browser's storage. Delete the dataset and load it again.`);
-        return (await decodeImage({ name: item.key, blob })).pixels;
+        if (!blob) throw new UnreadableDatasetImage(item.key, "it is missing from this browser's storage");
+        try {
+          return (await decodeImage({ name: item.key, blob })).pixels;
+        } catch {
+          // The decoder's own sentence speaks to someone sharing a photo ("Choose another photo"), not to a dataset.
+          throw new UnreadableDatasetImage(item.key, 'it could not be decoded, so the file is damaged or incomplete');
+        }
       },
       cache: embeddingCache,
-      onProgress: ({ phase, done, total }) => onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total }),
-      cancelled: () => this.encoder !== encoder,
+      onProgress: ({ phase, done, total }) => {
+        // The page deletes datasets itself; whether this one still exists is checked once per batch.
+        void getDataset(dataset.id).then((d) => (deleted ||= d === undefined), () => undefined);
+        onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total });
+      },
+      cancelled: () => this.encoder !== encoder || deleted,
     });
+    try {
+      return await embedding;
+    } finally {
+      if (deleted) await keepManifest(dataset); // throws the "deleted while it loaded" cancellation
+    }
   }
 
   async checkImage(params: Parameters<WorkerEngine['checkImage']>[0]) {

@@ -5,14 +5,34 @@ import { toMmdialogRecord } from '../engine/datasets/mmdialogExport';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
-import { checkImageFile } from '../engine/image/imageFormat';
+import { MAX_IMAGE_BYTES, checkImageFile } from '../engine/image/imageFormat';
 import { hashBytes, hashText } from '../engine/pool/contentHash';
-import { type StoredDataset, type StoredDatasetText, getDataset, listDatasets, saveDialogues, saveImages, saveManifest } from '../persistence/datasetDb';
+import { type StoredDataset, type StoredDatasetText, deleteDataset, getDataset, listDatasets, saveDialogues, saveImages, saveManifest, updateManifest } from '../persistence/datasetDb';
 import type { DatasetFile, FileProgress } from './protocol';
 
 /** Images stored per IndexedDB transaction: small enough that a reload loses little work. */
 const COPY_BATCH = 64;
 const MAX_ZIP_BYTES = 2 * 1024 ** 3;
+/** What the files of one zip may unpack to in all: beyond it, unpacking would exhaust the tab's memory. */
+const MAX_UNPACKED_BYTES = 2 * 1024 ** 3;
+
+/** An image of a stored dataset that cannot be embedded: it is left out, and the dataset goes on. */
+export class UnreadableDatasetImage extends Error {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+  ) {
+    super(`${key}: ${reason}`);
+    this.name = 'UnreadableDatasetImage';
+  }
+}
+
+/** Writes the manifest unless the dataset was deleted meanwhile; then stops the import and removes what it wrote. */
+export async function keepManifest(dataset: StoredDataset): Promise<void> {
+  if (await updateManifest(dataset)) return;
+  await deleteDataset(dataset.id);
+  throw new EngineError('cancelled', `"${dataset.name}" was deleted while it loaded, so loading it stopped and nothing of it is kept.`);
+}
 
 /**
  * Imports a folder (or one zip) the person chose: plan from the paths, validate every text file,
@@ -20,8 +40,14 @@ const MAX_ZIP_BYTES = 2 * 1024 ** 3;
  * stored copies). Nothing leaves the device.
  */
 export async function copyDataset(name: string, files: readonly DatasetFile[], onProgress: (p: FileProgress) => void): Promise<StoredDataset> {
-  const entries = await expandZips(files);
+  const { files: entries, skipped: skippedInZips } = await expandZips(files);
   const plan = planDatasetFiles(entries.map((f) => f.path));
+  plan.skipped.push(...skippedInZips);
+  const fingerprint = hashText(entries.map((f) => `${f.path}\u0000${f.blob.size}`).sort().join('\n'));
+  const same = (await listDatasets()).find((d) => d.fingerprint === fingerprint && d.status !== 'copying');
+  if (same) {
+    throw new EngineError('dataset-invalid', `These files are already loaded, as "${same.name}" (${new Date(same.createdAt).toLocaleString()}). Choose it under "Reply from"; to load them again, delete that one first.`);
+  }
   const byPath = new Map(entries.map((f) => [f.path.replace(/\\/g, '/').replace(/^\.?\//, ''), f.blob]));
   const blobAt = (path: string) => byPath.get(path)!;
   const readText = async (path: string) => decodeUtf8Strict(new Uint8Array(await blobAt(path).arrayBuffer()), path);
@@ -31,7 +57,7 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
 
   const alts = new Map<string, string>();
   if (plan.mediaCatalogue) {
-    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), { file: plan.mediaCatalogue });
+    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), { file: plan.mediaCatalogue, allowEmpty: true });
     for (const item of items) alts.set(item.key, item.alt);
   }
   const hasMedia = (key: string) => plan.images.has(key);
@@ -73,6 +99,7 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
     texts,
     splits: splits.map(({ split, records }) => ({ split, dialogues: records.length })),
     problems: plan.skipped.map((s) => `${s.path}: ${s.reason}`),
+    fingerprint,
   };
   for (const { split, records } of splits) await saveDialogues(dataset.id, split, records.map(toMmdialogRecord));
   await saveManifest(dataset);
@@ -95,7 +122,7 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
     }
     await saveImages(dataset.id, batch); // blobs first: the manifest below never counts an image that is not stored
     dataset.copied = Math.min(keys.length, b + COPY_BATCH);
-    await saveManifest(dataset);
+    await keepManifest(dataset);
     onProgress({ file: 'Copying images', loaded: dataset.copied, total: keys.length });
   }
   const referenced = new Set(dataset.images.map((i) => i.key));
@@ -104,10 +131,12 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
     if (broken.length > 0) dataset.problems.push(`${split}: ${broken.length} dialogue(s) refer to images that could not be read (listed above); they stay in the dataset.`);
   }
   if (dataset.images.length === 0 && dataset.texts.length === 0) {
+    // Nothing usable: no entry is left behind to say "interrupted while copying".
+    await deleteDataset(dataset.id);
     throw new EngineError('dataset-invalid', `None of the files in "${name}" could be used: ${dataset.problems.slice(0, 3).join('; ')}.`);
   }
   dataset.status = 'embedding';
-  await saveManifest(dataset);
+  await keepManifest(dataset);
   return dataset;
 }
 
@@ -125,25 +154,54 @@ function altFromName(key: string): string {
   return words ? `Image "${words}"` : 'Image';
 }
 
-async function expandZips(files: readonly DatasetFile[]): Promise<DatasetFile[]> {
+async function expandZips(files: readonly DatasetFile[]): Promise<{ files: DatasetFile[]; skipped: { path: string; reason: string }[] }> {
   const out: DatasetFile[] = [];
+  const skipped: { path: string; reason: string }[] = [];
   for (const file of files) {
     if (!file.path.toLowerCase().endsWith('.zip')) {
       out.push(file);
       continue;
     }
     if (file.blob.size > MAX_ZIP_BYTES) throw new EngineError('dataset-invalid', `${file.path} is ${(file.blob.size / 1024 ** 3).toFixed(1)} GB; zips up to 2 GB can be opened. Unpack it and choose the folder instead.`);
+    // The sizes the zip declares are read before anything is unpacked, so a zip bomb is refused unopened.
+    let unpacked = 0;
+    const tooLarge: string[] = [];
+    const nested: string[] = [];
     let entries: Record<string, Uint8Array>;
     try {
-      entries = unzipSync(new Uint8Array(await file.blob.arrayBuffer()));
+      entries = unzipSync(new Uint8Array(await file.blob.arrayBuffer()), {
+        filter: (entry) => {
+          if (entry.name.endsWith('/') || entry.name.startsWith('__MACOSX/')) return false;
+          if (entry.name.toLowerCase().endsWith('.zip')) {
+            nested.push(entry.name);
+            return false;
+          }
+          if (entry.originalSize > MAX_IMAGE_BYTES) {
+            tooLarge.push(`${entry.name} (${(entry.originalSize / 1024 ** 2).toFixed(0)} MB unpacked)`);
+            return false;
+          }
+          unpacked += entry.originalSize;
+          if (unpacked > MAX_UNPACKED_BYTES) {
+            throw new EngineError('dataset-invalid', `${file.path} would unpack to more than ${MAX_UNPACKED_BYTES / 1024 ** 3} GB from ${(file.blob.size / 1024 ** 2).toFixed(1)} MB, more than this tab can hold (or it is a "zip bomb"), so it was not opened. Unpack it yourself, check what is inside, and choose the folder.`);
+          }
+          return true;
+        },
+      });
     } catch (cause) {
+      if (cause instanceof EngineError) throw cause;
       throw new EngineError('dataset-invalid', `${file.path} could not be opened as a zip (${errorMessage(cause)}). Check the file, or unpack it and choose the folder.`, { cause });
     }
-    const paths = Object.keys(entries).filter((p) => !p.endsWith('/') && !p.startsWith('__MACOSX/'));
+    for (const name of nested) skipped.push({ path: `${file.path}/${name}`, reason: 'a zip inside the zip is not opened. Unpack it and put its files in the outer zip (or choose the unpacked folder).' });
+    for (const name of tooLarge) skipped.push({ path: `${file.path}/${name}`, reason: `larger than the ${MAX_IMAGE_BYTES / 1024 ** 2} MB a file of a dataset may be, so it was not unpacked.` });
+    const paths = Object.keys(entries);
+    if (paths.length === 0) {
+      const why = nested.length > 0 ? `it holds only other zips (${nested.slice(0, 3).join(', ')}), and zips inside a zip are not opened. Unpack them and choose the folder, or zip their files directly.` : tooLarge.length > 0 ? `every file in it is over the ${MAX_IMAGE_BYTES / 1024 ** 2} MB limit (${tooLarge.slice(0, 3).join(', ')}).` : 'it is empty.';
+      throw new EngineError('dataset-invalid', `Nothing in ${file.path} can be loaded: ${why}`);
+    }
     // Zips made from a folder put everything under that folder's name: read it as the folder itself.
     const top = paths[0]?.split('/')[0];
     const strip = top !== undefined && paths.every((p) => p.startsWith(`${top}/`)) ? top.length + 1 : 0;
     for (const path of paths) out.push({ path: path.slice(strip), blob: new Blob([entries[path] as Uint8Array<ArrayBuffer>]) });
   }
-  return out;
+  return { files: out, skipped };
 }

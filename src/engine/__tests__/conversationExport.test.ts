@@ -49,7 +49,8 @@ describe('buildMmdialogExport', () => {
   it('writes one MMDialog record: alternating turns, texts and media keys in order, the same pool image once', () => {
     const out = buildMmdialogExport(INPUT);
     expect(out.folder).toBe('conversation-20250304-130509-mmdialog');
-    expect(out.record).toEqual({
+    expect(out.records).toHaveLength(1);
+    expect(out.records[0]).toEqual({
       conversation_id: T0,
       conversation: [
         { turn: [{ __MEDIA__: 'photo-1' }, { __TEXT__: 'our picnic spot' }] },
@@ -104,7 +105,7 @@ describe('buildMmdialogExport', () => {
       ['pool:../etc', { format: 'bmp' }],
     ]);
     const out = buildMmdialogExport({ messages, images, exportedAt: EXPORTED });
-    expect(out.record.conversation.map((t) => t.turn)).toEqual([
+    expect(out.records[0]!.conversation.map((t) => t.turn)).toEqual([
       [{ __MEDIA__: 'photo-1' }, { __MEDIA__: 'photo-2' }],
       [{ __MEDIA__: 'PHOTO-1-2' }, { __MEDIA__: 'image' }],
     ]);
@@ -118,27 +119,33 @@ describe('buildMmdialogExport', () => {
       { role: 'user', createdAt: T0 + 2, elements: [{ kind: 'photo', id: 'lost', name: 'lost.jpg' }, { kind: 'text', text: 'this one' }] },
     ];
     const out = buildMmdialogExport({ messages, images: new Map(), exportedAt: EXPORTED });
-    expect(out.record.conversation).toEqual([{ turn: [{ __TEXT__: 'look' }, { __TEXT__: 'this one' }] }]);
+    expect(out.records[0]!.conversation).toEqual([{ turn: [{ __TEXT__: 'look' }, { __TEXT__: 'this one' }] }]);
     expect(out.missing).toEqual([
       'The pool image "A deleted dataset image" could not be read, so it is left out.',
       'Your photo "lost.jpg" is not stored any more, so it is left out.',
     ]);
-    expect(out.files.map((f) => f.path.slice(out.folder.length + 1))).toEqual(['conversations.json', 'media.json']);
+    // Text only: no media.json, whose empty list said nothing.
+    expect(out.files.map((f) => f.path.slice(out.folder.length + 1))).toEqual(['conversations.json']);
   });
 
   it('cuts a text longer than the 4000-character element limit into elements at spaces', () => {
     const long = `${'word '.repeat(1000)}end`.trim(); // 5003 characters
     const out = buildMmdialogExport({ messages: [{ role: 'user', createdAt: T0, elements: [{ kind: 'text', text: long }] }], images: new Map(), exportedAt: EXPORTED });
-    const pieces = out.record.conversation[0]!.turn.map((e) => ('__TEXT__' in e ? e.__TEXT__ : ''));
+    const pieces = out.records[0]!.conversation[0]!.turn.map((e) => ('__TEXT__' in e ? e.__TEXT__ : ''));
     expect(pieces.map((p) => p.length)).toEqual([3999, 1003]);
     expect(pieces.join(' ')).toBe(long);
   });
 
-  it('refuses, with the reason and the way out, what the loader would refuse or what is empty', () => {
-    const many: ExportMessage[] = Array.from({ length: 201 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', createdAt: T0 + i, elements: [{ kind: 'text', text: `turn ${i}` }] }));
-    const tooLong = () => buildMmdialogExport({ messages: many, images: new Map(), exportedAt: EXPORTED });
-    expect(tooLong).toThrow(EngineError);
-    expect(tooLong).toThrow('This conversation cannot be written as MMDialog JSON: conversations.json, record 0 (conversation_id 1741089660000): conversation has 201 turns; the limit is 200. Split the dialogue into shorter ones. The Markdown export has no such limit.');
+  it('writes a chat longer than the loader\'s 200 turns as parts the loader reads back, each starting with the person', () => {
+    const many: ExportMessage[] = Array.from({ length: 441 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', createdAt: T0 + i, elements: [{ kind: 'text', text: `turn ${i}` }] }));
+    const out = buildMmdialogExport({ messages: many, images: new Map(), exportedAt: EXPORTED });
+    expect(out.records.map((r) => [r.conversation_id, r.conversation.length])).toEqual([[T0, 200], [`${T0}-part-2`, 200], [`${T0}-part-3`, 41]]);
+    expect(out.records[1]!.conversation[0]).toEqual({ turn: [{ __TEXT__: 'turn 200' }] });
+    const read = parseConversations(out.files[0]!.path.endsWith('conversations.json') ? (out.files[0] as { text: string }).text : '', { file: 'conversations.json' });
+    expect(read.map((r) => r.turns.length)).toEqual([200, 200, 41]);
+  });
+
+  it('refuses, with the reason and the way out, what is empty', () => {
     expect(() => buildMmdialogExport({ messages: [], images: new Map(), exportedAt: EXPORTED })).toThrow('The conversation is empty, so there is nothing to export. Send a message first.');
     const onlyLost: ExportMessage[] = [{ role: 'user', createdAt: T0, elements: [{ kind: 'photo', id: 'lost', name: 'lost.jpg' }] }];
     expect(() => buildMmdialogExport({ messages: onlyLost, images: new Map(), exportedAt: EXPORTED })).toThrow('its only images are no longer stored');

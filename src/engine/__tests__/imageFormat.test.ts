@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
-import { MAX_IMAGE_PIXELS, checkImageFile, readImageHeader } from '../image/imageFormat';
+import { MAX_IMAGE_PIXELS, checkImageFile, readImageHeader, sniffImageFormat } from '../image/imageFormat';
 import { readBytes } from './fixture';
 
 function pngHeader(width: number, height: number): Uint8Array {
@@ -64,7 +64,16 @@ describe('checkImageFile', () => {
     expect(codeOf(() => checkImageFile('zero.png', pngHeader(0, 100)))).toBe('image-corrupt');
     expect(codeOf(() => checkImageFile('huge.png', pngHeader(12000, 12000)))).toBe('image-too-large');
     expect(codeOf(() => checkImageFile('tall.jpg', jpegHeader(100, 20000)))).toBe('image-too-large');
-    expect(() => checkImageFile('huge.png', pngHeader(12000, 12000))).toThrow('"huge.png" is 12000 × 12000 pixels (144 megapixels); the limit is 40 megapixels');
+    expect(() => checkImageFile('huge.png', pngHeader(12000, 12000))).toThrow('"huge.png" is 12000 × 12000 pixels (144.0 megapixels), over the limit of 40 megapixels. Resize it and try again.');
+  });
+
+  it('names the limit that is exceeded: a 20000 × 2000 BMP is 40 megapixels, within that limit, but too wide', () => {
+    const bmp = new Uint8Array(26);
+    bmp.set([0x42, 0x4d]);
+    new DataView(bmp.buffer).setInt32(18, 20000, true);
+    new DataView(bmp.buffer).setInt32(22, 2000, true);
+    expect(() => checkImageFile('wide.bmp', bmp)).toThrow('"wide.bmp" is 20000 × 2000 pixels; its width of 20000 pixels is over the limit of 16384 pixels a side. Resize it to at most 16384 pixels a side and try again.');
+    expect(() => checkImageFile('huge.png', pngHeader(8000, 5001))).toThrow('(40.008 megapixels), over the limit of 40 megapixels');
   });
 
   it('allows exactly the pixel limit and refuses one row more', () => {
@@ -72,5 +81,16 @@ describe('checkImageFile', () => {
     const rows = MAX_IMAGE_PIXELS / side;
     expect(codeOf(() => checkImageFile('a.png', pngHeader(side, rows)))).toBe('none');
     expect(codeOf(() => checkImageFile('b.png', pngHeader(side, rows + 1)))).toBe('image-too-large');
+  });
+});
+
+describe('sniffImageFormat', () => {
+  it('reads the format from the magic bytes alone, whatever follows', () => {
+    const gifWithScript = new Uint8Array([...new TextEncoder().encode('GIF89a'), 1, 0, 1, 0, ...new TextEncoder().encode('<script>')]);
+    expect(sniffImageFormat(gifWithScript)).toBe('gif');
+    expect(sniffImageFormat(pngHeader(2, 2))).toBe('png');
+    expect(sniffImageFormat(jpegHeader(2, 2))).toBe('jpeg');
+    expect(sniffImageFormat(new TextEncoder().encode('<html><script>alert(1)</script>'))).toBeNull();
+    expect(sniffImageFormat(new Uint8Array())).toBeNull();
   });
 });

@@ -65,7 +65,8 @@ export interface ConversationExport {
 }
 
 export interface MmdialogExport extends ConversationExport {
-  readonly record: MmdialogRecordJson;
+  /** One record, or consecutive parts of at most DIALOGUE_LIMITS.turnsPerDialogue turns for a long chat. */
+  readonly records: readonly MmdialogRecordJson[];
 }
 
 const DEFAULT_SPEAKERS = { user: 'You', assistant: 'System' } as const;
@@ -185,11 +186,11 @@ function splitLongText(text: string, limit: number = DIALOGUE_LIMITS.textChars):
 }
 
 /**
- * The conversation as one MMDialog record. Speakers alternate by turn in MMDialog, so consecutive
+ * The conversation as MMDialog records (one, or parts of a long chat). Speakers alternate by turn in MMDialog, so consecutive
  * messages of one side (a turn whose reply failed, then the next turn) are merged into one turn, and
  * messages left empty (only images that are gone) are dropped.
  */
-function recordOf(input: ConversationExportInput, plan: MediaPlan): MmdialogRecordJson {
+function recordsOf(input: ConversationExportInput, plan: MediaPlan): MmdialogRecordJson[] {
   const turns: { role: ExportMessage['role']; turn: MmdialogElementJson[] }[] = [];
   for (const message of input.messages) {
     const elements: MmdialogElementJson[] = [];
@@ -208,7 +209,16 @@ function recordOf(input: ConversationExportInput, plan: MediaPlan): MmdialogReco
   }
   const first = input.messages[0]?.createdAt ?? input.exportedAt;
   // MMDialog's ids are numbers; the time the chat began is one that two exports of one chat share.
-  return { conversation_id: Number.isSafeInteger(first) && first >= 0 ? first : 0, conversation: turns.map((t) => ({ turn: t.turn })) };
+  const id = Number.isSafeInteger(first) && first >= 0 ? first : 0;
+  // A chat longer than the loader's limit becomes consecutive parts, each of an even number of turns,
+  // so every part starts with the same speaker as the chat did; the loader reads them back as dialogues.
+  const size = DIALOGUE_LIMITS.turnsPerDialogue - (DIALOGUE_LIMITS.turnsPerDialogue % 2);
+  const records: MmdialogRecordJson[] = [];
+  for (let start = 0; start < turns.length; start += size) {
+    const part = start / size + 1;
+    records.push({ conversation_id: part === 1 ? id : `${id}-part-${part}`, conversation: turns.slice(start, start + size).map((t) => ({ turn: t.turn })) });
+  }
+  return records;
 }
 
 function mediaCatalogue(plan: MediaPlan, input: ConversationExportInput): string {
@@ -247,30 +257,31 @@ function imageFiles(folder: string, plan: MediaPlan): ExportFile[] {
 }
 
 /**
- * conversations.json (a list holding one record), media.json (alt texts and credits, which the
+ * conversations.json (a list holding one record, or its parts for a long chat), media.json (alt texts and credits, which the
  * loader keeps) and the images named by their media keys. The record is read back with the loader's
  * own validator before it is returned, so an export the loader would refuse is never written.
  */
 export function buildMmdialogExport(input: ConversationExportInput): MmdialogExport {
   if (input.messages.length === 0) throw new EngineError('invalid-input', 'The conversation is empty, so there is nothing to export. Send a message first.');
   const plan = planMedia(input);
-  const record = recordOf(input, plan);
-  if (record.conversation.length === 0) {
+  const records = recordsOf(input, plan);
+  if (records.length === 0) {
     throw new EngineError('invalid-input', 'Nothing in this conversation can be exported: its only images are no longer stored. Export it as Markdown instead, or start a new one.');
   }
   const keys = new Set(plan.ordered.map((p) => p.key));
   try {
-    readDialogueRecord(record, { file: 'conversations.json', hasMedia: (key) => keys.has(key) });
+    for (const record of records) readDialogueRecord(record, { file: 'conversations.json', hasMedia: (key) => keys.has(key) });
   } catch (cause) {
     throw new EngineError('invalid-input', `This conversation cannot be written as MMDialog JSON: ${errorMessage(cause)} The Markdown export has no such limit.`, { cause });
   }
   const folder = folderName(input.exportedAt, 'mmdialog');
   return {
     folder,
-    record,
+    records,
     files: [
-      { path: `${folder}/conversations.json`, text: `${JSON.stringify([record], null, 2)}\n` },
-      { path: `${folder}/media.json`, text: mediaCatalogue(plan, input) },
+      { path: `${folder}/conversations.json`, text: `${JSON.stringify(records, null, 2)}\n` },
+      // No media.json without images: an empty catalogue says nothing (older loaders refused it).
+      ...(plan.ordered.length > 0 ? [{ path: `${folder}/media.json`, text: mediaCatalogue(plan, input) }] : []),
       ...imageFiles(folder, plan),
     ],
     missing: plan.missing,

@@ -49,6 +49,11 @@ export interface PoolCatalogueOptions {
    */
   readonly strict?: boolean;
   readonly maxItems?: number;
+  /**
+   * A dataset's media.json only adds alt texts and credits, so an empty one (a text-only chat
+   * exported by versions that still wrote it) is read as no alt texts. A pool needs entries.
+   */
+  readonly allowEmpty?: boolean;
 }
 
 export const POOL_LIMITS = {
@@ -78,13 +83,13 @@ function readVersion(json: object, file: string, strict: boolean): void {
   }
 }
 
-function readList(json: unknown, file: string, name: 'items' | 'texts', shape: string, strict: boolean, maxItems: number): unknown[] {
+function readList(json: unknown, file: string, name: 'items' | 'texts', shape: string, strict: boolean, maxItems: number, allowEmpty = false): unknown[] {
   if (!isPlainObject(json)) invalid(`${file} is ${describeJson(json)}, not an object. It should be ${shape}.`);
   readVersion(json, file, strict);
   const list = ownValue(json, name);
   if (list === undefined) invalid(`${file}: ${name} is missing. The file should be ${shape}.`);
   if (!Array.isArray(list)) invalid(`${file}: ${name} is ${describeJson(list)}, not an array. The file should be ${shape}.`);
-  if (list.length === 0) invalid(`${file}: ${name} is empty. A pool needs at least one entry.`);
+  if (list.length === 0 && !allowEmpty) invalid(`${file}: ${name} is empty. A pool needs at least one entry.`);
   if (list.length > maxItems) invalid(`${file}: ${name} has ${formatCount(list.length)} entries; the limit is ${formatCount(maxItems)}. Use a smaller pool.`);
   return list;
 }
@@ -207,7 +212,7 @@ function readMediaItem(raw: unknown, index: number, file: string, strict: boolea
 export function parseMediaCatalogue(json: unknown, options: PoolCatalogueOptions = {}): PoolMediaItem[] {
   const file = options.file ?? 'media.json';
   const strict = options.strict ?? false;
-  const list = readList(json, file, 'items', '{"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}', strict, options.maxItems ?? POOL_LIMITS.items);
+  const list = readList(json, file, 'items', '{"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}', strict, options.maxItems ?? POOL_LIMITS.items, options.allowEmpty);
   const indexOfKey = new Map<string, number>();
   const items: PoolMediaItem[] = [];
   for (let i = 0; i < list.length; i++) {

@@ -67,6 +67,19 @@ function webpSize(b: Uint8Array): { width: number; height: number } | null {
   return null;
 }
 
+/**
+ * The format the first bytes prove, from the magic numbers alone (12 bytes are enough): what a
+ * stored image is served as, whatever type the file claimed when it was shared.
+ */
+export function sniffImageFormat(b: Uint8Array): ImageFormat | null {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b.length >= 8 && u32be(b, 0) === 0x89504e47 && u32be(b, 4) === 0x0d0a1a0a) return 'png';
+  if (b.length >= 6 && (ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a')) return 'gif';
+  if (b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') return 'webp';
+  if (b.length >= 2 && ascii(b, 0, 2) === 'BM') return 'bmp';
+  return null;
+}
+
 /** Identifies the format from its magic bytes (never from the file name) and reads the size from the header. */
 export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
   const b = bytes;
@@ -103,11 +116,16 @@ export function checkImageFile(name: string, bytes: Uint8Array): ImageHeader {
   if (width === 0 || height === 0) {
     throw new EngineError('image-corrupt', `"${name}" says it is ${width} × ${height} pixels, so the file is damaged. Choose another photo.`);
   }
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-    throw new EngineError(
-      'image-too-large',
-      `"${name}" is ${width} × ${height} pixels (${((width * height) / 1e6).toFixed(0)} megapixels); the limit is ${MAX_IMAGE_PIXELS / 1e6} megapixels and ${MAX_IMAGE_SIDE} pixels a side. Resize it and try again.`,
-    );
+  // Name the limit that is exceeded: "40 megapixels; the limit is 40 megapixels" helps no one.
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    const side = width >= height ? `width of ${width}` : `height of ${height}`;
+    throw new EngineError('image-too-large', `"${name}" is ${width} × ${height} pixels; its ${side} pixels is over the limit of ${MAX_IMAGE_SIDE} pixels a side. Resize it to at most ${MAX_IMAGE_SIDE} pixels a side and try again.`);
+  }
+  if (width * height > MAX_IMAGE_PIXELS) {
+    const mp = (width * height) / 1e6;
+    // Enough digits that the figure shown is over the limit shown (40.008, not 40.0).
+    const shown = Number(mp.toFixed(1)) > MAX_IMAGE_PIXELS / 1e6 ? mp.toFixed(1) : mp.toFixed(3);
+    throw new EngineError('image-too-large', `"${name}" is ${width} × ${height} pixels (${shown} megapixels), over the limit of ${MAX_IMAGE_PIXELS / 1e6} megapixels. Resize it and try again.`);
   }
   return header;
 }

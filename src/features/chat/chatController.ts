@@ -1,5 +1,5 @@
 import { errorMessage } from '../../engine/errors';
-import { clearConversationDb, deleteImages, loadImage } from '../../persistence/conversationDb';
+import { loadImage } from '../../persistence/conversationDb';
 import type { ChatMessage } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
 import { useModelStore } from '../../shared/stores/modelStore';
@@ -7,7 +7,7 @@ import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
-import { loadConversation, saveConversation } from './storedConversation';
+import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
@@ -15,15 +15,6 @@ let conversationEpoch = 0;
 
 function newId(): string {
   return crypto.randomUUID();
-}
-
-export async function restoreConversation(): Promise<void> {
-  try {
-    chatActions.hydrate(await loadConversation());
-  } catch (error) {
-    chatActions.hydrate([]);
-    noticeActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
-  }
 }
 
 /** Photos still being checked, each resolving to how many of its files could not be used; Send waits for them. */
@@ -47,7 +38,9 @@ async function checkImages(files: readonly File[]): Promise<number> {
     chatActions.setChecking(1);
     try {
       const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
-      chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
+      // Kept as the type its bytes prove, never the type the file claimed (a "photo" sent as text/html).
+      const blob = file.slice(0, file.size, `image/${checked.format}`);
+      chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob, width: checked.width, height: checked.height });
     } catch (error) {
       failed++;
       noticeActions.notify('error', errorMessage(error));
@@ -105,11 +98,12 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     ],
   };
   const epoch = conversationEpoch;
+  const conversation = currentConversationId();
   withdrawUndoOffer();
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
   chatActions.setAwaitingReply(true);
-  void saveConversation([...messages, userMessage], draftImages).catch((e: unknown) => noticeActions.notify('error', `This turn could not be saved for later (${errorMessage(e)}).`));
+  void saveChanged([userMessage], draftImages, conversation);
   try {
     const history = await historyOf(messages);
     const reply = await engine().call('reply', {
@@ -137,11 +131,15 @@ export async function sendTurn(rawText: string): Promise<boolean> {
         poolName: useModelStore.getState().pool?.name,
       },
     };
-    // A reply to a conversation the user has since cleared is dropped.
-    if (epoch !== conversationEpoch) return true;
+    // A reply to a conversation since cleared is not shown, but stored with its turn, so Undo brings both back.
+    if (epoch !== conversationEpoch || currentConversationId() !== conversation) {
+      void saveChanged([assistantMessage], [], conversation);
+      return true;
+    }
     chatActions.setCaptions(userMessage.id, reply.captions);
     chatActions.appendMessage(assistantMessage);
-    void saveConversation(useChatStore.getState().messages, []).catch((e: unknown) => noticeActions.notify('error', `The reply could not be saved for later (${errorMessage(e)}).`));
+    const captioned = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
+    void saveChanged([captioned, assistantMessage], [], conversation);
   } catch (error) {
     noticeActions.notify('error', `No reply this time: ${errorMessage(error)}`);
   } finally {
@@ -196,7 +194,9 @@ export async function takeBackLastChange(): Promise<void> {
     return;
   }
   withdrawUndoOffer();
-  if (useChatStore.getState().messages !== offer.after) {
+  // By ids, not identity: another tab's write reloads the same list as a new array.
+  const now = useChatStore.getState().messages;
+  if (now.length !== offer.after.length || now.some((m, i) => m.id !== offer.after[i]!.id)) {
     noticeActions.notify('info', 'The conversation has changed since, so that step can no longer be taken back.');
     return;
   }
@@ -250,12 +250,13 @@ export async function undoLastTurn(): Promise<void> {
   );
   const lostPhotos = (turn?.elements ?? []).filter((e) => e.kind === 'image').length - restoredPhotos.length;
 
+  const conversation = currentConversationId();
   chatActions.setMessages(kept);
   chatActions.setDraftText(restoredText);
   chatActions.setDraftImages([...restoredPhotos, ...draftsBefore]);
-  void saveConversation(kept, [])
-    .then(() => deleteImages(photos.map((p) => p.imageId)))
-    .catch(persistError('The shorter conversation'));
+  if (conversation !== null) {
+    void removeStored(conversation, removed.map((m) => m.id), photos.map((p) => p.imageId)).catch(persistError('The shorter conversation'));
+  }
 
   const what = turn ? (removed.length > 1 ? 'your last turn and its reply' : 'your last turn') : 'the last reply';
   const back = turn ? ` ${restoredPhotos.length > 0 ? (turnText ? 'Its text and photos are' : 'Its photos are') : 'Its text is'} back in the message box.` : '';
@@ -265,26 +266,19 @@ export async function undoLastTurn(): Promise<void> {
     if (now.draftText === restoredText) chatActions.setDraftText(textBefore);
     const restoredIds = new Set(restoredPhotos.map((p) => p.imageId));
     chatActions.setDraftImages(now.draftImages.filter((d) => !restoredIds.has(d.imageId)));
-    const all = [...kept, ...removed];
-    chatActions.setMessages(all);
-    await saveConversation(all, photos).catch(persistError('The restored turn'));
+    chatActions.setMessages([...kept, ...removed]);
+    await saveChanged(removed, photos, conversation);
   });
 }
 
 /**
- * Clears the conversation and what is stored. By default a notice offers Undo, which writes it all
- * back (the photos are held in memory until then); the composer is left as it is. `undoable: false`
- * (a kiosk reset for the next visitor) also empties the composer and keeps nothing.
+ * Starts a new, empty conversation. By default the old one stays stored and a notice offers Undo,
+ * which points back at it; the composer is left as it is. `undoable: false` (a kiosk reset for the
+ * next visitor) also empties the composer and keeps nothing of the kiosk's conversation.
  */
 export async function startNewConversation(options: { undoable?: boolean } = {}): Promise<void> {
   const undoable = options.undoable ?? true;
-  let messages = useChatStore.getState().messages;
-  let photos = undoable ? await photosOf(messages) : [];
-  // A reply that arrived while the photos were read belongs to what Undo brings back.
-  while (undoable && useChatStore.getState().messages !== messages) {
-    messages = useChatStore.getState().messages;
-    photos = await photosOf(messages);
-  }
+  const hadMessages = useChatStore.getState().messages.length > 0;
   conversationEpoch++;
   withdrawUndoOffer();
   if (undoable) chatActions.setMessages([]);
@@ -293,11 +287,18 @@ export async function startNewConversation(options: { undoable?: boolean } = {})
     chatActions.setDraftText('');
   }
   const cleared = useChatStore.getState().messages;
-  await clearConversationDb().catch(persistError('The new, empty conversation'));
-  if (!undoable || messages.length === 0) return;
+  let ids: { previousId: string; conversationId: string };
+  try {
+    ids = await startFresh(undoable);
+  } catch (error) {
+    persistError('The new, empty conversation')(error);
+    return;
+  }
+  if (!undoable || !hadMessages) return;
   offerUndo('Started a new conversation.', cleared, async () => {
-    chatActions.setMessages(messages);
-    await saveConversation(messages, photos).catch(persistError('The restored conversation'));
+    if (!(await restorePrevious(ids.previousId, ids.conversationId).catch(() => false))) {
+      noticeActions.notify('info', 'The new conversation has turns now (perhaps from another tab), so the earlier one cannot come back.');
+    }
   });
 }
 

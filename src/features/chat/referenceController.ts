@@ -3,10 +3,9 @@ import type { VisitorReference } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
 import { reportScoredTurn } from '../../shared/scoredTurns';
 import { useModelStore } from '../../shared/stores/modelStore';
-import { noticeActions } from '../../shared/stores/noticeStore';
 import type { HistoryElement } from '../../worker/protocol';
 import { chatActions, useChatStore, withCaption } from './chatStore';
-import { saveConversation } from './storedConversation';
+import { saveChanged } from './chatPersistence';
 
 /**
  * The visitor's own answer to a reply becomes that reply's reference: the worker scores the reply
@@ -24,7 +23,7 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     const images: { imageId: string; name: string; blob: Blob; width: number; height: number }[] = [];
     for (const file of photos) {
       const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
-      images.push({ imageId: crypto.randomUUID(), name: file.name || 'pasted image', blob: file, width: checked.width, height: checked.height });
+      images.push({ imageId: crypto.randomUUID(), name: file.name || 'pasted image', blob: file.slice(0, file.size, `image/${checked.format}`), width: checked.width, height: checked.height });
     }
     const reply = message.elements.flatMap((e): HistoryElement[] => (e.kind === 'text' ? [{ kind: 'text', text: e.text }] : e.kind === 'poolImage' ? [{ kind: 'poolImage', key: e.key }] : []));
     const reference: HistoryElement[] = [...(text ? [{ kind: 'text' as const, text }] : []), ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob }))];
@@ -40,7 +39,8 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     if (!useChatStore.getState().messages.some((m) => m.id === messageId)) return null; // the conversation was cleared meanwhile
     chatActions.setReference(messageId, answer);
     reportScoredTurn({ id: `chat:${messageId}`, source: 'chat', label: 'your answer to a reply', figures: { mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks } });
-    void saveConversation(useChatStore.getState().messages, images).catch((e: unknown) => noticeActions.notify('error', `Your answer could not be saved for later (${errorMessage(e)}).`));
+    const answered = useChatStore.getState().messages.find((m) => m.id === messageId);
+    if (answered) void saveChanged([answered], images);
     return null;
   } catch (error) {
     return `Your answer could not be scored: ${errorMessage(error)}`;

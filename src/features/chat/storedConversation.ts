@@ -1,4 +1,4 @@
-import { loadMessages, saveTurn } from '../../persistence/conversationDb';
+import { type ConversationSlot, loadConversation as loadStored, putMessages } from '../../persistence/conversationDb';
 import type { StoredElement, StoredMessage, StoredPhoto, StoredReply, StoredText } from '../../persistence/storedMessages';
 import type { ChatMessage, MessageElement, PhotoElement, ReplyMeta, VisitorReference } from '../../shared/conversation';
 import type { ResponseMethodId } from '../../worker/protocol';
@@ -72,11 +72,12 @@ export function messageFromStored(m: StoredMessage): ChatMessage {
   });
 }
 
-export async function loadConversation(): Promise<ChatMessage[]> {
-  return (await loadMessages()).map(messageFromStored);
+export async function loadConversation(slot: ConversationSlot): Promise<{ conversationId: string; messages: ChatMessage[] }> {
+  const { conversationId, messages } = await loadStored(slot);
+  return { conversationId, messages: messages.map(messageFromStored) };
 }
 
-/** Stores the whole message list and the Blobs of photos new to it (see conversationDb.saveTurn). */
-export function saveConversation(messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[]): Promise<void> {
-  return saveTurn(messages.map(messageToStored), [...images]);
+/** Stores these messages (new or changed) and the Blobs of photos new to them; see conversationDb.putMessages. */
+export function saveMessages(slot: ConversationSlot, messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[], conversationId?: string): Promise<string> {
+  return putMessages(slot, messages.map(messageToStored), images, conversationId);
 }

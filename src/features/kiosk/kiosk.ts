@@ -11,6 +11,8 @@ export interface KioskHost {
   watchConversation(onActivity: () => void): () => void;
   /** Whether a conversation is on screen now (one a previous visitor left starts the clock). */
   hasConversation(): boolean;
+  /** Shows kiosk mode's own conversation, or the page's: a kiosk reset never touches the page's conversation. */
+  showConversation(kiosk: boolean): Promise<void>;
 }
 
 /**
@@ -35,10 +37,13 @@ export function initKiosk(kioskHost: KioskHost): void {
   const config = readKioskConfig(window.location.search);
   kioskActions.configure(config.idleMs, config.warnMs);
   if (config.kiosk) enterKiosk();
+  void kioskHost.showConversation(config.kiosk);
 }
 
-export function enterKiosk(): void {
+/** Enters kiosk mode; `switchConversation` (from the keyboard, not the address) puts the page's conversation aside. */
+export function enterKiosk(switchConversation = false): void {
   if (useKioskStore.getState().enabled) return;
+  if (switchConversation) void host?.showConversation(true);
   const { idleMs, warnMs } = useKioskStore.getState();
   kioskActions.setEnabled(true);
   panelActions.setSettingsOpen(false);
@@ -65,6 +70,7 @@ export function enterKiosk(): void {
 }
 
 export function leaveKiosk(): void {
+  if (useKioskStore.getState().enabled) void host?.showConversation(false);
   stopWatching?.();
   stopWatching = null;
   timer = null;
@@ -78,7 +84,7 @@ export function toggleKiosk(): void {
     leaveKiosk();
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
   } else {
-    enterKiosk();
+    enterKiosk(true);
     if (document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
   }
 }

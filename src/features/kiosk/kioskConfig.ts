@@ -1,4 +1,4 @@
-/** Kiosk settings read from the address: `?kiosk=1` starts in kiosk mode, `?idle=<seconds>` sets the reset delay. */
+/** Kiosk settings read from the address: `?kiosk=1` starts in kiosk mode, `?idle=<seconds>` sets the reset delay (at least 10 s). */
 export interface KioskConfig {
   kiosk: boolean;
   idleMs: number;
@@ -7,6 +7,8 @@ export interface KioskConfig {
 }
 
 export const DEFAULT_IDLE_MS = 120_000;
+/** A shorter reset would clear a visitor's reply while they still read it; `?idle=1` must not wipe a stand in a second. */
+export const MIN_IDLE_MS = 10_000;
 export const COUNTDOWN_MS = 20_000;
 
 export function readKioskConfig(search: string): KioskConfig {
@@ -15,7 +17,7 @@ export function readKioskConfig(search: string): KioskConfig {
   const idle = Number(params.get('idle'));
   return {
     kiosk: kiosk !== null && kiosk !== '0' && kiosk !== 'false',
-    idleMs: params.has('idle') && Number.isFinite(idle) && idle > 0 ? Math.round(idle * 1000) : DEFAULT_IDLE_MS,
+    idleMs: params.has('idle') && Number.isFinite(idle) && idle > 0 ? Math.max(MIN_IDLE_MS, Math.round(idle * 1000)) : DEFAULT_IDLE_MS,
     warnMs: COUNTDOWN_MS,
   };
 }

@@ -8,6 +8,10 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { DatasetFile } from '../../worker/protocol';
 import { poolActions, usePoolStore } from './poolStore';
 
+/** A dataset deleted while it loaded stops its import on purpose: said as information, not as a failure. */
+const wasCancelled = (error: unknown) => (error as { code?: unknown } | null)?.code === 'cancelled';
+const cancelledNotice = (name: string) => `"${name}" was deleted while it loaded, so loading it stopped and nothing of it is kept.`;
+
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;
 
@@ -44,7 +48,8 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     poolActions.imported({ name: result.name, problems: result.problems });
     noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
   } catch (error) {
-    noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
+    if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
+    else noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
   } finally {
     poolActions.importing(null);
     await refreshDatasets();
@@ -61,7 +66,8 @@ export async function resumeInterruptedImports(): Promise<void> {
       await engine().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
       noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
-      noticeActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
+      if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
+      else noticeActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
     } finally {
       poolActions.importing(null);
       await refreshDatasets();

@@ -1,0 +1,142 @@
+import { errorMessage } from '../../engine/errors';
+import {
+  type ConversationChange,
+  type ConversationSlot,
+  bytesToStore,
+  forgetSessionImages,
+  onOtherTabChange,
+  rememberSessionImages,
+  removeMessages,
+  restorePreviousConversation,
+  startConversation,
+} from '../../persistence/conversationDb';
+import { fullStorageAdvice, isQuotaError } from '../../persistence/storageSpace';
+import type { ChatMessage } from '../../shared/conversation';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { chatActions, useChatStore } from './chatStore';
+import { loadConversation, messageToStored, saveMessages } from './storedConversation';
+
+/**
+ * Keeps the chat's messages in IndexedDB: which conversation this tab shows (its slot and id), saves
+ * that never lose a turn (a failed one stays on screen, queued, with a Retry), and other tabs' writes
+ * shown here as they happen.
+ */
+let slot: ConversationSlot = 'main';
+let conversationId: string | null = null;
+
+interface PendingSave {
+  message: ChatMessage;
+  conversationId: string | null;
+}
+/** Messages whose save failed, by id: kept on screen and written again by Retry or the next save. */
+const unsaved = new Map<string, PendingSave>();
+const unsavedImages = new Map<string, { imageId: string; blob: Blob }>();
+let failureNotice: number | null = null;
+
+export const currentConversationId = () => conversationId;
+export const currentSlot = () => slot;
+
+export async function restoreConversation(nextSlot: ConversationSlot = slot): Promise<void> {
+  slot = nextSlot;
+  try {
+    const loaded = await loadConversation(slot);
+    conversationId = loaded.conversationId;
+    chatActions.hydrate(withUnsaved(loaded.messages));
+  } catch (error) {
+    chatActions.hydrate([...unsaved.values()].map((p) => p.message));
+    noticeActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
+  }
+}
+
+/** Stored messages with the ones this tab could not save yet, in time order. */
+function withUnsaved(stored: ChatMessage[]): ChatMessage[] {
+  const ids = new Set(stored.map((m) => m.id));
+  const mine = [...unsaved.values()].filter((p) => p.conversationId === conversationId && !ids.has(p.message.id)).map((p) => p.message);
+  return [...stored, ...mine].sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/**
+ * Saves new or changed messages; `into` names the conversation they belong to (a reply goes where its
+ * turn went). Resolves to that conversation's id; a failure is reported here and retried later.
+ */
+export async function saveChanged(messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[], into: string | null = conversationId): Promise<void> {
+  for (const message of messages) unsaved.set(message.id, { message, conversationId: into });
+  for (const image of images) unsavedImages.set(image.imageId, image);
+  rememberSessionImages(images);
+  await flush();
+}
+
+let flushing: Promise<void> | null = null;
+/** Writes everything not yet saved, grouped by conversation; one notice says what failed and what to do. */
+function flush(): Promise<void> {
+  flushing = (flushing ?? Promise.resolve()).then(async () => {
+    const batch = [...unsaved.values()];
+    if (batch.length === 0) return;
+    const images = [...unsavedImages.values()];
+    const groups = new Map<string | null, ChatMessage[]>();
+    for (const p of batch) groups.set(p.conversationId, [...(groups.get(p.conversationId) ?? []), p.message]);
+    try {
+      let first = true;
+      for (const [target, messages] of groups) {
+        const written = await saveMessages(slot, messages, first ? images : [], target ?? undefined);
+        first = false;
+        if (target === null && conversationId === null) conversationId = written;
+      }
+      for (const p of batch) if (unsaved.get(p.message.id) === p) unsaved.delete(p.message.id);
+      for (const i of images) unsavedImages.delete(i.imageId);
+      if (failureNotice !== null) {
+        noticeActions.dismiss(failureNotice);
+        failureNotice = null;
+        noticeActions.notify('info', 'Saved: every turn on screen is stored again.');
+      }
+    } catch (error) {
+      await reportSaveFailure(error, batch.map((p) => p.message), images);
+    }
+  });
+  return flushing;
+}
+
+async function reportSaveFailure(error: unknown, messages: ChatMessage[], images: { blob: Blob }[]): Promise<void> {
+  const turns = messages.length === 1 ? 'This turn is' : `${messages.length} messages are`;
+  const why = isQuotaError(error)
+    ? `the browser's storage for this page is full. ${await fullStorageAdvice(bytesToStore(messages.map(messageToStored), images))}`
+    : `${errorMessage(error)}. Press Retry; if it keeps failing, export the conversation (Conversation tools) before you reload.`;
+  if (failureNotice !== null) noticeActions.dismiss(failureNotice);
+  failureNotice = noticeActions.notify('error', `${turns} on screen but not saved yet: ${why}`, { label: 'Retry', run: () => void flush() });
+}
+
+/** How many messages wait to be saved (shown nowhere else; e2e and the kiosk read it). */
+export const unsavedCount = () => unsaved.size;
+
+export async function removeStored(conversation: string, messageIds: readonly string[], imageIds: readonly string[]): Promise<void> {
+  for (const id of messageIds) unsaved.delete(id);
+  await removeMessages(slot, conversation, messageIds, imageIds);
+}
+
+/** A new, empty conversation in this tab's slot; the old one is kept for Undo unless a kiosk reset says otherwise. */
+export async function startFresh(keepForUndo: boolean): Promise<{ previousId: string; conversationId: string }> {
+  for (const [id, p] of unsaved) if (p.conversationId === conversationId) unsaved.delete(id);
+  if (!keepForUndo) forgetSessionImages();
+  const ids = await startConversation(slot, keepForUndo);
+  conversationId = ids.conversationId;
+  return ids;
+}
+
+export async function restorePrevious(previousId: string, expectedCurrentId: string): Promise<boolean> {
+  const restored = await restorePreviousConversation(slot, previousId, expectedCurrentId);
+  if (restored) await restoreConversation();
+  return restored;
+}
+
+/** Shows what other tabs write: their turns join this list, and a new conversation there shows here. */
+export function followOtherTabs(): () => void {
+  return onOtherTabChange(async (change: ConversationChange) => {
+    if (change.slot !== slot) return;
+    const before = useChatStore.getState().messages.length;
+    const loaded = await loadConversation(slot);
+    conversationId = loaded.conversationId;
+    chatActions.setMessages(withUnsaved(loaded.messages));
+    if (change.kind === 'new-conversation' && before > 0) noticeActions.notify('info', 'Another tab of this page started a new conversation, so this tab shows it too. That tab offers Undo.');
+    if (change.kind === 'restored') noticeActions.notify('info', 'Another tab took back its new conversation: the earlier conversation is back.');
+  });
+}
