@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { modelsPlugin } from './src/node/viteModelsPlugin.ts';
 import { offlineInjectManifestOptions } from './src/node/offlineManifest.ts';
+import { contentSecurityPolicy } from './src/engine/securityPolicy.ts';
 
 const modelsDir = fileURLToPath(new URL('./models', import.meta.url));
 
@@ -14,10 +15,18 @@ const isolation = {
   'Cross-Origin-Embedder-Policy': 'require-corp',
 };
 
+/** The built index.html carries the policy as a meta tag too, for static hosts that send no headers (not in dev: React's refresh preamble is inline). */
+const securityPolicyMeta: Plugin = {
+  name: 'security-policy-meta',
+  apply: 'build',
+  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ meta: true }) }, injectTo: 'head-prepend' }],
+};
+
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    securityPolicyMeta,
     modelsPlugin(modelsDir),
     // Production builds only: dist/sw.js from src/sw/sw.ts with this build's file list (README, "Offline").
     VitePWA({
@@ -43,7 +52,7 @@ export default defineConfig({
     ],
   },
   server: { headers: isolation, host: 'localhost' },
-  preview: { headers: isolation, host: 'localhost' },
+  preview: { headers: { ...isolation, 'Content-Security-Policy': contentSecurityPolicy() }, host: 'localhost' },
   worker: { format: 'es' },
   optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestEntry, ManifestTransform } from 'workbox-build';
 import { defaultPackId } from '../engine/pack/defaultPack.ts';
@@ -14,7 +14,11 @@ export type BuiltFile = ManifestEntry & { size: number };
 export type ManifestFile = OfflineEntry & { size: number };
 
 function revisionOf(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  return sha256Of(bytes).slice(0, 16);
+}
+
+function sha256Of(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 export interface OfflineManifestInputs {
@@ -38,24 +42,29 @@ export interface OfflineManifestInputs {
  */
 export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
-  const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string): ManifestFile => ({
+  const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string, sha256?: string): ManifestFile => ({
     url,
     revision,
     bytes,
     install,
     ...(pack === undefined ? {} : { pack }),
+    ...(sha256 === undefined ? {} : { sha256 }),
     size: install ? bytes : 0,
   });
   const fromModels = (dir: string, path: string, install: boolean, pack?: string) => {
     const bytes = readFileSync(join(modelsDir, dir, path));
-    return entry(`models/${dir}/${path}`, revisionOf(bytes), bytes.length, install, pack);
+    return entry(`models/${dir}/${path}`, revisionOf(bytes), bytes.length, install, pack, sha256Of(bytes));
   };
+  // Files copied from public/ (the pool, its embeddings, the dialogues) get a hash the service worker checks;
+  // Vite's assets/ carry theirs in the name.
+  const publicDir = join(modelsDir, '..', 'public');
+  const publicSha256 = (url: string) => (existsSync(join(publicDir, url)) ? sha256Of(readFileSync(join(publicDir, url))) : undefined);
   const embeddingsOwner = new Map(packs.flatMap((p) => [`pool/embeddings/${p.id}.json`, `pool/embeddings/${p.id}.bin`].map((url) => [url, p.id] as const)));
 
   const files: ManifestFile[] = [];
   for (const file of [...built].sort((a, b) => a.url.localeCompare(b.url))) {
     const pack = embeddingsOwner.get(file.url);
-    files.push(entry(file.url, file.revision, file.size, pack === undefined || pack === defaultPack, pack));
+    files.push(entry(file.url, file.revision, file.size, pack === undefined || pack === defaultPack, pack, publicSha256(file.url)));
   }
   files.push(entry('models/index.json', revisionOf(packIndexJson), Buffer.byteLength(packIndexJson), true));
   // Every pack uses the detector, so it is kept at install whichever pack is chosen.

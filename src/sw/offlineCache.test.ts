@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   type CacheLike,
   type CacheStorageLike,
   type OfflineEntry,
   OfflineCacheError,
+  bodyRejection,
   cacheName,
   carryOver,
   checkStorage,
@@ -199,5 +201,24 @@ describe('fileFailure', () => {
     expect(full.message).toContain('ran out of storage');
     const named = new OfflineCacheError('file-failed', 'x');
     expect(fileFailure('pool/a.webp', named)).toBe(named);
+  });
+});
+
+describe('bodyRejection', () => {
+  const body = new TextEncoder().encode('the whole file').buffer as ArrayBuffer;
+  const sha256 = createHash('sha256').update(new Uint8Array(body)).digest('hex');
+
+  it('keeps a body of the listed size and hash, and one the build could not hash by its size', async () => {
+    expect(await bodyRejection('models/a.onnx', body, { bytes: 14, sha256 })).toBeNull();
+    expect(await bodyRejection('pool/x.bin', body, { bytes: 14 })).toBeNull();
+    expect(await bodyRejection('elsewhere.json', body, null)).toBeNull();
+  });
+
+  it('refuses a truncated body and an altered one of the right size, naming the file', async () => {
+    const truncated = await bodyRejection('models/a.onnx', body.slice(0, 9), { bytes: 14, sha256 });
+    expect(truncated?.message).toBe('models/a.onnx arrived with 9 bytes where this version of the demo expects 14, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.');
+    const altered = new Uint8Array(body.slice(0));
+    altered[3] = altered[3]! ^ 1;
+    expect((await bodyRejection('models/a.onnx', altered.buffer, { bytes: 14, sha256 }))?.message).toBe("models/a.onnx arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.");
   });
 });

@@ -17,6 +17,8 @@ export interface OfflineEntry {
   install: boolean;
   /** The pack the file belongs to: its model files and its pool embeddings. */
   pack?: string;
+  /** SHA-256 of the content (hex), where the build could read the file: a stored copy must match it. */
+  sha256?: string;
 }
 
 /** The part of Cache this code uses; the browser's Cache fits it. */
@@ -179,4 +181,22 @@ export function fileFailure(url: string, error: unknown): OfflineCacheError {
     return new OfflineCacheError('storage-short', `The browser ran out of storage while keeping the demo for offline use. Free some disk space and reload; the demo keeps working online.`);
   }
   return new OfflineCacheError('file-failed', `${url} could not be downloaded for offline use (${errorMessage(error)}). Check the connection and reload to try again; the demo keeps working online.`);
+}
+
+/**
+ * Checks a file's whole body against what the build listed: its size, and its SHA-256 where listed.
+ * A truncated or altered download is then never stored, so it cannot outlive a reload or a fixed server.
+ */
+export async function bodyRejection(url: string, body: ArrayBuffer, expected: Pick<OfflineEntry, 'bytes' | 'sha256'> | null): Promise<OfflineCacheError | null> {
+  if (!expected) return null;
+  if (body.byteLength !== expected.bytes) {
+    return new OfflineCacheError('file-failed', `${url} arrived with ${body.byteLength} bytes where this version of the demo expects ${expected.bytes}, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`);
+  }
+  if (expected.sha256) {
+    const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', body)), (b) => b.toString(16).padStart(2, '0')).join('');
+    if (digest !== expected.sha256) {
+      return new OfflineCacheError('file-failed', `${url} arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`);
+    }
+  }
+  return null;
 }

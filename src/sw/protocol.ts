@@ -7,7 +7,7 @@ import type { OfflineFailure } from './offlineCache';
 export type { OfflineFailure };
 
 /** Page → service worker. `cache-pack` comes with a MessagePort for its replies. */
-export type PageToServiceWorker = { type: 'cache-pack'; packId: string } | { type: 'skip-waiting' };
+export type PageToServiceWorker = { type: 'cache-pack'; packId: string } | { type: 'skip-waiting' } | { type: 'drop-pack'; packId: string };
 
 /** Service worker → page, on the port of a `cache-pack` request: progress, then exactly one of done / failed. */
 export type CachePackReply =
@@ -20,7 +20,7 @@ export type ServiceWorkerBroadcast =
   | { type: 'install-progress'; version: string; doneBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
   | { type: 'install-failed'; version: string; reason: OfflineFailure | 'internal'; message: string };
 
-const PAGE_TYPES = ['cache-pack', 'skip-waiting'];
+const PAGE_TYPES = ['cache-pack', 'skip-waiting', 'drop-pack'];
 const BROADCAST_TYPES = ['install-progress', 'install-failed'];
 
 function typed(value: unknown): string | null {
@@ -32,7 +32,7 @@ function typed(value: unknown): string | null {
 /** Messages come from another realm: check the envelope before trusting the type. */
 export function isPageMessage(value: unknown): value is PageToServiceWorker {
   const type = typed(value);
-  if (type === 'cache-pack') return typeof (value as Record<string, unknown>)['packId'] === 'string';
+  if (type === 'cache-pack' || type === 'drop-pack') return typeof (value as Record<string, unknown>)['packId'] === 'string';
   return type !== null && PAGE_TYPES.includes(type);
 }
 

@@ -11,11 +11,13 @@ import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { assertNever, errorMessage } from '../engine/errors';
+import { contentSecurityPolicy } from '../engine/securityPolicy';
 import {
   type CacheLike,
   type CacheStorageLike,
   type OfflineEntry,
   OfflineCacheError,
+  bodyRejection,
   PAGE_NETWORK_TIMEOUT_S,
   cacheName,
   carryOver,
@@ -58,10 +60,15 @@ interface Progress {
   totalBytes: number;
 }
 
+/** The first failure to keep this answer: its status and length, then its whole body against the build's size and hash. */
+async function storeRejection(request: Request, response: Response): Promise<OfflineCacheError | null> {
+  return rejection(request, response) ?? bodyRejection(relativeUrl(request.url, scope), await response.clone().arrayBuffer(), entryOf(request.url) ?? null);
+}
+
 /** Keeps only whole files of this build; anything else fails the install or the pack request, naming the file. */
 const onlyThisBuild: WorkboxPlugin = {
   cacheWillUpdate: async ({ request, response }) => {
-    const error = rejection(request, response);
+    const error = await storeRejection(request, response);
     if (error) throw error;
     return response;
   },
@@ -105,7 +112,7 @@ const packFiles = new CacheFirst({
   plugins: [
     revisionedKeys,
     // A partial, failed or foreign answer still reaches the page, but is not kept.
-    { cacheWillUpdate: async ({ request, response }) => (rejection(request, response) ? null : response) },
+    { cacheWillUpdate: async ({ request, response }) => ((await storeRejection(request, response)) ? null : response) },
     new RangeRequestsPlugin(),
   ],
 });
@@ -130,6 +137,8 @@ registerRoute(
       { cacheKeyWillBeUsed: async ({ request }) => precache.getCacheKeyForURL(new URL('index.html', scope).href) ?? request },
       // The stored page stays the one this version's assets belong to.
       { cacheWillUpdate: async () => null },
+      // A static host may send no policy: the page the service worker answers with always carries it.
+      { handlerWillRespond: async ({ response }) => withHeader(response, 'Content-Security-Policy', contentSecurityPolicy()) },
       {
         fetchDidSucceed: async ({ response }) => {
           if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
@@ -142,6 +151,14 @@ registerRoute(
 // Everything kept at install, from the cache; query strings do not name another file.
 registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
 registerRoute(({ url }) => inScope(url) && isData(pathOf(url)), packFiles);
+
+/** The response with one header set (a Response's own headers cannot be changed). */
+function withHeader(response: Response, name: string, value: string): Response {
+  if (response.type === 'opaque' || response.headers.get(name) === value) return response;
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
 
 /** Caches through Cache objects that ignore Vary, as the offline code expects. */
 function wrap(cache: Cache): CacheLike {
@@ -242,6 +259,14 @@ self.addEventListener('message', (event) => {
   switch (message.type) {
     case 'skip-waiting':
       void self.skipWaiting();
+      return;
+    case 'drop-pack':
+      // The engine found a file of this pack damaged: forget the pack's stored files, so the next load fetches them again.
+      event.waitUntil(
+        caches.open(versionCache).then(async (cache) => {
+          for (const entry of packEntries(entries, message.packId)) await cache.delete(storedKey(entry, scope), matchOptions);
+        }),
+      );
       return;
     case 'cache-pack': {
       const port = event.ports[0];

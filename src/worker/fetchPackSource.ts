@@ -4,6 +4,13 @@ import { type FileProgress, type PackFileSource, concatBytes } from '../engine/p
 /** What a missing pack file means, after "<url> is missing (HTTP 404), so ...". */
 const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.';
 
+/** navigator.onLine is false only when the device surely has no network (true may still mean none). */
+const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+function offlineMessage(path: string): string {
+  return `This device is offline, and ${path} was never stored for offline use (only what the page used while online is kept). Connect to the network and reload, or choose a pack the page has used before.`;
+}
+
 /** A pack (or the detector's folder) served over HTTP (the app's own origin); streams each file to report bytes loaded. */
 export class FetchPackSource implements PackFileSource {
   constructor(
@@ -20,8 +27,10 @@ export class FetchPackSource implements PackFileSource {
     try {
       response = await fetch(url);
     } catch (cause) {
+      if (isOffline()) throw new EngineError('pack-file-missing', offlineMessage(path), { cause });
       throw new EngineError('pack-file-missing', `${url} could not be fetched (${errorMessage(cause)}). Check that the demo server is still running and reload.`, { cause });
     }
+    if (!response.ok && response.status !== 404 && isOffline()) throw new EngineError('pack-file-missing', offlineMessage(path));
     if (!response.ok) {
       throw new EngineError(
         'pack-file-missing',

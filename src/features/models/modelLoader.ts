@@ -2,6 +2,7 @@ import { errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
+import { dropDamagedPack } from '../../shared/offlineRepair';
 import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -117,6 +118,8 @@ export async function loadModels(): Promise<void> {
       useSettingsStore.getState().setPoolId('demo');
       return loadModels();
     }
-    modelActions.failed(errorMessage(error));
+    // A damaged file (it parsed wrong) must not be served again from the offline copy after a reload.
+    const damaged = (error as { code?: unknown } | null)?.code === 'pack-file-corrupt' && !pack.stored && dropDamagedPack(pack.id);
+    modelActions.failed(damaged ? `${errorMessage(error)} The damaged copy was dropped from this browser's offline store: reload to fetch it again.` : errorMessage(error));
   }
 }

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { errorMessage } from '../../engine/errors';
 import { chooseExecutionPlan, type ModelDtype } from '../../engine/onnx/executionPlan';
 import { REMOTE_PACKS, type RemotePack, formatBytes, normalizeHubUrl, remotePack } from '../../engine/pack/hub';
+import { downloadOriginAllowed } from '../../engine/securityPolicy';
 import { type HttpFetch, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, packSize, planPackDownload } from '../../engine/pack/packDownload';
 import { deleteStoredPack, listStoredPacks, packByteStore, storedPackBytes } from '../../persistence/packStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -110,6 +111,13 @@ export async function startPackDownload(packId: string): Promise<void> {
   const hub = normalizeHubUrl(useSettingsStore.getState().hubUrl);
   if (!hub) {
     update(packId, { phase: 'error', message: `The hub address "${useSettingsStore.getState().hubUrl}" is not an http(s) address. Correct it above (for example https://huggingface.co) and try again.` });
+    return;
+  }
+  if (!downloadOriginAllowed(new URL(hub).origin)) {
+    update(packId, {
+      phase: 'error',
+      message: `This page's security policy lets it download only from huggingface.co (and its file servers) or a mirror on this machine (localhost, 127.0.0.1), so ${new URL(hub).origin} cannot be reached. Use one of those, or add the mirror to DOWNLOAD_ORIGINS in src/engine/securityPolicy.ts and rebuild.`,
+    });
     return;
   }
   update(packId, { phase: 'checking', message: null });
