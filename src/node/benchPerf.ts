@@ -17,11 +17,12 @@ import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 import { imageContentKey, textContentKey } from '../engine/pool/poolEmbeddings';
+import { scaleBench } from './benchScale';
 
-export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]';
+export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000]';
 
 /**
- * npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]
+ * npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000]
  * (1) A text turn to a composed reply over the whole demo pool, through the page's reply session:
  *     encoding, intent and ranking.
  * (2) A photo turn to a composed reply through the reply session, with the app's PhotoAnalyzer
@@ -29,6 +30,8 @@ export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200
  * (3) Ranking 100,000 synthetic candidates: one matrix product and a partial top-k, with the WASM SIMD
  *     kernel the app uses and with the JS fallback, next to the naive way (a copy of each candidate's
  *     vector and a sort of the whole pool).
+ * (4) Ranking a million candidates with the int8 matrix, its memory and its top-10 against f32
+ *     (benchScale.ts); --scale-rows 0 leaves it out.
  */
 function stats(ms: number[]): { median: number; p95: number } {
   const s = [...ms].sort((a, b) => a - b);
@@ -70,11 +73,13 @@ export async function perfBench(args: string[]): Promise<void> {
     turns: { type: 'string', default: '200' },
     'photo-turns': { type: 'string', default: '40' },
     candidates: { type: 'string', default: '100000' },
+    'scale-rows': { type: 'string', default: '1000000' },
   }, PERF_USAGE);
   const packId = values.pack;
   const turns = integerOption(values.turns, 'turns', PERF_USAGE);
   const photoTurns = integerOption(values['photo-turns'], 'photo-turns', PERF_USAGE);
   const n = integerOption(values.candidates, 'candidates', PERF_USAGE, 10);
+  const scaleRows = integerOption(values['scale-rows'], 'scale-rows', PERF_USAGE, 0);
 
   const loadStart = nowMs();
   const loaded = await loadWasmPhotoAnalyzer(packId);
@@ -178,6 +183,7 @@ export async function perfBench(args: string[]): Promise<void> {
   console.log(row('naive (copy per candidate + full sort)', s, `   (${(s.median / best.median).toFixed(1)}x slower than ${simd.kernel === 'wasm-simd' ? 'SIMD' : 'JS'}, ${(s.median / j.median).toFixed(1)}x than JS)`));
   await heads?.release();
   await releasePhotoAnalyzer(loaded);
+  if (scaleRows > 0) await scaleBench(pre.data, texts.length + media.length, dim, scaleRows);
 }
 
 /**
