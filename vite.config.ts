@@ -5,15 +5,12 @@ import { type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { modelsPlugin } from './src/node/viteModelsPlugin.ts';
 import { offlineInjectManifestOptions } from './src/node/offlineManifest.ts';
-import { contentSecurityPolicy } from './src/engine/securityPolicy.ts';
+import { CROSS_ORIGIN_ISOLATION_HEADERS, contentSecurityPolicy } from './src/engine/securityPolicy.ts';
 
 const modelsDir = fileURLToPath(new URL('./models', import.meta.url));
 
 // Cross-origin isolation lets onnxruntime-web use WASM threads (SharedArrayBuffer).
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
-};
+const isolation = CROSS_ORIGIN_ISOLATION_HEADERS;
 
 /** The built index.html carries the policy as a meta tag too, for static hosts that send no headers (not in dev: React's refresh preamble is inline). */
 const securityPolicyMeta: Plugin = {
@@ -53,7 +50,16 @@ export default defineConfig({
   },
   server: { headers: isolation, host: 'localhost' },
   preview: { headers: { ...isolation, 'Content-Security-Policy': contentSecurityPolicy() }, host: 'localhost' },
-  worker: { format: 'es' },
+  worker: {
+    format: 'es',
+    rollupOptions: {
+      output: {
+        // onnxruntime's plain WASM loader is an .mjs module (src/worker/ortArtifacts.ts): named .js, because
+        // many static hosts serve .mjs with no JavaScript type, and browsers refuse to run such a module.
+        assetFileNames: (asset) => (asset.names.some((n) => n.endsWith('.mjs')) ? 'assets/[name]-[hash].js' : 'assets/[name]-[hash][extname]'),
+      },
+    },
+  },
   optimizeDeps: { exclude: ['onnxruntime-web', '@huggingface/transformers'] },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
 });

@@ -103,5 +103,11 @@ test.describe('backends', () => {
     await page.reload();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
     await expect(page.getByRole('region', { name: 'Model status' })).toContainText('WASM chosen in settings');
+    // Started on WASM only, the tab runs the WASM-only build of onnxruntime: WebGPU again takes a reload, and it says so.
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByLabel('Run on WASM only (skip WebGPU)').uncheck();
+    await expect(page.getByRole('region', { name: 'Model status' })).toContainText('this tab started on WASM only, so it runs the faster WASM-only build; reload the page to use WebGPU');
+    await page.reload();
+    await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
   });
 });

@@ -30,11 +30,14 @@ export interface BuildServer {
 }
 
 /**
- * The production build (dist/) on a port of its own, with the headers of `vite preview`. The
+ * The production build (dist/) on a port of its own, with the isolation headers of `vite preview` (or, with
+ * `isolation: false`, as a static host that sends none). The
  * offline tests start one per test, so they can take the network away completely and so a service
  * worker left from one test never answers another.
  */
-export async function serveBuild(): Promise<BuildServer> {
+export async function serveBuild(options: { isolation?: boolean } = {}): Promise<BuildServer> {
+  // A plain static host sends neither cross-origin isolation nor a security policy.
+  const isolation = options.isolation ?? true;
   const overrides = new Map<string, string>();
   const requests: string[] = [];
   const sockets = new Set<Socket>();
@@ -42,8 +45,7 @@ export async function serveBuild(): Promise<BuildServer> {
   const headers = (type: string, length: number) => ({
     'Content-Type': type,
     'Content-Length': String(length),
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Embedder-Policy': 'require-corp',
+    ...(isolation ? { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } : {}),
     'Cache-Control': 'no-cache',
   });
   const server: Server = createServer((req, res) => {

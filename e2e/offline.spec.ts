@@ -158,4 +158,23 @@ test.describe('offline', () => {
     await server.close();
     await page.context().close();
   });
+
+  test('on a static host that sends no headers, the service worker makes the page cross-origin isolated (WASM threads possible) and sends the security policy', async ({ browser }) => {
+    const server = await serveBuild({ isolation: false });
+    const page = await open(browser, server);
+    await openReady(page, 'test-tiny-clip');
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
+    const response = await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    // The model worker is isolated too: SharedArrayBuffer, which onnxruntime-web's threads need, exists there.
+    expect(await page.evaluate(() => new Promise<boolean>((resolve) => {
+      const worker = new Worker(URL.createObjectURL(new Blob(['postMessage(typeof SharedArrayBuffer === "function" && crossOriginIsolated)'], { type: 'text/javascript' })));
+      worker.onmessage = (e) => resolve(e.data as boolean);
+    }))).toBe(true);
+    await answersAText(page);
+    await server.close();
+  });
 });

@@ -52,3 +52,13 @@ export function downloadOriginAllowed(origin: string): boolean {
     return hostOk && portOk;
   });
 }
+
+/**
+ * Cross-origin isolation, so onnxruntime-web can run WASM threads (SharedArrayBuffer): sent by the dev
+ * and preview servers, and added by the service worker to everything it serves, for static hosts that
+ * cannot set headers (from the second visit on, once the service worker controls the page).
+ */
+export const CROSS_ORIGIN_ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+} as const;

@@ -13,6 +13,8 @@ import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
 import { PERF_USAGE, perfBench } from './benchPerf';
 import { POOL_RATE_USAGE, poolRateBench } from './benchPoolRate';
 import { SELECT_USAGE, selectBench } from './benchSelect';
+import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformers';
+import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
@@ -25,6 +27,8 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
  *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- pool-rate [--dir DIR] [--batches 4]   (embedding the whole demo pool with a ViT-B/32-sized pack on WASM, estimated)
+ *   npm run bench -- vs-transformers [--pack mini-clip] [--runs 30] [--threads 1,2]   (the engine against transformers.js in one Chromium page)
+ *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
 const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30] [--photo-runs 3]';
@@ -39,6 +43,8 @@ const USAGE = [
   `  ${PERF_USAGE}`,
   `  ${POOL_RATE_USAGE}`,
   `  ${SELECT_USAGE}`,
+  `  ${VS_TRANSFORMERS_USAGE}`,
+  `  ${GPU_RANK_USAGE}`,
 ].join('\n');
 
 function loadAverage(): string {
@@ -122,6 +128,8 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   perf: perfBench,
   'pool-rate': poolRateBench,
   select: selectBench,
+  'vs-transformers': vsTransformersBench,
+  'gpu-rank': gpuRankBench,
 };
 
 const { command, rest } = await runCommand('bench', () => parseSubcommand(process.argv.slice(2), Object.keys(benchmarks), 'benchmark', USAGE));

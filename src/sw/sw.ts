@@ -11,7 +11,7 @@ import { RangeRequestsPlugin } from 'workbox-range-requests';
 import { registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { assertNever, errorMessage } from '../engine/errors';
-import { contentSecurityPolicy } from '../engine/securityPolicy';
+import { CROSS_ORIGIN_ISOLATION_HEADERS, contentSecurityPolicy } from '../engine/securityPolicy';
 import {
   type CacheLike,
   type CacheStorageLike,
@@ -92,7 +92,10 @@ const installReport: WorkboxPlugin = {
   },
 };
 
-const precache = new PrecacheController({ cacheName: versionCache, plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin()] });
+/** Everything the service worker serves is cross-origin isolated (worker scripts too, which need it for threads). */
+const isolated: WorkboxPlugin = { handlerWillRespond: async ({ response }) => withHeaders(response, CROSS_ORIGIN_ISOLATION_HEADERS) };
+
+const precache = new PrecacheController({ cacheName: versionCache, plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin(), isolated] });
 precache.strategy.matchOptions = matchOptions;
 precache.addToCacheList(entries.filter((e) => e.install).map(({ url, revision }) => ({ url, revision })));
 
@@ -114,6 +117,7 @@ const packFiles = new CacheFirst({
     // A partial, failed or foreign answer still reaches the page, but is not kept.
     { cacheWillUpdate: async ({ request, response }) => ((await storeRejection(request, response)) ? null : response) },
     new RangeRequestsPlugin(),
+    isolated,
   ],
 });
 /** The same cache for a pack the page asks to keep ('cache-pack'): here a bad file is an error to report. */
@@ -138,7 +142,7 @@ registerRoute(
       // The stored page stays the one this version's assets belong to.
       { cacheWillUpdate: async () => null },
       // A static host may send no policy: the page the service worker answers with always carries it.
-      { handlerWillRespond: async ({ response }) => withHeader(response, 'Content-Security-Policy', contentSecurityPolicy()) },
+      { handlerWillRespond: async ({ response }) => withHeaders(response, { 'Content-Security-Policy': contentSecurityPolicy(), ...CROSS_ORIGIN_ISOLATION_HEADERS }) },
       {
         fetchDidSucceed: async ({ response }) => {
           if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
@@ -152,11 +156,11 @@ registerRoute(
 registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
 registerRoute(({ url }) => inScope(url) && isData(pathOf(url)), packFiles);
 
-/** The response with one header set (a Response's own headers cannot be changed). */
-function withHeader(response: Response, name: string, value: string): Response {
-  if (response.type === 'opaque' || response.headers.get(name) === value) return response;
+/** The response with these headers set (a Response's own headers cannot be changed). */
+function withHeaders(response: Response, set: Record<string, string>): Response {
+  if (response.type === 'opaque' || Object.entries(set).every(([name, value]) => response.headers.get(name) === value)) return response;
   const headers = new Headers(response.headers);
-  headers.set(name, value);
+  for (const [name, value] of Object.entries(set)) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 

@@ -5,7 +5,7 @@ import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
+import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan, wasmPlanBecause } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
@@ -21,6 +21,7 @@ import { type PoolImageInfo, Responder } from './responder';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
+import { type OrtArtifacts, artifactsFor, plainWasmFiles } from './ortArtifacts';
 import type { WorkerEngine } from './requestHandler';
 import type { BackendState, CaptionerRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
 
@@ -33,6 +34,8 @@ interface ActivePool {
 
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class BrowserEngine implements WorkerEngine {
+  /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
+  private ortArtifacts: OrtArtifacts | null = null;
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
   private captioner: ImageCaptioner | null = null;
@@ -66,8 +69,13 @@ export class BrowserEngine implements WorkerEngine {
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const caps = await detectCapabilities(params.forceWasm);
-    const plan = chooseExecutionPlan(caps);
-    configureWasm(plan.wasmThreads);
+    let plan = chooseExecutionPlan(caps);
+    // onnxruntime starts once per worker, with the artifacts of the first plan (see ortArtifacts.ts).
+    this.ortArtifacts ??= artifactsFor(plan);
+    if (plan.provider === 'webgpu' && this.ortArtifacts === 'plain-wasm') {
+      plan = wasmPlanBecause(plan, 'WASM: this tab started on WASM only, so it runs the faster WASM-only build; reload the page to use WebGPU');
+    }
+    configureWasm(plan.wasmThreads, this.ortArtifacts === 'plain-wasm' ? plainWasmFiles(self.location.href) : undefined);
     await Promise.all([this.encoder?.release(), this.detector?.release(), this.captioner?.dispose()]);
     this.encoder = null;
     this.detector = null;

@@ -126,6 +126,7 @@ describe('ClipEncoder failures', () => {
   it('falls back to WASM when a WebGPU run fails, and still answers that request', async () => {
     const states: string[] = [];
     const encoder = await ClipEncoder.load(source, await source.listFiles(), webgpuPlan, {
+      warmUp: false, // this test is about the first run
       onBackendChange: (s) => states.push(s.provider),
       // A "WebGPU" session that loads but fails at run time, as a lost device does.
       createSession: async (model, provider) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BackendCapabilities, chooseExecutionPlan, pickOnnxFile, wasmFallbackPlan } from '../onnx/executionPlan';
+import { type BackendCapabilities, chooseExecutionPlan, pickOnnxFile, wasmFallbackPlan, wasmPlanBecause } from '../onnx/executionPlan';
 
 const caps = (over: Partial<BackendCapabilities>): BackendCapabilities => ({
   webgpuAdapter: false,
@@ -48,5 +48,10 @@ describe('chooseExecutionPlan', () => {
   it('says why after a WebGPU failure', () => {
     const plan = wasmFallbackPlan(chooseExecutionPlan(caps({ webgpuAdapter: true })), 'device lost');
     expect(plan).toMatchObject({ provider: 'wasm', reason: 'WASM: WebGPU failed (device lost)' });
+  });
+
+  it('moves to WASM for a reason given, keeping the threads and the quantized variant first', () => {
+    const plan = wasmPlanBecause(chooseExecutionPlan(caps({ webgpuAdapter: true })), 'WASM: reload the page to use WebGPU');
+    expect(plan).toEqual({ provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads: chooseExecutionPlan(caps({ webgpuAdapter: true })).wasmThreads, reason: 'WASM: reload the page to use WebGPU' });
   });
 });

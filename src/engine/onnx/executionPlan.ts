@@ -48,7 +48,12 @@ export function chooseExecutionPlan(caps: BackendCapabilities): ExecutionPlan {
 
 /** A fallback plan after WebGPU failed; the reason says what failed. */
 export function wasmFallbackPlan(plan: ExecutionPlan, failure: string): ExecutionPlan {
-  return { provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads: plan.wasmThreads, reason: `WASM: WebGPU failed (${failure})` };
+  return wasmPlanBecause(plan, `WASM: WebGPU failed (${failure})`);
+}
+
+/** The same threads on WASM, for the reason given (in words for the status area). */
+export function wasmPlanBecause(plan: ExecutionPlan, reason: string): ExecutionPlan {
+  return { provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads: plan.wasmThreads, reason };
 }
 
 export type ClipTower = 'text_model' | 'vision_model';

@@ -8,7 +8,10 @@ export { ort };
 /** Creates an inference session on one provider; split out so tests can inject a failing WebGPU. */
 export type SessionFactory = (model: Uint8Array, provider: ExecutionProvider) => Promise<OrtSession>;
 
-export function configureWasm(threads: number, wasmPaths?: string): void {
+/** A URL prefix of onnxruntime's .wasm/.mjs files, or the two files themselves (absolute URLs). */
+export type WasmFiles = string | { mjs: string; wasm: string };
+
+export function configureWasm(threads: number, wasmPaths?: WasmFiles): void {
   // ORT's warnings about shape ops placed on the CPU are expected, not actionable.
   ort.env.logLevel = 'error';
   ort.env.wasm.numThreads = threads;

@@ -165,6 +165,11 @@ export class Int8Matrix {
    */
   topK(query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
     const { scores, queryScale } = this.scores(query);
+    return this.rankScores(scores, queryScale, query, k, exclude);
+  }
+
+  /** The k best rows from int8 scores computed elsewhere (the WebGPU scorer) the same way as scores(). */
+  rankScores(scores: ArrayLike<number>, queryScale: number, query: Float32Array, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
     if (!this.residual) return topKOfScores(scores, k, exclude).map((s) => ({ index: s.index, score: s.score * queryScale }));
     const shortlist = topKOfScores(scores, Math.max(MIN_SHORTLIST, 10 * k), exclude);
     const { codes: rest, scales: restScales } = this.residual;
