@@ -36,6 +36,11 @@ export async function vsTransformersBench(argv: string[]): Promise<void> {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()} for ${r.url()}`); });
+      const ortFiles = new Set<string>();
+      page.on('request', (r) => {
+        const name = /ort-wasm[^/?]*\.(wasm|mjs)/.exec(r.url())?.[0];
+        if (name) ortFiles.add(name);
+      });
       page.on('console', (m) => { if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text()); });
       await page.goto(`http://localhost:${port}/src/node/browserBench/vs-transformers.html`);
       await page.waitForFunction(() => 'runVsTransformers' in globalThis, undefined, { timeout: 120_000 });
@@ -54,6 +59,7 @@ export async function vsTransformersBench(argv: string[]): Promise<void> {
         console.log(`  ${label.padEnd(22)} ${e.toFixed(2).padStart(10)} ${l.toFixed(2).padStart(19)} ${`${(l / e).toFixed(2)}x`.padStart(9)}  ${l / e >= 1.5 ? 'met    ' : 'NOT met'}      ${timed.cosine.toFixed(6)}`);
       }
       console.log(`  first text after load: engine ${result.firstTextMs.engine.toFixed(1)} ms, transformers.js ${result.firstTextMs.transformers.toFixed(1)} ms (target for the engine: under 50 ms, ${result.firstTextMs.engine < 50 ? 'met' : 'NOT met'})`);
+      console.log(`  onnxruntime files the page fetched: ${[...ortFiles].sort().join(', ') || 'none (inlined in the bundle)'}`);
       console.log(`  load: engine ${result.loadMs.engine.toFixed(0)} ms, transformers.js ${result.loadMs.transformers.toFixed(0)} ms`);
     }
   } finally {

@@ -64,7 +64,9 @@ async function run(config: VsTransformersConfig): Promise<VsTransformersResult> 
   let t = now();
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: config.threads > 1, hardwareConcurrency: config.threads + 1, forceWasm: true });
   // The artifacts the worker picks for this plan (the plain WASM build on WASM).
-  configureWasm(plan.wasmThreads, artifactsFor(plan) === 'plain-wasm' ? plainWasmFiles(location.href) : ORT_FILES);
+  // ?artifacts=bundle keeps the bundle's own (WebGPU-capable) artifacts, for an A/B of the two builds.
+  const plain = artifactsFor(plan) === 'plain-wasm' && new URLSearchParams(location.search).get('artifacts') !== 'bundle';
+  configureWasm(plan.wasmThreads, plain ? plainWasmFiles(location.href) : ORT_FILES);
   const encoder = await ClipEncoder.load(new FetchPackSource(base), config.files, plan);
   const engineLoad = now() - t;
   t = now();
