@@ -73,7 +73,8 @@ test.describe('undo and new conversation', () => {
 
   test('undo with a reply-less last turn (its reply failed) removes only that turn; with nothing left the button is disabled', async ({ page }) => {
     await openReady(page);
-    // A stored conversation whose last turn got no reply, written where the app keeps it.
+    // A stored conversation whose last turn got no reply, in the format of versions before per-message
+    // records (the whole list under one key): loading it moves it over (conversationDb.ts).
     await page.evaluate(async () => {
       const messages = [
         { id: 'm1', role: 'user', createdAt: 1, elements: [{ kind: 'text', text: 'hello' }] },

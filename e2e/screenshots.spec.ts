@@ -135,7 +135,8 @@ test.describe('screenshots of the main views', () => {
 
     // A phone gets the visitor view without kiosk mode; the conversation is still there after the reload.
     await page.setViewportSize({ width: 390, height: 844 });
-    await openReady(page, 'mini-clip');
+    // Still kiosk mode: its conversation is its own (the page's outside kiosk mode is kept apart).
+    await openReady(page, 'mini-clip', '&kiosk=1&idle=600');
     await expect(replies).toHaveCount(3);
     await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);

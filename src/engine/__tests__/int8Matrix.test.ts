@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Int8Matrix, quantizeInt16, quantizeInt8 } from '../retrieval/int8Matrix';
 import { INT8_KERNEL_WASM } from '../retrieval/int8Kernel';
+import { seededRandom } from '../response/rankers';
 
-/** Seeded numbers in [-1, 1) (mulberry32), so every run scores the same matrix. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
-}
-
+/** Seeded numbers in [-1, 1), so every run scores the same matrix. */
 function randomMatrix(rows: number, dim: number, seed: number): Float32Array {
-  const next = seeded(seed);
-  return Float32Array.from({ length: rows * dim }, next);
+  const next = seededRandom(seed);
+  return Float32Array.from({ length: rows * dim }, () => next() * 2 - 1);
 }
 
 /** The scores by the definition: exact integer dot of the codes, then fround(fround(dot) * scale). */

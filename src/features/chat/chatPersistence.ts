@@ -115,8 +115,12 @@ export async function removeStored(conversation: string, messageIds: readonly st
 
 /** A new, empty conversation in this tab's slot; the old one is kept for Undo unless a kiosk reset says otherwise. */
 export async function startFresh(keepForUndo: boolean): Promise<{ previousId: string; conversationId: string }> {
-  for (const [id, p] of unsaved) if (p.conversationId === conversationId) unsaved.delete(id);
-  if (!keepForUndo) forgetSessionImages();
+  // Turns not saved yet stay queued for the conversation they belong to, so Undo brings them back
+  // with it; a kiosk reset keeps nothing.
+  if (!keepForUndo) {
+    for (const [id, p] of unsaved) if (p.conversationId === conversationId) unsaved.delete(id);
+    forgetSessionImages();
+  }
   const ids = await startConversation(slot, keepForUndo);
   conversationId = ids.conversationId;
   return ids;
