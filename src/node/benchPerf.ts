@@ -10,7 +10,7 @@ import { captionBank, captionImage } from '../engine/response/captioner';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
-import { seededRandom } from '../engine/response/rankers';
+import { seededRandom } from '../engine/random';
 import { ReplySession, type SessionPool, type SessionReply } from '../engine/response/session';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';

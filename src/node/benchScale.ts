@@ -1,5 +1,5 @@
 import { nowMs } from '../engine/clock';
-import { seededRandom } from '../engine/response/rankers';
+import { seededRandom } from '../engine/random';
 import { Int8Matrix } from '../engine/retrieval/int8Matrix';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { type ScoredIndex, topKByDot, topKOfScores } from '../engine/retrieval/vectors';

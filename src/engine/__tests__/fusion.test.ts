@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DialogueRecord } from '../datasets/mmdialog';
 import { type FusionQuery, EVEN_WEIGHT, fitConvexWeight, fuseScores, poolTrainingQueries, zScores } from '../response/fusion';
-import { ClipSimRanker, HYBRID_TRAINING, HybridRanker, LexicalRanker, seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
+import { ClipSimRanker, HYBRID_TRAINING, HybridRanker, LexicalRanker } from '../response/rankers';
 import type { CandidatePool } from '../response/types';
 import { topKOfScores } from '../retrieval/vectors';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Int8Matrix, quantizeInt16, quantizeInt8 } from '../retrieval/int8Matrix';
 import { INT8_KERNEL_WASM } from '../retrieval/int8Kernel';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 
 /** Seeded numbers in [-1, 1), so every run scores the same matrix. */
 function randomMatrix(rows: number, dim: number, seed: number): Float32Array {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LinearIntent, type IntentSample, intentFeatureCount, intentFeatures, intentFigures, linearIntentSteps, readLocalHeads, storeLocalHeads, trainInSlices } from '../response/localHeads';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 
 /** Three classes told apart by which of three features is on, with noise elsewhere. */
 function toy(n: number, seed: number): IntentSample[] {

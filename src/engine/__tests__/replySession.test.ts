@@ -6,7 +6,8 @@ import { PhotoAnalyzer } from '../perception/photoAnalyzer';
 import type { IntentProbabilities } from '../response/compose';
 import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
-import { ClipSimRanker, seededRandom } from '../response/rankers';
+import { ClipSimRanker } from '../response/rankers';
+import { seededRandom } from '../random';
 import { ReplySession, type SessionTurn, evaluateSession } from '../response/session';
 import type { CandidatePool, ResponseState } from '../response/types';
 

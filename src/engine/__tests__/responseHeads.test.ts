@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PackFileSource } from '../pack/fileSource';
 import { ResponseHeads } from '../response/heads';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 import { MODELS_DIR, loadWasmTestPack } from './fixture';
 import type { CandidatePool, Modality, ResponseState } from '../response/types';
 import { l2Normalize } from '../retrieval/vectors';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 import { DOT_KERNEL_WASM } from '../retrieval/dotKernel';
 import { ScoreMatrix, simdSupported, topKRows } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, topKByDot } from '../retrieval/vectors';

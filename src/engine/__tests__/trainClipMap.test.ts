@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 import { type EmbeddingMatrix, l2Normalize } from '../retrieval/vectors';
 import { type MapQuery, clipMapBatchLoss, mapOneOfHundred, mapRecallAmongNegatives, trainClipMap } from '../selection/trainClipMap';
 

@@ -2,6 +2,7 @@ import type { DialogueRecord } from '../datasets/mmdialog';
 import { EngineError } from '../errors';
 import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
+import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import { type ConvexFit, type FusionQuery, fitConvexWeight, fuseScores, poolTrainingQueries } from './fusion';
 import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId, methodAvailable } from './methods';
@@ -46,18 +47,6 @@ export function contextVector(state: ResponseState, options: ContextOptions = {}
 
 export function contextText(state: ResponseState, options: ContextOptions = {}): string {
   return contextElements(state, options).map((e) => e.text).join(' \n ');
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so the random baseline is reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export class RandomRanker implements Ranker {

@@ -13,7 +13,8 @@ import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreRespon
 import type { ResponseHeads } from './heads';
 import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, linearIntentSteps, trainInSlices } from './localHeads';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
-import { type ClipMapParams, type Ranker, contextVector, createRanker, seededRandom } from './rankers';
+import { seededRandom } from '../random';
+import { type ClipMapParams, type Ranker, contextVector, createRanker } from './rankers';
 import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../selection/trainClipMap';
 import { shuffleWith } from '../selection/protocols';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';

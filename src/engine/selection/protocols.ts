@@ -7,7 +7,7 @@ import { type PolyaiExample, exampleTurns } from '../datasets/polyai';
 import type { VisdialData } from '../datasets/visdial';
 import { hashText } from '../pool/contentHash';
 import { LexicalIndex, tokenize } from '../ranking/lexical';
-import { seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
 import { topKOfScores } from '../retrieval/vectors';
 
 /**

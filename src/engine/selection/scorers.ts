@@ -1,7 +1,8 @@
 import { type TargetRank, rankAmong } from '../metrics/dialogMetrics';
 import { type CorpusStats, LexicalIndex, type LexicalMethod } from '../ranking/lexical';
 import { type FusionQuery, type FusionWeight, fuseScores } from '../response/fusion';
-import { type ContextOptions, applyMap, contextText, contextVector, seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
+import { type ContextOptions, applyMap, contextText, contextVector } from '../response/rankers';
 import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
 import { dot } from '../retrieval/vectors';

@@ -1,6 +1,7 @@
 import { EngineError } from '../errors';
 import { rankAmong, recallAtK } from '../metrics/dialogMetrics';
-import { applyMap, seededRandom } from '../response/rankers';
+import { seededRandom } from '../random';
+import { applyMap } from '../response/rankers';
 import { type EmbeddingMatrix, dot } from '../retrieval/vectors';
 import { shuffleWith } from './protocols';
 

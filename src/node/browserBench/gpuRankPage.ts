@@ -3,7 +3,7 @@
  * the WASM SIMD kernel and by the WebGPU scorer (the engine's classes), on the same queries. Returns
  * whether each query's top-10 is the same and how long each took.
  */
-import { seededRandom } from '../../engine/response/rankers';
+import { seededRandom } from '../../engine/random';
 import { GpuInt8Scorer } from '../../engine/retrieval/gpuInt8Scorer';
 import { Int8Matrix } from '../../engine/retrieval/int8Matrix';
 

@@ -1,0 +1,172 @@
+/**
+ * CLEVR's scene JSON ({"info", "scenes": [...]}, as CLEVR_val_scenes.json) and CLEVR-Dialog's dialog JSON
+ * (a list of image records with five dialogs each), read and written. A malformed file is refused with
+ * the file, the record and the field named, and what was expected.
+ */
+import { describeJson, invalid, isPlainObject, ownValue, quoteForMessage, shortErrorText } from '../datasets/validation';
+import { type ClevrDialog, type ClevrDialogRecord } from './generateDialogs';
+import type { Round } from './dialogGrammar';
+import {
+  COLORS,
+  MATERIALS,
+  RELATIONS,
+  type Scene,
+  type SceneObject,
+  SHAPES,
+  SIZES,
+  type Vec3,
+  computeRelationships,
+  projectToImage,
+  sceneDirections,
+} from './scene';
+import { CAPTION_LABELS, QUESTION_LABELS } from './templates';
+
+function parseJson(text: string, fileName: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return invalid(`${fileName} is not valid JSON (${shortErrorText(error)}). Check that the file is complete.`);
+  }
+}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: string): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  return invalid(`${where} is ${typeof value === 'string' ? quoteForMessage(value) : describeJson(value)}; it must be one of ${allowed.join(', ')}.`);
+}
+
+function vec3(value: unknown, where: string): Vec3 {
+  if (Array.isArray(value) && value.length === 3 && value.every((x) => typeof x === 'number' && Number.isFinite(x))) return [value[0], value[1], value[2]];
+  return invalid(`${where} is ${describeJson(value)}; it must be a list of three numbers.`);
+}
+
+function integer(value: unknown, where: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  return invalid(`${where} is ${describeJson(value)}; it must be a whole number, 0 or more.`);
+}
+
+function text(value: unknown, where: string): string {
+  if (typeof value === 'string') return value;
+  return invalid(`${where} is ${describeJson(value)}; it must be a string.`);
+}
+
+/** Reads a CLEVR scene file: {"scenes": [...]}, a list of scenes, or one scene. */
+export function parseClevrScenes(source: string, fileName: string): Scene[] {
+  const json = parseJson(source, fileName);
+  const list = Array.isArray(json) ? json : isPlainObject(json) && Array.isArray(ownValue(json, 'scenes')) ? (ownValue(json, 'scenes') as unknown[]) : isPlainObject(json) && ownValue(json, 'objects') !== undefined ? [json] : null;
+  if (!list) invalid(`${fileName} holds ${describeJson(json)} without a "scenes" list; a CLEVR scene file is {"scenes": [...]} (as CLEVR_val_scenes.json).`);
+  return list.map((raw, k) => parseScene(raw, `${fileName}, scene ${k}`));
+}
+
+function parseScene(raw: unknown, where: string): Scene {
+  if (!isPlainObject(raw)) invalid(`${where} is ${describeJson(raw)}; each scene must be an object.`);
+  const index = integer(ownValue(raw, 'image_index'), `${where}: "image_index"`);
+  const at = `${where} (image_index ${index})`;
+  const objectsRaw = ownValue(raw, 'objects');
+  if (!Array.isArray(objectsRaw)) invalid(`${at}: "objects" is ${describeJson(objectsRaw)}; it must be a list of objects.`);
+  const objects: SceneObject[] = objectsRaw.map((o, j) => {
+    const w = `${at}: objects[${j}]`;
+    if (!isPlainObject(o)) invalid(`${w} is ${describeJson(o)}; it must be an object.`);
+    const coords = vec3(ownValue(o, '3d_coords'), `${w}."3d_coords"`);
+    const rotation = ownValue(o, 'rotation');
+    const pixel = ownValue(o, 'pixel_coords');
+    return {
+      shape: oneOf(ownValue(o, 'shape'), SHAPES, `${w}.shape`),
+      color: oneOf(ownValue(o, 'color'), COLORS, `${w}.color`),
+      material: oneOf(ownValue(o, 'material'), MATERIALS, `${w}.material`),
+      size: oneOf(ownValue(o, 'size'), SIZES, `${w}.size`),
+      '3d_coords': coords,
+      rotation: rotation === undefined ? 0 : typeof rotation === 'number' && Number.isFinite(rotation) ? rotation : invalid(`${w}.rotation is ${describeJson(rotation)}; it must be a number of degrees.`),
+      pixel_coords: pixel === undefined ? projectToImage(coords) : vec3(pixel, `${w}.pixel_coords`),
+    };
+  });
+  const directions = ownValue(raw, 'directions');
+  const dirs = isPlainObject(directions)
+    ? { ...sceneDirections(), ...Object.fromEntries(RELATIONS.map((r) => [r, vec3(ownValue(directions, r), `${at}: directions.${r}`)])) }
+    : sceneDirections();
+  const relationships = ownValue(raw, 'relationships');
+  const rel = relationships === undefined ? computeRelationships(objects, dirs) : parseRelationships(relationships, objects.length, at);
+  const filename = ownValue(raw, 'image_filename');
+  const split = ownValue(raw, 'split');
+  return {
+    split: split === undefined ? 'unknown' : text(split, `${at}: "split"`),
+    image_index: index,
+    image_filename: filename === undefined ? `CLEVR_${index}.png` : text(filename, `${at}: "image_filename"`),
+    objects,
+    relationships: rel,
+    directions: dirs,
+  };
+}
+
+function parseRelationships(raw: unknown, count: number, at: string): Scene['relationships'] {
+  if (!isPlainObject(raw)) invalid(`${at}: "relationships" is ${describeJson(raw)}; it must be an object with left, right, front and behind lists.`);
+  const out = {} as { [R in (typeof RELATIONS)[number]]: number[][] };
+  for (const r of RELATIONS) {
+    const lists = ownValue(raw, r);
+    if (!Array.isArray(lists) || lists.length !== count) invalid(`${at}: relationships.${r} is ${describeJson(lists)}${Array.isArray(lists) ? ` of ${lists.length}` : ''}; it must be one list per object (${count}).`);
+    out[r] = lists.map((l, i) => {
+      if (!Array.isArray(l) || !l.every((j) => Number.isInteger(j) && j >= 0 && j < count && j !== i)) invalid(`${at}: relationships.${r}[${i}] must list other objects' indices (0 to ${count - 1}).`);
+      return l as number[];
+    });
+  }
+  return out;
+}
+
+/** A scene file in CLEVR's layout (pixel coordinates and relationships included). */
+export function clevrScenesJson(scenes: readonly Scene[], info: Record<string, string> = {}): string {
+  return `${JSON.stringify({ info: { version: '1.0', ...info }, scenes })}\n`;
+}
+
+/** Reads a CLEVR-Dialog file: a list of image records, each with its dialogs. */
+export function parseClevrDialogs(source: string, fileName: string): ClevrDialogRecord[] {
+  const json = parseJson(source, fileName);
+  if (!Array.isArray(json)) invalid(`${fileName} holds ${describeJson(json)}; a CLEVR-Dialog file is a list of image records.`);
+  return json.map((raw, k) => {
+    const where = `${fileName}, record ${k}`;
+    if (!isPlainObject(raw)) invalid(`${where} is ${describeJson(raw)}; each record must be an object.`);
+    const index = integer(ownValue(raw, 'image_index'), `${where}: "image_index"`);
+    const at = `${where} (image_index ${index})`;
+    const dialogs = ownValue(raw, 'dialogs');
+    if (!Array.isArray(dialogs)) invalid(`${at}: "dialogs" is ${describeJson(dialogs)}; it must be a list.`);
+    return {
+      split: text(ownValue(raw, 'split') ?? 'unknown', `${at}: "split"`),
+      image_index: index,
+      image_filename: text(ownValue(raw, 'image_filename'), `${at}: "image_filename"`),
+      dialogs: dialogs.map((d, j) => parseDialog(d, `${at}, dialog ${j}`)),
+    };
+  });
+}
+
+function parseDialog(raw: unknown, at: string): ClevrDialog {
+  if (!isPlainObject(raw)) invalid(`${at} is ${describeJson(raw)}; it must be an object.`);
+  const rounds = ownValue(raw, 'dialog');
+  if (!Array.isArray(rounds)) invalid(`${at}: "dialog" is ${describeJson(rounds)}; it must be a list of rounds.`);
+  const captionTemplate = ownValue(raw, 'caption_template');
+  const dialog: Round[] = rounds.map((r, n) => {
+    const w = `${at}, round ${n + 1}`;
+    if (!isPlainObject(r)) invalid(`${w} is ${describeJson(r)}; it must be an object.`);
+    const distance = ownValue(r, 'coref_distance');
+    const indices = (key: string) => {
+      const v = ownValue(r, key);
+      if (v === undefined) return [];
+      if (!Array.isArray(v) || !v.every((i) => Number.isInteger(i) && i >= 0)) invalid(`${w}: "${key}" must be a list of object indices.`);
+      return v as number[];
+    };
+    return {
+      question: text(ownValue(r, 'question'), `${w}: "question"`),
+      answer: String(ownValue(r, 'answer') ?? invalid(`${w}: "answer" is missing.`)),
+      template: oneOf(ownValue(r, 'template'), QUESTION_LABELS, `${w}: "template"`),
+      coref_distance: distance === undefined || distance === null ? null : integer(distance, `${w}: "coref_distance"`),
+      referents: indices('referents'),
+      answer_objects: indices('answer_objects'),
+    };
+  });
+  const captionObjects = ownValue(raw, 'caption_objects');
+  const captionLabel = captionTemplate === undefined ? 'unique-obj' : oneOf(captionTemplate, CAPTION_LABELS, `${at}: "caption_template"`);
+  return {
+    caption: text(ownValue(raw, 'caption'), `${at}: "caption"`),
+    caption_template: captionLabel,
+    caption_objects: Array.isArray(captionObjects) ? captionObjects.filter((i): i is number => Number.isInteger(i)) : [],
+    template_info: [{ label: captionLabel }, ...dialog.map((r) => ({ label: r.template }))],
+    dialog,
+  };
+}
