@@ -30,3 +30,13 @@ export function generateClevrDataset(options: ClevrDatasetOptions): ClevrDataset
 export function clevrDialogsJson(records: readonly ClevrDialogRecord[]): string {
   return `${JSON.stringify(records)}\n`;
 }
+
+/**
+ * The splits the CLEVR-Dialog models are trained, chosen and measured on: one seed, scenes numbered
+ * apart so no scene is in two splits. The test split is only measured.
+ */
+export const CLEVR_SPLITS = {
+  train: { scenes: 2000, seed: 1, split: 'train', firstIndex: 0 },
+  val: { scenes: 200, seed: 1, split: 'val', firstIndex: 100_000 },
+  test: { scenes: 300, seed: 1, split: 'test', firstIndex: 200_000 },
+} as const satisfies Record<string, ClevrDatasetOptions>;

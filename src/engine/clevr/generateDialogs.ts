@@ -42,7 +42,8 @@ interface Beam {
 
 /**
  * How a flow is scored at each step: templates not used yet, references that reach further back, new
- * objects brought into the dialog (so that later questions have earlier ones to refer to), answers that vary.
+ * objects brought into the dialog (so that later questions have earlier ones to refer to), answers that vary,
+ * and yes as often as no.
  */
 function stepScore(beam: Beam, round: Round, next: DialogState, random: () => number): number {
   const used = beam.rounds.filter((r) => r.template === round.template).length;
@@ -53,7 +54,12 @@ function stepScore(beam: Beam, round: Round, next: DialogState, random: () => nu
   if (next.mentioned.size > beam.state.mentioned.size) score += 0.35;
   const previous = beam.rounds[beam.rounds.length - 1];
   if (previous && previous.answer === round.answer) score -= 0.3;
-  if (round.answer === '0' || round.answer === 'no') score -= 0.15;
+  // Yes and no kept near even within a dialog, so an answerer cannot guess "yes" from the words alone.
+  if (family === 'exist') {
+    const same = beam.rounds.filter((r) => QUESTION_TEMPLATES[r.template].family === 'exist' && r.answer === round.answer).length;
+    const other = beam.rounds.filter((r) => QUESTION_TEMPLATES[r.template].family === 'exist' && r.answer !== round.answer).length;
+    score += same < other ? 0.6 : same > other ? -0.6 : 0;
+  }
   return score + 0.5 * random();
 }
 

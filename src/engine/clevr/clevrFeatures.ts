@@ -1,0 +1,113 @@
+/**
+ * What the CLEVR-Dialog models read, defined once: the Node exporter writes these arrays for the PyTorch
+ * recipe (models/scripts/clevr/), and the engine feeds the same arrays to the ONNX models it exported.
+ *
+ * The image side is the scene's object features, not pixels: per object a one-hot of shape, colour,
+ * material and size, and its place in the picture (x / 480, y / 320) and on the floor (x / 3, y / 3).
+ */
+import type { ClevrDialog } from './generateDialogs';
+import { ATTRIBUTE_VALUES, COLORS, IMAGE_HEIGHT, IMAGE_WIDTH, MATERIALS, SHAPES, SIZES, type Scene } from './scene';
+import { clevrTokens } from './clevrStats';
+import { QUESTION_TEMPLATES, type QuestionLabel } from './templates';
+
+export const MAX_OBJECTS = 10;
+export const OBJECT_FEATURES = SHAPES.length + COLORS.length + MATERIALS.length + SIZES.length + 4;
+/** Question tokens; longer questions are cut (the grammar's longest has 17 words). */
+export const QUESTION_TOKENS = 20;
+/** History rounds: the caption, then up to nine earlier question-answer pairs. */
+export const HISTORY_ROUNDS = 10;
+export const ROUND_TOKENS = 24;
+
+export const PAD = '<pad>';
+export const UNKNOWN = '<unk>';
+
+/** Every answer the grammar can give, in a fixed order: the models' output classes. */
+export const CLEVR_ANSWERS: readonly string[] = [
+  ...Array.from({ length: 11 }, (_, n) => String(n)),
+  'yes',
+  'no',
+  ...ATTRIBUTE_VALUES.shape,
+  ...ATTRIBUTE_VALUES.color,
+  ...ATTRIBUTE_VALUES.material,
+  ...ATTRIBUTE_VALUES.size,
+];
+
+export interface ClevrVocabulary {
+  readonly words: readonly string[];
+  readonly index: ReadonlyMap<string, number>;
+}
+
+export function vocabulary(words: readonly string[]): ClevrVocabulary {
+  return { words, index: new Map(words.map((w, i) => [w, i])) };
+}
+
+/** The words of a set of dialogs, in first-seen order after <pad> and <unk>. */
+export function buildVocabulary(dialogs: Iterable<ClevrDialog>): ClevrVocabulary {
+  const words = [PAD, UNKNOWN];
+  const seen = new Set(words);
+  const add = (text: string) => {
+    for (const w of clevrTokens(text)) if (!seen.has(w)) (seen.add(w), words.push(w));
+  };
+  for (const d of dialogs) {
+    add(d.caption);
+    for (const r of d.dialog) (add(r.question), add(r.answer));
+  }
+  return vocabulary(words);
+}
+
+function encodeInto(out: Int32Array, offset: number, length: number, text: string, vocab: ClevrVocabulary): void {
+  const unknown = vocab.index.get(UNKNOWN)!;
+  const tokens = clevrTokens(text).slice(0, length);
+  tokens.forEach((w, i) => (out[offset + i] = vocab.index.get(w) ?? unknown));
+}
+
+/** Object features of a scene, MAX_OBJECTS rows (zero rows past the last object) and a mask. */
+export function objectFeatures(scene: Scene): { features: Float32Array; mask: Float32Array } {
+  const features = new Float32Array(MAX_OBJECTS * OBJECT_FEATURES);
+  const mask = new Float32Array(MAX_OBJECTS);
+  scene.objects.slice(0, MAX_OBJECTS).forEach((o, i) => {
+    const row = i * OBJECT_FEATURES;
+    let k = 0;
+    for (const [values, value] of [[SHAPES, o.shape], [COLORS, o.color], [MATERIALS, o.material], [SIZES, o.size]] as const) {
+      features[row + k + (values as readonly string[]).indexOf(value)] = 1;
+      k += values.length;
+    }
+    features[row + k] = o.pixel_coords[0] / IMAGE_WIDTH;
+    features[row + k + 1] = o.pixel_coords[1] / IMAGE_HEIGHT;
+    features[row + k + 2] = o['3d_coords'][0] / 3;
+    features[row + k + 3] = o['3d_coords'][1] / 3;
+    mask[i] = 1;
+  });
+  return { features, mask };
+}
+
+export interface RoundInputs {
+  /** [QUESTION_TOKENS] token ids, 0 = <pad>. */
+  readonly question: Int32Array;
+  /** [HISTORY_ROUNDS, ROUND_TOKENS]: the caption, then "question answer" of each earlier round. */
+  readonly history: Int32Array;
+}
+
+/** The inputs for round `n` (0-based) of a dialog: its question and everything said before it. */
+export function roundInputs(caption: string, earlier: readonly { question: string; answer: string }[], question: string, vocab: ClevrVocabulary): RoundInputs {
+  const q = new Int32Array(QUESTION_TOKENS);
+  encodeInto(q, 0, QUESTION_TOKENS, question, vocab);
+  const history = new Int32Array(HISTORY_ROUNDS * ROUND_TOKENS);
+  encodeInto(history, 0, ROUND_TOKENS, caption, vocab);
+  // With more than nine earlier rounds the oldest are dropped (the grammar's dialogs have ten rounds).
+  earlier.slice(-(HISTORY_ROUNDS - 1)).forEach((r, i) => encodeInto(history, (i + 1) * ROUND_TOKENS, ROUND_TOKENS, `${r.question} ${r.answer}`, vocab));
+  return { question: q, history };
+}
+
+/**
+ * The answers a question of this template can have (the Random-Q baseline draws among them, as the
+ * paper's samples within the question type): counts, yes/no, or the values of the attribute it asks.
+ */
+export function answersForQuestion(template: QuestionLabel, question: string): readonly string[] {
+  const family = QUESTION_TEMPLATES[template].family;
+  if (family === 'count') return CLEVR_ANSWERS.slice(0, 11);
+  if (family === 'exist') return ['yes', 'no'];
+  const words = clevrTokens(question);
+  const attribute = (Object.keys(ATTRIBUTE_VALUES) as (keyof typeof ATTRIBUTE_VALUES)[]).find((a) => words.includes(a));
+  return attribute ? ATTRIBUTE_VALUES[attribute] : CLEVR_ANSWERS.slice(13);
+}

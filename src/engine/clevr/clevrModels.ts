@@ -1,0 +1,31 @@
+/**
+ * The CLEVR-Dialog answerers, one registry: what each is called, whether it is a baseline computed here
+ * or an ONNX model of models/clevr/, and the paper's accuracy for it (Kottur et al. 2019, Table 2).
+ */
+export const CLEVR_MODELS = [
+  { id: 'random', name: 'Random', kind: 'baseline', paper: 3.4, inputs: 'none' },
+  { id: 'random-q', name: 'Random-Q', kind: 'baseline', paper: 33.4, inputs: 'question type' },
+  { id: 'lf-q', name: 'LF-Q', kind: 'onnx', paper: null, inputs: 'question' },
+  { id: 'lf-qi', name: 'LF-QI', kind: 'onnx', paper: null, inputs: 'question, image' },
+  { id: 'lf-qih', name: 'LF-QIH', kind: 'onnx', paper: 55.9, inputs: 'question, image, history' },
+  { id: 'hre-qih', name: 'HRE-QIH', kind: 'onnx', paper: 63.3, inputs: 'question, image, history' },
+  { id: 'mn-qih', name: 'MN-QIH', kind: 'onnx', paper: 59.6, inputs: 'question, image, history' },
+  { id: 'coref-qih', name: 'Coref-MN-QIH (ours)', kind: 'onnx', paper: null, inputs: 'question, image, history; coreference supervised' },
+] as const;
+
+export type ClevrModelId = (typeof CLEVR_MODELS)[number]['id'];
+export type ClevrOnnxModelId = Extract<(typeof CLEVR_MODELS)[number], { kind: 'onnx' }>['id'];
+export const CLEVR_ONNX_MODELS = CLEVR_MODELS.filter((m) => m.kind === 'onnx').map((m) => m.id) as ClevrOnnxModelId[];
+
+/** The paper's other rows, for scale beside ours (neural module networks, not built here). */
+export const CLEVR_PAPER_ONLY = [
+  { name: 'NMN', paper: 56.6 },
+  { name: 'CorefNMN', paper: 68.0 },
+] as const;
+
+export function clevrModelName(id: ClevrModelId): string {
+  return CLEVR_MODELS.find((m) => m.id === id)!.name;
+}
+
+/** The baselines' draws are seeded, so their figures repeat. */
+export const CLEVR_BASELINE_SEED = 5;
