@@ -116,3 +116,43 @@ describe('the dialog grammar', () => {
     expect(generateClevrDataset({ scenes: 3, seed: 9 }).records).not.toEqual(a.records);
   });
 });
+
+describe('the question parser', () => {
+  it('reads back every question the generator asks, with the same answer', async () => {
+    const { parseQuestion } = await import('../clevr/questionParser');
+    const { generateDialogs } = await import('../clevr/generateDialogs');
+    const { generateScene } = await import('../clevr/scene');
+    let questions = 0;
+    for (let s = 0; s < 12; s++) {
+      const scene = generateScene(21, s);
+      const record = generateDialogs(scene, 21);
+      // Replay through the parser: the state after each parsed question must give the recorded answers.
+      const captions = captionOptions(scene, seededRandom((21 * 7919 + scene.image_index * 104_729) >>> 0));
+      for (const [d, dialog] of record.dialogs.entries()) {
+        const start = captions.find((c) => c.caption.text === dialog.caption);
+        expect(start, `dialog ${d}'s caption`).toBeDefined();
+        let state = start!.state;
+        for (const round of dialog.dialog) {
+          const parsed = parseQuestion(round.question, scene, state);
+          expect(parsed, round.question).toMatchObject({ ok: true });
+          if (!parsed.ok) break;
+          const result = ask(scene, state, parsed.plan, seededRandom(1));
+          expect([round.question, result.round.answer, result.round.coref_distance]).toEqual([round.question, round.answer, round.coref_distance]);
+          state = result.state;
+          questions++;
+        }
+      }
+    }
+    expect(questions).toBeGreaterThan(200);
+  });
+
+  it('says why it cannot read a question', async () => {
+    const { parseQuestion } = await import('../clevr/questionParser');
+    const scene = handScene();
+    expect(parseQuestion('What is its colour?', scene, emptyState())).toEqual({ ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' });
+    expect(parseQuestion('Why is the sky blue?', scene, emptyState())).toEqual({ ok: false, reason: 'The dialog grammar cannot read "Why is the sky blue?". It asks how many, whether there is, and what colour, shape, size or material things are.' });
+    expect(parseQuestion('What is the color of the cube?', scene, emptyState())).toMatchObject({ ok: true, plan: { label: 'seek-attr-unique', referent: 0, attribute: 'color' } });
+    expect(parseQuestion('how many red things are there', scene, emptyState())).toMatchObject({ ok: true, plan: { label: 'count-attribute', description: { color: 'red' } } });
+    expect(parseQuestion('What is the color of the red thing?', scene, emptyState())).toEqual({ ok: false, reason: 'There are 2 red thing things in the picture, so "the red thing" is not clear: add its colour, size or material.' });
+  });
+});

@@ -1,0 +1,189 @@
+/**
+ * Reads a typed question with the dialog grammar itself: each template's wording becomes a pattern,
+ * the slots are read back into attributes, relations and objects, and the template's constraints are
+ * checked against the scene and the dialog state. What it cannot read gets a sentence that says why.
+ */
+import { type Description, type DialogState, type QuestionPlan, matches, related, selectObjects } from './dialogGrammar';
+import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene } from './scene';
+import { PLURAL, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionLabel, RELATION_TO_IT, RELATION_TO_NAMED, THING_WORDS, VALUE_WORDS } from './templates';
+
+export type ParsedQuestion = { ok: true; plan: QuestionPlan } | { ok: false; reason: string };
+
+/** Lower case, one space between words, no end punctuation, British spellings folded. */
+export function normalizeQuestion(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/colour/g, 'color')
+    .replace(/grey/g, 'gray')
+    .replace(/[?.!]+\s*$/, '')
+    .replace(/[,:;]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+interface CompiledTemplate {
+  readonly label: QuestionLabel;
+  readonly pattern: RegExp;
+}
+
+/** Slots with a closed set of words match only those, so two slots side by side split one way. */
+const SLOT_PATTERN: Record<string, string> = {
+  R: Object.values(RELATION_TO_NAMED).join('|'),
+  P: Object.values(RELATION_TO_IT).join('|'),
+  A: ATTRIBUTE_NAMES.join('|'),
+  E: 'the earlier [a-z0-9 ]+?',
+};
+
+const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
+  QUESTION_TEMPLATES[label].texts.map((text) => {
+    // Slot names keep their case ({A}, {dd}): they are set aside while the words are normalized as typed text is.
+    const slots: string[] = [];
+    const source = normalizeQuestion(text.replace(/\{(\w+)\}/g, (_, slot: string) => `\u0000${slots.push(slot) - 1}\u0001`))
+      .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace(/\u0000(\d+)\u0001/g, (_, k: string) => `(?<${slots[Number(k)]!}>${SLOT_PATTERN[slots[Number(k)]!] ?? '[a-z0-9 ]+?'})`);
+    return { label, pattern: new RegExp(`^${source}$`) };
+  }),
+);
+
+/** Canonical value of a word ("ball" -> "sphere", "shiny" -> "metal"), with the attribute it belongs to. */
+function valueOf(word: string): { attribute: AttributeName; value: string } | null {
+  for (const attribute of ATTRIBUTE_NAMES) {
+    for (const value of ATTRIBUTE_VALUES[attribute]) {
+      const words = VALUE_WORDS[value] ?? [value];
+      if (words.includes(word) || words.some((w) => PLURAL[w] === word)) return { attribute, value };
+    }
+  }
+  return null;
+}
+
+/** "large red metal cubes" -> {size, color, material, shape}; "things" -> {}; null if a word is not a description word. */
+export function parseDescription(text: string): Description | null {
+  const words = text.split(' ').filter((w) => w !== '');
+  if (words[0] === 'a' || words[0] === 'an' || words[0] === 'the' || words[0] === 'any') words.shift();
+  if (words.length === 0) return null;
+  const description: Description = {};
+  for (const word of words) {
+    if ((THING_WORDS as readonly string[]).includes(word) || THING_WORDS.some((t) => PLURAL[t] === word)) continue;
+    const v = valueOf(word);
+    if (!v || description[v.attribute] !== undefined) return null;
+    description[v.attribute] = v.value;
+  }
+  return description;
+}
+
+function relationFrom(phrase: string, table: Record<Relation, string>): Relation | null {
+  return RELATIONS.find((r) => table[r] === phrase) ?? null;
+}
+
+function attributeFrom(word: string): AttributeName | null {
+  return (ATTRIBUTE_NAMES as readonly string[]).includes(word) ? (word as AttributeName) : null;
+}
+
+/** "the earlier red cube": the one mentioned object it fits. */
+function earlierObject(phrase: string, scene: Scene, state: DialogState): { index: number } | { error: string } {
+  const m = /^the earlier (.+)$/.exec(phrase);
+  const description = m ? parseDescription(m[1]!) : null;
+  if (!description) return { error: `"${phrase}" should name an object mentioned before, as "the earlier red cube".` };
+  const found = [...state.mentioned.keys()].filter((i) => matches(scene.objects[i]!, description));
+  if (found.length === 1) return { index: found[0]! };
+  if (found.length === 0) return { error: `No ${m![1]} has been mentioned yet in this dialog, so "${phrase}" points at nothing.` };
+  return { error: `More than one ${m![1]} has been mentioned, so "${phrase}" is not clear: add its colour, size or material.` };
+}
+
+function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Scene, state: DialogState): ParsedQuestion {
+  const focus = state.focus;
+  const needFocus = (): ParsedQuestion | null => (focus === null ? { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' } : null);
+  const needGroup = (): ParsedQuestion | null =>
+    state.group && state.group.members.length >= 2 ? null : { ok: false, reason: 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.' };
+  const attribute = slots.A === undefined ? undefined : attributeFrom(slots.A);
+  if (slots.A !== undefined && !attribute) return { ok: false, reason: `"${slots.A}" is not something the grammar asks about; ask about the colour, shape, size or material.` };
+  const relationIt = slots.P === undefined ? undefined : relationFrom(slots.P, RELATION_TO_IT);
+  if (slots.P !== undefined && !relationIt) return { ok: false, reason: `"${slots.P}" is not a direction the grammar knows; say "to its left", "to its right", "in front of it" or "behind it".` };
+  const relationNamed = slots.R === undefined ? undefined : relationFrom(slots.R, RELATION_TO_NAMED);
+  if (slots.R !== undefined && !relationNamed) return { ok: false, reason: `"${slots.R}" is not a direction the grammar knows; say "to the left of", "to the right of", "in front of" or "behind".` };
+  const earlier = slots.E === undefined ? undefined : earlierObject(slots.E, scene, state);
+  if (earlier && 'error' in earlier) return { ok: false, reason: earlier.error };
+  const earlierIndex = earlier && 'index' in earlier ? earlier.index : undefined;
+
+  switch (label) {
+    case 'count-all':
+    case 'count-other':
+    case 'exist-other':
+      if (label !== 'count-all' && state.mentioned.size === 0 && !state.group) return { ok: false, reason: 'Nothing has been mentioned yet, so "other" objects means every object; ask how many objects there are.' };
+      return { ok: true, plan: { label } };
+    case 'count-attribute':
+    case 'exist-attribute': {
+      const description = parseDescription(slots.D ?? slots.d ?? '');
+      if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.D ?? slots.d}" is not a description the grammar knows, as "red cubes" or "small metal things".` };
+      return { ok: true, plan: { label, description } };
+    }
+    case 'count-attribute-group':
+    case 'exist-attribute-group': {
+      const missing = needGroup();
+      if (missing) return missing;
+      const v = valueOf((slots.V ?? '').replace(/^an? /, ''));
+      if (!v) return { ok: false, reason: `"${slots.V}" is not a colour, shape, size or material.` };
+      return { ok: true, plan: { label, attribute: v.attribute, value: v.value, usesGroup: true } };
+    }
+    case 'count-obj-rel-imm':
+    case 'exist-obj-rel-imm':
+    case 'count-obj-rel-imm2':
+    case 'exist-obj-rel-imm2': {
+      const missing = needFocus();
+      if (missing) return missing;
+      if (label.endsWith('imm2') && state.lastLabel !== label.replace('imm2', 'imm') && state.lastLabel !== label) {
+        return { ok: false, reason: `"And ${slots.P}?" follows a question about what is around it; ask that first.` };
+      }
+      return { ok: true, plan: { label, referent: focus!, relation: relationIt! } };
+    }
+    case 'count-obj-rel-early':
+    case 'exist-obj-rel-early':
+      return { ok: true, plan: { label, referent: earlierIndex!, relation: relationNamed! } };
+    case 'count-obj-exclude-imm':
+    case 'exist-obj-exclude-imm': {
+      const missing = needFocus();
+      return missing ?? { ok: true, plan: { label, referent: focus!, attribute: attribute! } };
+    }
+    case 'count-obj-exclude-early':
+    case 'exist-obj-exclude-early':
+      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
+    case 'seek-attr-unique': {
+      const description = parseDescription(slots.dd ?? '');
+      if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.dd}" is not a description the grammar knows.` };
+      const found = selectObjects(scene, description);
+      if (found.length !== 1) return { ok: false, reason: found.length === 0 ? `There is no ${slots.dd} in the picture.` : `There are ${found.length} ${slots.dd} things in the picture, so "the ${slots.dd}" is not clear: add its colour, size or material.` };
+      return { ok: true, plan: { label, referent: found[0]!, description, attribute: attribute! } };
+    }
+    case 'seek-attr-imm':
+    case 'seek-attr-imm2': {
+      const missing = needFocus();
+      return missing ?? { ok: true, plan: { label, referent: focus!, attribute: attribute! } };
+    }
+    case 'seek-attr-early':
+      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
+    case 'seek-attr-rel-imm':
+    case 'seek-attr-rel-early': {
+      const from = label === 'seek-attr-rel-imm' ? focus : earlierIndex!;
+      if (from === null) return { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' };
+      const relation = (label === 'seek-attr-rel-imm' ? relationIt : relationNamed)!;
+      const n = related(scene, from, relation).length;
+      if (n !== 1) return { ok: false, reason: `There ${n === 0 ? 'is nothing' : `are ${n} objects`} ${label === 'seek-attr-rel-imm' ? slots.P : `${slots.R} ${slots.E}`}, so "the object" there is not one thing.` };
+      return { ok: true, plan: { label, referent: from, relation, attribute: attribute! } };
+    }
+  }
+}
+
+/** The question as a plan of the grammar, or why it cannot be one. */
+export function parseQuestion(text: string, scene: Scene, state: DialogState): ParsedQuestion {
+  const normalized = normalizeQuestion(text);
+  if (normalized === '') return { ok: false, reason: 'Type a question about the picture.' };
+  let firstFailure: ParsedQuestion | null = null;
+  for (const { label, pattern } of COMPILED) {
+    const m = pattern.exec(normalized);
+    if (!m) continue;
+    const parsed = planFor(label, { ...m.groups }, scene, state);
+    if (parsed.ok) return parsed;
+    firstFailure ??= parsed;
+  }
+  return firstFailure ?? { ok: false, reason: `The dialog grammar cannot read "${text.trim()}". It asks how many, whether there is, and what colour, shape, size or material things are.` };
+}
