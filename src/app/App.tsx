@@ -12,6 +12,8 @@ import { ModelStatus } from '../features/models/ModelStatus';
 import { OfflineBadge } from '../features/offline/OfflineBadge';
 import { PoolPanel } from '../features/pool/PoolPanel';
 import { ReplayView } from '../features/replay/ReplayView';
+import { ClevrView } from '../features/clevr/ClevrView';
+import { clevrLinkFromAddress } from '../features/clevr/clevrController';
 import { SHORTCUTS } from '../shared/keyCommands';
 import { panelActions, usePanelStore } from '../shared/stores/panelStore';
 import { MenuPanel } from '../shared/ui/MenuPanel';
@@ -39,8 +41,8 @@ export function App() {
   const resets = useKioskStore((s) => s.resets);
   const inspectorButton = useRef<HTMLButtonElement>(null);
   const inspectorReturnFocus = useCallback(() => inspectorButton.current, []);
-  // Replay is a separate view: the chat underneath stays as it was.
-  const [view, setView] = useState<'chat' | 'replay'>('chat');
+  // Replay and CLEVR-Dialog are separate views: the chat underneath stays as it was. ?clevr=<seed>:<scene> opens the CLEVR-Dialog view.
+  const [view, setView] = useState<'chat' | 'replay' | 'clevr'>(() => (clevrLinkFromAddress(window.location.search) ? 'clevr' : 'chat'));
   const viewButton = (v: typeof view, label: string) => (
     <button type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`rounded-lg px-3 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 ${view === v ? 'bg-slate-800 text-white' : 'border border-slate-300 hover:bg-slate-100'}`}>
       {label}
@@ -69,6 +71,7 @@ export function App() {
     <nav aria-label="View" className="flex flex-wrap gap-1">
       {viewButton('chat', 'Chat')}
       {viewButton('replay', 'Replay a reference dialogue')}
+      {viewButton('clevr', 'CLEVR-Dialog')}
     </nav>
   );
 
@@ -127,6 +130,7 @@ export function App() {
             <Composer key={resets} compact={!presenter} />
           </div>
           {view === 'replay' && <ReplayView metrics={<SessionMetricsPanel />} />}
+          {view === 'clevr' && <ClevrView />}
         </main>
         {inspectorOpen && <ChatInspector returnFocusTo={inspectorReturnFocus} />}
       </div>

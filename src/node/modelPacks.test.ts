@@ -37,7 +37,18 @@ describe('models/ as the app sees it', () => {
         { path: 'SOURCE.md', bytes: 7 },
       ],
     });
-    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector, captioners: [] });
+    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector, captioners: [], clevr: null });
+  });
+
+  it('lists the CLEVR-Dialog answerers (models/clevr with clevr.json) apart, serves their models and not their private folders', () => {
+    const dir = modelsFolder({ ...PACK_AND_DETECTOR, 'clevr/clevr.json': '{}', 'clevr/onnx/lf-q.onnx': 'weights', 'clevr/training/log.json': 'private' });
+    const models = listModels(dir);
+    expect(models.packs.map((p) => p.id)).toEqual(['tiny']);
+    expect(models.clevr).toEqual({ dir: 'clevr', files: [{ path: 'clevr.json', bytes: 2 }, { path: 'onnx/lf-q.onnx', bytes: 7 }] });
+    expect(JSON.parse(packIndexJson(models)).clevr.dir).toBe('clevr');
+    expect(isServablePackPath(dir, 'clevr/onnx/lf-q.onnx')).not.toBeNull();
+    expect(isServablePackPath(dir, 'clevr/training/log.json')).toBeNull();
+    expect(listModels(modelsFolder({ 'clevr/onnx/lf-q.onnx': 'orphan' })).clevr).toBeNull();
   });
 
   it('lists a captioning pack (config.json model_type "vision-encoder-decoder") as a captioner, not as a CLIP pack, and serves its files', () => {

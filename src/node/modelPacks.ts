@@ -9,12 +9,13 @@ export interface PackListing {
   files: { path: string; bytes: number }[];
 }
 
-/** What /models/index.json says about the object detector (models/detector/), when there is one. */
-export interface DetectorListing {
-  /** Its folder under models/ (the engine's DETECTOR_DIR). */
+/** What /models/index.json says about a model folder that is not a pack: the object detector (models/detector/) or the CLEVR-Dialog answerers (models/clevr/). */
+export interface ModelFolderListing {
+  /** Its folder under models/. */
   dir: string;
   files: { path: string; bytes: number }[];
 }
+export type DetectorListing = ModelFolderListing;
 
 /** Folders of a pack that are for tests or tooling, never served or shipped. */
 const PRIVATE_DIRS = new Set(['fixture', 'training']);
@@ -25,6 +26,15 @@ export const DETECTOR_DIR = 'detector';
 const DETECTOR_CONFIG = 'detector.json';
 /** The detector's private folders: test photos, and the TF.js model it was ported from. */
 const DETECTOR_PRIVATE_DIRS = new Set([...PRIVATE_DIRS, 'source']);
+/** The CLEVR-Dialog answerers' folder and the file that makes it one (CLEVR_CONFIG_FILE in the engine). */
+export const CLEVR_DIR = 'clevr';
+const CLEVR_CONFIG = 'clevr.json';
+
+/** The model folders under models/ that are not packs: each has a config file and private folders. */
+const MODEL_FOLDERS = [
+  { dir: DETECTOR_DIR, config: DETECTOR_CONFIG, privateDirs: DETECTOR_PRIVATE_DIRS },
+  { dir: CLEVR_DIR, config: CLEVR_CONFIG, privateDirs: PRIVATE_DIRS },
+] as const;
 
 function walk(dir: string, root: string, out: { path: string; bytes: number }[], privateDirs: ReadonlySet<string> = PRIVATE_DIRS): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -73,14 +83,24 @@ export function listModelPacks(modelsDir: string, kind: 'clip' | 'captioner' = '
   return packs.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** The object detector in models/detector/ (a folder with detector.json), without its private folders; null when there is none. */
-export function listDetector(modelsDir: string): DetectorListing | null {
-  const dir = join(modelsDir, DETECTOR_DIR);
-  if (!existsSync(join(dir, DETECTOR_CONFIG))) return null;
+/** A model folder (the detector, the CLEVR-Dialog answerers) without its private folders; null when models/ has none. */
+function listModelFolder(modelsDir: string, folder: (typeof MODEL_FOLDERS)[number]): ModelFolderListing | null {
+  const dir = join(modelsDir, folder.dir);
+  if (!existsSync(join(dir, folder.config))) return null;
   const files: { path: string; bytes: number }[] = [];
-  walk(dir, dir, files, DETECTOR_PRIVATE_DIRS);
+  walk(dir, dir, files, folder.privateDirs);
   files.sort((a, b) => a.path.localeCompare(b.path));
-  return { dir: DETECTOR_DIR, files };
+  return { dir: folder.dir, files };
+}
+
+/** The object detector in models/detector/ (a folder with detector.json); null when there is none. */
+export function listDetector(modelsDir: string): DetectorListing | null {
+  return listModelFolder(modelsDir, MODEL_FOLDERS[0]);
+}
+
+/** The CLEVR-Dialog answerers in models/clevr/ (a folder with clevr.json); null when there are none. */
+export function listClevr(modelsDir: string): ModelFolderListing | null {
+  return listModelFolder(modelsDir, MODEL_FOLDERS[1]);
 }
 
 /** Everything under models/ that the app loads: the CLIP packs and the object detector. */
@@ -89,13 +109,15 @@ export interface ModelsListing {
   detector: DetectorListing | null;
   /** Image-captioning packs (config.json model_type "vision-encoder-decoder"). */
   captioners: PackListing[];
+  /** The CLEVR-Dialog view's answerers. */
+  clevr: ModelFolderListing | null;
 }
 
 export function listModels(modelsDir: string): ModelsListing {
-  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner') };
+  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner'), clevr: listClevr(modelsDir) };
 }
 
-/** The file a URL under /models/ names, when it is a pack's or the detector's and not private; else null. */
+/** The file a URL under /models/ names, when it is a pack's or a model folder's and not private; else null. */
 export function isServablePackPath(modelsDir: string, urlPath: string): string | null {
   // urlPath is what follows /models/, e.g. "test-tiny-clip/onnx/text_model.onnx" or "detector/onnx/model.onnx".
   const parts = urlPath.split('/');
@@ -103,9 +125,9 @@ export function isServablePackPath(modelsDir: string, urlPath: string): string |
   const full = join(modelsDir, ...parts);
   if (!full.startsWith(modelsDir + sep)) return null;
   const isPack = existsSync(join(modelsDir, parts[0]!, 'config.json'));
-  const isDetector = !isPack && parts[0] === DETECTOR_DIR && existsSync(join(modelsDir, DETECTOR_DIR, DETECTOR_CONFIG));
-  if (!isPack && !isDetector) return null;
-  const privateDirs = isDetector ? DETECTOR_PRIVATE_DIRS : PRIVATE_DIRS;
+  const folder = isPack ? undefined : MODEL_FOLDERS.find((f) => f.dir === parts[0] && existsSync(join(modelsDir, f.dir, f.config)));
+  if (!isPack && !folder) return null;
+  const privateDirs = folder ? folder.privateDirs : PRIVATE_DIRS;
   if (parts.some((p) => privateDirs.has(p))) return null;
   return existsSync(full) && statSync(full).isFile() ? full : null;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ManifestEntry, ManifestTransform } from 'workbox-build';
 import { defaultPackId } from '../engine/pack/defaultPack.ts';
 import { type OfflineEntry, offlineVersion } from '../sw/offlineCache.ts';
-import { type DetectorListing, type PackListing, listModels } from './modelPacks.ts';
+import { type DetectorListing, type ModelFolderListing, type PackListing, listModels } from './modelPacks.ts';
 import { packIndexJson } from './viteModelsPlugin.ts';
 
 /** What workbox-build found in the build output: its URL, revision and size. */
@@ -31,6 +31,8 @@ export interface OfflineManifestInputs {
   detector: DetectorListing | null;
   /** Captioning packs (the page uses the first with every pack); absent in older callers. */
   captioners?: PackListing[];
+  /** The CLEVR-Dialog answerers (models/clevr/), kept at install so the view works offline. */
+  clevr?: ModelFolderListing | null;
   /** /models/index.json exactly as it is served. */
   packIndexJson: string;
 }
@@ -40,7 +42,7 @@ export interface OfflineManifestInputs {
  * shared photos are still described offline), the demo pool with the default pack's embeddings, and
  * the dialogues at install; the other packs (and their embeddings) on first use.
  */
-export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], packIndexJson }: OfflineManifestInputs): ManifestFile[] {
+export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], clevr = null, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string, sha256?: string): ManifestFile => ({
     url,
@@ -71,6 +73,8 @@ export function offlineEntries({ built, modelsDir, packs, detector, captioners =
   if (detector) files.push(...detector.files.map((f) => fromModels(detector.dir, f.path, true)));
   // The captioner writes photo captions whichever pack is chosen, as the detector does.
   for (const captioner of captioners) files.push(...captioner.files.map((f) => fromModels(captioner.id, f.path, true)));
+  // The CLEVR-Dialog view's answerers are small (a few MB) and needed by no pack: kept at install, so the view works offline.
+  if (clevr) files.push(...clevr.files.map((f) => fromModels(clevr.dir, f.path, true)));
   for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
   return files;
 }

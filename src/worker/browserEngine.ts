@@ -18,12 +18,13 @@ import { StoredPackSource } from '../persistence/packStore';
 import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
+import { ClevrService } from './clevrService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import { type OrtArtifacts, artifactsFor, plainWasmFiles } from './ortArtifacts';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, CaptionerRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
@@ -56,6 +57,34 @@ export class BrowserEngine implements WorkerEngine {
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
   private autoTrain = false;
   private training: Promise<void> | null = null;
+  /** The plan onnxruntime was configured with by the first load, so the CLEVR-Dialog models run where the pack runs. */
+  private runtimePlan: ExecutionPlan | null = null;
+  private readonly clevr = new ClevrService();
+
+  /** Chooses WebGPU or WASM and starts onnxruntime (its artifacts are fixed by the worker's first plan, see ortArtifacts.ts). */
+  private async configureRuntime(forceWasm: boolean): Promise<ExecutionPlan> {
+    const caps = await detectCapabilities(forceWasm);
+    let plan = chooseExecutionPlan(caps);
+    this.ortArtifacts ??= artifactsFor(plan);
+    if (plan.provider === 'webgpu' && this.ortArtifacts === 'plain-wasm') {
+      plan = wasmPlanBecause(plan, 'WASM: this tab started on WASM only, so it runs the faster WASM-only build; reload the page to use WebGPU');
+    }
+    configureWasm(plan.wasmThreads, this.ortArtifacts === 'plain-wasm' ? plainWasmFiles(self.location.href) : undefined);
+    this.runtimePlan = plan;
+    return plan;
+  }
+
+  clevrLoad(params: { clevr: ClevrRef | null; forceWasm: boolean }): Promise<ClevrLoaded> {
+    return this.clevr.load(params.clevr, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  }
+
+  async clevrRender(params: { objects: ClevrQuestionParams['objects'] }) {
+    return this.clevr.render(params.objects);
+  }
+
+  clevrAnswer(params: ClevrQuestionParams) {
+    return this.clevr.answer(params);
+  }
 
   async loadPack(
     params: Parameters<WorkerEngine['loadPack']>[0],
@@ -68,14 +97,7 @@ export class BrowserEngine implements WorkerEngine {
     this.announceLocalHeads = onLocalHeads;
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
-    const caps = await detectCapabilities(params.forceWasm);
-    let plan = chooseExecutionPlan(caps);
-    // onnxruntime starts once per worker, with the artifacts of the first plan (see ortArtifacts.ts).
-    this.ortArtifacts ??= artifactsFor(plan);
-    if (plan.provider === 'webgpu' && this.ortArtifacts === 'plain-wasm') {
-      plan = wasmPlanBecause(plan, 'WASM: this tab started on WASM only, so it runs the faster WASM-only build; reload the page to use WebGPU');
-    }
-    configureWasm(plan.wasmThreads, this.ortArtifacts === 'plain-wasm' ? plainWasmFiles(self.location.href) : undefined);
+    const plan = await this.configureRuntime(params.forceWasm);
     await Promise.all([this.encoder?.release(), this.detector?.release(), this.captioner?.dispose()]);
     this.encoder = null;
     this.detector = null;

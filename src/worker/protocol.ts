@@ -14,6 +14,9 @@ import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 import type { ResponseScore } from '../engine/response/evaluate';
 import type { LocalHeadsFigures } from '../engine/response/localHeads';
 import type { ResponseMethodId } from '../engine/response/methods';
+import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels';
+import type { SceneObject } from '../engine/clevr/scene';
+import type { QuestionLabel } from '../engine/clevr/templates';
 
 export type { BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
 
@@ -200,6 +203,30 @@ export interface ReplayTurnResult {
   score: ResponseScore;
 }
 
+/** The CLEVR-Dialog answerers' folder (models/clevr/) as /models/index.json lists it. */
+export interface ClevrRef {
+  baseUrl: string;
+  files: string[];
+}
+
+/** What the CLEVR-Dialog view can answer with: the ONNX models found (none when models/clevr is missing or broken, with why). */
+export interface ClevrLoaded {
+  models: ClevrOnnxModelId[];
+  provider: 'webgpu' | 'wasm' | null;
+  /** Why there are no models, or which backend runs them and why. */
+  note: string;
+}
+
+/** One CLEVR-Dialog question for the worker's model: the scene, what was said before, and the question. */
+export interface ClevrQuestionParams {
+  model: ClevrModelId;
+  objects: SceneObject[];
+  caption: string;
+  earlier: { question: string; answer: string }[];
+  question: string;
+  template: QuestionLabel;
+}
+
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
   /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
@@ -222,6 +249,11 @@ export interface WorkerMethods {
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
   /** grounding, when given, is fed to an image tower that takes it instead of the detector's (parity tests compare towers alone). */
   encodeImages: { params: { images: ImagePayload[]; grounding?: ImageGrounding[] }; result: { embeddings: number[][] } };
+  /** Loads the CLEVR-Dialog answerers (once; later calls say what was loaded). */
+  clevrLoad: { params: { clevr: ClevrRef | null; forceWasm: boolean }; result: ClevrLoaded };
+  /** Draws a CLEVR scene (480x320 RGBA), off the page's thread. */
+  clevrRender: { params: { objects: SceneObject[] }; result: { width: number; height: number; pixels: Uint8ClampedArray } };
+  clevrAnswer: { params: ClevrQuestionParams; result: { answer: string; probabilities: number[] } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -246,7 +278,7 @@ export type WorkerEvent =
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
   | { type: 'localHeads'; packId: string; status: LocalHeadsStatus };
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
 export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];

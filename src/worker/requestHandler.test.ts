@@ -107,6 +107,15 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
     async encodeImages(params) {
       return { embeddings: params.images.map(() => [0, 1]) };
     },
+    async clevrLoad() {
+      return { models: [], provider: null, note: 'none' };
+    },
+    async clevrRender() {
+      return { width: 1, height: 1, pixels: new Uint8ClampedArray(4) };
+    },
+    async clevrAnswer() {
+      return { answer: 'yes', probabilities: [] };
+    },
   };
 }
 

@@ -27,6 +27,9 @@ export interface WorkerEngine {
   trainHeads(): Promise<WorkerMethods['trainHeads']['result']>;
   encodeTexts(params: WorkerMethods['encodeTexts']['params']): Promise<WorkerMethods['encodeTexts']['result']>;
   encodeImages(params: WorkerMethods['encodeImages']['params']): Promise<WorkerMethods['encodeImages']['result']>;
+  clevrLoad(params: WorkerMethods['clevrLoad']['params']): Promise<WorkerMethods['clevrLoad']['result']>;
+  clevrRender(params: WorkerMethods['clevrRender']['params']): Promise<WorkerMethods['clevrRender']['result']>;
+  clevrAnswer(params: WorkerMethods['clevrAnswer']['params']): Promise<WorkerMethods['clevrAnswer']['result']>;
 }
 
 /**
@@ -91,6 +94,15 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           return;
         case 'encodeImages':
           post({ type: 'result', id, method: 'encodeImages', result: await engine.encodeImages(request.params) });
+          break;
+        case 'clevrLoad':
+          post({ type: 'result', id, method: 'clevrLoad', result: await engine.clevrLoad(request.params) });
+          break;
+        case 'clevrRender':
+          post({ type: 'result', id, method: 'clevrRender', result: await engine.clevrRender(request.params) });
+          break;
+        case 'clevrAnswer':
+          post({ type: 'result', id, method: 'clevrAnswer', result: await engine.clevrAnswer(request.params) });
           return;
         default:
           assertNever(request);

@@ -5,7 +5,7 @@
  * template, its answer, the objects it refers to and its coreference distance: how many rounds back its
  * referent was last mentioned (the caption is round 0).
  */
-import { randomPick } from '../random';
+import { randomPick, shuffled } from '../random';
 import {
   ATTRIBUTE_NAMES,
   ATTRIBUTE_VALUES,
@@ -156,7 +156,9 @@ function mention(mentioned: ReadonlyMap<number, MentionedObject>, index: number,
 function uniqueDescription(scene: Scene, index: number, random: () => number): Description | null {
   const object = scene.objects[index]!;
   const options: AttributeName[][] = [['shape'], ['color', 'shape'], ['size', 'shape'], ['material', 'shape'], ['size', 'color', 'shape'], ['color', 'material', 'shape'], ['size', 'color', 'material', 'shape']];
-  const order = options.slice().sort((a, b) => a.length - b.length || random() - 0.5);
+  // Shuffled, then stably sorted by length: a comparator that draws random numbers would draw a different
+  // count in another engine's sort, and the page must make the same dialogs as Node.
+  const order = shuffled(random, options).sort((a, b) => a.length - b.length);
   for (const attrs of order) {
     const description: Description = Object.fromEntries(attrs.map((a) => [a, object[a]]));
     if (selectObjects(scene, description).length === 1) return description;
@@ -237,7 +239,7 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
 // ---------------------------------------------------------------- questions
 
 function randomDescription(random: () => number, attributes: 1 | 2): Description {
-  const names = ATTRIBUTE_NAMES.slice().sort(() => random() - 0.5).slice(0, attributes);
+  const names = shuffled(random, ATTRIBUTE_NAMES).slice(0, attributes);
   return Object.fromEntries(names.map((a) => [a, randomPick(random, ATTRIBUTE_VALUES[a])]));
 }
 

@@ -63,20 +63,30 @@ function stepScore(beam: Beam, round: Round, next: DialogState, random: () => nu
   return score + 0.5 * random();
 }
 
+/**
+ * How a scene's dialogs open, in order: one caption of each kind that applies, starting at a seeded
+ * kind. Returns the random stream the generator goes on with, so the page can open a scene exactly as
+ * the generator's first dialog does.
+ */
+export function dialogOpenings(scene: Scene, seed: number): { random: () => number; openings: { caption: Caption; state: DialogState }[] } {
+  const random = seededRandom((seed * 7919 + scene.image_index * 104_729) >>> 0);
+  const captions = captionOptions(scene, random);
+  const offset = Math.floor(random() * Math.max(1, captions.length));
+  return { random, openings: captions.map((_, d) => captions[(d + offset) % captions.length]!) };
+}
+
 export function generateDialogs(scene: Scene, seed: number, options: DialogOptions = {}): ClevrDialogRecord {
   const dialogsPerScene = options.dialogsPerScene ?? 5;
   const rounds = options.rounds ?? 10;
   const beamWidth = options.beamWidth ?? 8;
   const expansions = options.expansions ?? 12;
-  const random = seededRandom((seed * 7919 + scene.image_index * 104_729) >>> 0);
+  const { random, openings } = dialogOpenings(scene, seed);
   const dialogs: ClevrDialog[] = [];
   const seen = new Set<string>();
-  const captions = captionOptions(scene, random);
-  const captionOffset = Math.floor(random() * Math.max(1, captions.length));
 
-  for (let d = 0; d < dialogsPerScene && captions.length > 0; d++) {
+  for (let d = 0; d < dialogsPerScene && openings.length > 0; d++) {
     // Captions take turns by kind, so the five dialogs of a scene start differently.
-    const { caption, state } = captions[(d + captionOffset) % captions.length]!;
+    const { caption, state } = openings[d % openings.length]!;
     let beams: Beam[] = [{ state, rounds: [], score: 0 }];
     for (let r = 0; r < rounds; r++) {
       const next: Beam[] = [];

@@ -125,6 +125,12 @@ export function projectToImage(point: Vec3): Vec3 {
   return [Math.round(x), Math.round(y), Math.round(depth * 1e4) / 1e4];
 }
 
+/** About how far an object reaches from its centre in the picture, in pixels (for highlighting it). */
+export function objectRadiusPixels(object: SceneObject): number {
+  const depth = Math.max(1, object.pixel_coords[2]);
+  return Math.round((CAMERA.focalPixels * SIZE_RADIUS[object.size] * 1.25) / depth);
+}
+
 /** CLEVR's margin: a pair closer than this along a direction is in neither relation. */
 export const RELATION_EPSILON = 0.2;
 

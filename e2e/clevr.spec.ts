@@ -1,0 +1,71 @@
+import { expect, test } from '@playwright/test';
+import { ask } from '../src/engine/clevr/dialogGrammar';
+import { dialogOpenings, generateDialogs } from '../src/engine/clevr/generateDialogs';
+import { parseQuestion } from '../src/engine/clevr/questionParser';
+import { generateScene } from '../src/engine/clevr/scene';
+import { seededRandom } from '../src/engine/random';
+import { openReady } from './helpers';
+
+/** The page's scene 0 of seed 1 and the generator's first dialog about it, computed here in Node. */
+const SEED = 1;
+const scene = generateScene(SEED, 0, { split: 'page' });
+const dialog = generateDialogs(scene, SEED).dialogs[0]!;
+
+test.describe('CLEVR-Dialog view', () => {
+  test('plays a generated dialog: the page answers from the scene graph as the generator did, links each reference to its object, and counts accuracy by distance', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    await expect(view).toBeVisible();
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+    // The caption's objects are outlined.
+    await expect(view.getByTestId('clevr-highlight')).toHaveCount(dialog.caption_objects.length);
+    await expect(view.getByTestId('clevr-models-note')).not.toHaveText(/Loading/);
+
+    const input = view.getByRole('textbox', { name: 'Ask about the picture' });
+    for (const [n, round] of dialog.dialog.entries()) {
+      await input.fill(round.question);
+      await input.press('Enter');
+      const shown = view.getByTestId('clevr-round').nth(n);
+      await expect(shown.getByTestId('clevr-truth')).toHaveText(`scene graph: ${round.answer}`);
+      await expect(shown.getByTestId('clevr-model-answer')).not.toContainText('…');
+      if (round.coref_distance !== null) {
+        await expect(shown.getByTestId('clevr-coref')).toHaveAttribute('data-distance', String(round.coref_distance));
+        // The objects the question refers to are the ones outlined.
+        const outlined = await view.getByTestId('clevr-highlight').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-object'))));
+        expect(outlined.sort()).toEqual([...round.referents].sort());
+      }
+    }
+    await expect(view.getByTestId('clevr-round')).toHaveCount(10);
+    const accuracy = view.getByTestId('clevr-accuracy');
+    await expect(accuracy).toContainText(/of 10 answers right/);
+    // Every question with a reference is counted under its distance.
+    const byDistance = new Map<number, number>();
+    for (const r of dialog.dialog) if (r.coref_distance) byDistance.set(Math.min(10, r.coref_distance), (byDistance.get(Math.min(10, r.coref_distance)) ?? 0) + 1);
+    for (const [d, count] of byDistance) await expect(accuracy.getByTestId(`clevr-distance-${d}`)).toContainText(new RegExp(`\\d+/${count}`));
+  });
+
+  test('a question the grammar cannot read gets a sentence and three it can; one click asks it', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+    const input = view.getByRole('textbox', { name: 'Ask about the picture' });
+    await input.fill('Why is the sky blue?');
+    await input.press('Enter');
+    const error = view.getByTestId('clevr-parse-error');
+    await expect(error).toContainText('The dialog grammar cannot read "Why is the sky blue?"');
+    const offered = error.getByRole('button');
+    await expect(offered).toHaveCount(3);
+    await expect(input).toHaveValue('Why is the sky blue?');
+    const question = (await offered.first().textContent())!;
+    await offered.first().click();
+    await expect(error).toHaveCount(0);
+    const round = view.getByTestId('clevr-round').first();
+    await expect(round).toContainText(question);
+    // Its true answer is the scene graph's: read the same question with the grammar here.
+    const opening = dialogOpenings(scene, SEED).openings[0]!;
+    const parsed = parseQuestion(question, scene, opening.state);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) await expect(round.getByTestId('clevr-truth')).toHaveText(`scene graph: ${ask(scene, opening.state, parsed.plan, seededRandom(1)).round.answer}`);
+  });
+});

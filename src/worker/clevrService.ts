@@ -1,0 +1,56 @@
+import { ClevrAnswerers, type ClevrQuestion, baselineAnswer } from '../engine/clevr/clevrAnswerer';
+import { objectFeatures, roundInputs, vocabulary } from '../engine/clevr/clevrFeatures';
+import { renderScene } from '../engine/clevr/render';
+import { type Scene, computeRelationships, sceneDirections } from '../engine/clevr/scene';
+import { errorMessage } from '../engine/errors';
+import type { ExecutionPlan } from '../engine/onnx/executionPlan';
+import { seededRandom } from '../engine/random';
+import { FetchPackSource } from './fetchPackSource';
+import type { ClevrLoaded, ClevrQuestionParams, ClevrRef } from './protocol';
+
+const MISSING_ADVICE = 'the CLEVR-Dialog view answers with the baselines only. Restore models/clevr (npm run clevr:train) and reload.';
+
+/**
+ * The worker's side of the CLEVR-Dialog view: draws scenes and answers questions with the engine's
+ * ClevrAnswerers. Loaded on first use, since the chat never needs it.
+ */
+export class ClevrService {
+  private answerers: ClevrAnswerers | null = null;
+  private loaded: Promise<ClevrLoaded> | null = null;
+  /** The baselines' draws: seeded, so a replayed session draws the same. */
+  private readonly random = seededRandom(5);
+
+  load(ref: ClevrRef | null, plan: () => Promise<ExecutionPlan>): Promise<ClevrLoaded> {
+    this.loaded ??= (async (): Promise<ClevrLoaded> => {
+      if (!ref) return { models: [], provider: null, note: `models/clevr is missing, so ${MISSING_ADVICE}` };
+      try {
+        this.answerers = await ClevrAnswerers.load(new FetchPackSource(ref.baseUrl, MISSING_ADVICE), ref.files, await plan());
+        const backend = this.answerers.backend;
+        return { models: [...this.answerers.models], provider: backend.provider, note: backend.reason };
+      } catch (error) {
+        return { models: [], provider: null, note: errorMessage(error) };
+      }
+    })();
+    return this.loaded;
+  }
+
+  render(objects: Scene['objects']): { width: number; height: number; pixels: Uint8ClampedArray } {
+    const picture = renderScene(objects);
+    return { width: picture.width, height: picture.height, pixels: picture.data };
+  }
+
+  async answer(params: ClevrQuestionParams): Promise<{ answer: string; probabilities: number[] }> {
+    if (params.model === 'random' || params.model === 'random-q') {
+      const p = baselineAnswer(params.model, { template: params.template, text: params.question }, this.random);
+      return { answer: p.answer, probabilities: [...p.probabilities] };
+    }
+    const answerers = this.answerers;
+    if (!answerers) return { ...baselineAnswer('random-q', { template: params.template, text: params.question }, this.random), probabilities: [] };
+    const scene: Scene = { split: 'page', image_index: 0, image_filename: '', objects: params.objects, relationships: computeRelationships(params.objects), directions: sceneDirections() };
+    const { features, mask } = objectFeatures(scene);
+    const inputs = roundInputs(params.caption, params.earlier, params.question, vocabulary(answerers.vocab.words));
+    const question: ClevrQuestion = { ...inputs, objects: features, objectMask: mask, template: params.template, text: params.question };
+    const [prediction] = await answerers.answer(params.model, [question], this.random);
+    return { answer: prediction!.answer, probabilities: [...prediction!.probabilities] };
+  }
+}
