@@ -4,6 +4,7 @@ import { dialogOpenings, generateDialogs } from '../src/engine/clevr/generateDia
 import { parseQuestion } from '../src/engine/clevr/questionParser';
 import { generateScene } from '../src/engine/clevr/scene';
 import { seededRandom } from '../src/engine/random';
+import { seriousViolations } from './axe';
 import { openReady } from './helpers';
 
 /** The page's scene 0 of seed 1 and the generator's first dialog about it, computed here in Node. */
@@ -68,4 +69,29 @@ test.describe('CLEVR-Dialog view', () => {
     expect(parsed.ok).toBe(true);
     if (parsed.ok) await expect(round.getByTestId('clevr-truth')).toHaveText(`scene graph: ${ask(scene, opening.state, parsed.plan, seededRandom(1)).round.answer}`);
   });
+
+  test('in kiosk mode, from the keyboard alone, at phone, tablet and laptop sizes, with no serious accessibility violations', async ({ page }) => {
+    await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=60&clevr=1:0');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    const view = page.getByTestId('clevr-view');
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+    // Keyboard only: focus the question box, type, Enter; then Tab to a suggestion and press Enter.
+    await view.getByRole('textbox', { name: 'Ask about the picture' }).focus();
+    await page.keyboard.type(dialog.dialog[0]!.question);
+    await page.keyboard.press('Enter');
+    await expect(view.getByTestId('clevr-round')).toHaveCount(1);
+    await page.keyboard.press('Tab'); // the Ask button
+    await page.keyboard.press('Tab'); // the first suggestion
+    await expect(view.getByRole('list', { name: 'Suggested questions' }).getByRole('button').first()).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(view.getByTestId('clevr-round')).toHaveCount(2);
+    for (const [width, height] of [[390, 844], [820, 1180], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height });
+      await expect(view.getByTestId('clevr-picture')).toBeVisible();
+      const box = (await view.getByTestId('clevr-picture').boundingBox())!;
+      expect(box.x + box.width, `picture fits at ${width}px`).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page), `CLEVR-Dialog view at ${width}x${height}`).toEqual([]);
+    }
+  });
 });
+

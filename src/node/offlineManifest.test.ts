@@ -17,7 +17,7 @@ function write(root: string, files: Record<string, string>): void {
  * A build output and a models folder with the default pack (mini-clip), one more, and the object
  * detector, listed by workbox-build with the build's options.
  */
-async function fixture(overrides: Record<string, string> = {}, options: { detector?: boolean } = {}) {
+async function fixture(overrides: Record<string, string> = {}, options: { detector?: boolean; models?: Record<string, string> } = {}) {
   const root = mkdtempSync(join(tmpdir(), 'offline-manifest-'));
   const outDir = join(root, 'dist');
   const modelsDir = join(root, 'models');
@@ -51,6 +51,7 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
           'detector/source/centernet.bin': 'the TF.js model it was ported from',
           'detector/fixture/chelsea.jpg': 'test photo',
         }),
+    ...options.models,
   });
   const { manifestEntries } = await getManifest({ globDirectory: outDir, ...offlineInjectManifestOptions(modelsDir) });
   const entries = manifestEntries as unknown as OfflineEntry[];
@@ -100,6 +101,13 @@ describe('offlineInjectManifestOptions', () => {
     expect(withoutDetector.entries.filter((e) => e.url.startsWith('models/detector/'))).toEqual([]);
     // index.json changes with the detector, so the cached copy of it is replaced too.
     expect(withoutDetector.entry('models/index.json')!.revision).not.toBe(manifest.entry('models/index.json')!.revision);
+  });
+
+  it('keeps the CLEVR-Dialog answerers at install, so the view works offline, without their private folders', async () => {
+    const manifest = await fixture({}, { models: { 'clevr/clevr.json': '{}', 'clevr/onnx/lf-q.onnx': 'clevr weights', 'clevr/training/notes.txt': 'private' } });
+    expect(manifest.entry('models/clevr/onnx/lf-q.onnx')).toMatchObject({ bytes: 'clevr weights'.length, install: true });
+    expect(manifest.entry('models/clevr/clevr.json')).toMatchObject({ install: true });
+    expect(manifest.entries.filter((e) => e.url.startsWith('models/clevr/training/'))).toEqual([]);
   });
 
   it('gives a new version when any kept file changes, and the same version otherwise', async () => {

@@ -22,13 +22,13 @@ export class ClevrService {
 
   load(ref: ClevrRef | null, plan: () => Promise<ExecutionPlan>): Promise<ClevrLoaded> {
     this.loaded ??= (async (): Promise<ClevrLoaded> => {
-      if (!ref) return { models: [], provider: null, note: `models/clevr is missing, so ${MISSING_ADVICE}` };
+      if (!ref) return { models: [], defaultModel: null, provider: null, note: `models/clevr is missing, so ${MISSING_ADVICE}` };
       try {
         this.answerers = await ClevrAnswerers.load(new FetchPackSource(ref.baseUrl, MISSING_ADVICE), ref.files, await plan());
         const backend = this.answerers.backend;
-        return { models: [...this.answerers.models], provider: backend.provider, note: backend.reason };
+        return { models: [...this.answerers.models], defaultModel: this.answerers.defaultModel, provider: backend.provider, note: backend.reason };
       } catch (error) {
-        return { models: [], provider: null, note: errorMessage(error) };
+        return { models: [], defaultModel: null, provider: null, note: errorMessage(error) };
       }
     })();
     return this.loaded;

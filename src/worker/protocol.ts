@@ -212,6 +212,8 @@ export interface ClevrRef {
 /** What the CLEVR-Dialog view can answer with: the ONNX models found (none when models/clevr is missing or broken, with why). */
 export interface ClevrLoaded {
   models: ClevrOnnxModelId[];
+  /** The model that did best on the val split when trained; null without models. */
+  defaultModel: ClevrOnnxModelId | null;
   provider: 'webgpu' | 'wasm' | null;
   /** Why there are no models, or which backend runs them and why. */
   note: string;

@@ -108,7 +108,7 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       return { embeddings: params.images.map(() => [0, 1]) };
     },
     async clevrLoad() {
-      return { models: [], provider: null, note: 'none' };
+      return { models: [], defaultModel: null, provider: null, note: 'none' };
     },
     async clevrRender() {
       return { width: 1, height: 1, pixels: new Uint8ClampedArray(4) };

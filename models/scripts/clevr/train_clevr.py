@@ -17,6 +17,7 @@ Models (classifiers over the 28 answers; the image side is the scene's object fe
             the objects are attended by the question together with that round.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 10] [--data DIR]
+(--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """
 import argparse
@@ -213,7 +214,7 @@ def main():
     os.makedirs(os.path.join(args.out, "onnx"), exist_ok=True)
     log_path = os.path.join(args.out, "training.json")
     log = json.load(open(log_path)) if os.path.exists(log_path) else {}
-    for kind in args.models.split(","):
+    for kind in [m for m in args.models.split(",") if m]:
         torch.manual_seed(args.seed)
         rng = np.random.default_rng(args.seed)
         model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), train["objects"].shape[2])
@@ -253,12 +254,19 @@ def main():
         log[kind] = {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3}
         json.dump(log, open(log_path, "w"), indent=1)
         print(f"{kind}: best val accuracy {100 * best:.2f}% -> {path}", flush=True)
-    json.dump({
-        "words": vocab["words"], "answers": vocab["answers"],
-        "models": [m for m in MODELS if os.path.exists(os.path.join(args.out, "onnx", f"{m}.onnx"))],
-        "inputs": {"question_tokens": train["question"].shape[1], "history_rounds": train["history"].shape[1], "round_tokens": train["history"].shape[2], "max_objects": train["objects"].shape[1], "object_features": train["objects"].shape[2]},
-    }, open(os.path.join(args.out, "clevr.json"), "w"), indent=1)
+    write_config(args.out, vocab, train)
 
+
+def write_config(out, vocab, train):
+    """models/clevr/clevr.json: the words, the answers, the models exported, and the default: the best on val."""
+    log = json.load(open(os.path.join(out, "training.json")))
+    models = [m for m in MODELS if os.path.exists(os.path.join(out, "onnx", f"{m}.onnx")) and m in log]
+    json.dump({
+        "words": vocab["words"], "answers": vocab["answers"], "models": models,
+        "default": max(models, key=lambda m: log[m]["best_val_accuracy"]) if models else None,
+        "val_accuracy": {m: round(log[m]["best_val_accuracy"], 4) for m in models},
+        "inputs": {"question_tokens": train["question"].shape[1], "history_rounds": train["history"].shape[1], "round_tokens": train["history"].shape[2], "max_objects": train["objects"].shape[1], "object_features": train["objects"].shape[2]},
+    }, open(os.path.join(out, "clevr.json"), "w"), indent=1)
 
 if __name__ == "__main__":
     main()

@@ -47,6 +47,8 @@ export class ClevrAnswerers {
   private constructor(
     readonly vocab: ClevrVocabulary,
     readonly models: readonly ClevrOnnxModelId[],
+    /** The model that did best on the val split when trained (clevr.json "default"). */
+    readonly defaultModel: ClevrOnnxModelId | null,
     private readonly sessions: ModelSessions<ClevrOnnxModelId>,
   ) {}
 
@@ -63,8 +65,10 @@ export class ClevrAnswerers {
     if (JSON.stringify(answers) !== JSON.stringify(CLEVR_ANSWERS)) throw new EngineError('pack-file-corrupt', `${where}: "answers" are not the grammar's ${CLEVR_ANSWERS.length} answers in order; retrain with npm run clevr:train.`);
     if (!Array.isArray(models) || !models.every((m) => (CLEVR_ONNX_MODELS as readonly unknown[]).includes(m))) throw new EngineError('pack-file-corrupt', `${where}: "models" must list models of ${CLEVR_ONNX_MODELS.join(', ')}.`);
     const ids = models as ClevrOnnxModelId[];
+    const chosen = ownValue(config, 'default');
+    const defaultModel = ids.find((id) => id === chosen) ?? ids[ids.length - 1] ?? null;
     const sessions = await ModelSessions.load(source, fileSet, ids.map((id) => ({ key: id, file: id, label: `${clevrModelName(id)} CLEVR-Dialog model` })), plan, { ...options, missingAdvice: MISSING_ADVICE });
-    return new ClevrAnswerers(vocabulary(words as string[]), ids, sessions);
+    return new ClevrAnswerers(vocabulary(words as string[]), ids, defaultModel, sessions);
   }
 
   get backend(): SessionsState<ClevrOnnxModelId> {

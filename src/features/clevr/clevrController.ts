@@ -43,8 +43,8 @@ export async function openClevr(): Promise<void> {
   try {
     const loaded = await engine().call('clevrLoad', { clevr: ref, forceWasm: useSettingsStore.getState().forceWasm });
     const models: ClevrModelId[] = ['random', 'random-q', ...loaded.models];
-    // The default is the model that did best on the val split when it was trained (models/clevr/clevr.json lists it last).
-    const best = loaded.models[loaded.models.length - 1] ?? 'random-q';
+    // The default is the model that did best on the val split when it was trained (clevr.json "default").
+    const best = loaded.defaultModel ?? 'random-q';
     useClevrStore.setState({ phase: 'ready', models, model: best, modelsNote: note || (loaded.provider ? `Models run on ${loaded.provider === 'webgpu' ? 'WebGPU' : 'WASM'}.` : loaded.note) });
   } catch (error) {
     useClevrStore.setState({ phase: 'ready', modelsNote: `The CLEVR-Dialog models could not be loaded: ${errorMessage(error)} Only the baselines answer.` });
