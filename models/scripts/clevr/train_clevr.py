@@ -16,7 +16,7 @@ Models (classifiers over the 28 answers; the image side is the scene's object fe
             trained to point at the round that mentioned the referent (the grammar knows it), and
             the objects are attended by the question together with that round.
 
-Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 10] [--data DIR]
+Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 6] [--data DIR]
 (--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """
@@ -203,7 +203,7 @@ def main():
     parser.add_argument("--data", default=os.path.join(ROOT, "models", ".cache", "clevr", "data"))
     parser.add_argument("--out", default=os.path.join(ROOT, "models", "clevr"))
     parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--patience", type=int, default=2)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)

@@ -1,0 +1,68 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ClevrAnswerers, type ClevrQuestion } from '../engine/clevr/clevrAnswerer';
+import { CLEVR_SPLITS, generateClevrDataset } from '../engine/clevr/clevrDataset';
+import { CLEVR_ANSWERS, objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
+import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { seededRandom } from '../engine/random';
+import { FsPackSource } from './fsPackSource';
+
+const MODELS_DIR = join('models', 'clevr');
+const WASM = () => chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function load(dir = MODELS_DIR): Promise<ClevrAnswerers> {
+  const source = new FsPackSource(dir);
+  return ClevrAnswerers.load(source, await source.listFiles(), WASM());
+}
+
+describe('the shipped CLEVR-Dialog models (models/clevr)', () => {
+  it('score on the val split through the engine what PyTorch scored when they were trained', async () => {
+    const answerers = await load();
+    const training = JSON.parse(readFileSync(join(MODELS_DIR, 'training.json'), 'utf8')) as Record<string, { best_val_accuracy: number }>;
+    // The val split is regenerated here, and encoded by the engine's own clevrFeatures: the same arrays
+    // clevr:data wrote for the recipe, so the export, the encoding and the runtime are checked together.
+    const { scenes, records } = generateClevrDataset(CLEVR_SPLITS.val);
+    const items: { question: ClevrQuestion; answer: string }[] = [];
+    records.forEach((record, s) => {
+      const { features, mask } = objectFeatures(scenes[s]!);
+      for (const dialog of record.dialogs) {
+        dialog.dialog.forEach((round, n) => {
+          items.push({ question: { ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, answerers.vocab), objects: features, objectMask: mask, template: round.template, text: round.question }, answer: round.answer });
+        });
+      }
+    });
+    expect(items.length).toBe(10_000);
+    expect(answerers.models.length).toBeGreaterThan(0);
+    for (const model of answerers.models) {
+      let right = 0;
+      for (let i = 0; i < items.length; i += 1000) {
+        const batch = items.slice(i, i + 1000);
+        const predictions = await answerers.answer(model, batch.map((b) => b.question), seededRandom(1));
+        predictions.forEach((p, j) => {
+          if (p.answer === batch[j]!.answer) right++;
+        });
+      }
+      // Float sums in another order may flip an argmax tie or two in 10,000.
+      expect(Math.abs(right / items.length - training[model]!.best_val_accuracy), model).toBeLessThanOrEqual(3 / 10_000);
+    }
+    const [one] = await answerers.answer(answerers.models[0]!, [items[0]!.question], seededRandom(1));
+    expect(CLEVR_ANSWERS).toContain(one!.answer);
+    expect(one!.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    await answerers.release();
+  }, 300_000);
+
+  it('refuses a folder without clevr.json, or whose answers are not the grammar\'s, saying what to do', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clevr-models-'));
+    dirs.push(dir);
+    await expect(load(dir)).rejects.toThrow(`${dir}/clevr.json is missing, so the CLEVR-Dialog view answers with the Random-Q baseline only. Restore models/clevr (npm run clevr:train) and reload.`);
+    mkdirSync(join(dir, 'onnx'));
+    writeFileSync(join(dir, 'clevr.json'), JSON.stringify({ words: ['<pad>'], answers: ['yes', 'no'], models: [] }));
+    await expect(load(dir)).rejects.toThrow(`"answers" are not the grammar's ${CLEVR_ANSWERS.length} answers in order; retrain with npm run clevr:train.`);
+    writeFileSync(join(dir, 'clevr.json'), JSON.stringify({ words: ['<pad>'], answers: CLEVR_ANSWERS, models: ['lf-q'] }));
+    await expect(load(dir)).rejects.toThrow(/lf-q/);
+  });
+});
