@@ -6,10 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ClevrQuestion, ClevrAnswerers } from '../engine/clevr/clevrAnswerer';
+import { ClevrAnswerers, clevrQuestions } from '../engine/clevr/clevrAnswerer';
 import { CLEVR_SPLITS, generateClevrDataset } from '../engine/clevr/clevrDataset';
 import { type ClevrAccuracy, addAnswer, emptyAccuracy, percent } from '../engine/clevr/clevrEvaluation';
-import { objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
 import { parseClevrDialogs } from '../engine/clevr/clevrFiles';
 import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, clevrModelName } from '../engine/clevr/clevrModels';
 import { clevrStats } from '../engine/clevr/clevrStats';
@@ -113,16 +112,7 @@ export async function clevrBench(args: string[]): Promise<void> {
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
-  const items: { question: ClevrQuestion; answer: string; corefDistance: number | null }[] = [];
-  records.forEach((record, s) => {
-    const { features, mask } = objectFeatures(scenes[s]!);
-    for (const dialog of record.dialogs) {
-      dialog.dialog.forEach((round, n) => {
-        const inputs = roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, answerers.vocab);
-        items.push({ question: { ...inputs, objects: features, objectMask: mask, template: round.template, text: round.question }, answer: round.answer, corefDistance: round.coref_distance });
-      });
-    }
-  });
+  const items = clevrQuestions(scenes, records, answerers.vocab);
   console.log(`CLEVR-Dialog answering · test split: ${scenes.length} generated scenes, ${items.length} questions (seed ${CLEVR_SPLITS.test.seed}, never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`);
   const results: Record<string, ClevrAccuracy> = {};
   const seconds: Record<string, number> = {};

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ClevrAnswerers, type ClevrQuestion } from '../engine/clevr/clevrAnswerer';
+import { ClevrAnswerers, clevrQuestions } from '../engine/clevr/clevrAnswerer';
 import { CLEVR_SPLITS, generateClevrDataset } from '../engine/clevr/clevrDataset';
-import { CLEVR_ANSWERS, objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
+import { CLEVR_ANSWERS } from '../engine/clevr/clevrFeatures';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { seededRandom } from '../engine/random';
 import { FsPackSource } from './fsPackSource';
@@ -26,15 +26,7 @@ describe('the shipped CLEVR-Dialog models (models/clevr)', () => {
     // The val split is regenerated here, and encoded by the engine's own clevrFeatures: the same arrays
     // clevr:data wrote for the recipe, so the export, the encoding and the runtime are checked together.
     const { scenes, records } = generateClevrDataset(CLEVR_SPLITS.val);
-    const items: { question: ClevrQuestion; answer: string }[] = [];
-    records.forEach((record, s) => {
-      const { features, mask } = objectFeatures(scenes[s]!);
-      for (const dialog of record.dialogs) {
-        dialog.dialog.forEach((round, n) => {
-          items.push({ question: { ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, answerers.vocab), objects: features, objectMask: mask, template: round.template, text: round.question }, answer: round.answer });
-        });
-      }
-    });
+    const items = clevrQuestions(scenes, records, answerers.vocab);
     expect(items.length).toBe(10_000);
     expect(answerers.models.length).toBeGreaterThan(0);
     for (const model of answerers.models) {

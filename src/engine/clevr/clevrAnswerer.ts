@@ -18,10 +18,14 @@ import {
   ROUND_TOKENS,
   type ClevrVocabulary,
   answersForQuestion,
+  objectFeatures,
+  roundInputs,
   vocabulary,
 } from './clevrFeatures';
 import { CLEVR_ONNX_MODELS, type ClevrModelId, type ClevrOnnxModelId, clevrModelName } from './clevrModels';
 import type { QuestionLabel } from './templates';
+import type { ClevrDialogRecord } from './generateDialogs';
+import type { Scene } from './scene';
 
 export const CLEVR_CONFIG_FILE = 'clevr.json';
 
@@ -126,4 +130,18 @@ export function baselineAnswer(model: 'random' | 'random-q', question: Pick<Clev
   const probabilities = new Float32Array(CLEVR_ANSWERS.length);
   for (const a of allowed) probabilities[CLEVR_ANSWERS.indexOf(a)] = 1 / allowed.length;
   return { answer: randomPick(random, allowed), probabilities };
+}
+
+/** Every question of a set of dialogs as the models read it, with its true answer and its coreference distance. */
+export function clevrQuestions(scenes: readonly Scene[], records: readonly ClevrDialogRecord[], vocab: ClevrVocabulary): { question: ClevrQuestion; answer: string; corefDistance: number | null }[] {
+  return records.flatMap((record, s) => {
+    const { features, mask } = objectFeatures(scenes[s]!);
+    return record.dialogs.flatMap((dialog) =>
+      dialog.dialog.map((round, n) => ({
+        question: { ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, vocab), objects: features, objectMask: mask, template: round.template, text: round.question },
+        answer: round.answer,
+        corefDistance: round.coref_distance,
+      })),
+    );
+  });
 }
