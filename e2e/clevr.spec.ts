@@ -93,5 +93,38 @@ test.describe('CLEVR-Dialog view', () => {
       expect(await seriousViolations(page), `CLEVR-Dialog view at ${width}x${height}`).toEqual([]);
     }
   });
+
+  test('loads a CLEVR scene file in CLEVR layout (without pixels or relations), and refuses a malformed one naming the file, scene and field, keeping the scene on screen', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+    const fileInput = view.getByLabel('Load CLEVR scenes (JSON)');
+    const bad = { info: {}, scenes: [{ image_index: 0, objects: [{ shape: 'cube', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] }, { image_index: 12, objects: [{ shape: 'pyramid', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] }] };
+    await fileInput.setInputFiles({ name: 'broken_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+    await expect(view.getByTestId('clevr-file-error')).toHaveText('broken_scenes.json, scene 1 (image_index 12): objects[0].shape is "pyramid"; it must be one of cube, sphere, cylinder. The scenes on screen are kept.');
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+
+    // Two scenes as CLEVR writes them, less the fields the view can compute.
+    const good = { info: { split: 'val' }, scenes: [
+      { image_index: 7, image_filename: 'CLEVR_val_000007.png', split: 'val', objects: [
+        { shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 },
+        { shape: 'cube', color: 'yellow', material: 'rubber', size: 'small', '3d_coords': [1.8, -1.0, 0.35], rotation: 40 },
+      ] },
+      { image_index: 8, image_filename: 'CLEVR_val_000008.png', split: 'val', objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }] },
+    ] };
+    await fileInput.setInputFiles({ name: 'CLEVR_val_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await expect(view.getByTestId('clevr-file-error')).toHaveCount(0);
+    await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 1 of 2');
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+    const input = view.getByRole('textbox', { name: 'Ask about the picture' });
+    await input.fill('How many objects are in the picture?');
+    await input.press('Enter');
+    await expect(view.getByTestId('clevr-round').first().getByTestId('clevr-truth')).toHaveText('scene graph: 2');
+    await input.fill('What is the color of the cube?');
+    await input.press('Enter');
+    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: yellow');
+    await view.getByRole('button', { name: 'New scene' }).click();
+    await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 2 of 2');
+  });
 });
 

@@ -4,7 +4,7 @@ import type { Scene } from '../../engine/clevr/scene';
 import { QUESTION_TEMPLATES } from '../../engine/clevr/templates';
 import { CorefAccuracy } from './CorefAccuracy';
 import { ScenePicture } from './ScenePicture';
-import { askSuggestion, askTyped, chooseModel, highlightObjects, nextScene, openClevr } from './clevrController';
+import { askSuggestion, askTyped, chooseModel, highlightObjects, loadSceneFile, nextScene, openClevr, backToGeneratedScenes } from './clevrController';
 import { type ClevrRoundView, type ClevrSuggestion, useClevrStore } from './clevrStore';
 
 const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -63,6 +63,9 @@ export function ClevrView() {
   const model = useClevrStore((s) => s.model);
   const modelsNote = useClevrStore((s) => s.modelsNote);
   const sceneIndex = useClevrStore((s) => s.sceneIndex);
+  const loaded = useClevrStore((s) => s.loaded);
+  const fileError = useClevrStore((s) => s.fileError);
+  const fileId = useId();
   const [typed, setTyped] = useState('');
   const inputId = useId();
   const modelId = useId();
@@ -92,7 +95,9 @@ export function ClevrView() {
             <button type="button" className={BUTTON} onClick={() => void nextScene()}>
               New scene
             </button>
-            <span className="text-xs text-slate-700">scene {sceneIndex + 1}</span>
+            <span className="text-xs text-slate-700" data-testid="clevr-scene-source">
+              {loaded ? `${loaded.name}: scene ${(sceneIndex % loaded.scenes.length) + 1} of ${loaded.scenes.length}` : `generated scene ${sceneIndex + 1}`}
+            </span>
             <label htmlFor={modelId} className="ml-auto text-sm text-slate-800">
               Model
             </label>
@@ -104,6 +109,32 @@ export function ClevrView() {
               ))}
             </select>
           </div>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <label htmlFor={fileId} className="text-slate-800">
+              Load CLEVR scenes (JSON)
+            </label>
+            <input
+              id={fileId}
+              type="file"
+              accept=".json,application/json"
+              className="max-w-full text-sm"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                e.target.value = '';
+                if (file) void loadSceneFile(file);
+              }}
+            />
+            {loaded && (
+              <button type="button" className={BUTTON} onClick={() => void backToGeneratedScenes()}>
+                Back to generated scenes
+              </button>
+            )}
+          </div>
+          {fileError && (
+            <p role="alert" className="rounded-lg bg-red-50 p-2 text-sm text-red-900 ring-1 ring-red-300" data-testid="clevr-file-error">
+              {fileError}
+            </p>
+          )}
           <p className="text-xs text-slate-700" data-testid="clevr-models-note">
             {phase === 'loading' ? 'Loading the CLEVR-Dialog models…' : modelsNote}
           </p>

@@ -3,6 +3,7 @@ import { CLEVR_MODELS, type ClevrModelId } from '../../engine/clevr/clevrModels'
 import { type AskResult, type DialogState, ask, questionOptions } from '../../engine/clevr/dialogGrammar';
 import { dialogOpenings } from '../../engine/clevr/generateDialogs';
 import { parseQuestion } from '../../engine/clevr/questionParser';
+import { parseClevrScenes } from '../../engine/clevr/clevrFiles';
 import { type Scene, generateScene } from '../../engine/clevr/scene';
 import { QUESTION_TEMPLATES } from '../../engine/clevr/templates';
 import { errorMessage } from '../../engine/errors';
@@ -72,8 +73,36 @@ function suggestionsFor(scene: Scene, dialog: DialogState, seed: number): ClevrS
   return out;
 }
 
+/** The largest scene file read (CLEVR's val scenes are about 60 MB); larger ones are refused before reading. */
+const MAX_SCENE_FILE_BYTES = 200 * 1024 * 1024;
+
+/** Reads a CLEVR scene file (as CLEVR_val_scenes.json); its scenes replace the generated ones until a reload. */
+export async function loadSceneFile(file: File): Promise<void> {
+  if (file.size > MAX_SCENE_FILE_BYTES) {
+    useClevrStore.setState({ fileError: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB, over the ${MAX_SCENE_FILE_BYTES / 1024 / 1024} MB this view reads. Split it into smaller scene files and load one.` });
+    return;
+  }
+  try {
+    const scenes = parseClevrScenes(await file.text(), file.name);
+    if (scenes.length === 0) throw new Error(`${file.name} holds no scenes.`);
+    const empty = scenes.findIndex((s) => s.objects.length === 0);
+    if (empty >= 0) throw new Error(`${file.name}, scene ${empty} (image_index ${scenes[empty]!.image_index}) has no objects, so there is nothing to ask about. Remove it and load the file again.`);
+    useClevrStore.setState({ loaded: { name: file.name, scenes }, fileError: null });
+    await showScene(useClevrStore.getState().seed, 0);
+  } catch (error) {
+    useClevrStore.setState({ fileError: `${errorMessage(error)} The scenes on screen are kept.` });
+  }
+}
+
+/** Back to the generator's scenes. */
+export function backToGeneratedScenes(): Promise<void> {
+  useClevrStore.setState({ loaded: null, fileError: null });
+  return showScene(useClevrStore.getState().seed, 0);
+}
+
 export async function showScene(seed: number, sceneIndex: number): Promise<void> {
-  const scene = generateScene(seed, sceneIndex, { split: PAGE_SPLIT });
+  const loaded = useClevrStore.getState().loaded;
+  const scene = loaded ? loaded.scenes[sceneIndex % loaded.scenes.length]! : generateScene(seed, sceneIndex, { split: PAGE_SPLIT });
   const opening = dialogOpenings(scene, seed).openings[0] ?? null;
   const dialog = opening?.state ?? null;
   useClevrStore.setState({

@@ -51,6 +51,10 @@ interface ClevrStoreState {
   highlight: readonly number[];
   /** Every answer of this visit, across scenes, for the running figures. */
   accuracy: ClevrAccuracy;
+  /** Scenes from a CLEVR scene file the visitor loaded (null: the generator's), and the file's name. */
+  loaded: { name: string; scenes: Scene[] } | null;
+  /** Why a scene file was refused; the scenes on screen stay. */
+  fileError: string | null;
 }
 
 export const useClevrStore = create<ClevrStoreState>()(() => ({
@@ -70,4 +74,6 @@ export const useClevrStore = create<ClevrStoreState>()(() => ({
   parseError: null,
   highlight: [],
   accuracy: emptyAccuracy(),
+  loaded: null,
+  fileError: null,
 }));
