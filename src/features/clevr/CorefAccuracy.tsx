@@ -1,13 +1,15 @@
 import { percent } from '../../engine/clevr/clevrEvaluation';
+import { clevrModelName } from '../../engine/clevr/clevrModels';
 import { useClevrStore } from './clevrStore';
 
 /** The visit's running accuracy by coreference distance (as the paper's Fig. 4), and overall. */
 export function CorefAccuracy() {
   const accuracy = useClevrStore((s) => s.accuracy);
+  const model = useClevrStore((s) => s.model);
   const overall = percent(accuracy.overall);
   return (
     <section aria-labelledby="clevr-accuracy-title" className="rounded-lg bg-white p-3 ring-1 ring-slate-200" data-testid="clevr-accuracy">
-      <h3 id="clevr-accuracy-title" className="text-sm font-semibold text-slate-900">Running accuracy</h3>
+      <h3 id="clevr-accuracy-title" className="text-sm font-semibold text-slate-900">Running accuracy of {clevrModelName(model)}</h3>
       <p className="text-sm text-slate-800">
         {accuracy.overall.total === 0 ? 'No answers yet.' : `${accuracy.overall.right} of ${accuracy.overall.total} answers right (${overall.toFixed(0)}%).`}
       </p>

@@ -131,12 +131,9 @@ export function nextScene(): Promise<void> {
   return showScene(seed, sceneIndex + 1);
 }
 
+/** Another model: the running figures start again, so they are always one model's. */
 export function chooseModel(model: ClevrModelId): void {
-  if (CLEVR_MODELS.some((m) => m.id === model)) useClevrStore.setState({ model });
-}
-
-export function resetAccuracy(): void {
-  useClevrStore.setState({ accuracy: emptyAccuracy() });
+  if (CLEVR_MODELS.some((m) => m.id === model) && model !== useClevrStore.getState().model) useClevrStore.setState({ model, accuracy: emptyAccuracy() });
 }
 
 export function highlightObjects(objects: readonly number[]): void {
