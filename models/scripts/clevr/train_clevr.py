@@ -211,6 +211,8 @@ def main():
     torch.set_num_threads(2)
     vocab = json.load(open(os.path.join(args.data, "vocab.json")))
     train, val = load_split(args.data, "train"), load_split(args.data, "val")
+    # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
+    assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
     os.makedirs(os.path.join(args.out, "onnx"), exist_ok=True)
     log_path = os.path.join(args.out, "training.json")
     log = json.load(open(log_path)) if os.path.exists(log_path) else {}
