@@ -166,11 +166,12 @@ test.describe('datasets', () => {
 
   test('deleting a dataset while it embeds stops the import; it does not come back after a reload', async ({ page }) => {
     const files: Record<string, Uint8Array> = { 'big/lines.txt': text('one\ntwo\n') };
-    for (let i = 0; i < 600; i++) files[`big/img-${String(i).padStart(4, '0')}.png`] = new Uint8Array(tinyPng(i));
+    // Enough images that the import is still embedding when Delete is clicked, even on a loaded machine.
+    for (let i = 0; i < 2000; i++) files[`big/img-${String(i).padStart(4, '0')}.png`] = new Uint8Array(tinyPng(i));
     await openReady(page);
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(zipFile('big.zip', files));
-    await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 600/);
+    await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 2000/);
     // A reload lists the dataset as "embedding (continues automatically)" while it resumes: delete it then.
     await page.reload();
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });

@@ -348,9 +348,8 @@ export class BrowserEngine implements WorkerEngine {
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
-    // Deleted between the page's list and this call: nothing to finish, and nothing failed.
-    if (!(await getDataset(params.datasetId))) throw new EngineError('cancelled', `The dataset ${params.datasetId} was deleted before it finished loading.`);
-    const dataset = await requireDataset(params.datasetId);
+    // Deleted between the page's list and this call (the page shows "Resuming" and Delete at once): nothing to finish, and nothing failed.
+    const dataset = await requireDataset(params.datasetId, 'cancelled');
     for (;;) {
       try {
         await this.embedDataset(dataset, analyzer, encoder, onProgress);

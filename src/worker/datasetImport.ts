@@ -140,8 +140,13 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   return dataset;
 }
 
-export async function requireDataset(datasetId: string): Promise<StoredDataset> {
+/**
+ * The stored dataset, ready to embed or use. `missing` says what its absence means: an error when it is
+ * chosen as the pool, a cancellation when it is being loaded (the person deleted it meanwhile).
+ */
+export async function requireDataset(datasetId: string, missing: 'invalid' | 'cancelled' = 'invalid'): Promise<StoredDataset> {
   const dataset = await getDataset(datasetId);
+  if (!dataset && missing === 'cancelled') throw new EngineError('cancelled', `The dataset ${datasetId} was deleted before it finished loading.`);
   if (!dataset) throw new EngineError('dataset-invalid', `The dataset ${datasetId} is no longer stored in this browser. Load it again.`);
   if (dataset.status === 'copying') {
     throw new EngineError('dataset-invalid', `Loading "${dataset.name}" was interrupted while copying its images (${dataset.copied} of ${dataset.plannedImages} stored). Choose the folder again to finish, or delete it.`);
