@@ -1,7 +1,7 @@
 import { ClevrAnswerers, type ClevrQuestion, baselineAnswer } from '../engine/clevr/clevrAnswerer';
-import { objectFeatures, roundInputs, vocabulary } from '../engine/clevr/clevrFeatures';
+import { objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
 import { renderScene } from '../engine/clevr/render';
-import { type Scene, computeRelationships, sceneDirections } from '../engine/clevr/scene';
+import type { Scene } from '../engine/clevr/scene';
 import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import { seededRandom } from '../engine/random';
@@ -46,9 +46,8 @@ export class ClevrService {
     }
     const answerers = this.answerers;
     if (!answerers) return { ...baselineAnswer('random-q', { template: params.template, text: params.question }, this.random), probabilities: [] };
-    const scene: Scene = { split: 'page', image_index: 0, image_filename: '', objects: params.objects, relationships: computeRelationships(params.objects), directions: sceneDirections() };
-    const { features, mask } = objectFeatures(scene);
-    const inputs = roundInputs(params.caption, params.earlier, params.question, vocabulary(answerers.vocab.words));
+    const { features, mask } = objectFeatures({ objects: params.objects });
+    const inputs = roundInputs(params.caption, params.earlier, params.question, answerers.vocab);
     const question: ClevrQuestion = { ...inputs, objects: features, objectMask: mask, template: params.template, text: params.question };
     const [prediction] = await answerers.answer(params.model, [question], this.random);
     return { answer: prediction!.answer, probabilities: [...prediction!.probabilities] };

@@ -62,7 +62,7 @@ function encodeInto(out: Int32Array, offset: number, length: number, text: strin
 }
 
 /** Object features of a scene, MAX_OBJECTS rows (zero rows past the last object) and a mask. */
-export function objectFeatures(scene: Scene): { features: Float32Array; mask: Float32Array } {
+export function objectFeatures(scene: Pick<Scene, 'objects'>): { features: Float32Array; mask: Float32Array } {
   const features = new Float32Array(MAX_OBJECTS * OBJECT_FEATURES);
   const mask = new Float32Array(MAX_OBJECTS);
   scene.objects.slice(0, MAX_OBJECTS).forEach((o, i) => {
