@@ -8,6 +8,7 @@ import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './
 import { CAPTION_USAGE, captionBench } from './benchCaption';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
+import { AVSD_VIDEO_USAGE, avsdVideoBench } from './benchAvsdVideo';
 import { CLEVR_STATS_USAGE, CLEVR_USAGE, clevrBench, clevrStatsBench } from './benchClevr';
 import { DIALOG_USAGE, dialogBench } from './benchDialog';
 import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
@@ -31,6 +32,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- vs-transformers [--pack mini-clip] [--runs 30] [--threads 1,2]   (the engine against transformers.js in one Chromium page)
  *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)
  *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3)
+ *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300] [--json out.json]   (CLEVR-Dialog answerers: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
  *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
  */
@@ -137,6 +139,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   'gpu-rank': gpuRankBench,
   'clevr-stats': clevrStatsBench,
   clevr: clevrBench,
+  'avsd-video': avsdVideoBench,
 };
 
 const { command, rest } = await runCommand('bench', () => parseSubcommand(process.argv.slice(2), Object.keys(benchmarks), 'benchmark', USAGE));

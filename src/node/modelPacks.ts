@@ -29,11 +29,15 @@ const DETECTOR_PRIVATE_DIRS = new Set([...PRIVATE_DIRS, 'source']);
 /** The CLEVR-Dialog answerers' folder and the file that makes it one (CLEVR_CONFIG_FILE in the engine). */
 export const CLEVR_DIR = 'clevr';
 const CLEVR_CONFIG = 'clevr.json';
+/** The video answer rankers and the voice-activity model (AVSD_CONFIG_FILE in the engine); speech/ holds the recordings the clip generator uses. */
+export const AVSD_DIR = 'avsd';
+const AVSD_CONFIG = 'avsd.json';
 
 /** The model folders under models/ that are not packs: each has a config file and private folders. */
 const MODEL_FOLDERS = [
   { dir: DETECTOR_DIR, config: DETECTOR_CONFIG, privateDirs: DETECTOR_PRIVATE_DIRS },
   { dir: CLEVR_DIR, config: CLEVR_CONFIG, privateDirs: PRIVATE_DIRS },
+  { dir: AVSD_DIR, config: AVSD_CONFIG, privateDirs: new Set([...PRIVATE_DIRS, 'speech']) },
 ] as const;
 
 function walk(dir: string, root: string, out: { path: string; bytes: number }[], privateDirs: ReadonlySet<string> = PRIVATE_DIRS): void {
@@ -103,6 +107,11 @@ export function listClevr(modelsDir: string): ModelFolderListing | null {
   return listModelFolder(modelsDir, MODEL_FOLDERS[1]);
 }
 
+/** The video answer rankers and Silero VAD in models/avsd/ (a folder with avsd.json); null when there are none. */
+export function listAvsd(modelsDir: string): ModelFolderListing | null {
+  return listModelFolder(modelsDir, MODEL_FOLDERS[2]);
+}
+
 /** Everything under models/ that the app loads: the CLIP packs and the object detector. */
 export interface ModelsListing {
   packs: PackListing[];
@@ -111,10 +120,12 @@ export interface ModelsListing {
   captioners: PackListing[];
   /** The CLEVR-Dialog view's answerers. */
   clevr: ModelFolderListing | null;
+  /** What shared videos are understood and answered with. */
+  avsd: ModelFolderListing | null;
 }
 
 export function listModels(modelsDir: string): ModelsListing {
-  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner'), clevr: listClevr(modelsDir) };
+  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner'), clevr: listClevr(modelsDir), avsd: listAvsd(modelsDir) };
 }
 
 /** The file a URL under /models/ names, when it is a pack's or a model folder's and not private; else null. */

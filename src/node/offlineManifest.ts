@@ -33,6 +33,8 @@ export interface OfflineManifestInputs {
   captioners?: PackListing[];
   /** The CLEVR-Dialog answerers (models/clevr/), kept at install so the view works offline. */
   clevr?: ModelFolderListing | null;
+  /** The video models (models/avsd/), kept at install so shared videos are understood offline. */
+  avsd?: ModelFolderListing | null;
   /** /models/index.json exactly as it is served. */
   packIndexJson: string;
 }
@@ -42,7 +44,7 @@ export interface OfflineManifestInputs {
  * shared photos are still described offline), the demo pool with the default pack's embeddings, and
  * the dialogues at install; the other packs (and their embeddings) on first use.
  */
-export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], clevr = null, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
+export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], clevr = null, avsd = null, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string, sha256?: string): ManifestFile => ({
     url,
@@ -75,6 +77,7 @@ export function offlineEntries({ built, modelsDir, packs, detector, captioners =
   for (const captioner of captioners) files.push(...captioner.files.map((f) => fromModels(captioner.id, f.path, true)));
   // The CLEVR-Dialog view's answerers are small (a few MB) and needed by no pack: kept at install, so the view works offline.
   if (clevr) files.push(...clevr.files.map((f) => fromModels(clevr.dir, f.path, true)));
+  if (avsd) files.push(...avsd.files.map((f) => fromModels(avsd.dir, f.path, true)));
   for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
   return files;
 }

@@ -5,8 +5,8 @@ import type { Connect, Plugin } from 'vite';
 import { type ModelsListing, isServablePackPath, listModels } from './modelPacks.ts';
 
 /** /models/index.json: the same bytes from the dev server, the preview server and the build (the offline copy hashes them). */
-export function packIndexJson({ packs, detector, captioners, clevr }: ModelsListing): string {
-  return JSON.stringify({ packs, detector, captioners, clevr });
+export function packIndexJson({ packs, detector, captioners, clevr, avsd }: ModelsListing): string {
+  return JSON.stringify({ packs, detector, captioners, clevr, avsd });
 }
 
 /**
@@ -51,7 +51,7 @@ export function modelsPlugin(modelsDir: string): Plugin {
     async closeBundle() {
       const models = listModels(modelsDir);
       await mkdir(join(outDir, 'models'), { recursive: true });
-      const folders = [...[...models.packs, ...models.captioners].map((p) => ({ dir: p.id, files: p.files })), ...(models.detector ? [models.detector] : []), ...(models.clevr ? [models.clevr] : [])];
+      const folders = [...[...models.packs, ...models.captioners].map((p) => ({ dir: p.id, files: p.files })), ...(models.detector ? [models.detector] : []), ...(models.clevr ? [models.clevr] : []), ...(models.avsd ? [models.avsd] : [])];
       for (const { dir, files } of folders) {
         for (const file of files) {
           await mkdir(join(outDir, 'models', dir, file.path, '..'), { recursive: true });

@@ -1,0 +1,15 @@
+/** The AVSD answer rankers the recipe trains (no onnxruntime here, so the page can name them). */
+/** The input sets of the AVSD paper's ablation (Table 3), plus Q+DH+A: one model each. */
+export const AVSD_MODELS = [
+  { id: 'q', name: 'Q' },
+  { id: 'q-dh', name: 'Q+DH' },
+  { id: 'q-dh-v', name: 'Q+DH+V' },
+  { id: 'q-dh-a', name: 'Q+DH+A' },
+  { id: 'q-dh-v-a', name: 'Q+DH+V+A' },
+] as const;
+export type AvsdModelId = (typeof AVSD_MODELS)[number]['id'];
+export const AVSD_MODEL_IDS: readonly AvsdModelId[] = AVSD_MODELS.map((m) => m.id);
+
+export function avsdModelName(id: AvsdModelId): string {
+  return AVSD_MODELS.find((m) => m.id === id)!.name;
+}
