@@ -3,7 +3,7 @@
  *
  * Writes generated AVSD-style clips as AVSD writes its data: <out>/dialogs.json (per clip its event
  * list, the six question-answer rounds and, per round, the 100 candidates), <out>/<clip>.wav (its
- * sound, 16 kHz) and <out>/<clip>.png (its middle frame); with --webm, also <out>/<clip>.webm (VP8 and
+ * sound, 16 kHz; none for a clip without a sound track) and <out>/<clip>.png (its middle frame); with --webm, also <out>/<clip>.webm (VP8 and
  * Opus at 10 fps, 320x240), encoded by ffmpeg, so the clip can be shared in the page.
  * Deterministic: the same options write the same bytes (the WebM files aside, which are ffmpeg's).
  */
@@ -47,21 +47,24 @@ export function writeAvsdClips(out: string, split: AvsdSplit, clips: number, fir
   writeFileSync(join(out, 'dialogs.json'), `${JSON.stringify(records.map((r) => ({ clip: r.clip, dialog: r.dialog.rounds.map((round, n) => ({ ...round, candidates: r.candidates[n] })) })), null, 1)}\n`);
   const written = ['dialogs.json'];
   for (const { clip } of records) {
-    const audio = wavBytes(clipAudio(clip, speech));
-    writeFileSync(join(out, `${clip.id}.wav`), audio);
+    const sound = clipAudio(clip, speech);
+    const audio = sound ? wavBytes(sound) : null;
+    if (audio) writeFileSync(join(out, `${clip.id}.wav`), audio);
     const middle = renderClipFrame(clip, clip.seconds / 2, 320, 240);
     const png = new PNG({ width: middle.width, height: middle.height });
     png.data = Buffer.from(middle.data);
     writeFileSync(join(out, `${clip.id}.png`), PNG.sync.write(png));
-    written.push(`${clip.id}.wav`, `${clip.id}.png`);
+    written.push(...(audio ? [`${clip.id}.wav`] : []), `${clip.id}.png`);
     if (!webm) continue;
     const work = mkdtempSync(join(tmpdir(), 'avsd-'));
     try {
       const frames = Math.round(clip.seconds * FPS);
       const raw = Buffer.concat(Array.from({ length: frames }, (_, f) => Buffer.from(renderClipFrame(clip, (f + 0.5) / FPS, 320, 240).data)));
       writeFileSync(join(work, 'frames.rgba'), raw);
-      writeFileSync(join(work, 'audio.wav'), audio);
-      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', '320x240', '-r', String(FPS), '-i', join(work, 'frames.rgba'), '-i', join(work, 'audio.wav'), '-pix_fmt', 'yuv420p', '-c:v', 'libvpx', '-b:v', '300k', '-c:a', 'libopus', '-b:a', '48k', '-shortest', join(out, `${clip.id}.webm`)]);
+      const input = ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', '320x240', '-r', String(FPS), '-i', join(work, 'frames.rgba')];
+      if (audio) writeFileSync(join(work, 'audio.wav'), audio);
+      const sound = audio ? ['-i', join(work, 'audio.wav'), '-c:a', 'libopus', '-b:a', '48k', '-shortest'] : [];
+      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...sound, '-pix_fmt', 'yuv420p', '-c:v', 'libvpx', '-b:v', '300k', join(out, `${clip.id}.webm`)]);
       written.push(`${clip.id}.webm`);
     } catch (error) {
       throw new Error(`ffmpeg could not encode ${clip.id}.webm (${error instanceof Error ? error.message : String(error)}). Install it (apt-get install ffmpeg) or leave out --webm.`);

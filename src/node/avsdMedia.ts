@@ -49,8 +49,9 @@ export function loadSpeech(dir = SPEECH_DIR): Map<string, Float32Array> {
   );
 }
 
-export function clipAudio(clip: VideoClip, speech: ReadonlyMap<string, Float32Array>): Float32Array {
-  return synthesizeClipAudio(clip, clip.sound.phrase ? (speech.get(clip.sound.phrase) ?? null) : null);
+/** The clip's sound, or null for a clip with no sound track. */
+export function clipAudio(clip: VideoClip, speech: ReadonlyMap<string, Float32Array>): Float32Array | null {
+  return clip.sound.track ? synthesizeClipAudio(clip, clip.sound.phrase ? (speech.get(clip.sound.phrase) ?? null) : null) : null;
 }
 
 /** The clip as the page would hand it to the worker: frames sampled evenly, and its sound. */

@@ -51,6 +51,15 @@ describe('models/ as the app sees it', () => {
     expect(listModels(modelsFolder({ 'clevr/onnx/lf-q.onnx': 'orphan' })).clevr).toBeNull();
   });
 
+  it('lists the video models (models/avsd with avsd.json), serves their models and not the clip generator\'s recordings', () => {
+    const dir = modelsFolder({ ...PACK_AND_DETECTOR, 'avsd/avsd.json': '{}', 'avsd/onnx/silero_vad.onnx': 'vad', 'avsd/speech/oh-wow.wav': 'private' });
+    const models = listModels(dir);
+    expect(models.avsd).toEqual({ dir: 'avsd', files: [{ path: 'avsd.json', bytes: 2 }, { path: 'onnx/silero_vad.onnx', bytes: 3 }] });
+    expect(JSON.parse(packIndexJson(models)).avsd.dir).toBe('avsd');
+    expect(isServablePackPath(dir, 'avsd/onnx/silero_vad.onnx')).not.toBeNull();
+    expect(isServablePackPath(dir, 'avsd/speech/oh-wow.wav')).toBeNull();
+  });
+
   it('lists a captioning pack (config.json model_type "vision-encoder-decoder") as a captioner, not as a CLIP pack, and serves its files', () => {
     const dir = modelsFolder({
       ...PACK_AND_DETECTOR,

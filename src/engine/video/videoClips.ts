@@ -55,6 +55,8 @@ export interface ClipSound {
   loud: boolean;
   /** For speech: the phrase said. */
   phrase?: string;
+  /** False for a quarter of the silent clips: a video with no sound track at all, as screen recordings often are. */
+  track: boolean;
 }
 
 export interface VideoClip {
@@ -91,8 +93,9 @@ export function generateClip(seed: number, index: number, split: string): VideoC
   const time = randomPick(random, SOUND_TIMES);
   const sound: ClipSound =
     kind === 'none'
-      ? { kind, time: 'beginning', start: 0, loud: false }
-      : { kind, time, start: { beginning: 0.2, middle: 1.6, end: 2.8 }[time] + 0.4 * random(), loud: random() < 0.5, ...(kind === 'speech' ? { phrase: randomPick(random, SPOKEN_PHRASES) } : {}) };
+      ? // Drawn from the clip's own hash, not the stream, so adding it changed no other clip.
+        { kind, time: 'beginning', start: 0, loud: false, track: hashSeed(`track:${split}:${seed}:${index}`) % 4 !== 0 }
+      : { kind, time, start: { beginning: 0.2, middle: 1.6, end: 2.8 }[time] + 0.4 * random(), loud: random() < 0.5, ...(kind === 'speech' ? { phrase: randomPick(random, SPOKEN_PHRASES) } : {}), track: true };
   return { id: `${split}-${seed}-${index}`, seconds: CLIP_SECONDS, objects, sound };
 }
 
