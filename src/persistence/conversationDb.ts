@@ -203,7 +203,11 @@ async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
       continue;
     }
     const message = (await promisifyRequest(s.get(key))) as StoredMessage | undefined;
-    for (const e of message?.elements ?? []) if (e.kind === 'image') shown.add(e.imageId);
+    for (const e of message?.elements ?? []) {
+      if (e.kind === 'image') shown.add(e.imageId);
+      // A video keeps its file, its poster frame and its frame sheet.
+      if (e.kind === 'video') for (const id of [e.videoId, e.posterId, e.sheetId]) shown.add(id);
+    }
     for (const e of message?.reference?.elements ?? []) if (e.kind === 'image') shown.add(e.imageId);
   }
   for (const key of (await promisifyRequest(s.getAllKeys(allImages()))) as string[]) {
@@ -214,6 +218,18 @@ async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
 /** A photo of the conversation, typed by its bytes (see provenImage); undefined when gone or not an image. */
 export async function loadImage(imageId: string): Promise<Blob | undefined> {
   return provenImage(sessionImages.get(imageId) ?? (await store('readonly', (s) => promisifyRequest(s.get(imageKey(imageId)) as IDBRequest<Blob | undefined>))));
+}
+
+/**
+ * A shared video's file, typed by its first bytes (MP4/MOV "ftyp", or WebM/Matroska's EBML header);
+ * undefined when gone or not a video, so a damaged record is never handed to a <video> element.
+ */
+export async function loadVideo(videoId: string): Promise<Blob | undefined> {
+  const blob = sessionImages.get(videoId) ?? (await store('readonly', (s) => promisifyRequest(s.get(imageKey(videoId)) as IDBRequest<Blob | undefined>)));
+  if (!blob) return undefined;
+  const head = new Uint8Array(await blob.slice(0, 12).arrayBuffer());
+  const type = head.length >= 8 && String.fromCharCode(...head.subarray(4, 8)) === 'ftyp' ? 'video/mp4' : head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3 ? 'video/webm' : null;
+  return type ? blob.slice(0, blob.size, type) : undefined;
 }
 
 /** Photos about to be saved: shown from memory at once, whether or not (or before) the save succeeds. */

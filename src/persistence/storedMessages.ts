@@ -40,7 +40,38 @@ export interface StoredPoolImage {
   poolId: string;
 }
 
-export type StoredElement = StoredText | StoredPhoto | StoredPoolImage;
+/** A shared video; its Blobs (file, poster, frame sheet) are stored by id like photos. Written as the chat gives it. */
+export interface StoredVideo {
+  kind: 'video';
+  videoId: string;
+  posterId: string;
+  sheetId: string;
+  name: string;
+  width: number;
+  height: number;
+  seconds: number;
+  hasAudio: boolean;
+  description?: string;
+  analysis?: {
+    description: string;
+    features: { video: number[]; audio: number[] };
+    frames: { time: number; detections: StoredDetections | null; shapes: { label: string; x: number; y: number }[] }[];
+    timeline: { frameSeconds: number; loudnessDb: number[]; speech: number[] } | null;
+    speechChecked: boolean;
+    detectorUsed: boolean;
+  };
+}
+
+export interface StoredVideoAnswer {
+  videoId: string;
+  question: string;
+  model: string;
+  candidates: { text: string; score: number }[];
+  candidateCount: number;
+  totalMs: number;
+}
+
+export type StoredElement = StoredText | StoredPhoto | StoredPoolImage | StoredVideo;
 
 export interface StoredReplyStep {
   probabilities: [number, number, number];
@@ -75,6 +106,7 @@ export interface StoredMessage {
   createdAt: number;
   reply?: StoredReply;
   reference?: StoredReference;
+  videoAnswer?: StoredVideoAnswer;
 }
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);

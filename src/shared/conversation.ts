@@ -1,4 +1,4 @@
-import type { BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore } from '../worker/protocol';
+import type { AvsdModelId, BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore, VideoAnalyzed } from '../worker/protocol';
 
 /**
  * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
@@ -27,9 +27,44 @@ export interface PhotoElement {
   detections?: PhotoDetections;
 }
 
+/** Frames per row of a shared video's frame sheet (the page draws it, the Inspector reads it). */
+export const VIDEO_SHEET_COLUMNS = 4;
+
+/**
+ * A video the person shared. Its file, its poster frame and a contact sheet of its sampled frames are
+ * stored as Blobs by id, like photos; what the worker said about it arrives once it has been watched.
+ */
+export interface VideoElement {
+  kind: 'video';
+  videoId: string;
+  posterId: string;
+  /** The sampled frames side by side (VIDEO_SHEET_COLUMNS per row), for the Inspector. */
+  sheetId: string;
+  name: string;
+  width: number;
+  height: number;
+  seconds: number;
+  hasAudio: boolean;
+  /** Shown under the video and used as its alt text. */
+  description?: string;
+  analysis?: Omit<VideoAnalyzed, 'problems' | 'timings'>;
+}
+
+/** On a reply that answered a question about a video: which video, and the 100 candidates ranked. */
+export interface VideoAnswerMeta {
+  videoId: string;
+  question: string;
+  model: AvsdModelId;
+  /** Best first, with the ranker's scores (the top 20 are kept). */
+  candidates: { text: string; score: number }[];
+  candidateCount: number;
+  totalMs: number;
+}
+
 export type MessageElement =
   | { kind: 'text'; text: string }
   | PhotoElement
+  | VideoElement
   /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
   | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
 
@@ -64,4 +99,6 @@ export interface ChatMessage {
   reply?: ReplyMeta;
   /** On a reply: the visitor's own answer, which MM-Relevance is computed against. */
   reference?: VisitorReference;
+  /** On a reply to a question about a shared video. */
+  videoAnswer?: VideoAnswerMeta;
 }

@@ -19,12 +19,14 @@ import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, 
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { ClevrService } from './clevrService';
+import { VideoService } from './videoService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import { type OrtArtifacts, artifactsFor, plainWasmFiles } from './ortArtifacts';
 import type { WorkerEngine } from './requestHandler';
 import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
+import type { WorkerMethods } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
@@ -60,6 +62,7 @@ export class BrowserEngine implements WorkerEngine {
   /** The plan onnxruntime was configured with by the first load, so the CLEVR-Dialog models run where the pack runs. */
   private runtimePlan: ExecutionPlan | null = null;
   private readonly clevr = new ClevrService();
+  private readonly video = new VideoService();
 
   /** Chooses WebGPU or WASM and starts onnxruntime (its artifacts are fixed by the worker's first plan, see ortArtifacts.ts). */
   private async configureRuntime(forceWasm: boolean): Promise<ExecutionPlan> {
@@ -84,6 +87,15 @@ export class BrowserEngine implements WorkerEngine {
 
   clevrAnswer(params: ClevrQuestionParams) {
     return this.clevr.answer(params);
+  }
+
+  /** The frames go through the loaded pack's photo path (detector and image tower) when there is one. */
+  analyzeVideo(params: WorkerMethods['analyzeVideo']['params']) {
+    return this.video.analyze(params.video, params.avsd, this.analyzer, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  }
+
+  answerVideo(params: WorkerMethods['answerVideo']['params']) {
+    return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
   }
 
   async loadPack(

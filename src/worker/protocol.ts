@@ -17,8 +17,9 @@ import type { ResponseMethodId } from '../engine/response/methods';
 import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels';
 import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
+import type { AvsdModelId } from '../engine/video/avsdModels';
 
-export type { BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
+export type { AvsdModelId, BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
 
 /**
  * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's
@@ -229,6 +230,51 @@ export interface ClevrQuestionParams {
   template: QuestionLabel;
 }
 
+/** The video models' folder (models/avsd/) as /models/index.json lists it. */
+export interface AvsdRef {
+  baseUrl: string;
+  files: string[];
+}
+
+/** A shared video as the page decoded it: frames sampled evenly (RGBA) and its sound at 16 kHz mono (null: no sound track). */
+export interface VideoPayload {
+  seconds: number;
+  frames: { time: number; width: number; height: number; pixels: Uint8ClampedArray }[];
+  audio: Float32Array | null;
+}
+
+/** What the worker says about a shared video; stored with the conversation, so it can be asked about after a reload. */
+export interface VideoAnalyzed {
+  description: string;
+  /** What the answer rankers read (videoFeatures.ts, audioFeatures.ts). */
+  features: { video: number[]; audio: number[] };
+  /** Per sampled frame: the detector's boxes (null without a detector) and the coloured shapes found. */
+  frames: { time: number; detections: PhotoDetections | null; shapes: { label: string; x: number; y: number }[] }[];
+  /** Loudness (dBFS) and Silero VAD's speech probability per 32 ms; null when there is no sound track. */
+  timeline: { frameSeconds: number; loudnessDb: number[]; speech: number[] } | null;
+  speechChecked: boolean;
+  detectorUsed: boolean;
+  /** Models that could not be loaded, in sentences. */
+  problems: string[];
+  timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number };
+}
+
+export interface VideoAnswerParams {
+  avsd: AvsdRef | null;
+  features: VideoAnalyzed['features'];
+  /** Earlier questions about this video and their answers, oldest first. */
+  earlier: { question: string; answer: string }[];
+  question: string;
+}
+
+export interface VideoAnswer {
+  answer: string;
+  model: AvsdModelId;
+  /** The 100 candidates, best first, with the model's scores. */
+  candidates: { text: string; score: number }[];
+  bankSize: number;
+}
+
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
   /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
@@ -256,6 +302,10 @@ export interface WorkerMethods {
   /** Draws a CLEVR scene (480x320 RGBA), off the page's thread. */
   clevrRender: { params: { objects: SceneObject[] }; result: { width: number; height: number; pixels: Uint8ClampedArray } };
   clevrAnswer: { params: ClevrQuestionParams; result: { answer: string; probabilities: number[] } };
+  /** Understands a shared video: the frames through the pack's photo path, the sound through Silero VAD and the audio features. */
+  analyzeVideo: { params: { video: VideoPayload; avsd: AvsdRef | null; forceWasm: boolean }; result: VideoAnalyzed };
+  /** Answers a question about a shared video by ranking 100 candidate answers (AVSD's protocol). */
+  answerVideo: { params: VideoAnswerParams & { forceWasm: boolean }; result: VideoAnswer };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -280,7 +330,7 @@ export type WorkerEvent =
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
   | { type: 'localHeads'; packId: string; status: LocalHeadsStatus };
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
 export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];

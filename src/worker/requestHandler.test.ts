@@ -116,6 +116,12 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
     async clevrAnswer() {
       return { answer: 'yes', probabilities: [] };
     },
+    async analyzeVideo() {
+      throw new Error('not used by these tests');
+    },
+    async answerVideo() {
+      throw new Error('not used by these tests');
+    },
   };
 }
 

@@ -30,6 +30,8 @@ export interface WorkerEngine {
   clevrLoad(params: WorkerMethods['clevrLoad']['params']): Promise<WorkerMethods['clevrLoad']['result']>;
   clevrRender(params: WorkerMethods['clevrRender']['params']): Promise<WorkerMethods['clevrRender']['result']>;
   clevrAnswer(params: WorkerMethods['clevrAnswer']['params']): Promise<WorkerMethods['clevrAnswer']['result']>;
+  analyzeVideo(params: WorkerMethods['analyzeVideo']['params']): Promise<WorkerMethods['analyzeVideo']['result']>;
+  answerVideo(params: WorkerMethods['answerVideo']['params']): Promise<WorkerMethods['answerVideo']['result']>;
 }
 
 /**
@@ -103,6 +105,12 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
           break;
         case 'clevrAnswer':
           post({ type: 'result', id, method: 'clevrAnswer', result: await engine.clevrAnswer(request.params) });
+          return;
+        case 'analyzeVideo':
+          post({ type: 'result', id, method: 'analyzeVideo', result: await engine.analyzeVideo(request.params) });
+          return;
+        case 'answerVideo':
+          post({ type: 'result', id, method: 'answerVideo', result: await engine.answerVideo(request.params) });
           return;
         default:
           assertNever(request);

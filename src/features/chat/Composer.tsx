@@ -1,10 +1,11 @@
 import { type KeyboardEvent, useRef } from 'react';
-import { attachImages, sendTurn } from './chatController';
-import { type DraftImage, chatActions, useChatStore } from './chatStore';
+import { attachFiles, sendTurn } from './chatController';
+import { type DraftImage, type DraftVideo, chatActions, useChatStore } from './chatStore';
+import { VIDEO_ACCEPT } from './videoDecoder';
 import { CameraButton } from './CameraDialog';
 import { useImageUrl } from '../../shared/ui/useImageUrl';
 
-export const ACCEPT = 'image/jpeg,image/png,image/webp,image/gif,image/bmp';
+export const ACCEPT = `image/jpeg,image/png,image/webp,image/gif,image/bmp,${VIDEO_ACCEPT}`;
 
 function DraftThumbnail({ image }: { image: DraftImage }) {
   const url = useImageUrl(image.imageId, image.blob);
@@ -23,10 +24,32 @@ function DraftThumbnail({ image }: { image: DraftImage }) {
   );
 }
 
+function DraftVideoThumbnail({ video }: { video: DraftVideo }) {
+  const url = useImageUrl(video.posterId, video.decoded.poster);
+  return (
+    <li className="relative">
+      {url && <img src={url} alt={`Video to send: ${video.name}, ${video.decoded.seconds.toFixed(1)} s`} className="h-16 w-24 rounded-md border border-slate-300 object-cover" />}
+      <span className="absolute bottom-0.5 left-0.5 rounded bg-slate-900/70 px-1 text-[10px] text-white" aria-hidden="true">
+        ▶ {video.decoded.seconds.toFixed(1)} s
+      </span>
+      <button
+        type="button"
+        onClick={() => chatActions.setDraftVideo(null)}
+        aria-label={`Remove ${video.name}`}
+        className="absolute -right-2 -top-2 h-6 w-6 rounded-full bg-slate-800 text-xs text-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
+        ×
+      </button>
+    </li>
+  );
+}
+
 /** `compact` (the visitor view) starts the message box one line high and trims its margins, leaving the chat that room. */
 export function Composer({ compact = false }: { compact?: boolean }) {
   const text = useChatStore((s) => s.draftText);
   const drafts = useChatStore((s) => s.draftImages);
+  const draftVideo = useChatStore((s) => s.draftVideo);
+  const decodingVideo = useChatStore((s) => s.decodingVideo);
   const checking = useChatStore((s) => s.checkingImages);
   const sendingWhenChecked = useChatStore((s) => s.sendingWhenChecked);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
@@ -59,6 +82,12 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           {checking > 0 && <li className="self-center text-sm text-slate-600" role="status">{sendingWhenChecked ? 'Checking photo… it goes with your message in a moment' : 'Checking photo…'}</li>}
         </ul>
       )}
+      {(draftVideo || decodingVideo) && (
+        <ul className="mb-2 flex flex-wrap gap-3" aria-label="Video to send">
+          {draftVideo && <DraftVideoThumbnail video={draftVideo} />}
+          {decodingVideo && <li className="self-center text-sm text-slate-600" role="status">Opening the video… (sampling its frames and sound)</li>}
+        </ul>
+      )}
       <div className="flex items-end gap-2">
         <input
           ref={fileInput}
@@ -70,7 +99,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           tabIndex={-1}
           aria-hidden="true"
           onChange={(e) => {
-            void attachImages(Array.from(e.target.files ?? []));
+            void attachFiles(Array.from(e.target.files ?? []));
             e.target.value = '';
           }}
         />
@@ -79,7 +108,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           onClick={() => fileInput.current?.click()}
           className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
         >
-          Add photos
+          Add photos or video
         </button>
         <CameraButton />
         <label htmlFor="message-input" className="sr-only">
@@ -104,7 +133,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
         </button>
       </div>
       <p id="composer-hint" className="mt-1 text-xs text-slate-600">
-        Enter sends · Shift+Enter for a new line · drop or paste photos anywhere
+        Enter sends · Shift+Enter for a new line · drop or paste photos or a video (up to 60 s) anywhere
       </p>
     </form>
   );

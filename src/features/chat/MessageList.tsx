@@ -1,9 +1,10 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { methodName } from '../../engine/response/methods';
+import { avsdModelName } from '../../engine/video/avsdModels';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
-import { useImageUrl } from '../../shared/ui/useImageUrl';
+import { useImageUrl, useVideoUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
 import { StartScreen } from './StartScreen';
@@ -28,6 +29,38 @@ function MessageImage({ element, heightClass }: { element: Extract<MessageElemen
   );
 }
 
+/** A shared video: its poster frame with a play control; playing swaps in the stored file. */
+function MessageVideo({ element, heightClass }: { element: Extract<MessageElement, { kind: 'video' }>; heightClass: string }) {
+  const [playing, setPlaying] = useState(false);
+  const poster = useImageUrl(element.posterId);
+  const file = useVideoUrl(playing ? element.videoId : null);
+  const label = `Shared video, ${element.seconds.toFixed(element.seconds < 10 ? 1 : 0)} s${element.description ? `: ${element.description}` : `: ${element.name}`}`;
+  return (
+    <figure className="flex flex-col gap-1" data-testid="shared-video">
+      {playing && file ? (
+        <video src={file} controls autoPlay aria-label={label} width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200`} />
+      ) : (
+        <button type="button" onClick={() => setPlaying(true)} aria-label={`Play: ${label}`} className="relative rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+          {poster ? (
+            <img src={poster} onLoad={keepAtEnd} alt="" width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
+          ) : (
+            <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
+          )}
+          <span className="absolute inset-0 m-auto flex h-10 w-10 items-center justify-center rounded-full bg-slate-900/70 text-lg text-white" aria-hidden="true">
+            ▶
+          </span>
+          <span className="absolute bottom-1 right-1 rounded bg-slate-900/70 px-1 text-xs text-white" aria-hidden="true">
+            {element.seconds.toFixed(element.seconds < 10 ? 1 : 0)} s{element.hasAudio ? '' : ' · no sound'}
+          </span>
+        </button>
+      )}
+      <figcaption className="text-xs opacity-90" data-testid="video-description">
+        {element.description ?? 'Watching the video…'}
+      </figcaption>
+    </figure>
+  );
+}
+
 function Message({ message, presenter }: { message: ChatMessage; presenter: boolean }) {
   const mine = message.role === 'user';
   const emoji = useEmojiText();
@@ -37,6 +70,8 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
       <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
     ) : element.kind === 'image' ? (
       <MessageImage key={element.imageId} element={element} heightClass={heights.photo} />
+    ) : element.kind === 'video' ? (
+      <MessageVideo key={element.videoId} element={element} heightClass={heights.photo} />
     ) : (
       <PoolImage key={`${element.key}-${i}`} element={element} heightClass={heights.pool} />
     );
@@ -66,7 +101,12 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
             {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
-        {!mine && <ReplyReference message={message} />}
+        {message.videoAnswer && (
+          <p className="text-xs text-slate-600" data-testid="reply-meta">
+            Answered about your video · best of {message.videoAnswer.candidateCount} candidates ranked by the {avsdModelName(message.videoAnswer.model)} late-fusion model · {message.videoAnswer.totalMs.toFixed(0)} ms
+          </p>
+        )}
+        {!mine && !message.videoAnswer && <ReplyReference message={message} />}
       </div>
     </li>
   );

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../engine/errors';
-import { loadImage } from '../../persistence/conversationDb';
+import { loadImage, loadVideo } from '../../persistence/conversationDb';
 import type { ChatMessage } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
 import { useModelStore } from '../../shared/stores/modelStore';
@@ -8,6 +8,8 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
+import { isVideoLike } from './videoDecoder';
+import { acknowledgeVideo, answerAboutVideo, attachVideo, isQuestion, lastSharedVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
@@ -22,10 +24,24 @@ const pendingChecks = new Set<Promise<number>>();
 
 /** Checks each file in the worker (type, size, decodability) before it joins the draft. */
 export function attachImages(files: readonly File[]): Promise<number> {
-  const checking = checkImages(files);
+  return track(checkImages(files));
+}
+
+function track(checking: Promise<number>): Promise<number> {
   pendingChecks.add(checking);
   void checking.finally(() => pendingChecks.delete(checking));
   return checking;
+}
+
+/** Photos and videos from the picker, a drop or a paste: photos are checked in the worker, a video is decoded in the page. */
+export async function attachFiles(files: readonly File[]): Promise<number> {
+  const videos = files.filter(isVideoLike);
+  const photos = files.filter((f) => !isVideoLike(f));
+  const checks: Promise<number>[] = [];
+  if (photos.length > 0) checks.push(attachImages(photos));
+  if (videos.length > 1) noticeActions.notify('error', `A message can carry one video; ${videos[0]!.name} was added, the other ${videos.length - 1} were not.`);
+  if (videos.length > 0) checks.push(track(attachVideo(videos[0]!)));
+  return (await Promise.all(checks)).reduce((a, b) => a + b, 0);
 }
 
 async function checkImages(files: readonly File[]): Promise<number> {
@@ -73,13 +89,13 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       chatActions.setSendingWhenChecked(false);
     }
     if (failed > 0) {
-      noticeActions.notify('error', `${failed === 1 ? 'A photo' : `${failed} photos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another photo first.`);
+      noticeActions.notify('error', `${failed === 1 ? 'A photo or video' : `${failed} photos or videos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another file first.`);
       return false;
     }
   }
   const text = rawText.trim();
-  const { draftImages, awaitingReply, messages, hydrated } = useChatStore.getState();
-  if (text === '' && draftImages.length === 0) {
+  const { draftImages, draftVideo, awaitingReply, messages, hydrated } = useChatStore.getState();
+  if (text === '' && draftImages.length === 0 && !draftVideo) {
     noticeActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
     return false;
   }
@@ -94,6 +110,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     createdAt: Date.now(),
     elements: [
       ...draftImages.map((d) => ({ kind: 'image' as const, imageId: d.imageId, name: d.name, width: d.width, height: d.height })),
+      ...(draftVideo ? [videoElementOf(draftVideo)] : []),
       ...(text ? [{ kind: 'text' as const, text }] : []),
     ],
   };
@@ -102,9 +119,31 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   withdrawUndoOffer();
   chatActions.appendMessage(userMessage);
   chatActions.clearDraftImages();
+  chatActions.setDraftVideo(null);
   chatActions.setAwaitingReply(true);
-  void saveChanged([userMessage], draftImages, conversation);
+  void saveChanged([userMessage], [...draftImages, ...(draftVideo ? videoBlobs(draftVideo) : [])], conversation);
+  const stillHere = () => epoch === conversationEpoch && currentConversationId() === conversation;
+  /** Shows a reply made without the MMDialog pipeline (a video turn), or stores it alone when the conversation was cleared meanwhile. */
+  const finish = (assistant: ChatMessage) => {
+    if (!stillHere()) return void saveChanged([assistant], [], conversation);
+    chatActions.appendMessage(assistant);
+    const updated = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
+    void saveChanged([updated, assistant], [], conversation);
+  };
   try {
+    if (draftVideo) {
+      const watched = await watchVideo(draftVideo);
+      if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
+      else void saveChanged([{ ...userMessage, elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)) }], [], conversation);
+      finish(text && isQuestion(text) ? await answerAboutVideo(watched, text, messages) : acknowledgeVideo(watched));
+      return true;
+    }
+    // A question right after a video (no photo since) is about that video.
+    const video = draftImages.length === 0 && text && isQuestion(text) ? lastSharedVideo(messages) : null;
+    if (video) {
+      finish(await answerAboutVideo(video, text, messages));
+      return true;
+    }
     const history = await historyOf(messages);
     const reply = await engine().call('reply', {
       history,
@@ -162,6 +201,8 @@ async function historyOf(messages: readonly ChatMessage[]): Promise<HistoryTurn[
           m.elements.map(async (e): Promise<HistoryElement | null> => {
             if (e.kind === 'text') return { kind: 'text', text: e.text };
             if (e.kind === 'poolImage') return { kind: 'poolImage', key: e.key };
+            // The reply pipeline reads a video as what was said about it.
+            if (e.kind === 'video') return e.description ? { kind: 'text', text: e.description } : null;
             const blob = await loadImage(e.imageId);
             return blob ? { kind: 'image', imageId: e.imageId, blob } : null;
           }),
@@ -209,8 +250,9 @@ function persistError(what: string): (e: unknown) => void {
 
 /** The stored Blobs of the photos in these messages, read before the messages are removed, so Undo can write them back. */
 async function photosOf(messages: readonly ChatMessage[]): Promise<{ imageId: string; blob: Blob }[]> {
-  const ids = messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'image' ? [e.imageId] : [])));
-  const blobs = await Promise.all(ids.map((id) => loadImage(id).catch(() => undefined)));
+  const videoIds = new Set(messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'video' ? [e.videoId] : []))));
+  const ids = messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'image' ? [e.imageId] : e.kind === 'video' ? [e.videoId, e.posterId, e.sheetId] : [])));
+  const blobs = await Promise.all(ids.map((id) => (videoIds.has(id) ? loadVideo(id) : loadImage(id)).catch(() => undefined)));
   return ids.flatMap((imageId, i) => (blobs[i] ? [{ imageId, blob: blobs[i] }] : []));
 }
 
@@ -254,6 +296,10 @@ export async function undoLastTurn(): Promise<void> {
   chatActions.setMessages(kept);
   chatActions.setDraftText(restoredText);
   chatActions.setDraftImages([...restoredPhotos, ...draftsBefore]);
+  const turnVideo = turn?.elements.find((e) => e.kind === 'video');
+  const videoBlob = turnVideo ? blobOf.get(turnVideo.videoId) : undefined;
+  // The video goes back into the composer too, decoded again (nothing of it is kept in memory).
+  if (turnVideo && videoBlob && !useChatStore.getState().draftVideo) void attachVideo(new File([videoBlob], turnVideo.name, { type: videoBlob.type }));
   if (conversation !== null) {
     void removeStored(conversation, removed.map((m) => m.id), photos.map((p) => p.imageId)).catch(persistError('The shorter conversation'));
   }

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { ChatMessage, PhotoElement, VisitorReference } from '../../shared/conversation';
+import type { ChatMessage, PhotoElement, VideoElement, VisitorReference } from '../../shared/conversation';
+import type { DecodedVideo } from './videoDecoder';
 import type { PhotoCaption } from '../../worker/protocol';
 
 /** An image attached to the composer, checked by the worker, not yet sent. */
@@ -11,6 +12,16 @@ export interface DraftImage {
   height: number;
 }
 
+/** A video attached to the composer, decoded in the page, not yet sent. */
+export interface DraftVideo {
+  videoId: string;
+  posterId: string;
+  sheetId: string;
+  name: string;
+  file: Blob;
+  decoded: DecodedVideo;
+}
+
 interface ChatState {
   messages: ChatMessage[];
   /** False until the saved conversation has been read back from IndexedDB. */
@@ -18,6 +29,9 @@ interface ChatState {
   /** The composer's text, here so that undoing a turn can put its text back. */
   draftText: string;
   draftImages: DraftImage[];
+  draftVideo: DraftVideo | null;
+  /** A video is being decoded, so the composer can show it is busy. */
+  decodingVideo: boolean;
   /** Images still being checked, so the composer can show it is busy. */
   checkingImages: number;
   /** Send was pressed while photos were still being checked: the turn goes once they are. */
@@ -44,6 +58,8 @@ export const useChatStore = create<ChatState>()(() => ({
   hydrated: false,
   draftText: '',
   draftImages: [],
+  draftVideo: null,
+  decodingVideo: false,
   checkingImages: 0,
   sendingWhenChecked: false,
   awaitingReply: false,
@@ -71,7 +87,19 @@ export const chatActions = {
     useChatStore.setState({ messages });
   },
   clearConversation() {
-    useChatStore.setState({ messages: [], draftImages: [] });
+    useChatStore.setState({ messages: [], draftImages: [], draftVideo: null });
+  },
+  setDraftVideo(draftVideo: DraftVideo | null) {
+    useChatStore.setState({ draftVideo });
+  },
+  setDecodingVideo(decodingVideo: boolean) {
+    useChatStore.setState({ decodingVideo });
+  },
+  /** Replaces a video element of a message (its description and analysis arrived), by video id. */
+  updateVideo(messageId: string, video: VideoElement) {
+    useChatStore.setState((s) => ({
+      messages: s.messages.map((m) => (m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'video' && e.videoId === video.videoId ? video : e)) })),
+    }));
   },
   setDraftText(draftText: string) {
     useChatStore.setState({ draftText });

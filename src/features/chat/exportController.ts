@@ -32,7 +32,10 @@ function toExportMessage(message: ChatMessage): ExportMessage {
         ? { kind: 'text', text: e.text }
         : e.kind === 'image'
           ? { kind: 'photo', id: e.imageId, name: e.name, ...(e.caption ? { caption: e.caption } : {}) }
-          : { kind: 'poolImage', key: e.key, alt: e.alt },
+          : e.kind === 'video'
+            ? // The export formats have no video element: a video goes out as what was said about it.
+              { kind: 'text', text: `[video ${e.name}, ${e.seconds.toFixed(1)} s${e.description ? `: ${e.description}` : ''}]` }
+            : { kind: 'poolImage', key: e.key, alt: e.alt },
     ),
     ...(message.reply ? { reply: { method: message.reply.method, intentModel: message.reply.intentModel } } : {}),
   };

@@ -32,6 +32,41 @@ const conversation: ChatMessage[] = [
     },
     reference: { elements: [{ kind: 'text', text: 'nice mug' }, { ...photo, imageId: 'p2' }], score },
   },
+  {
+    id: 'm3',
+    role: 'user',
+    createdAt: 3,
+    elements: [
+      {
+        kind: 'video',
+        videoId: 'v1',
+        posterId: 'v1p',
+        sheetId: 'v1s',
+        name: 'clip.webm',
+        width: 320,
+        height: 240,
+        seconds: 4,
+        hasAudio: true,
+        description: 'a green square; someone speaks at the start',
+        analysis: {
+          description: 'a green square; someone speaks at the start',
+          features: { video: [0.5, 0], audio: [0.25] },
+          frames: [{ time: 0.25, detections, shapes: [{ label: 'green square', x: 0.5, y: 0.4 }] }],
+          timeline: { frameSeconds: 0.032, loudnessDb: [-54.1, -12.3], speech: [0.02, 0.99] },
+          speechChecked: true,
+          detectorUsed: true,
+        },
+      },
+      { kind: 'text', text: 'does anyone speak?' },
+    ],
+  },
+  {
+    id: 'm4',
+    role: 'assistant',
+    createdAt: 4,
+    elements: [{ kind: 'text', text: 'yes, someone says a few words' }],
+    videoAnswer: { videoId: 'v1', question: 'does anyone speak?', model: 'q-dh-v-a', candidates: [{ text: 'yes, someone says a few words', score: 9.5 }], candidateCount: 100, totalMs: 12 },
+  },
 ];
 
 describe('the conversation as the chat stores it', () => {

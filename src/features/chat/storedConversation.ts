@@ -1,6 +1,7 @@
 import { type ConversationSlot, loadConversation as loadStored, putMessages } from '../../persistence/conversationDb';
-import type { StoredElement, StoredMessage, StoredPhoto, StoredReply, StoredText } from '../../persistence/storedMessages';
-import type { ChatMessage, MessageElement, PhotoElement, ReplyMeta, VisitorReference } from '../../shared/conversation';
+import type { StoredElement, StoredMessage, StoredPhoto, StoredReply, StoredText, StoredVideo } from '../../persistence/storedMessages';
+import type { AvsdModelId } from '../../worker/protocol';
+import type { ChatMessage, MessageElement, PhotoElement, ReplyMeta, VideoElement, VisitorReference } from '../../shared/conversation';
 import type { ResponseMethodId } from '../../worker/protocol';
 
 /**
@@ -21,15 +22,25 @@ function photoFromStored(p: StoredPhoto): PhotoElement {
   return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, groundedCaption: p.groundedCaption, detections: p.detections });
 }
 
+function videoToStored(v: VideoElement): StoredVideo {
+  return compact({ kind: 'video', videoId: v.videoId, posterId: v.posterId, sheetId: v.sheetId, name: v.name, width: v.width, height: v.height, seconds: v.seconds, hasAudio: v.hasAudio, description: v.description, analysis: v.analysis });
+}
+
+function videoFromStored(v: StoredVideo): VideoElement {
+  return compact({ kind: 'video', videoId: v.videoId, posterId: v.posterId, sheetId: v.sheetId, name: v.name, width: v.width, height: v.height, seconds: v.seconds, hasAudio: v.hasAudio, description: v.description, analysis: v.analysis });
+}
+
 function elementToStored(e: MessageElement): StoredElement {
   if (e.kind === 'text') return { kind: 'text', text: e.text };
   if (e.kind === 'image') return photoToStored(e);
+  if (e.kind === 'video') return videoToStored(e);
   return { kind: 'poolImage', key: e.key, alt: e.alt, url: e.url, poolId: e.poolId };
 }
 
 function elementFromStored(e: StoredElement): MessageElement {
   if (e.kind === 'text') return { kind: 'text', text: e.text };
   if (e.kind === 'image') return photoFromStored(e);
+  if (e.kind === 'video') return videoFromStored(e);
   return { kind: 'poolImage', key: e.key, alt: e.alt, url: e.url, poolId: e.poolId };
 }
 
@@ -58,6 +69,7 @@ export function messageToStored(m: ChatMessage): StoredMessage {
     createdAt: m.createdAt,
     reply: m.reply && replyToStored(m.reply),
     reference: m.reference && { elements: m.reference.elements.map(referenceElementToStored), score: m.reference.score },
+    videoAnswer: m.videoAnswer,
   });
 }
 
@@ -69,6 +81,7 @@ export function messageFromStored(m: StoredMessage): ChatMessage {
     createdAt: m.createdAt,
     reply: m.reply && replyFromStored(m.reply),
     reference: m.reference && { elements: m.reference.elements.map(referenceElementFromStored), score: m.reference.score },
+    videoAnswer: m.videoAnswer && { ...m.videoAnswer, model: m.videoAnswer.model as AvsdModelId },
   });
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { attachImages } from './chatController';
+import { attachFiles } from './chatController';
 
-/** Photos dropped anywhere on the page or pasted from the clipboard join the draft turn. */
+/** Photos and videos dropped anywhere on the page or pasted from the clipboard join the draft turn. */
 export function useImageInputs(): { dragging: boolean } {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
@@ -25,13 +25,13 @@ export function useImageInputs(): { dragging: boolean } {
       e.preventDefault();
       depth = 0;
       setDragging(false);
-      void attachImages(Array.from(e.dataTransfer?.files ?? []));
+      void attachFiles(Array.from(e.dataTransfer?.files ?? []));
     };
     const onPaste = (e: ClipboardEvent) => {
       const files = Array.from(e.clipboardData?.files ?? []);
       if (files.length === 0) return; // plain text pastes into the composer as usual
       e.preventDefault();
-      void attachImages(files);
+      void attachFiles(files);
     };
     window.addEventListener('dragenter', onEnter);
     window.addEventListener('dragover', onOver);

@@ -7,6 +7,8 @@ import { panelActions } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
+import { DetectionOverlay } from './DetectionOverlay';
+import { VideoDetails, latestVideo } from './VideoDetails';
 import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
@@ -34,29 +36,6 @@ function lastExchange(messages: readonly ChatMessage[]): { reply: ReplyMeta; pho
 }
 
 const percent = (value: number, of: number) => `${Math.max(0, Math.min(100, (value / of) * 100))}%`;
-
-/** Boxes over the photo, placed in percent of its size, so they follow whatever size it is shown at. */
-function DetectionOverlay({ detections }: { detections: PhotoDetections }) {
-  const { width, height } = detections;
-  return (
-    <div className="pointer-events-none absolute inset-0" aria-hidden="true">
-      {detections.objects.map((o, i) => (
-        <div
-          key={i}
-          data-testid="detection-box"
-          data-label={o.label}
-          className="absolute rounded-sm border-2 border-amber-300 shadow-[0_0_0_1px_rgba(15,23,42,0.8)]"
-          style={{ left: percent(o.box.x1, width), top: percent(o.box.y1, height), width: percent(o.box.x2 - o.box.x1, width), height: percent(o.box.y2 - o.box.y1, height) }}
-        >
-          {/* Anchored on the side with room, so a label of a box by the right edge does not spill past the photo. */}
-          <span className={`absolute top-0 whitespace-nowrap bg-amber-300 px-1 text-xs font-semibold leading-4 text-slate-950 ${o.box.x1 > 0.7 * width ? 'right-0 rounded-bl-sm' : 'left-0 rounded-br-sm'}`}>
-            {o.label} {o.score.toFixed(2)}
-          </span>
-        </div>
-      ))}
-    </div>
-  );
-}
 
 function objectText(o: DetectedObject): string {
   const r = (v: number) => Math.round(v);
@@ -260,6 +239,7 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
 export function Inspector({ messages, returnFocusTo }: { messages: readonly ChatMessage[]; returnFocusTo: () => HTMLElement | null }) {
   const poolId = useSettingsStore((s) => s.poolId);
   const exchange = lastExchange(messages);
+  const video = latestVideo(messages);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -290,7 +270,8 @@ export function Inspector({ messages, returnFocusTo }: { messages: readonly Chat
         </header>
         {/* Focusable, so the panel scrolls with the keyboard. */}
         <div tabIndex={0} className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" data-testid="inspector-body">
-          {exchange ? (
+          {video && <VideoDetails video={video.video} answer={video.answer} />}
+          {video ? null : exchange ? (
             <ReplyDetails reply={exchange.reply} photos={exchange.photos} fallbackPoolId={poolId} />
           ) : (
             <p className="text-slate-700">Send a message: the inspector then shows how the reply was made, step by step: the intent probabilities, the ten best candidates with their scores, and the time each stage took.</p>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { loadImage } from '../../persistence/conversationDb';
+import { loadImage, loadVideo } from '../../persistence/conversationDb';
 import { loadDatasetImage } from '../../persistence/datasetDb';
 
 /** An object URL for a stored image (or a Blob at hand), revoked when the component goes away. */
@@ -20,6 +20,26 @@ export function useImageUrl(imageId: string, blob?: Blob): string | null {
       if (created) URL.revokeObjectURL(created);
     };
   }, [imageId, blob]);
+  return url;
+}
+
+/** An object URL for a shared video's stored file once `videoId` is set (it is read only when asked to play), revoked when done. */
+export function useVideoUrl(videoId: string | null): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!videoId) return;
+    let created: string | null = null;
+    let cancelled = false;
+    void loadVideo(videoId).then((b) => {
+      if (cancelled || !b) return;
+      created = URL.createObjectURL(b);
+      setUrl(created);
+    }, () => undefined);
+    return () => {
+      cancelled = true;
+      if (created) URL.revokeObjectURL(created);
+    };
+  }, [videoId]);
   return url;
 }
 

@@ -1,0 +1,76 @@
+import { type Page, expect, test } from '@playwright/test';
+import { asset, choosePhotos, openReady, sendText } from './helpers';
+
+// Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
+// or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
+const SPEECH_CLIP = { name: 'speech-test-1-15.webm', mimeType: 'video/webm', buffer: asset('video/speech-test-1-15.webm') };
+
+const video = (page: Page) => page.getByTestId('shared-video');
+
+async function shareVideo(page: Page, file: { name: string; mimeType: string; buffer: Buffer }, text: string): Promise<void> {
+  await choosePhotos(page, file);
+  await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img')).toHaveCount(1, { timeout: 30_000 });
+  await sendText(page, text);
+}
+
+test.describe('videos in the conversation', () => {
+  test('a shared video is described, a question that needs its sound is answered with the right candidate first, and a reload keeps it', async ({ page }) => {
+    test.setTimeout(240_000);
+    await openReady(page);
+    await shareVideo(page, SPEECH_CLIP, 'does anyone speak?');
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(replies).toHaveCount(1, { timeout: 60_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(replies.first().getByTestId('reply-text')).toHaveText('yes, someone says a few words');
+
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    const inspector = page.getByTestId('inspector-video');
+    await expect(inspector.getByTestId('video-frame')).toHaveCount(8);
+    await expect(inspector.getByTestId('video-frame').first()).toContainText('green square');
+    await expect(inspector.getByTestId('audio-track')).toContainText('speech (Silero VAD)');
+    await expect(inspector.getByTestId('video-candidates').getByRole('listitem')).toHaveCount(10);
+    await expect(inspector.getByTestId('video-candidates').getByRole('listitem').first()).toContainText('1. yes, someone says a few words');
+    await expect(inspector).toContainText('top 10 of 100 candidates');
+
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(video(page).getByRole('button', { name: /^Play: Shared video, 4\.0 s/ }).locator('img')).toBeVisible();
+    // The stored analysis answers a follow-up after the reload, with the earlier round as history.
+    await sendText(page, 'what is the sound?');
+    await expect(replies).toHaveCount(2, { timeout: 60_000 });
+    await expect(replies.nth(1).getByTestId('reply-text')).toHaveText('someone speaking');
+    // The stored file plays.
+    await video(page).getByRole('button', { name: /^Play:/ }).click();
+    await expect(video(page).locator('video')).toHaveJSProperty('paused', false);
+  });
+
+  test('files that cannot be shared as videos each get a sentence, and the conversation is kept', async ({ page }) => {
+    test.setTimeout(180_000);
+    await openReady(page);
+    await sendText(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [
+      [{ name: 'broken.mp4', mimeType: 'video/mp4', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 251)) }, 'broken.mp4 could not be opened as a video: it is damaged or not a video file.'],
+      [{ name: 'old-camera.mp4', mimeType: 'video/mp4', buffer: asset('video/mpeg4-part2.mp4') }, 'This browser cannot decode old-camera.mp4: it is an MP4/MOV file, but its video codec'],
+      [{ name: 'voice.webm', mimeType: 'video/webm', buffer: asset('video/sound-only.webm') }, 'voice.webm has sound but no picture.'],
+      [{ name: 'voice.wav', mimeType: 'audio/wav', buffer: Buffer.from('RIFF') }, 'voice.wav is a sound file with no picture.'],
+      [{ name: 'lecture.webm', mimeType: 'video/webm', buffer: asset('video/two-hours.webm') }, 'lecture.webm is 2 h 0 min long; a shared video may be up to 60 s.'],
+      [{ name: 'blink.webm', mimeType: 'video/webm', buffer: asset('video/one-frame.webm') }, 'blink.webm is 0 seconds long, so there is nothing to watch.'],
+      [{ name: 'empty.mov', mimeType: 'video/quicktime', buffer: Buffer.alloc(0) }, 'empty.mov is empty (0 bytes)'],
+    ];
+    for (const [file, message] of cases) {
+      await choosePhotos(page, file);
+      await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByRole('list', { name: 'Video to send' })).toHaveCount(0);
+    }
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText(['hello there']);
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+
+    // A video without a sound track is shared, and says so.
+    await shareVideo(page, { name: 'silent.webm', mimeType: 'video/webm', buffer: asset('video/silent.webm') }, 'is there any sound?');
+    await expect(page.getByRole('status').filter({ hasText: 'silent.webm has no sound track' })).toBeVisible();
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; no sound track', { timeout: 60_000 });
+    await expect(page.getByRole('listitem', { name: 'The system replied' }).nth(1).getByTestId('reply-text')).toHaveText('no, it is silent');
+  });
+});

@@ -1,0 +1,126 @@
+import { errorMessage } from '../../engine/errors';
+import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
+import { engine } from '../../shared/engine';
+import { noticeActions } from '../../shared/stores/noticeStore';
+import { useSettingsStore } from '../../shared/stores/settingsStore';
+import type { AvsdRef } from '../../worker/protocol';
+import { type DraftVideo, chatActions, useChatStore } from './chatStore';
+import { VideoInputError, decodeVideo } from './videoDecoder';
+
+/** How many of the 100 ranked candidates a reply keeps for the Inspector. */
+const KEPT_CANDIDATES = 20;
+
+let avsdRef: Promise<AvsdRef | null> | null = null;
+
+/** models/avsd as /models/index.json lists it (null when there is none: videos are then described without speech, and questions get a sentence). */
+function avsd(): Promise<AvsdRef | null> {
+  avsdRef ??= (async () => {
+    const base = `${import.meta.env.BASE_URL}models/`;
+    try {
+      const response = await fetch(`${base}index.json`);
+      if (!response.ok) return null;
+      const index = (await response.json()) as { avsd?: { dir: string; files: { path: string }[] } | null };
+      return index.avsd ? { baseUrl: `${base}${index.avsd.dir}/`, files: index.avsd.files.map((f) => f.path) } : null;
+    } catch {
+      return null;
+    }
+  })();
+  return avsdRef;
+}
+
+/** Decodes a video into the draft turn (one per turn); resolves to 1 when it could not be used, else 0. */
+export async function attachVideo(file: File): Promise<number> {
+  if (useChatStore.getState().draftVideo || useChatStore.getState().decodingVideo) {
+    noticeActions.notify('error', 'A message can carry one video. Send this one first, or remove it, then add the next.');
+    return 1;
+  }
+  chatActions.setDecodingVideo(true);
+  try {
+    const decoded = await decodeVideo(file);
+    chatActions.setDraftVideo({ videoId: crypto.randomUUID(), posterId: crypto.randomUUID(), sheetId: crypto.randomUUID(), name: file.name || 'video', file, decoded });
+    if (!decoded.hasAudio) noticeActions.notify('info', `${file.name || 'The video'} has no sound track: questions about its sound will be answered as for a silent video.`);
+    return 0;
+  } catch (error) {
+    noticeActions.notify('error', error instanceof VideoInputError ? error.message : `${file.name || 'The video'} could not be read (${errorMessage(error)}). Try another video; your conversation is unchanged.`);
+    return 1;
+  } finally {
+    chatActions.setDecodingVideo(false);
+  }
+}
+
+export function videoElementOf(draft: DraftVideo): VideoElement {
+  const { decoded } = draft;
+  return { kind: 'video', videoId: draft.videoId, posterId: draft.posterId, sheetId: draft.sheetId, name: draft.name, width: decoded.width, height: decoded.height, seconds: decoded.seconds, hasAudio: decoded.hasAudio };
+}
+
+/** The Blobs a video turn stores by id: the file, its poster frame and its frame sheet. */
+export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[] {
+  return [
+    { imageId: draft.videoId, blob: draft.file },
+    { imageId: draft.posterId, blob: draft.decoded.poster },
+    { imageId: draft.sheetId, blob: draft.decoded.sheet },
+  ];
+}
+
+const QUESTION_START = /^(what|who|whom|whose|where|when|why|how|which|is|are|was|were|does|do|did|can|could|will|would|has|have|any)\b/i;
+
+export function isQuestion(text: string): boolean {
+  return /\?\s*$/.test(text) || QUESTION_START.test(text.trim());
+}
+
+/** The video the person shared last, if their last shared media was a video that has been watched. */
+export function lastSharedVideo(messages: readonly ChatMessage[]): VideoElement | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role !== 'user') continue;
+    const media = m.elements.filter((e) => e.kind === 'image' || e.kind === 'video');
+    if (media.length === 0) continue;
+    const last = media[media.length - 1]!;
+    return last.kind === 'video' && last.analysis ? last : null;
+  }
+  return null;
+}
+
+/** Watches a shared video in the worker; returns the element with its description and analysis. */
+export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
+  const analyzed = await engine().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
+  for (const problem of analyzed.problems) noticeActions.notify('info', problem);
+  const { problems: _, timings: __, ...analysis } = analyzed;
+  return { ...videoElementOf(draft), description: analyzed.description, analysis };
+}
+
+/** The earlier questions about this video in the conversation, and the answers given. */
+function earlierRounds(messages: readonly ChatMessage[], videoId: string): { question: string; answer: string }[] {
+  return messages.flatMap((m) => {
+    if (!m.videoAnswer || m.videoAnswer.videoId !== videoId) return [];
+    const answer = m.elements.find((e) => e.kind === 'text');
+    return answer?.kind === 'text' ? [{ question: m.videoAnswer.question, answer: answer.text }] : [];
+  });
+}
+
+/** Answers a question about a video with the AVSD ranker: the reply's text is the best of 100 candidates. */
+export async function answerAboutVideo(video: VideoElement, question: string, messages: readonly ChatMessage[]): Promise<ChatMessage> {
+  const start = performance.now();
+  const answered = await engine().call('answerVideo', {
+    avsd: await avsd(),
+    features: video.analysis!.features,
+    earlier: earlierRounds(messages, video.videoId),
+    question,
+    forceWasm: useSettingsStore.getState().forceWasm,
+  });
+  const meta: VideoAnswerMeta = {
+    videoId: video.videoId,
+    question,
+    model: answered.model,
+    candidates: answered.candidates.slice(0, KEPT_CANDIDATES),
+    candidateCount: answered.candidates.length,
+    totalMs: performance.now() - start,
+  };
+  return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text: answered.answer }], videoAnswer: meta };
+}
+
+/** The reply to a shared video without a question: what was seen and heard, and an invitation to ask. */
+export function acknowledgeVideo(video: VideoElement): ChatMessage {
+  const text = `I watched your ${video.seconds.toFixed(video.seconds < 10 ? 1 : 0)} s video: ${video.description ?? 'I could not make out what is in it'}. Ask me about it: what is in it, what moves, whether there is any sound.`;
+  return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text }] };
+}
