@@ -72,7 +72,7 @@ export async function pasteFiles(page: Page, files: { name: string; mimeType: st
 type FilePayload = { name: string; mimeType: string; buffer: Buffer };
 
 /** Clicks "Add photos" and picks files in the file chooser that opens, as a person does. */
-export async function choosePhotos(page: Page, files: FilePayload | FilePayload[]): Promise<void> {
+export async function choosePhotos(page: Page, files: FilePayload | FilePayload[] | string): Promise<void> {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Add photos' }).click();
   await (await chooser).setFiles(files);

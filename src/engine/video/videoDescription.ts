@@ -22,7 +22,9 @@ function appearances(frames: readonly DescribedFrame[]): { thing: string; first:
   const useObjects = frames.some((f) => f.objects.length > 0);
   const seen = new Map<string, { thing: string; first: number; xs: number[] }>();
   frames.forEach((frame, f) => {
-    const things = useObjects ? frame.objects.map((o) => ({ thing: o, x: NaN })) : frame.blobs.map((b) => ({ thing: `${b.color} ${b.shape}`, x: b.x }));
+    // Coloured shapes are named only in frames that look drawn: every blob shape-like, and few of them.
+    const drawn = frame.blobs.length <= 4 && frame.blobs.every((b) => b.shapeLike);
+    const things = useObjects ? frame.objects.map((o) => ({ thing: o, x: NaN })) : drawn ? frame.blobs.map((b) => ({ thing: `${b.color} ${b.shape}`, x: b.x })) : [];
     for (const { thing, x } of things) {
       const entry = seen.get(thing) ?? { thing, first: f, xs: [] };
       if (!Number.isNaN(x)) entry.xs.push(x);

@@ -23,6 +23,8 @@ export interface ColorBlob {
   x: number;
   y: number;
   area: number;
+  /** Square-ish box, well filled: drawn shapes are; a patch of a real scene (wood, a shirt) seldom is. */
+  shapeLike: boolean;
 }
 
 /** Hue centres (degrees) of the six colours, as the renderer draws them. */
@@ -93,9 +95,10 @@ export function colorBlobs(frame: RgbaImage): ColorBlob[] {
     }
     if (area < MIN_BLOB_FRACTION * w * h) continue;
     const fill = area / ((maxX - minX + 1) * (maxY - minY + 1));
+    const aspect = (maxX - minX + 1) / (maxY - minY + 1);
     // A square fills its box, a circle pi/4 of it, a triangle half.
     const shape: ShapeKind = fill > 0.88 ? 'square' : fill > 0.64 ? 'circle' : 'triangle';
-    blobs.push({ color: SHAPE_COLORS[cls]!, shape, x: (sx / area + 0.5) / w, y: (sy / area + 0.5) / h, area: area / (w * h) });
+    blobs.push({ color: SHAPE_COLORS[cls]!, shape, x: (sx / area + 0.5) / w, y: (sy / area + 0.5) / h, area: area / (w * h), shapeLike: aspect > 0.7 && aspect < 1.4 && fill > 0.4 && area / (w * h) < 0.1 });
   }
   return blobs.sort((a, b) => b.area - a.area);
 }
