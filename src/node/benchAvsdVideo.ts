@@ -70,7 +70,7 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
     console.log(`${avsdModelName(model).padEnd(11)}${[...g.bleu, g.meteor, g.rougeL, g.ciderD].map((v) => col(f(100 * v))).join('')}`);
   }
   if (values.json) {
-    const rows = models.map((model) => ({ inputs: avsdModelName(model), model, ...figures[model]!.all, byNeed: figures[model]!.byNeed, byKind: figures[model]!.byKind, generation: figures[model]!.generation, paperMrr: PAPER_MRR[model] ?? null }));
+    const rows = models.map((model) => ({ name: avsdModelName(model), model, ...figures[model]!.all, byNeed: figures[model]!.byNeed, byKind: figures[model]!.byKind, generation: figures[model]!.generation, paperMrr: PAPER_MRR[model] ?? null }));
     writeFileSync(values.json, `${JSON.stringify({ split: 'test', clips: records.length, questions: items.length, candidates: 100, models: AVSD_MODELS.filter((m) => models.includes(m.id)).map((m) => m.name), rows }, null, 1)}\n`);
     console.log(`\nwrote ${values.json}`);
   }
