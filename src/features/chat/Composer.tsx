@@ -133,7 +133,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
         </button>
       </div>
       <p id="composer-hint" className="mt-1 text-xs text-slate-600">
-        Enter sends · Shift+Enter for a new line · drop or paste photos or a video (up to 60 s) anywhere
+        Enter sends · Shift+Enter for a new line · drop or paste photos or a video anywhere
       </p>
     </form>
   );
