@@ -1,4 +1,5 @@
 import { createStore, promisifyRequest } from 'idb-keyval';
+import { videoContainer } from '../engine/video/videoContainer';
 import { provenImage } from './provenImage';
 import { type StoredMessage, readStoredMessages } from './storedMessages';
 
@@ -227,9 +228,8 @@ export async function loadImage(imageId: string): Promise<Blob | undefined> {
 export async function loadVideo(videoId: string): Promise<Blob | undefined> {
   const blob = sessionImages.get(videoId) ?? (await store('readonly', (s) => promisifyRequest(s.get(imageKey(videoId)) as IDBRequest<Blob | undefined>)));
   if (!blob) return undefined;
-  const head = new Uint8Array(await blob.slice(0, 12).arrayBuffer());
-  const type = head.length >= 8 && String.fromCharCode(...head.subarray(4, 8)) === 'ftyp' ? 'video/mp4' : head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3 ? 'video/webm' : null;
-  return type ? blob.slice(0, blob.size, type) : undefined;
+  const container = videoContainer(new Uint8Array(await blob.slice(0, 12).arrayBuffer()));
+  return container ? blob.slice(0, blob.size, `video/${container}`) : undefined;
 }
 
 /** Photos about to be saved: shown from memory at once, whether or not (or before) the save succeeds. */

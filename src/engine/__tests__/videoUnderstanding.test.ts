@@ -72,3 +72,14 @@ describe('what the video models see', () => {
     expect(describeVideo(people, { frameSeconds, loudnessDb: [-70, -10, -12], speech: [0, 0, 0] })).toBe('a person, then a dog appears; a loud sound in the middle');
   });
 });
+
+describe('video containers', () => {
+  it('are told by their first bytes', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { videoContainer } = await import('../video/videoContainer');
+    expect(videoContainer(readFileSync('e2e/assets/video/speech-test-1-15.webm').subarray(0, 12))).toBe('webm');
+    expect(videoContainer(readFileSync('e2e/assets/video/mpeg4-part2.mp4').subarray(0, 12))).toBe('mp4');
+    expect(videoContainer(readFileSync('e2e/assets/coffee.jpg').subarray(0, 12))).toBeNull();
+    expect(videoContainer(new Uint8Array(0))).toBeNull();
+  });
+});

@@ -6,6 +6,7 @@ import { EngineError } from '../errors';
 import { type ExecutionPlan } from '../onnx/executionPlan';
 import { ModelSessions, type SessionsOptions, type SessionsState, floatOutput } from '../onnx/modelSessions';
 import { ort } from '../onnx/ortSessions';
+import { float32Rows, int64Rows } from '../onnx/batchTensors';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { isPlainObject, ownValue } from '../datasets/validation';
 import { randomPick } from '../random';
@@ -85,24 +86,14 @@ export class ClevrAnswerers {
     if (!this.models.includes(model)) throw new EngineError('pack-file-missing', `The ${clevrModelName(model)} model is not in models/clevr; choose another model.`);
     if (questions.length === 0) return [];
     const n = questions.length;
-    const int64 = (rows: readonly Int32Array[], width: number) => {
-      const out = new BigInt64Array(n * width);
-      rows.forEach((r, i) => r.forEach((v, j) => (out[i * width + j] = BigInt(v))));
-      return out;
-    };
-    const floats = (rows: readonly Float32Array[], width: number) => {
-      const out = new Float32Array(n * width);
-      rows.forEach((r, i) => out.set(r, i * width));
-      return out;
-    };
     const names = new Set(this.sessions.inputNames(model));
     const outputs = await this.sessions.run(model, () => {
       const feeds: Record<string, ort.Tensor> = {};
       // The exporter drops inputs a model does not read (LF-Q reads the question only).
-      if (names.has('question')) feeds.question = new ort.Tensor('int64', int64(questions.map((q) => q.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]);
-      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64(questions.map((q) => q.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
-      if (names.has('objects')) feeds.objects = new ort.Tensor('float32', floats(questions.map((q) => q.objects), MAX_OBJECTS * OBJECT_FEATURES), [n, MAX_OBJECTS, OBJECT_FEATURES]);
-      if (names.has('object_mask')) feeds.object_mask = new ort.Tensor('float32', floats(questions.map((q) => q.objectMask), MAX_OBJECTS), [n, MAX_OBJECTS]);
+      if (names.has('question')) feeds.question = new ort.Tensor('int64', int64Rows(questions.map((q) => q.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]);
+      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64Rows(questions.map((q) => q.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
+      if (names.has('objects')) feeds.objects = new ort.Tensor('float32', float32Rows(questions.map((q) => q.objects), MAX_OBJECTS * OBJECT_FEATURES), [n, MAX_OBJECTS, OBJECT_FEATURES]);
+      if (names.has('object_mask')) feeds.object_mask = new ort.Tensor('float32', float32Rows(questions.map((q) => q.objectMask), MAX_OBJECTS), [n, MAX_OBJECTS]);
       return feeds;
     });
     const logits = floatOutput(outputs, 'logits', 'a CLEVR-Dialog model');

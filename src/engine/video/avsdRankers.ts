@@ -8,6 +8,7 @@ import { EngineError } from '../errors';
 import type { ExecutionPlan } from '../onnx/executionPlan';
 import { ModelSessions, type SessionsOptions, type SessionsState, floatOutput } from '../onnx/modelSessions';
 import { ort } from '../onnx/ortSessions';
+import { float32Rows, int64Rows } from '../onnx/batchTensors';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { AUDIO_FEATURES } from './audioFeatures';
 import { ANSWER_TOKENS, HISTORY_ROUNDS, QUESTION_TOKENS, ROUND_TOKENS, type TextInputs, type WordVocabulary, vocabulary } from './avsdInputs';
@@ -68,26 +69,16 @@ export class AvsdRankers {
     if (!this.models.includes(model)) throw new EngineError('pack-file-missing', `The ${avsdModelName(model)} ranker is not in models/avsd; choose another.`);
     if (items.length === 0) return [];
     const n = items.length;
-    const int64 = (rows: readonly Int32Array[], width: number) => {
-      const out = new BigInt64Array(n * width);
-      rows.forEach((r, i) => r.forEach((v, j) => (out[i * width + j] = BigInt(v))));
-      return out;
-    };
-    const floats = (rows: readonly Float32Array[], width: number) => {
-      const out = new Float32Array(n * width);
-      rows.forEach((r, i) => out.set(r, i * width));
-      return out;
-    };
     const names = new Set(this.sessions.inputNames(model));
     const outputs = await this.sessions.run(model, () => {
       const feeds: Record<string, ort.Tensor> = {
-        question: new ort.Tensor('int64', int64(items.map((q) => q.text.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]),
-        candidates: new ort.Tensor('int64', int64(items.map((q) => q.text.candidates), CANDIDATES_PER_QUESTION * ANSWER_TOKENS), [n, CANDIDATES_PER_QUESTION, ANSWER_TOKENS]),
+        question: new ort.Tensor('int64', int64Rows(items.map((q) => q.text.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]),
+        candidates: new ort.Tensor('int64', int64Rows(items.map((q) => q.text.candidates), CANDIDATES_PER_QUESTION * ANSWER_TOKENS), [n, CANDIDATES_PER_QUESTION, ANSWER_TOKENS]),
       };
       // The exporter drops inputs a model does not read (Q reads no history, no video, no audio).
-      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64(items.map((q) => q.text.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
-      if (names.has('video')) feeds.video = new ort.Tensor('float32', floats(items.map((q) => q.video), VIDEO_FEATURES), [n, VIDEO_FEATURES]);
-      if (names.has('audio')) feeds.audio = new ort.Tensor('float32', floats(items.map((q) => q.audio), AUDIO_FEATURES), [n, AUDIO_FEATURES]);
+      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64Rows(items.map((q) => q.text.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
+      if (names.has('video')) feeds.video = new ort.Tensor('float32', float32Rows(items.map((q) => q.video), VIDEO_FEATURES), [n, VIDEO_FEATURES]);
+      if (names.has('audio')) feeds.audio = new ort.Tensor('float32', float32Rows(items.map((q) => q.audio), AUDIO_FEATURES), [n, AUDIO_FEATURES]);
       return feeds;
     });
     const scores = floatOutput(outputs, 'scores', 'an AVSD answer ranker');

@@ -305,7 +305,8 @@ export async function undoLastTurn(): Promise<void> {
   }
 
   const what = turn ? (removed.length > 1 ? 'your last turn and its reply' : 'your last turn') : 'the last reply';
-  const back = turn ? ` ${restoredPhotos.length > 0 ? (turnText ? 'Its text and photos are' : 'Its photos are') : 'Its text is'} back in the message box.` : '';
+  const returned = [turnText ? 'text' : '', restoredPhotos.length > 0 ? 'photos' : '', turnVideo && videoBlob ? 'video' : ''].filter(Boolean);
+  const back = turn && returned.length > 0 ? ` Its ${returned.length > 1 ? `${returned.slice(0, -1).join(', ')} and ${returned[returned.length - 1]} are` : `${returned[0]} ${returned[0] === 'photos' ? 'are' : 'is'}`} back in the message box.` : '';
   const lost = lostPhotos > 0 ? ` ${lostPhotos} of its photos could not be read back.` : '';
   offerUndo(`Removed ${what}.${back}${lost}`, kept, async () => {
     const now = useChatStore.getState();

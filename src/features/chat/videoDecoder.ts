@@ -1,3 +1,4 @@
+import { videoContainer } from '../../engine/video/videoContainer';
 import { SAMPLED_FRAMES, sampleTimes } from '../../engine/video/videoFeatures';
 import { VIDEO_SHEET_COLUMNS } from '../../shared/conversation';
 import type { VideoPayload } from '../../worker/protocol';
@@ -46,10 +47,7 @@ function durationText(seconds: number): string {
 
 /** Whether the first bytes are a container a browser can read (MP4/MOV "ftyp", or WebM/Matroska's EBML header). */
 async function containerOf(file: File): Promise<'mp4' | 'webm' | null> {
-  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
-  if (head.length >= 8 && String.fromCharCode(...head.subarray(4, 8)) === 'ftyp') return 'mp4';
-  if (head[0] === 0x1a && head[1] === 0x45 && head[2] === 0xdf && head[3] === 0xa3) return 'webm';
-  return null;
+  return videoContainer(new Uint8Array(await file.slice(0, 12).arrayBuffer()));
 }
 
 function once(target: EventTarget, ok: string, timeoutMs: number): Promise<void> {
