@@ -80,6 +80,13 @@ test.describe('videos in the conversation', () => {
     await expect(page.getByRole('status').filter({ hasText: 'silent.webm has no sound track' })).toBeVisible();
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; no sound track', { timeout: 60_000 });
     await expect(page.getByRole('listitem', { name: 'The system replied' }).nth(1).getByTestId('reply-text')).toHaveText('no, it is silent');
+
+    // Undoing the video turn puts its text and the video back in the composer.
+    await page.getByRole('button', { name: 'Undo last turn' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Removed your last turn and its reply. Its text and video are back in the message box.' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img', { name: /^Video to send: silent\.webm, 4\.0 s$/ })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('is there any sound?');
+    await expect(video(page)).toHaveCount(0);
   });
 
   test('a video of a real scene is described by the object detector, not as coloured shapes', async ({ page }) => {
