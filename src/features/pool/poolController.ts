@@ -12,6 +12,22 @@ import { poolActions, usePoolStore } from './poolStore';
 const wasCancelled = (error: unknown) => (error as { code?: unknown } | null)?.code === 'cancelled';
 const cancelledNotice = (name: string) => `"${name}" was deleted while it loaded, so loading it stopped and nothing of it is kept.`;
 
+/** Resolves once the model is ready; rejects with a sentence when its load fails. */
+function modelReady(): Promise<void> {
+  const settled = (phase: string) => phase === 'ready' || phase === 'error';
+  return new Promise((resolve, reject) => {
+    const check = (phase: string, unsubscribe?: () => void) => {
+      if (!settled(phase)) return false;
+      unsubscribe?.();
+      if (phase === 'ready') resolve();
+      else reject(new Error('the model could not be loaded, so the dataset cannot be embedded. Fix what the status area says, reload, and load the dataset again.'));
+      return true;
+    };
+    if (check(useModelStore.getState().phase)) return;
+    const unsubscribe = useModelStore.subscribe((s) => void check(s.phase, unsubscribe));
+  });
+}
+
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;
 
@@ -44,6 +60,9 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
       const { staged } = await engine().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
       poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
     }
+    // A folder chosen while the pack still loads waits for it: the worker embeds with the loaded pack.
+    if (useModelStore.getState().phase !== 'ready') poolActions.importing({ name, step: 'Waiting for the model to load', loaded: files.length, total: files.length });
+    await modelReady();
     const result = await engine().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     poolActions.imported({ name: result.name, problems: result.problems });
     noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
