@@ -26,7 +26,7 @@ const tempDir = () => {
 describe('the shipped video models (models/avsd)', () => {
   it('rank the val split through the engine as PyTorch ranked it when they were trained', async () => {
     const source = new FsPackSource(MODELS_DIR);
-    const rankers = await AvsdRankers.load(source, await source.listFiles(), WASM());
+    const rankers = await AvsdRankers.load(source, await source.listFiles(), WASM(), 'all');
     const training = JSON.parse(readFileSync(join(MODELS_DIR, 'training.json'), 'utf8')) as Record<string, { best_val_mrr: number }>;
     // The val clips are made again here and go through analyzeVideo (frames, Silero VAD, features), the
     // arrays avsd:data wrote for the recipe: the export, the features and the runtime are checked together.

@@ -35,7 +35,7 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
   const records = generateAvsdSplit('test', trainAnswerBank(), integerOption(values.clips, 'clips', AVSD_VIDEO_USAGE));
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  const rankers = await AvsdRankers.load(source, await source.listFiles(), plan);
+  const rankers = await AvsdRankers.load(source, await source.listFiles(), plan, 'all');
   const analyzeStart = performance.now();
   const features = await clipFeatures(records, await loadSpeechDetector(values['models-dir']));
   const analyzeMs = (performance.now() - analyzeStart) / records.length;

@@ -110,6 +110,16 @@ describe('offlineInjectManifestOptions', () => {
     expect(manifest.entries.filter((e) => e.url.startsWith('models/clevr/training/'))).toEqual([]);
   });
 
+  it('keeps at install the video models the page runs (Silero VAD, the screening and the default ranker), and serves the ablation\'s others on demand', async () => {
+    const config = JSON.stringify({ words: [], answers: [], models: ['q', 'q-dh', 'q-dh-v', 'q-dh-a', 'q-dh-v-a'], default: 'q-dh-v-a' });
+    const ranker = (id: string) => ({ [`avsd/onnx/avsd-${id}.onnx`]: `${id} weights` });
+    const manifest = await fixture({}, { models: { 'avsd/avsd.json': config, 'avsd/onnx/silero_vad.onnx': 'vad', ...ranker('q'), ...ranker('q-dh'), ...ranker('q-dh-v'), ...ranker('q-dh-a'), ...ranker('q-dh-v-a'), 'avsd/speech/oh-wow.wav': 'private' } });
+    const installed = manifest.entries.filter((e) => e.url.startsWith('models/avsd/') && e.install).map((e) => e.url).sort();
+    expect(installed).toEqual(['models/avsd/avsd.json', 'models/avsd/onnx/avsd-q-dh-v-a.onnx', 'models/avsd/onnx/avsd-q-dh.onnx', 'models/avsd/onnx/silero_vad.onnx']);
+    expect(manifest.entry('models/avsd/onnx/avsd-q.onnx')).toMatchObject({ install: false });
+    expect(manifest.entries.filter((e) => e.url.startsWith('models/avsd/speech/'))).toEqual([]);
+  });
+
   it('gives a new version when any kept file changes, and the same version otherwise', async () => {
     const first = await fixture();
     expect(offlineVersion((await fixture()).entries)).toBe(offlineVersion(first.entries));

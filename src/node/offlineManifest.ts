@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ManifestEntry, ManifestTransform } from 'workbox-build';
 import { defaultPackId } from '../engine/pack/defaultPack.ts';
+import { AVSD_CONFIG_FILE, type AvsdModelId, VAD_MODEL_FILE, pageModels } from '../engine/video/avsdModels.ts';
 import { type OfflineEntry, offlineVersion } from '../sw/offlineCache.ts';
 import { type DetectorListing, type ModelFolderListing, type PackListing, listModels } from './modelPacks.ts';
 import { packIndexJson } from './viteModelsPlugin.ts';
@@ -44,6 +45,19 @@ export interface OfflineManifestInputs {
  * shared photos are still described offline), the demo pool with the default pack's embeddings, and
  * the dialogues at install; the other packs (and their embeddings) on first use.
  */
+/** The files of models/avsd the page reads; null when the config cannot be read (all are kept then, and the worker says what is wrong). */
+function avsdPageFiles(dir: string): Set<string> | null {
+  try {
+    const config = JSON.parse(readFileSync(join(dir, AVSD_CONFIG_FILE), 'utf8')) as { default?: unknown; models?: unknown };
+    const models = Array.isArray(config.models) ? (config.models as AvsdModelId[]) : [];
+    const chosen = models.find((m) => m === config.default) ?? models[models.length - 1];
+    if (!chosen) return null;
+    return new Set([AVSD_CONFIG_FILE, `onnx/${VAD_MODEL_FILE}.onnx`, ...pageModels(chosen).map((m) => `onnx/avsd-${m}.onnx`)]);
+  } catch {
+    return null;
+  }
+}
+
 export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], clevr = null, avsd = null, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string, sha256?: string): ManifestFile => ({
@@ -77,7 +91,12 @@ export function offlineEntries({ built, modelsDir, packs, detector, captioners =
   for (const captioner of captioners) files.push(...captioner.files.map((f) => fromModels(captioner.id, f.path, true)));
   // The CLEVR-Dialog view's answerers are small (a few MB) and needed by no pack: kept at install, so the view works offline.
   if (clevr) files.push(...clevr.files.map((f) => fromModels(clevr.dir, f.path, true)));
-  if (avsd) files.push(...avsd.files.map((f) => fromModels(avsd.dir, f.path, true)));
+  // Of the video models, install keeps what the page reads (the config, Silero VAD, the screening and the
+  // default ranker); the ablation's other rankers are only for the benchmark, still served.
+  if (avsd) {
+    const pageFiles = avsdPageFiles(join(modelsDir, avsd.dir));
+    files.push(...avsd.files.map((f) => fromModels(avsd.dir, f.path, pageFiles?.has(f.path) ?? true)));
+  }
   for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
   return files;
 }

@@ -2,7 +2,7 @@ import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { shownDetections } from '../engine/perception/photoCaptions';
-import { AvsdRankers } from '../engine/video/avsdRankers';
+import { AvsdRankers, SCREENING_MODEL } from '../engine/video/avsdRankers';
 import { textInputs } from '../engine/video/avsdInputs';
 import { SpeechDetector, VAD_MODEL_FILE } from '../engine/video/speechDetector';
 import { analyzeVideo } from '../engine/video/videoAnalyzer';
@@ -33,7 +33,7 @@ export class VideoService {
         problems.push(`The voice-activity model (${VAD_MODEL_FILE}) could not be loaded, so speech is not looked for: ${errorMessage(error)}`);
         return null;
       });
-      const rankers = await AvsdRankers.load(source, ref.files, runPlan).catch((error: unknown) => {
+      const rankers = await AvsdRankers.load(source, ref.files, runPlan, 'page').catch((error: unknown) => {
         problems.push(`The video answer rankers could not be loaded, so questions about videos cannot be answered: ${errorMessage(error)}`);
         return null;
       });
@@ -79,7 +79,7 @@ export class VideoService {
     const video = Float32Array.from(params.features.video);
     const audio = Float32Array.from(params.features.audio);
     const bank = rankers.answers;
-    const screen = rankers.models.includes('q-dh') ? 'q-dh' : rankers.defaultModel;
+    const screen = rankers.models.includes(SCREENING_MODEL) ? SCREENING_MODEL : rankers.defaultModel;
     // The bank in slices of 100, scored by the screening model; the best 100 of all become the candidates.
     const screened: { text: string; score: number }[] = [];
     for (let start = 0; start < bank.length; start += CANDIDATES_PER_QUESTION) {

@@ -13,3 +13,15 @@ export const AVSD_MODEL_IDS: readonly AvsdModelId[] = AVSD_MODELS.map((m) => m.i
 export function avsdModelName(id: AvsdModelId): string {
   return AVSD_MODELS.find((m) => m.id === id)!.name;
 }
+
+/** The folder's config (words, answer bank, models, default), and Silero VAD's file (onnx/<name>.onnx). */
+export const AVSD_CONFIG_FILE = 'avsd.json';
+export const VAD_MODEL_FILE = 'silero_vad';
+
+/** The model that picks a question's 100 candidates from the answer bank in the page: text only, so it can screen before the video is read. */
+export const SCREENING_MODEL: AvsdModelId = 'q-dh';
+
+/** The rankers the page runs: the screening model and the default (avsd.json "default"); the others are for the benchmark's ablation. */
+export function pageModels(defaultModel: AvsdModelId): AvsdModelId[] {
+  return [...new Set<AvsdModelId>([SCREENING_MODEL, defaultModel])];
+}

@@ -12,13 +12,12 @@ import { float32Rows, int64Rows } from '../onnx/batchTensors';
 import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { AUDIO_FEATURES } from './audioFeatures';
 import { ANSWER_TOKENS, HISTORY_ROUNDS, QUESTION_TOKENS, ROUND_TOKENS, type TextInputs, type WordVocabulary, vocabulary } from './avsdInputs';
-import { type AvsdModelId, AVSD_MODEL_IDS, avsdModelName } from './avsdModels';
+import { AVSD_CONFIG_FILE, type AvsdModelId, AVSD_MODEL_IDS, avsdModelName, pageModels } from './avsdModels';
 import { CANDIDATES_PER_QUESTION } from './videoDialogs';
 
-export { AVSD_MODELS, AVSD_MODEL_IDS, type AvsdModelId, avsdModelName } from './avsdModels';
+export { AVSD_CONFIG_FILE, AVSD_MODELS, AVSD_MODEL_IDS, type AvsdModelId, SCREENING_MODEL, avsdModelName, pageModels } from './avsdModels';
 import { VIDEO_FEATURES } from './videoFeatures';
 
-export const AVSD_CONFIG_FILE = 'avsd.json';
 const MISSING_ADVICE = 'questions about videos cannot be answered. Restore models/avsd (npm run avsd:train) and reload.';
 
 /** One question about a video, as the rankers read it. */
@@ -38,7 +37,8 @@ export class AvsdRankers {
     private readonly sessions: ModelSessions<AvsdModelId>,
   ) {}
 
-  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, options: Omit<SessionsOptions<AvsdModelId>, 'missingAdvice'> = {}): Promise<AvsdRankers> {
+  /** `which`: 'page' loads only the rankers the page runs (pageModels); 'all' every one listed, for the benchmark. */
+  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, which: 'page' | 'all', options: Omit<SessionsOptions<AvsdModelId>, 'missingAdvice'> = {}): Promise<AvsdRankers> {
     const fileSet = new Set(files);
     const where = `${source.location}${AVSD_CONFIG_FILE}`;
     if (!fileSet.has(AVSD_CONFIG_FILE)) throw new EngineError('pack-file-missing', `${where} is missing, so ${MISSING_ADVICE}`);
@@ -53,9 +53,10 @@ export class AvsdRankers {
     if (!Array.isArray(models) || models.length === 0 || !models.every((m) => (AVSD_MODEL_IDS as readonly unknown[]).includes(m))) {
       throw new EngineError('pack-file-corrupt', `${where}: "models" must list some of ${AVSD_MODEL_IDS.join(', ')}, so ${MISSING_ADVICE}`);
     }
-    const ids = models as AvsdModelId[];
+    const listed = models as AvsdModelId[];
     const chosen = ownValue(config, 'default');
-    const defaultModel = ids.find((id) => id === chosen) ?? ids[ids.length - 1]!;
+    const defaultModel = listed.find((id) => id === chosen) ?? listed[listed.length - 1]!;
+    const ids = which === 'all' ? listed : listed.filter((id) => pageModels(defaultModel).includes(id));
     const sessions = await ModelSessions.load(source, fileSet, ids.map((id) => ({ key: id, file: `avsd-${id}`, label: `${avsdModelName(id)} answer ranker` })), plan, { ...options, missingAdvice: MISSING_ADVICE });
     return new AvsdRankers(vocabulary(words), answers, ids, defaultModel, sessions);
   }

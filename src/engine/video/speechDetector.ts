@@ -10,10 +10,11 @@ import { ModelSessions, type SessionsOptions, floatOutput } from '../onnx/modelS
 import { ort } from '../onnx/ortSessions';
 import type { PackFileSource } from '../pack/fileSource';
 import { VAD_FRAME } from './audioFeatures';
+import { VAD_MODEL_FILE } from './avsdModels';
 import { AUDIO_SAMPLE_RATE } from './videoClips';
 
 const CONTEXT = 64;
-export const VAD_MODEL_FILE = 'silero_vad';
+export { VAD_MODEL_FILE };
 
 export class SpeechDetector {
   private constructor(private readonly sessions: ModelSessions<'vad'>) {}
