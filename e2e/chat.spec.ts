@@ -81,6 +81,9 @@ test.describe('chat', () => {
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     await page.getByRole('button', { name: 'New conversation' }).click();
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveCount(0);
+    // The notice comes once the new conversation is stored; a reload before that (two full runs did so
+    // while the service worker was still installing) would read the old pointer back.
+    await expect(page.getByRole('status').filter({ hasText: 'Started a new conversation.' })).toBeVisible();
     await page.reload();
     await expect(page.getByText('Say hello, or share a photo')).toBeVisible();
   });
