@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The import rules of the README's "Architecture" section, checked by `npm run lint` (a stage of
+ * The import rules of docs/architecture.md, checked by `npm run lint` (a stage of
  * `npm test`). Only import rules: type checks and tests cover the rest. src/node/importRules.test.ts
  * shows each rule failing on a deliberate violation.
  */

@@ -25,7 +25,7 @@ export default defineConfig({
     tailwindcss(),
     securityPolicyMeta,
     modelsPlugin(modelsDir),
-    // Production builds only: dist/sw.js from src/sw/sw.ts with this build's file list (README, "Offline").
+    // Production builds only: dist/sw.js from src/sw/sw.ts with this build's file list (docs/using-the-demo.md, "Offline").
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/sw',

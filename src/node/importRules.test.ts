@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The import rules (eslint.config.js, README "Architecture") on deliberate violations: files that
+ * The import rules (eslint.config.js, docs/architecture.md) on deliberate violations: files that
  * exist only in memory, linted as if they lay at the given path, so the repository is never touched.
  */
 const root = join(import.meta.dirname, '..', '..');

@@ -56,7 +56,7 @@ mkdirSync(REPORT_DIR, { recursive: true });
 const npx = (bin: string) => `node_modules/.bin/${bin}`;
 let ok =
   run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
-  // The import rules of the README's Architecture section (eslint.config.js).
+  // The import rules of docs/architecture.md (eslint.config.js).
   run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
   run('Unit tests', npx('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
   run('Chromium', npx('tsx'), ['src/node/checkChromium.ts']) &&

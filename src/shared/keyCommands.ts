@@ -12,7 +12,7 @@ export interface KeyPress {
   inTextField: boolean;
 }
 
-/** Shown in the page and the README; the source of truth for the shortcuts. */
+/** Shown in the page and in docs/using-the-demo.md; the source of truth for the shortcuts. */
 export const SHORTCUTS = {
   inspector: 'i',
   kiosk: 'Ctrl+Alt+K',

@@ -2,7 +2,7 @@ import { EngineError, errorMessage } from '../engine/errors';
 import { type FileProgress, type PackFileSource, concatBytes } from '../engine/pack/fileSource';
 
 /** What a missing pack file means, after "<url> is missing (HTTP 404), so ...". */
-const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see README, "Model packs") and reload.';
+const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see docs/models.md, "Model packs") and reload.';
 
 /** navigator.onLine is false only when the device surely has no network (true may still mean none). */
 const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -529,8 +529,8 @@ def export(args, backbone, image_head, text, fusion, logit_scale, tokenizer, hel
     photos = sum(p["kind"] == "photo" for p in held)
     results = (f"Held-out split of the training sources (one caption per image, {len(held)} images, best epoch): "
                f"text-to-image Recall@5 {args.best_r5:.1f}%; its {photos} real photos alone: {args.best_r5_photos:.1f}% (before the grounding gain, "
-               f"chosen on those photos: {args.gain}). ONNX files: {total / 1e6:.1f} MB. Zero-shot figures on real photos: see the README of the project "
-               "(`npm run bench -- retrieval`).")
+               f"chosen on those photos: {args.gain}). ONNX files: {total / 1e6:.1f} MB. Zero-shot figures on real photos: see docs/models.md, "
+               "\"Seeing photos\" (`npm run bench -- retrieval`).")
     with open(os.path.join(out, "DATA.md"), "w") as f:
         f.write(data_md(json.load(open(os.path.join(args.cache, "pairs.json"))), results))
     log(f"wrote {out}: ONNX {total / 1e6:.1f} MB")

@@ -94,7 +94,7 @@ export async function loadModels(): Promise<void> {
   }
   const pack = choosePack(packs, linked && packs.some((p) => p.id === linked) ? linked : packId);
   if (!pack) {
-    modelActions.failed('No model pack was found in models/. Run "npm run models:test-pack" (see README) and reload.', packs);
+    modelActions.failed('No model pack was found in models/. Run "npm run models:test-pack" (see docs/commands.md) and reload.', packs);
     return;
   }
   modelActions.startLoading(packs, pack.id);
