@@ -9,6 +9,7 @@ import { ASSETS, openReady, sendText } from './helpers';
 const POOL = join(import.meta.dirname, '..', 'public', 'pool');
 const demoTexts = (JSON.parse(readFileSync(join(POOL, 'texts.json'), 'utf8')) as { texts: { text: string }[] }).texts.map((t) => t.text);
 const demoImages = (JSON.parse(readFileSync(join(POOL, 'media.json'), 'utf8')) as { items: unknown[] }).items.length;
+const demoTextSources = (JSON.parse(readFileSync(join(POOL, 'texts.json'), 'utf8')) as { texts: { source?: string }[] }).texts.map((t) => t.source);
 
 function folder(files: Record<string, string | Buffer>): string {
   const root = join(mkdtempSync(join(tmpdir(), 'mmdialog-e2e-')), 'my-trip');
@@ -46,6 +47,16 @@ test('the demo pool is there out of the box: replies come from it and Credits li
   expect(demoTexts.map(withoutEmoji)).toContain(withoutEmoji(await reply.innerText()));
 
   await page.getByRole('button', { name: 'Credits' }).click();
+  // The texts by source: the people's conversations with their credit and licence, and the project's own.
+  await expect(page.getByTestId('text-credits-count')).toHaveText(demoTexts.length.toLocaleString('en'));
+  const textCredits = page.getByTestId('text-credits').getByRole('listitem');
+  const count = (source: string) => demoTextSources.filter((s) => s === source).length.toLocaleString('en');
+  await expect(textCredits.filter({ hasText: 'DailyDialog' })).toContainText(`${count('dailydialog')} from DailyDialog (Li, Su, Shen, Li, Cao and Niu`);
+  await expect(textCredits.filter({ hasText: 'DailyDialog' }).getByTestId('text-credit-licence')).toHaveText('CC BY-NC-SA 4.0');
+  await expect(textCredits.filter({ hasText: 'Topical-Chat' })).toContainText(`${count('topical-chat')} from Topical-Chat`);
+  await expect(textCredits.filter({ hasText: 'Topical-Chat' }).getByTestId('text-credit-licence')).toHaveText('CDLA-Sharing-1.0');
+  await expect(textCredits.filter({ hasText: 'Topical-Chat' }).getByRole('link', { name: 'Topical-Chat' })).toHaveAttribute('href', 'https://github.com/alexa/Topical-Chat');
+  await expect(textCredits.filter({ hasText: 'written for this project' })).toBeVisible();
   await expect(page.getByTestId('credits-count')).toHaveText(String(demoImages));
   await expect(page.getByTestId('licence-breakdown')).toContainText('MIT');
   await page.getByRole('searchbox', { name: 'Search credits' }).fill('Colosseum');

@@ -15,8 +15,10 @@ import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
 import { PERF_USAGE, perfBench } from './benchPerf';
 import { POOL_RATE_USAGE, poolRateBench } from './benchPoolRate';
 import { SELECT_USAGE, selectBench } from './benchSelect';
+import { REPLIES_USAGE, repliesBench } from './benchReplies';
 import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformers';
 import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
+import { VISITOR_USAGE, visitorBench } from './benchVisitor';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
@@ -34,7 +36,9 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3)
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300] [--json out.json]   (CLEVR-Dialog answerers: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
- *   npm run bench -- select --format polyai|dailydialog|visdial|avsd --data FILE [--methods a,b] [--json out.json]   (response selection on real dialogues)
+ *   npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns FILE]   (plays ../shared/data/visitor-turns in Chromium against the production build; every reply to visitor-replies.json, a contact sheet to visitor-replies.png)
+ *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--json out.json]   (response selection on real dialogues)
+ *   npm run bench -- replies [--pack mini-clip] [--images DIR] [--methods hybrid,depp]   (what the reply rules do: photo replies that name what is shown, picture requests)
  */
 const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30] [--photo-runs 3]';
 const USAGE = [
@@ -48,10 +52,12 @@ const USAGE = [
   `  ${PERF_USAGE}`,
   `  ${POOL_RATE_USAGE}`,
   `  ${SELECT_USAGE}`,
+  `  ${REPLIES_USAGE}`,
   `  ${CLEVR_STATS_USAGE}`,
   `  ${CLEVR_USAGE}`,
   `  ${VS_TRANSFORMERS_USAGE}`,
   `  ${GPU_RANK_USAGE}`,
+  `  ${VISITOR_USAGE}`,
 ].join('\n');
 
 function loadAverage(): string {
@@ -135,11 +141,13 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   perf: perfBench,
   'pool-rate': poolRateBench,
   select: selectBench,
+  replies: repliesBench,
   'vs-transformers': vsTransformersBench,
   'gpu-rank': gpuRankBench,
   'clevr-stats': clevrStatsBench,
   clevr: clevrBench,
   'avsd-video': avsdVideoBench,
+  visitor: visitorBench,
 };
 
 const { command, rest } = await runCommand('bench', () => parseSubcommand(process.argv.slice(2), Object.keys(benchmarks), 'benchmark', USAGE));

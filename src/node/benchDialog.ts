@@ -8,14 +8,17 @@ import { hashBytes } from '../engine/pool/contentHash';
 import { percentile } from '../engine/stats';
 import type { DialogEvalResult } from '../engine/response/evaluate';
 import { ResponseHeads } from '../engine/response/heads';
+import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
+import { embedChatKeys } from '../engine/pool/chatPool';
 import type { ClipEncoder } from '../engine/clip/clipEncoder';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, isResponseMethodId } from '../engine/response/methods';
-import { type ReplyChoice, ReplySession, type SessionPool, evaluateSession } from '../engine/response/session';
+import { type ReplyChoice, ReplySession, type SessionPool, evaluateSession, sessionChat } from '../engine/response/session';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
 import { ProgressLine } from './progressLine';
+import { chatPoolOf } from './replyParts';
 
 export const DIALOG_USAGE = 'npm run bench -- dialog [--pack mini-clip] [--data public/dialogues] [--split test] [--methods a,b] [--intent both|majority|head] [--negatives 999] [--pool DIR] [--json OUT]';
 
@@ -74,6 +77,9 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
   // The page's photo path (with the detector where the image tower takes grounding), so pool images embed as on the page.
   const { analyzer, encoder, detector, source, files: packFiles } = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
   const heads = await ResponseHeads.load(source, new Set(packFiles), encoder.fingerprint);
+  // The conversational encoder with its learned settings, as the worker loads it.
+  const chatEncoder = await ChatEncoder.load(source, new Set(packFiles), encoder.tokenizer);
+  const chat = chatEncoder ? sessionChat(chatEncoder, await loadChatFusion(source, new Set(packFiles))) : null;
   // The pool: its texts and images, and their unit embeddings.
   let texts: PoolText[];
   let media: (PoolMediaItem & { path: string })[];
@@ -104,20 +110,28 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
     onProgress: ({ phase, done, total }) => progress.update(`embedding the pool: ${phase} ${done}/${total}`, done, total, phase),
   });
   progress.end();
+  const images = media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords }));
+  // The encoder's keys of the pool and, for the demo pool, its stored contexts (chat:keys), as the worker reads them.
+  const chatParts = chat
+    ? poolDir
+      ? await chatPoolOf(chat, poolDir, packId, texts.map((t) => t.text), images.map((i) => i.label))
+      : await embedChatKeys({ encoder: chat.encoder, texts: texts.map((t) => t.text), imageLabels: images.map((i) => i.label) }).then((k) => ({ textKeys: k.textKeys, imageKeys: k.imageKeys, contexts: null }))
+    : null;
   const pool: SessionPool = {
     texts: texts.map((t) => t.text),
     textMatrix: embedded.textMatrix,
-    images: media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords })),
+    images,
     imageMatrix: embedded.imageMatrix,
     train: async () => train,
+    chat: chatParts,
   };
   const newSession = () => {
-    const session = new ReplySession(analyzer, heads);
+    const session = new ReplySession(analyzer, heads, { chat });
     session.setPool(pool);
     return session;
   };
   const release = async () => {
-    await heads?.release();
+    await Promise.all([heads?.release(), chatEncoder?.release()]);
     await releasePhotoAnalyzer({ encoder, detector });
   };
   return { encoder, heads, pool, records, newSession, release };
@@ -150,9 +164,11 @@ export async function dialogBench(args: string[]): Promise<void> {
   // pack has one (rows "head"), so ranking and intent can be told apart; depp is the trained pair.
   const intentChoice = intentOption ?? (heads ? 'both' : 'majority');
   const runs: ReplyChoice[] = [];
+  const offered = data.newSession().methods().available;
   for (const method of methods as ResponseMethodId[]) {
-    if (RESPONSE_METHODS[method].needs.heads && !heads) {
-      console.log(`${method.padEnd(10)} not available for pack ${packId}: it has no trained heads (npm run heads:train -- --pack ${packId})`);
+    if (!offered.includes(method)) {
+      const needs = RESPONSE_METHODS[method].needs;
+      console.log(`${method.padEnd(10)} not available for pack ${packId}: it needs ${[needs.heads && `trained heads (npm run heads:train -- --pack ${packId})`, needs.chat && `the conversational encoder${needs.chat === 'contexts' ? ' and the pool\'s stored contexts' : ''} (npm run chat:train, chat:keys)`].filter(Boolean).join(' and ')}`);
       continue;
     }
     if (method === 'depp') {

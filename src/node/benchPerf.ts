@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { errorMessage } from '../engine/errors';
@@ -11,7 +11,10 @@ import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { ResponseHeads } from '../engine/response/heads';
 import { seededRandom } from '../engine/random';
-import { ReplySession, type SessionPool, type SessionReply } from '../engine/response/session';
+import { ReplySession, type SessionChat, type SessionPool, type SessionReply, sessionChat } from '../engine/response/session';
+import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
+import { type ManifestFile, offlineInjectManifestOptions } from './offlineManifest';
+import { chatPoolOf } from './replyParts';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
@@ -85,6 +88,8 @@ export async function perfBench(args: string[]): Promise<void> {
   const loaded = await loadWasmPhotoAnalyzer(packId);
   const { encoder, source, files } = loaded;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
+  const chatEncoder = await ChatEncoder.load(source, new Set(files), encoder.tokenizer);
+  const chat = chatEncoder ? sessionChat(chatEncoder, await loadChatFusion(source, new Set(files))) : null;
   const loadMs = nowMs() - loadStart;
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
@@ -95,15 +100,18 @@ export async function perfBench(args: string[]): Promise<void> {
   if (pre.meta.textKeys.length !== texts.length || pre.meta.imageKeys.length !== media.length || texts.some((t, i) => pre.meta.textKeys[i] !== textContentKey(t.text)) || media.some((m, i) => pre.meta.imageKeys[i] !== imageContentKey(m))) {
     throw new Error(`public/pool/embeddings/${packId} does not hold the pool's rows in its order: run npm run pool:build -- --pack ${packId}`);
   }
+  const images = media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords }));
   const pool: SessionPool = {
     texts: texts.map((t) => t.text),
     textMatrix: ScoreMatrix.of({ data: pre.data.subarray(0, texts.length * dim), rows: texts.length, dim }),
-    images: media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords })),
+    images,
     imageMatrix: ScoreMatrix.of({ data: pre.data.subarray(texts.length * dim), rows: media.length, dim }),
     train: async () => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' }),
+    // The encoder's precomputed keys and stored contexts, as the worker reads them (chat:keys).
+    chat: chat ? await chatPoolOf(chat, join('public', 'pool'), packId, texts.map((t) => t.text), images.map((i) => i.label)) : null,
   };
   // The page's reply session with the page's default method, built before the clock starts.
-  const session = new ReplySession(loaded.analyzer, heads);
+  const session = new ReplySession(loaded.analyzer, heads, { chat });
   session.setPool(pool);
   await session.prepare();
   const prompts = ['we just landed in Lisbon!', 'look at my new puppy', 'what should I cook tonight?', 'the concert was amazing', 'happy birthday!!', 'it is snowing here'];
@@ -117,7 +125,8 @@ export async function perfBench(args: string[]): Promise<void> {
   }
   const turn = stats(ms);
   console.log(`pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${last?.method} with ${last?.intentModel} intent (the page's default) · pool ${pool.texts.length} texts + ${pool.images.length} images`);
-  console.log(`load: the pack's towers, tokenizer, trained heads and the object detector   ${loadMs.toFixed(0)} ms`);
+  console.log(`load: the pack's towers, tokenizer, trained heads, conversational encoder and the object detector   ${loadMs.toFixed(0)} ms`);
+  if (pool.chat) console.log(`  the conversational encoder's keys: ${pool.chat.textKeys.rows} texts + ${pool.chat.imageKeys.rows} images, int8 (${pool.chat.textKeys.kernel}); stored contexts: ${pool.chat.contexts?.vectors.rows ?? 0}`);
   console.log(`text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`);
 
   // Captioning a photo: decode, CLIP preprocessing and image tower, then the nearest caption-bank sentence.
@@ -139,7 +148,7 @@ export async function perfBench(args: string[]): Promise<void> {
   const c = stats(captionMs);
   console.log(`retrieval caption of a 400x300 photo, the app before the detector (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`);
 
-  await photoTurnPerf(loaded.analyzer, heads, pool, photoTurns);
+  await photoTurnPerf(loaded.analyzer, heads, chat, pool, photoTurns);
 
   // Synthetic pool: n unit vectors of the pack's dimension.
   const rand = seededRandom(3);
@@ -182,8 +191,37 @@ export async function perfBench(args: string[]): Promise<void> {
   const best = simd.kernel === 'wasm-simd' ? f : j;
   console.log(row('naive (copy per candidate + full sort)', s, `   (${(s.median / best.median).toFixed(1)}x slower than ${simd.kernel === 'wasm-simd' ? 'SIMD' : 'JS'}, ${(s.median / j.median).toFixed(1)}x than JS)`));
   await heads?.release();
+  await chatEncoder?.release();
   await releasePhotoAnalyzer(loaded);
+  await installSize();
   if (scaleRows > 0) await scaleBench(pre.data, texts.length + media.length, dim, scaleRows);
+}
+
+/** The target for what the offline install downloads (issue 26). */
+const INSTALL_TARGET_MB = 150;
+
+/**
+ * What the offline install downloads, from the production build's own list (the service worker's
+ * manifest, made with the build's options by workbox-build): the total and the largest parts.
+ */
+async function installSize(): Promise<void> {
+  if (!existsSync(join('dist', 'index.html'))) {
+    console.log('offline install: not measured, there is no production build (npm run build first)');
+    return;
+  }
+  const { getManifest } = await import('workbox-build');
+  const { manifestEntries } = await getManifest({ globDirectory: 'dist', ...offlineInjectManifestOptions('models') });
+  const kept = (manifestEntries as unknown as ManifestFile[]).filter((e) => e.install);
+  const total = kept.reduce((n, e) => n + e.bytes, 0) / 1e6;
+  const groups = new Map<string, number>();
+  for (const e of kept) {
+    const parts = e.url.split('/');
+    const group = parts.slice(0, Math.min(parts.length - 1, e.url.startsWith('pool/embeddings') ? 3 : 2)).join('/') || e.url;
+    const key = e.url.startsWith('pool/embeddings/') ? e.url.replace(/\.(json|bin)$/, '.*') : group;
+    groups.set(key, (groups.get(key) ?? 0) + e.bytes);
+  }
+  const largest = [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${(v / 1e6).toFixed(1)}`).join(', ');
+  console.log(`offline install: ${total.toFixed(1)} MB in ${kept.length} files (target ${INSTALL_TARGET_MB} MB: ${total <= INSTALL_TARGET_MB ? 'met' : 'MISSED'}); largest parts in MB: ${largest}`);
 }
 
 /**
@@ -192,7 +230,7 @@ export async function perfBench(args: string[]): Promise<void> {
  * image tower, then the caption-bank sentence, as the worker does when it has no detector). The two
  * alternate, so both see the same load. Step times are the session's own (its reply timings).
  */
-async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | null, pool: SessionPool, turns: number): Promise<void> {
+async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | null, chat: SessionChat | null, pool: SessionPool, turns: number): Promise<void> {
   const photos = await projectPhotos();
   if (photos.length === 0) {
     console.log('photo turn: no photos of the project could be read, so it is not measured');
@@ -203,7 +241,7 @@ async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | nul
   const sessions: ReplySession[] = [];
   for (const a of analyzers) {
     // One at a time, as the worker has one: the model sessions take one run at a time.
-    const session = new ReplySession(a, heads);
+    const session = new ReplySession(a, heads, { chat });
     session.setPool(pool);
     await session.prepare();
     // Warm-up pass, not counted: without the detector, it embeds the caption bank once.

@@ -70,7 +70,7 @@ function recaption(old: Row): Row {
   const detections: Detection[] = old.detections.map(([classIndex, score, x1, y1, x2, y2]) => ({ classIndex, label: detector.config.classes[classIndex]!, score, box: { x1, y1, x2, y2 } }));
   const result = { width: old.width, height: old.height, detections };
   const caption = groundedCaption(result);
-  return row(old.file, old.sha256, { caption: caption.text, confident: caption.confident, detections: result });
+  return row(old.file, old.sha256, { caption: caption.text, confident: caption.confident, mainObject: caption.mentioned[0]?.label ?? null, detections: result });
 }
 
 const files = (JSON.parse(readFileSync(values.images, 'utf8')) as string[]).filter((_, i) => i % shards === shard);

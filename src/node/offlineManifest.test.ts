@@ -31,7 +31,10 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
     'pool/media/a.webp': 'webp',
     'pool/embeddings/mini-clip.json': '{}',
     'pool/embeddings/mini-clip.bin': 'rows',
+    'pool/embeddings/mini-clip.chat.bin': 'keys',
+    'pool/embeddings/mini-clip.contexts.json': '{}',
     'pool/embeddings/test-tiny-clip.bin': 'tiny rows',
+    'dialogues/train/conversations.json': '[]',
     'dialogues/test/conversations.json': '[]',
     'models/mini-clip/config.json': 'a stale copy the build made',
     ...overrides,
@@ -60,13 +63,13 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
 }
 
 describe('offlineInjectManifestOptions', () => {
-  it('keeps the app, the default pack, the pool and the dialogues at install, and other packs for first use', async () => {
+  it('keeps the app, the default pack, the pool and the train dialogues at install, and other packs and replay\'s dialogues for first use', async () => {
     const manifest = await fixture();
     expect(manifest.install.sort()).toEqual(
       [
         'assets/index-abc.js',
         'assets/ort-wasm-simd-threaded.jsep-x.wasm',
-        'dialogues/test/conversations.json',
+        'dialogues/train/conversations.json',
         'index.html',
         'models/index.json',
         'models/mini-clip/config.json',
@@ -75,14 +78,17 @@ describe('offlineInjectManifestOptions', () => {
         'models/detector/detector.json',
         'models/detector/onnx/model.onnx',
         'pool/embeddings/mini-clip.bin',
+        'pool/embeddings/mini-clip.chat.bin',
+        'pool/embeddings/mini-clip.contexts.json',
         'pool/embeddings/mini-clip.json',
         'pool/media.json',
         'pool/media/a.webp',
       ].sort(),
     );
-    expect(manifest.firstUse.sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
+    expect(manifest.firstUse.sort()).toEqual(['dialogues/test/conversations.json', 'models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
     expect(manifest.pack('test-tiny-clip').sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
-    expect(manifest.pack('mini-clip').sort()).toEqual(['models/mini-clip/config.json', 'models/mini-clip/onnx/text_model.onnx', 'pool/embeddings/mini-clip.bin', 'pool/embeddings/mini-clip.json']);
+    // A pack's pool files are its CLIP embeddings and its conversational encoder's keys and stored contexts.
+    expect(manifest.pack('mini-clip').sort()).toEqual(['models/mini-clip/config.json', 'models/mini-clip/onnx/text_model.onnx', 'pool/embeddings/mini-clip.bin', 'pool/embeddings/mini-clip.chat.bin', 'pool/embeddings/mini-clip.contexts.json', 'pool/embeddings/mini-clip.json']);
     // The pack files come from models/, not from the build's copy of them.
     expect(manifest.entry('models/mini-clip/config.json')?.bytes).toBe('{"mini":1}'.length);
     expect(manifest.entry('models/mini-clip/onnx/text_model.onnx')?.bytes).toBe('mini weights'.length);

@@ -42,8 +42,9 @@ export interface OfflineManifestInputs {
 
 /**
  * The files the service worker keeps: the app shell, the default pack with the object detector (so
- * shared photos are still described offline), the demo pool with the default pack's embeddings, and
- * the dialogues at install; the other packs (and their embeddings) on first use.
+ * shared photos are still described offline), the demo pool with the default pack's embeddings and
+ * keys, and the train dialogues at install; the other packs (and their embeddings), and replay's valid
+ * and test dialogues, on first use.
  */
 /** The files of models/avsd the page reads; null when the config cannot be read (all are kept then, and the worker says what is wrong). */
 function avsdPageFiles(dir: string): Set<string> | null {
@@ -77,12 +78,20 @@ export function offlineEntries({ built, modelsDir, packs, detector, captioners =
   // Vite's assets/ carry theirs in the name.
   const publicDir = join(modelsDir, '..', 'public');
   const publicSha256 = (url: string) => (existsSync(join(publicDir, url)) ? sha256Of(readFileSync(join(publicDir, url))) : undefined);
-  const embeddingsOwner = new Map(packs.flatMap((p) => [`pool/embeddings/${p.id}.json`, `pool/embeddings/${p.id}.bin`].map((url) => [url, p.id] as const)));
+  // A pack's pool files: its CLIP embeddings (<pack>.json/.bin) and its conversational encoder's keys and stored contexts (<pack>.chat.*, <pack>.contexts.*).
+  const packIds = new Set(packs.map((p) => p.id));
+  const embeddingsOwner = (url: string) => {
+    const id = /^pool\/embeddings\/(.+?)(?:\.(?:chat|contexts))?\.(?:json|bin)$/.exec(url)?.[1];
+    return id !== undefined && packIds.has(id) ? id : undefined;
+  };
 
+  // The reference dialogues of replay's valid and test splits (18 MB with their 999 negatives each) are
+  // stored the first time replay reads them; the train split, which every reply reads, comes with the install.
+  const firstUse = (url: string) => /^dialogues\/(valid|test)\//.test(url);
   const files: ManifestFile[] = [];
   for (const file of [...built].sort((a, b) => a.url.localeCompare(b.url))) {
-    const pack = embeddingsOwner.get(file.url);
-    files.push(entry(file.url, file.revision, file.size, pack === undefined || pack === defaultPack, pack, publicSha256(file.url)));
+    const pack = embeddingsOwner(file.url);
+    files.push(entry(file.url, file.revision, file.size, !firstUse(file.url) && (pack === undefined || pack === defaultPack), pack, publicSha256(file.url)));
   }
   files.push(entry('models/index.json', revisionOf(packIndexJson), Buffer.byteLength(packIndexJson), true));
   // Every pack uses the detector, so it is kept at install whichever pack is chosen.

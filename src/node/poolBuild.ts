@@ -9,15 +9,17 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 import { ProgressLine } from './progressLine';
 
 /**
- * npm run pool:build -- --pack <id> [--pool public/pool] [--full] [--batch 32]
+ * npm run pool:build -- --pack <id> [--pool public/pool] [--full] [--batch 32] [--without-texts]
  * Embeds the candidate pool with a pack (Node, WASM, batched) and writes
  * <pool>/embeddings/<pack>.json + .bin, which the app loads instead of computing them in the browser.
  * Images go through the app's PhotoAnalyzer (the object detector of models/detector/ and the grounded
  * caption, fed to an image tower that takes them), and the file carries the analyzer's fingerprint,
  * the one the worker's pool encoder has, so the app uses the file exactly when it would compute the same rows.
  * Rows whose text or image did not change are kept from the previous file unless --full is given.
+ * --without-texts writes the image rows alone: the default pack's file is built so, because the offline
+ * install keeps it, and the page computes the text rows after Ready (its replies need none of them).
  */
-const USAGE = 'npm run pool:build -- --pack ID [--pool public/pool] [--full] [--batch 32]';
+const USAGE = 'npm run pool:build -- --pack ID [--pool public/pool] [--full] [--batch 32] [--without-texts]';
 
 function progressBar(label: string, done: number, total: number, start: { ms: number; done: number }): string {
   const width = 30;
@@ -33,13 +35,14 @@ async function main(): Promise<void> {
     pool: { type: 'string', default: join('public', 'pool') },
     full: { type: 'boolean', default: false },
     batch: { type: 'string', default: '32' },
+    'without-texts': { type: 'boolean', default: false },
   }, USAGE);
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const poolDir = values.pool;
   const batchSize = integerOption(values.batch, 'batch', USAGE);
   const packDir = join('models', packId);
-  if (!existsSync(join(packDir, 'config.json'))) throw new Error(`There is no pack at ${packDir}. Packs: see README, "Model packs".`);
+  if (!existsSync(join(packDir, 'config.json'))) throw new Error(`There is no pack at ${packDir}. Packs: see docs/models.md, "Model packs".`);
 
   const t0 = performance.now();
   const { texts, media } = loadPoolCatalogue(poolDir);
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   const progress = new ProgressLine();
   const pool = await embedPool({
     encoder: analyzer, // the worker's pool encoder: embedPool keeps the file's rows only for this fingerprint
-    texts,
+    texts: values['without-texts'] ? [] : texts,
     images: media,
     imageKeys: media.map((m) => imageContentKey(m)),
     loadImage: (item) => decodeAnyImageFile(join(poolDir, item.file)),
@@ -78,13 +81,13 @@ async function main(): Promise<void> {
   const file = serializePoolEmbeddings(packId, analyzer.fingerprint, pool);
   mkdirSync(join(poolDir, 'embeddings'), { recursive: true });
   // Write both halves beside the old ones, then rename: a reader never sees a .json that does not match its .bin.
-  writeFileSync(`${outBase}.bin.tmp`, new Uint8Array(file.data.buffer));
+  writeFileSync(`${outBase}.bin.tmp`, file.bytes);
   writeFileSync(`${outBase}.json.tmp`, `${JSON.stringify(file.meta)}\n`);
   renameSync(`${outBase}.bin.tmp`, `${outBase}.bin`);
   renameSync(`${outBase}.json.tmp`, `${outBase}.json`);
   const totalS = (performance.now() - t0) / 1000;
   const { fromFile, computed } = pool.stats;
-  console.log(`wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim} (${(file.data.byteLength / 1e6).toFixed(1)} MB)`);
+  console.log(`wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim}, ${file.meta.encoding} (${(file.bytes.byteLength / 1e6).toFixed(1)} MB)`);
   console.log(`computed ${computed} rows, kept ${fromFile} from the previous file · embedding ${(pool.stats.ms / 1000).toFixed(1)} s · total ${totalS.toFixed(1)} s`);
   await releasePhotoAnalyzer(loaded);
 }

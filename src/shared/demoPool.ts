@@ -1,5 +1,5 @@
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
-import { type PoolMediaItem, parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
+import { type PoolMediaItem, type PoolTextSource, parseMediaCatalogue, parseTextCatalogue, parseTextSources } from '../engine/datasets/poolCatalogue';
 import type { PoolRef } from '../worker/protocol';
 
 /** The demo pool shipped with the app, served under public/pool/. */
@@ -29,4 +29,37 @@ export function loadDemoPoolCredits(): Promise<PoolMediaItem[]> {
     });
   }
   return credits;
+}
+
+/** How many of the demo pool's texts a source gave, and who it is owed to (null: written for this project). */
+export interface TextCredit {
+  source: PoolTextSource | null;
+  texts: number;
+}
+
+let textCredits: Promise<TextCredit[]> | null = null;
+
+async function fetchTextCredits(): Promise<TextCredit[]> {
+  const response = await fetch(`${POOL_BASE_URL}texts.json`);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const json = parseJsonDocument(decodeUtf8Strict(new Uint8Array(await response.arrayBuffer()), 'pool/texts.json'), 'pool/texts.json');
+  const sources = new Map(parseTextSources(json, { file: 'pool/texts.json', strict: true }).map((s) => [s.id, s]));
+  const counts = new Map<string, number>();
+  for (const t of parseTextCatalogue(json, { file: 'pool/texts.json', strict: true })) {
+    const id = t.source && sources.has(t.source) ? t.source : '';
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return [...counts].map(([id, texts]) => ({ source: sources.get(id) ?? null, texts })).sort((a, b) => b.texts - a.texts);
+}
+
+/** The demo pool's texts by source, for the Credits view; fetched once, and again after a failure. */
+export function loadDemoTextCredits(): Promise<TextCredit[]> {
+  if (!textCredits) {
+    const loading = fetchTextCredits();
+    textCredits = loading;
+    loading.catch(() => {
+      if (textCredits === loading) textCredits = null;
+    });
+  }
+  return textCredits;
 }

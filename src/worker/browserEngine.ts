@@ -5,10 +5,13 @@ import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan, wasmPlanBecause } from '../engine/onnx/executionPlan';
+import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
-import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, completeDeferredTexts, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
+import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
+import { type SessionChat, sessionChat } from '../engine/response/session';
+import { embedChatKeys, parseStoredContexts, resolveStoredContexts } from '../engine/pool/chatPool';
 import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
 import { hashText } from '../engine/pool/contentHash';
 import { localHeadsCache } from '../persistence/localHeadsDb';
@@ -22,10 +25,9 @@ import { ClevrService } from './clevrService';
 import { VideoService } from './videoService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
-import { FetchPackSource } from './fetchPackSource';
-import { type OrtArtifacts, artifactsFor, plainWasmFiles } from './ortArtifacts';
+import { FetchPackSource, isOffline } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef } from './protocol';
+import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolTextsStatus } from './protocol';
 import type { WorkerMethods } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
@@ -38,7 +40,6 @@ interface ActivePool {
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class BrowserEngine implements WorkerEngine {
   /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
-  private ortArtifacts: OrtArtifacts | null = null;
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
   private captioner: ImageCaptioner | null = null;
@@ -53,9 +54,13 @@ export class BrowserEngine implements WorkerEngine {
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
+  /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
+  private announcePoolTexts: (status: PoolTextsStatus) => void = () => undefined;
   /** Tells the page how in-worker training of a pack without Python heads goes. */
   private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
   private hasPythonHeads = false;
+  /** The pack's conversational encoder and its settings, or null. */
+  private chat: SessionChat | null = null;
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
   private autoTrain = false;
   private training: Promise<void> | null = null;
@@ -64,15 +69,14 @@ export class BrowserEngine implements WorkerEngine {
   private readonly clevr = new ClevrService();
   private readonly video = new VideoService();
 
-  /** Chooses WebGPU or WASM and starts onnxruntime (its artifacts are fixed by the worker's first plan, see ortArtifacts.ts). */
+  /**
+   * Chooses WebGPU or WASM and starts onnxruntime: the bundle's one build, which runs both. (A second,
+   * WASM-only build was a few percent faster on WASM, measured, and cost 14 MB of the offline install.)
+   */
   private async configureRuntime(forceWasm: boolean): Promise<ExecutionPlan> {
     const caps = await detectCapabilities(forceWasm);
-    let plan = chooseExecutionPlan(caps);
-    this.ortArtifacts ??= artifactsFor(plan);
-    if (plan.provider === 'webgpu' && this.ortArtifacts === 'plain-wasm') {
-      plan = wasmPlanBecause(plan, 'WASM: this tab started on WASM only, so it runs the faster WASM-only build; reload the page to use WebGPU');
-    }
-    configureWasm(plan.wasmThreads, this.ortArtifacts === 'plain-wasm' ? plainWasmFiles(self.location.href) : undefined);
+    const plan = chooseExecutionPlan(caps);
+    configureWasm(plan.wasmThreads);
     this.runtimePlan = plan;
     return plan;
   }
@@ -105,8 +109,10 @@ export class BrowserEngine implements WorkerEngine {
     onDetector: (d: DetectorStatus) => void,
     onCaptioner: (c: CaptionerStatus) => void,
     onLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined,
+    onPoolTexts: (status: PoolTextsStatus) => void = () => undefined,
   ) {
     this.announceLocalHeads = onLocalHeads;
+    this.announcePoolTexts = onPoolTexts;
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const plan = await this.configureRuntime(params.forceWasm);
@@ -129,6 +135,21 @@ export class BrowserEngine implements WorkerEngine {
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
     }
+    // The conversational encoder belongs to the pack too; without it texts come from the heads or the zero-shot methods.
+    let chat: SessionChat | null = null;
+    let chatNote = '';
+    try {
+      const fileSet = new Set(params.pack.files);
+      const chatEncoder = await ChatEncoder.load(packSource, fileSet, encoder.tokenizer, { onProgress });
+      if (chatEncoder) {
+        chat = sessionChat(chatEncoder, await loadChatFusion(packSource, fileSet));
+        chatNote = ` Texts come from the conversational encoder trained on real conversations (DailyDialog, Topical-Chat), fused with BM25 and context match${chat.hybridWeights ? '' : ' (with even weights: the pack has no learned ones)'}.`;
+      }
+    } catch (error) {
+      chatNote = ` The pack's conversational encoder could not be used (${errorMessage(error).replace(/\.$/, '')}), so texts come from the methods without it.`;
+    }
+    this.chat?.encoder.release().catch(() => undefined);
+    this.chat = chat;
     // The detector runs where the pack runs (on WASM at once when WebGPU already failed for the pack).
     const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
     const { detector, status: detectorStatus } = await this.loadDetector(params.detector, detectorPlan, onProgress);
@@ -145,7 +166,7 @@ export class BrowserEngine implements WorkerEngine {
       console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
       if (this.captioner === captioner) onCaptioner({ state: 'unavailable', reason: `The captioner failed on a photo (${reason.replace(/\.$/, '')}), so photos keep their grounded captions from now on. Reload the page to try it again.` });
     };
-    this.responder = new Responder(analyzer, heads, note, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason), captioner && { captioner, onFailed: onCaptionerFailed });
+    this.responder = new Responder(analyzer, heads, note + chatNote, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason), captioner && { captioner, onFailed: onCaptionerFailed }, chat);
     const pool = await this.usePool({ pool: params.pool }, onProgress);
     return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus), captioner: captionerStatus };
   }
@@ -251,6 +272,8 @@ export class BrowserEngine implements WorkerEngine {
         cache: embeddingCache,
         onProgress: ({ phase, done, total }) => progress(phase, done, total),
         cancelled: () => this.encoder !== encoder,
+        // The demo's file holds no text rows (the install stays small): the hybrid needs none, and they are computed after Ready.
+        deferTexts: true,
       });
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
@@ -261,11 +284,14 @@ export class BrowserEngine implements WorkerEngine {
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
     }
     if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
+    const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder);
+    if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
     this.dialogueSource = ref;
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
-    responder?.setPool(embedded, imageInfo, () =>
+    const textsComplete = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
+    responder?.setPool(embedded, imageInfo, chatParts, textsComplete, () =>
       this.dialogues(ref, 'train').catch((error: unknown) => {
         console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
         return null;
@@ -274,6 +300,56 @@ export class BrowserEngine implements WorkerEngine {
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
     return this.pool.loaded;
+  }
+
+  /**
+   * The pool's deferred CLIP text rows, computed in batches that hand the worker back to the chat, cached
+   * in this browser, announced as they go; stops when the pool or pack changes. Resolves when all are
+   * there (what the CLIP text methods wait for), and never rejects: a failure is announced and the
+   * methods that need the rows keep waiting (the others are unaffected).
+   */
+  private completePoolTexts(poolId: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, encoder: PhotoAnalyzer, stale: () => boolean): Promise<void> {
+    const total = embedded.pendingTexts.size;
+    if (total === 0) return Promise.resolve();
+    this.announcePoolTexts({ poolId, done: 0, total });
+    return completeDeferredTexts(embedded, encoder, {
+      cache: embeddingCache,
+      batchSize: 64,
+      yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      onProgress: (done) => this.announcePoolTexts({ poolId, done, total }),
+      cancelled: stale,
+    }).catch((error: unknown) => {
+      if (!stale()) console.warn(`The pool's text embeddings could not be computed: ${errorMessage(error)}`);
+      return new Promise<void>(() => undefined);
+    });
+  }
+
+  /**
+   * The conversational encoder's keys of a pool (the demo's precomputed file, else this browser's cache,
+   * else computed with a progress bar) and, for the demo pool, its stored contexts. Null without an
+   * encoder; the encoder's methods are then not offered, and a failure here leaves the others working.
+   */
+  private async chatPool(ref: PoolRef, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: readonly PoolImageInfo[], progress: (phase: string, done: number, total: number) => void, cancelled: () => boolean) {
+    const chat = this.chat;
+    if (!chat) return null;
+    try {
+      const base = ref.kind === 'demo' ? `${ref.baseUrl}embeddings/${this.packId}` : null;
+      const keys = await embedChatKeys({
+        encoder: chat.encoder,
+        texts: embedded.texts.map((t) => t.text),
+        imageLabels: images.map((i) => i.label),
+        precomputed: base ? await fetchPrecomputed(`${base}.chat`) : null,
+        cache: embeddingCache,
+        onProgress: ({ done, total }) => progress('conversational keys', done, total),
+        cancelled,
+      });
+      const stored = base ? await fetchStoredContexts(`${base}.contexts`) : null;
+      return { textKeys: keys.textKeys, imageKeys: keys.imageKeys, contexts: stored ? resolveStoredContexts(stored, chat.encoder, embedded.texts.map((t) => t.text)) : null };
+    } catch (error) {
+      if (cancelled()) throw error;
+      console.warn(`The conversational encoder's keys of this pool could not be made: ${errorMessage(error)}`);
+      return null;
+    }
   }
 
   /**
@@ -469,7 +545,11 @@ export class BrowserEngine implements WorkerEngine {
       records = (async () => {
         const file = `${split}/conversations.json`;
         if (source.kind === 'demo') {
-          const bytes = new Uint8Array(await (await fetchBlob(`${source.baseUrl.replace(/pool\/$/, '')}dialogues/${file}`)).arrayBuffer());
+          // The train split comes with the offline install; valid and test are stored the first time they are read.
+          const blob = await fetchBlob(`${source.baseUrl.replace(/pool\/$/, '')}dialogues/${file}`).catch((error: unknown) => {
+            throw isOffline() ? new EngineError('pack-file-missing', `This device is offline, and the ${split} dialogues were never stored for offline use: they are kept once Replay has opened them while online. Connect to the network and open them in Replay once.`) : error;
+          });
+          const bytes = new Uint8Array(await blob.arrayBuffer());
           return parseConversationsBytes(bytes, { file: `dialogues/${file}` });
         }
         const stored = await loadDialogues<unknown>(source.datasetId, split);
@@ -538,7 +618,7 @@ async function fetchBlob(url: string): Promise<Blob> {
   const response = await fetch(url).catch((cause: unknown) => {
     throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, { cause });
   });
-  if (!response.ok) throw new EngineError('pack-file-missing', `${url} is missing (HTTP ${response.status}). Restore the pool (see README, "Candidate pool") and reload.`);
+  if (!response.ok) throw new EngineError('pack-file-missing', `${url} is missing (HTTP ${response.status}). Restore the pool (see docs/response-engine.md, "Candidate pool") and reload.`);
   return response.blob();
 }
 
@@ -546,6 +626,18 @@ async function fetchJson(url: string): Promise<unknown> {
   const bytes = new Uint8Array(await (await fetchBlob(url)).arrayBuffer());
   const name = url.slice(url.lastIndexOf('/pool/') + 1);
   return parseJsonDocument(decodeUtf8Strict(bytes, name), name);
+}
+
+/** The demo pool's stored contexts of context match, or null (context match is then not offered). */
+async function fetchStoredContexts(base: string) {
+  try {
+    const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);
+    if (!meta.ok || !bin.ok) return null;
+    return parseStoredContexts(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
+  } catch (error) {
+    console.warn(`Stored contexts not used: ${errorMessage(error)}`);
+    return null;
+  }
 }
 
 /** The pool:build output for this pack, or null (then rows come from the cache or are computed). */

@@ -1,4 +1,4 @@
-import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolTextsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -31,6 +31,7 @@ export class EngineClient {
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
   private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
   private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
+  private readonly poolTextsListeners = new Set<(status: PoolTextsStatus) => void>();
   private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
@@ -75,6 +76,12 @@ export class EngineClient {
     return () => this.localHeadsListeners.delete(listener);
   }
 
+  /** The pool's CLIP text rows being computed after Ready. */
+  onPoolTextsChange(listener: (status: PoolTextsStatus) => void): () => void {
+    this.poolTextsListeners.add(listener);
+    return () => this.poolTextsListeners.delete(listener);
+  }
+
   private receive(event: WorkerEvent): void {
     switch (event.type) {
       case 'backend':
@@ -85,6 +92,9 @@ export class EngineClient {
         return;
       case 'localHeads':
         for (const listener of this.localHeadsListeners) listener(event.packId, event.status);
+        return;
+      case 'poolTexts':
+        for (const listener of this.poolTextsListeners) listener(event.status);
         return;
       case 'captioner':
         for (const listener of this.captionerListeners) listener(event.captioner);

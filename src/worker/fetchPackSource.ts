@@ -5,7 +5,7 @@ import { type FileProgress, type PackFileSource, concatBytes } from '../engine/p
 const PACK_MISSING_ADVICE = 'the model pack cannot be loaded. Restore the pack (see docs/models.md, "Model packs") and reload.';
 
 /** navigator.onLine is false only when the device surely has no network (true may still mean none). */
-const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 function offlineMessage(path: string): string {
   return `This device is offline, and ${path} was never stored for offline use (only what the page used while online is kept). Connect to the network and reload, or choose a pack the page has used before.`;

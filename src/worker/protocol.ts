@@ -30,6 +30,17 @@ export type LocalHeadsStatus =
   | { state: 'trained'; figures: LocalHeadsFigures; fromCache: boolean; methods: ResponseMethods }
   | { state: 'unavailable'; reason: string };
 
+/**
+ * The pool's CLIP text rows computed in the worker after Ready (the demo pool ships without them, to
+ * keep the offline install small): replies do not wait for them, the methods that rank by CLIP text
+ * rows (clip-sim, clip-map, DE++ on texts) do. `done === total` when they all are.
+ */
+export interface PoolTextsStatus {
+  poolId: string;
+  done: number;
+  total: number;
+}
+
 export interface PackRef {
   id: string;
   /** URL of the pack folder, ending in '/' (served packs). */
@@ -157,8 +168,10 @@ export interface ReplyStep {
   /** Intent probabilities before this step: text, image, stop (MMDialog eq. 4). */
   probabilities: [number, number, number];
   intent: 'text' | 'image' | 'stop';
-  /** Set when the reply's own text invited an image and overruled the intent module. */
-  forcedBy?: 'invitation';
+  /** Set when the intent module was overruled: the reply's own text invited an image, or the visitor asked for a picture. */
+  forcedBy?: 'invitation' | 'request';
+  /** Set when the element taken is not the ranker's first but the first that names what the visitor's photo shows. */
+  preferred?: 'names-photo-object';
   candidates: ReplyCandidate[];
 }
 
@@ -328,7 +341,9 @@ export type WorkerEvent =
   /** The captioner failed on a photo after the pack loaded: photos keep their grounded captions from now on. */
   | { type: 'captioner'; captioner: CaptionerStatus }
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
-  | { type: 'localHeads'; packId: string; status: LocalHeadsStatus };
+  | { type: 'localHeads'; packId: string; status: LocalHeadsStatus }
+  /** The pool's CLIP text rows being computed after Ready (see PoolTextsStatus). */
+  | { type: 'poolTexts'; status: PoolTextsStatus };
 
 const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo'];
 

@@ -4,7 +4,7 @@ import type { WorkerEvent } from './protocol';
 import { type WorkerEngine, createRequestHandler } from './requestHandler';
 import { EngineClient, type WorkerPort } from './client';
 
-const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, ms: 1 } };
+const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, deferred: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 const detectorBackend = { provider: 'wasm' as const, dtypes: { detector: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 /** The detector moved to WASM after the load, as a lost GPU device makes it. */

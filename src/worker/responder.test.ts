@@ -75,7 +75,7 @@ async function responderWith(detector: ObjectDetector | null, onDetectorFailed?:
     imageKeys: images.map((m) => imageContentKey(m)),
     loadImage: async () => photo,
   });
-  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], async () => null);
+  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], null, Promise.resolve(), async () => null);
   return responder;
 }
 
@@ -102,6 +102,8 @@ describe('Responder: every shared photo goes through the detector', () => {
         score: cup.score,
         // Only what the caption reads (score 0.3 and up), rounded to keep the stored conversation small.
         detections: { width: 600, height: 400, objects: [{ label: 'cup', score: 0.581, box: { x1: 169.8, y1: 15.5, x2: 415.9, y2: 267.7 } }] },
+        // What the caption is about: a reply that names it is preferred (session.ts replyPlan).
+        mainObject: 'cup',
       },
     ]);
     expect(reply.timings.detectMs).toBeGreaterThanOrEqual(0);

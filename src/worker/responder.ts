@@ -5,7 +5,7 @@ import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import type { EmbeddedPool, EmbeddingCache, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import type { ResponseHeads } from '../engine/response/heads';
 import type { LocalHeads } from '../engine/response/localHeads';
-import { type PhotoCaptioner, type PoolImage, type ReplyChoice, ReplySession, type SessionElement, type SessionReply, type SessionTurn } from '../engine/response/session';
+import { type PhotoCaptioner, type PoolImage, type ReplyChoice, ReplySession, type SessionChat, type SessionElement, type SessionPool, type SessionReply, type SessionTurn } from '../engine/response/session';
 import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
@@ -33,14 +33,20 @@ export class Responder {
     onDetectorFailed?: (reason: string) => void,
     /** A captioning model whose sentences replace the grounded captions, and what to call when it fails on a photo. */
     captioner?: { captioner: PhotoCaptioner; onFailed: (reason: string) => void } | null,
+    /** The pack's conversational encoder, or null. */
+    chat?: SessionChat | null,
   ) {
-    this.session = new ReplySession(analyzer, heads, { cache, onDetectorFailed, captioner: captioner?.captioner ?? null, onCaptionerFailed: captioner?.onFailed });
+    this.session = new ReplySession(analyzer, heads, { cache, onDetectorFailed, captioner: captioner?.captioner ?? null, onCaptionerFailed: captioner?.onFailed, chat: chat ?? null });
   }
 
-  /** `train`: the pool's train split (null when it has none), read when a method first needs it. */
-  setPool(embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], train: () => Promise<readonly DialogueRecord[] | null>): void {
+  /**
+   * `chat`: the encoder's keys of this pool and its stored contexts (null without an encoder);
+   * `textsComplete`: when the text rows embedPool deferred are all computed; `train`: the pool's train
+   * split (null when it has none), read when first needed.
+   */
+  setPool(embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], chat: SessionPool['chat'], textsComplete: Promise<void>, train: () => Promise<readonly DialogueRecord[] | null>): void {
     this.images = images;
-    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train });
+    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete });
     // The default method is ready before the first message; a failure shows on that reply.
     void this.session.prepare().catch(() => undefined);
   }
@@ -115,6 +121,7 @@ export class Responder {
         probabilities: [...s.probabilities] as [number, number, number],
         intent: s.intent,
         ...(s.forcedBy ? { forcedBy: s.forcedBy } : {}),
+        ...(s.preferred ? { preferred: s.preferred } : {}),
         candidates: s.candidates.map((c) =>
           s.intent === 'image'
             ? { kind: 'poolImage' as const, label: image(c.index).label, key: image(c.index).key, url: image(c.index).url, alt: image(c.index).alt, score: c.score }

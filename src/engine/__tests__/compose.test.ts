@@ -83,4 +83,32 @@ describe('retrieval captioning', () => {
     expect(caption.score).toBeCloseTo(1, 6);
     expect(caption.alternatives.map((a) => a.text)).toEqual(['A picture of a dog face.', 'A photo of a pet.']);
   });
+
+  it('leaves out excluded rows, and takes the first of the best candidates that names what the visitor\'s photo shows', async () => {
+    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
+    // Text 0 was already said: the next best, text 2.
+    const excluded = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { exclude: { text: new Set([0]) } });
+    expect(excluded.elements.map((e) => e.index)).toEqual([2]);
+    expect(excluded.steps[0]!.candidates.map((c) => c.index)).toEqual([2, 1]);
+    // The ranker's order is 0, 2, 1; only text 1 "names" the object: taken within depth 3, not within depth 2.
+    const names = (row: number) => row === 1;
+    const deep = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { preferText: { names, depth: 3 } });
+    expect([deep.elements.map((e) => e.index), deep.steps[0]!.preferred]).toEqual([[1], 'names-photo-object']);
+    expect(deep.steps[0]!.candidates.map((c) => c.index)).toEqual([0, 2, 1]); // the ranker's own order, shown as it was
+    const shallow = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { preferText: { names, depth: 2 } });
+    expect([shallow.elements.map((e) => e.index), shallow.steps[0]!.preferred]).toEqual([[0], undefined]);
+    // When the first already names it, nothing is marked.
+    const first = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { preferText: { names: (row) => row === 0, depth: 3 } });
+    expect(first.steps[0]!.preferred).toBeUndefined();
+  });
+
+  it('answers a picture request with a line that goes with a picture, then the requested image, then stops', async () => {
+    const request = { images: [{ index: 1, score: 2 }, { index: 0, score: 1 }], textRows: (row: number) => row === 1, depth: 3 };
+    const r = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request });
+    expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:1', 'image:1']);
+    expect(r.steps.map((s) => [s.intent, s.forcedBy])).toEqual([['text', 'request'], ['image', 'request'], ['stop', 'request']]);
+    // No line among the best that goes with a picture: the picture alone.
+    const alone = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request: { ...request, textRows: () => false } });
+    expect(alone.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['image:1']);
+  });
 });

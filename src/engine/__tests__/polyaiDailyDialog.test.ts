@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import { dailyDialogExamples, parseDailyDialog } from '../datasets/dailyDialog';
 import { exampleTurns, formatPolyaiJsonl, parsePolyaiJsonl } from '../datasets/polyai';
-import { heldOut, splitDailyDialog } from '../selection/protocols';
 
 describe('PolyAI JSON lines', () => {
   it('reads context, response and extra contexts, context/0 being the most recent', () => {
@@ -47,11 +46,12 @@ describe('DailyDialog text', () => {
   ].join('\n');
 
   it('reads one dialogue a line and makes every turn after the first a response', () => {
-    const dialogues = parseDailyDialog(FILE, 'dialogues_text.txt');
+    const { dialogues, skipped } = parseDailyDialog(FILE, 'dialogues_text.txt');
     expect(dialogues).toEqual([
       { line: 1, turns: ['The kitchen stinks .', "I'll throw out the garbage ."] },
       { line: 2, turns: ['Are you ready ?', 'Not yet .', 'Hurry up !', 'OK , OK .'] },
     ]);
+    expect(skipped).toEqual({ emptyTurns: 0, oneTurn: 0 });
     expect(dailyDialogExamples(dialogues[1]!)).toEqual([
       { context: 'Are you ready ?', response: 'Not yet .', extraContexts: [] },
       { context: 'Not yet .', response: 'Hurry up !', extraContexts: ['Are you ready ?'] },
@@ -60,40 +60,20 @@ describe('DailyDialog text', () => {
     ]);
   });
 
-  it('refuses blank lines, empty turns and one-turn lines, naming the line', () => {
-    expect(() => parseDailyDialog('a __eou__ b\n\nc __eou__ d\n', 'd.txt')).toThrow('d.txt, line 2 is empty. Each line of dialogues_text.txt is one dialogue, its turns separated by "__eou__". Remove the blank line.');
-    expect(() => parseDailyDialog('a __eou__ __eou__ b __eou__\n', 'd.txt')).toThrow('d.txt, line 1: turn 2 is empty (nothing between two "__eou__"). Remove the extra separator.');
-    expect(() => parseDailyDialog('a __eou__ b\njust one turn\n', 'd.txt')).toThrow('d.txt, line 2 has one turn; a dialogue needs at least two, so that one answers the other.');
-    expect(() => parseDailyDialog('', 'd.txt')).toThrow('d.txt, line 1 is empty.');
+  it('skips and counts empty turns, blank lines and one-turn lines, keeping the rest; refuses a file with no dialogue', () => {
+    const { dialogues, skipped } = parseDailyDialog('a __eou__ b\n\nc __eou__ __eou__ d __eou__\njust one turn\ne __eou__  __eou__\n', 'd.txt');
+    expect(dialogues).toEqual([{ line: 1, turns: ['a', 'b'] }, { line: 3, turns: ['c', 'd'] }]);
+    // Line 2 (blank) is one empty turn, and so are line 3's and line 5's second; lines 2, 4 and 5 are left with fewer than two turns.
+    expect(skipped).toEqual({ emptyTurns: 3, oneTurn: 3 });
+    expect(() => parseDailyDialog('', 'd.txt')).toThrow('d.txt has no dialogue of two turns or more. Each line of dialogues_text.txt is one dialogue, its turns separated by "__eou__".');
+    expect(() => parseDailyDialog('only one\n', 'd.txt')).toThrow(EngineError);
   });
 
-  it('splits by dialogue with a fixed hash: the same part whatever the order, and repeated dialogues together', () => {
-    const dialogues = parseDailyDialog(Array.from({ length: 200 }, (_, i) => `hello ${i} __eou__ hi ${i} __eou__ bye ${i}`).join('\n'), 'd.txt');
-    const split = splitDailyDialog(dialogues);
-    expect(split.test.length).toBe(35);
-    expect(split.train.length).toBe(165);
-    expect(split.testExamples.length).toBe(70);
-    expect(split.trainExamples.length).toBe(330);
-    // A dialogue that occurs twice lands twice in the same part.
-    const withCopies = splitDailyDialog([...dialogues, ...dialogues.slice(0, 20).map((d) => ({ ...d, line: d.line + 200 }))]);
-    expect(split.test.filter((d) => d.line <= 20).length).toBe(7);
-    expect(withCopies.test.length).toBe(35 + 7);
-    expect(withCopies.train.length).toBe(165 + 13);
-    const reversed = splitDailyDialog([...dialogues].reverse());
-    expect(new Set(reversed.test.map((d) => d.turns[0]))).toEqual(new Set(split.test.map((d) => d.turns[0])));
-    // No test response is a train response.
-    const trainResponses = new Set(split.trainExamples.map((e) => e.response));
-    expect(split.testExamples.some((e) => trainResponses.has(e.response))).toBe(false);
-    // The test examples are shuffled (batches mix dialogues), the same way every time.
-    expect(split.testExamples).not.toEqual(split.test.flatMap(dailyDialogExamples));
-    expect(splitDailyDialog(dialogues).testExamples).toEqual(split.testExamples);
-    expect(heldOut('hello 0\nhi 0\nbye 0', 0.2, 'dailydialog/test')).toBe(split.test.some((d) => d.turns[0] === 'hello 0'));
-  });
-
-  it('reads the real file: 7,000 dialogues, 46,286 examples', () => {
+  it('reads the real file: 7,000 dialogues, 46,286 examples, nothing skipped', () => {
     const text = readFileSync(new URL('../../../../shared/data/dailydialog/dialogues_text.txt', import.meta.url), 'utf8');
-    const dialogues = parseDailyDialog(text, 'dialogues_text.txt');
+    const { dialogues, skipped } = parseDailyDialog(text, 'dialogues_text.txt');
     expect(dialogues.length).toBe(7000);
+    expect(skipped).toEqual({ emptyTurns: 0, oneTurn: 0 });
     expect(dialogues.flatMap(dailyDialogExamples).length).toBe(46286);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashText } from '../pool/contentHash';
-import { type EmbeddingCache, type PoolEncoder, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
+import { type EmbeddingCache, type PoolEncoder, completeDeferredTexts, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
 import { flattenOnWhite } from '../image/rgbaImage';
 import type { RgbaImage } from '../image/rgbaImage';
 
@@ -46,9 +46,8 @@ describe('pool embeddings', () => {
     expect(Math.hypot(...row0)).toBeCloseTo(1, 6);
     expect(row0[0]! / row0[2]!).toBeCloseTo(11, 5); // 'hello there' has 11 characters; the third component is 1
 
-    const file = serializePoolEmbeddings('pack-A', 'pack-A', first);
-    const bytes = new Uint8Array(file.data.buffer);
-    const parsed = parsePoolEmbeddings(JSON.parse(JSON.stringify(file.meta)), bytes, 'pack-A.json');
+    const file = serializePoolEmbeddings('pack-A', 'pack-A', first, 'f32');
+    const parsed = parsePoolEmbeddings(JSON.parse(JSON.stringify(file.meta)), file.bytes, 'pack-A.json');
     const again = fakeEncoder('pack-A');
     const second = await embedPool({ encoder: again.encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: parsed });
     expect(second.stats).toMatchObject({ fromFile: 8, computed: 0 });
@@ -60,7 +59,7 @@ describe('pool embeddings', () => {
   it('recomputes exactly the rows whose text or image changed, and everything for another pack', async () => {
     const { encoder } = fakeEncoder('pack-A');
     const base = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
-    const file = serializePoolEmbeddings('pack-A', 'pack-A', base);
+    const file = serializePoolEmbeddings('pack-A', 'pack-A', base, 'f32');
     const changedTexts = [...texts.slice(0, 4), { id: 't9', text: 'a brand new line' }];
     const changedImages = [...images.slice(1), { key: 'img40', sha256: '40'.padEnd(64, 'b') }].reverse();
     const next = fakeEncoder('pack-A');
@@ -91,11 +90,60 @@ describe('pool embeddings', () => {
     expect([...done.textMatrix.data]).toEqual([...fresh.textMatrix.data]);
   });
 
+  it('stores rows as int8 codes with a scale per row: a quarter of the bytes, each value within half a step of the row\'s own', async () => {
+    const { encoder } = fakeEncoder('pack-A');
+    const pool = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
+    const file = serializePoolEmbeddings('pack-A', 'pack-A', pool);
+    const rows = texts.length + images.length;
+    expect(file.meta).toMatchObject({ version: 2, encoding: 'int8' });
+    expect(file.bytes.byteLength).toBe(rows * 3 + rows * 4);
+    const parsed = parsePoolEmbeddings(JSON.parse(JSON.stringify(file.meta)), file.bytes, 'pack-A.json');
+    expect([...parsed.data]).toEqual([...file.data]);
+    const original = [...pool.textMatrix.data, ...pool.imageMatrix.data];
+    for (let r = 0; r < rows; r++) {
+      const row = original.slice(r * 3, r * 3 + 3);
+      const step = Math.max(...row.map(Math.abs)) / 127;
+      row.forEach((v, j) => expect(Math.abs(parsed.data[r * 3 + j]! - v)).toBeLessThanOrEqual(step / 2 + 1e-7));
+    }
+    // Read back into a pool, the rows are the file's.
+    const again = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: parsed });
+    expect(again.stats).toMatchObject({ fromFile: rows, computed: 0 });
+  });
+
+  it('defers the text rows no file or cache has, and fills them later as the eager way would, cached, in batches', async () => {
+    const eager = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
+    // The file has two of the five texts, and the images.
+    const partial = serializePoolEmbeddings('pack-A', 'pack-A', { ...eager, textMatrix: { data: eager.textMatrix.data.slice(0, 6), rows: 2, dim: 3 }, textKeys: eager.textKeys.slice(0, 2) }, 'f32');
+    const cache = new MapCache();
+    const { encoder, calls } = fakeEncoder('pack-A');
+    const deferred = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: partial, cache, deferTexts: true });
+    expect(deferred.stats).toMatchObject({ fromFile: 5, computed: 0, deferred: 3 });
+    expect(calls).toEqual({ texts: 0, images: 0 });
+    expect([...deferred.pendingTexts]).toEqual([2, 3, 4]);
+    expect([...deferred.textMatrix.data.subarray(6)]).toEqual(new Array(9).fill(0));
+    const progress: [number, number][] = [];
+    await completeDeferredTexts(deferred, encoder, { cache, batchSize: 2, onProgress: (done, total) => progress.push([done, total]) });
+    expect(progress).toEqual([[2, 3], [3, 3]]);
+    expect(deferred.pendingTexts.size).toBe(0);
+    expect([...deferred.textMatrix.data]).toEqual([...eager.textMatrix.data]);
+    expect(cache.rows.size).toBe(3);
+    expect(calls.texts).toBe(3);
+    // With nothing to say the dimension, the first text is computed at once and the rest deferred.
+    const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });
+    expect([bare.stats.computed, bare.stats.deferred, [...bare.pendingTexts]]).toEqual([1, 4, [1, 2, 3, 4]]);
+    let stop = false;
+    const cancelled = completeDeferredTexts(bare, fakeEncoder('pack-A').encoder, { batchSize: 1, cancelled: () => stop, yieldControl: async () => void (stop = true) });
+    await expect(cancelled).rejects.toThrow("Computing the pool's text embeddings was cancelled.");
+    expect(bare.pendingTexts.size).toBe(3);
+  });
+
   it('rejects a precomputed file whose size does not match its rows, saying how to rebuild it', () => {
     const meta = { version: 1, packId: 'p', packFingerprint: 'f', dim: 4, textKeys: ['t:1'], imageKeys: ['i:2'] };
-    expect(() => parsePoolEmbeddings(meta, new Uint8Array(31), 'p.json')).toThrow('p.json: holds 31 bytes, but 2 rows of 4 float32 need 32. Rebuild it with "npm run pool:build".');
+    expect(() => parsePoolEmbeddings(meta, new Uint8Array(31), 'p.json')).toThrow('p.json: holds 31 bytes, but 2 rows of 4 (f32) need 32. Rebuild it with "npm run pool:build".');
     expect(parsePoolEmbeddings(meta, new Uint8Array(32), 'p.json').data.length).toBe(8);
-    expect(() => parsePoolEmbeddings({ ...meta, version: 2 }, new Uint8Array(32), 'p.json')).toThrow('version 2');
+    expect(() => parsePoolEmbeddings({ ...meta, version: 2, encoding: 'int8' }, new Uint8Array(32), 'p.json')).toThrow('p.json: holds 32 bytes, but 2 rows of 4 (int8) need 16.');
+    expect(() => parsePoolEmbeddings({ ...meta, version: 3 }, new Uint8Array(32), 'p.json')).toThrow('has version 3; this app reads versions 1 and 2.');
+    expect(() => parsePoolEmbeddings({ ...meta, version: 2, encoding: 'f16' }, new Uint8Array(32), 'p.json')).toThrow('has encoding "f16"');
   });
 });
 

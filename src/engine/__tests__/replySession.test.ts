@@ -8,7 +8,9 @@ import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
 import { ClipSimRanker } from '../response/rankers';
 import { seededRandom } from '../random';
-import { ReplySession, type SessionTurn, evaluateSession } from '../response/session';
+import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
+import type { ChatEncoder } from '../response/chatEncoder';
+import { Int8Matrix } from '../retrieval/int8Matrix';
 import type { CandidatePool, ResponseState } from '../response/types';
 
 /**
@@ -59,26 +61,54 @@ interface Setup {
   /** The train split; null for a pool without one. */
   train?: DialogueRecord[] | null;
   heads?: ResponseHeads | null;
+  /** A conversational encoder over the same table (its query: the latest turn's vector), with the hybrid's weights. */
+  chat?: { weights?: { text: number[]; image: number[] }; contexts?: { context: string; response: string }[] } | null;
 }
 
-function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are the best'], train = null, heads = null }: Setup = {}) {
+const embeddingOf = (t: string) => EMBEDDINGS.get(t) ?? unit(0.5, 0.5);
+const int8 = (rows: Float32Array[]) => Int8Matrix.fromFloat32(Float32Array.from(rows.flatMap((r) => [...r])), rows.length, 2, { refine: false });
+
+/** A conversational encoder as far as the session reads it: the table's vectors for queries and keys. */
+function tableChatEncoder(): ChatEncoder {
+  return {
+    fingerprint: 'chat-table',
+    config: { contextTurns: 5, maxTokens: 48, dim: 2, padId: 0, tokenizer: '', training: { bestEpoch: 1, valid: {}, seconds: 0 } },
+    encodeContext: async (turns: readonly string[]) => embeddingOf(turns[turns.length - 1]!),
+    encodeResponses: async (texts: readonly string[]) => matrix(texts.map(embeddingOf)),
+  } as unknown as ChatEncoder;
+}
+
+function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are the best'], train = null, heads = null, chat = null }: Setup = {}) {
   const encoder = tableEncoder();
   const trainReads: number[] = [];
-  const session = new ReplySession(new PhotoAnalyzer(encoder, null), heads);
-  session.setPool({
+  const chatEncoder = chat ? tableChatEncoder() : null;
+  const sessionChat: SessionChat | null = chatEncoder ? { encoder: chatEncoder, contextMatch: { neighbours: 1, temperature: 0.05 }, hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, learnedOn: 'a test' } : null } : null;
+  const session = new ReplySession(new PhotoAnalyzer(encoder, null), heads, { chat: sessionChat });
+  const contexts = chat?.contexts ?? [];
+  const pool: SessionPool = {
     texts,
-    textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t) ?? unit(0.5, 0.5))),
+    textMatrix: matrix(texts.map(embeddingOf)),
     images: IMAGES,
     imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
     train: async () => {
       trainReads.push(1);
       return train;
     },
-  });
+    chat: chat
+      ? {
+          textKeys: int8(texts.map(embeddingOf)),
+          imageKeys: int8(IMAGES.map((i) => embeddingOf(i.label))),
+          contexts: contexts.length ? { vectors: int8(contexts.map((c) => embeddingOf(c.context))), responseRows: Int32Array.from(contexts, (c) => texts.indexOf(c.response)) } : null,
+        }
+      : null,
+  };
+  session.setPool(pool);
   return { session, encoder, trainReads };
 }
 
 const say = (...texts: string[]): SessionTurn => ({ elements: texts.map(text) });
+/** Adds a text's vector to the table (for the texts of one test). */
+const embeddingsFor = (t: string, v: Float32Array) => EMBEDDINGS.set(t, v);
 /** A text reply, then stop: the responses of a train split that answers every turn with one text. */
 const TEXT_ONCE = [dialogue('t1', [text('hi')], [text('hello')]), dialogue('t2', [text('hey')], [text('hey there')])];
 const IMAGE_ONCE = [dialogue('i1', [text('hi')], [media('dog')]), dialogue('i2', [text('hey')], [media('beach')])];
@@ -111,9 +141,13 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await session.compose([say('look at my dog')], { method: 'depp' })).method).toBe('clip-sim');
     await expect(session.compose([say('look at my dog')], { intent: 'head' })).rejects.toThrow('needs trained heads');
     const withHeads = sessionWith({ heads: fakeHeads([[0, 1, 0], [0, 0, 1]]) }).session;
-    expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'hybrid'], preferred: 'depp' });
+    expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'], preferred: 'depp' });
     const reply = await withHeads.compose([say('look at my dog')]);
     expect([reply.method, reply.intentModel, reply.elements.map((e) => e.text)]).toEqual(['depp', 'head', ['a dog']]);
+    // The conversational encoder adds its methods; context match needs the pool's stored contexts, and the hybrid both and the heads.
+    expect(sessionWith({ chat: {} }).session.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'chat-encoder'], preferred: 'chat-encoder' });
+    const everything = sessionWith({ heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { contexts: [{ context: 'my dog', response: 'dogs are the best' }] } }).session;
+    expect(everything.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'], preferred: 'hybrid' });
   });
 
   it('takes the majority intent and the inviting phrases from the train split only, read once', async () => {
@@ -131,31 +165,80 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(headed.trainReads).toHaveLength(1);
   });
 
-  it('gives tf-idf and BM25 document frequencies from the train split, and from the pool without one', async () => {
-    // Train texts: "alpha" in 3 of 4, "beta" in 1, so "beta" weighs more; in the pool it is the other way round.
+  it('counts tf-idf and BM25 document frequencies over the pool\'s texts, the collection ranked, with a train split or without', async () => {
+    // In the pool "beta" is in 2 of 4 texts and "alpha" in 1, so "alpha" weighs more; in the train split it is the other way round.
     const train = [dialogue('d', [text('alpha one'), text('alpha two')], [text('alpha three'), text('beta four')])];
     const texts = ['alpha gamma', 'beta delta', 'beta blue sky', 'what a cute dog'];
     for (const method of ['tfidf', 'bm25'] as const) {
-      const fromTrain = await sessionWith({ texts, train }).session.compose([say('alpha beta')], { method });
-      expect(fromTrain.elements[0]!.text).toBe('beta delta');
-      const fromPool = await sessionWith({ texts, train: null }).session.compose([say('alpha beta')], { method });
-      expect(fromPool.elements[0]!.text).toBe('alpha gamma');
+      for (const split of [train, null]) expect((await sessionWith({ texts, train: split }).session.compose([say('alpha beta')], { method })).elements[0]!.text).toBe('alpha gamma');
     }
   });
 
-  it('builds the hybrid from BM25 and the heads\' ranker, its weights learned on the train split read once', async () => {
+  it('builds the hybrid from BM25, the encoder and context match for texts and BM25, DE++ and the encoder for images, with the pack\'s weights', async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
-    const train = [dialogue('a', [text('what a cute dog')], [text('dogs are the best')]), dialogue('b', [text('I love the beach')], [text('alpha gamma')])];
-    const headed = sessionWith({ texts, train, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    const chat = { weights: { text: [0, 0, 1], image: [0, 1, 0] }, contexts: [{ context: 'look at my dog', response: 'I love the beach' }] };
+    const headed = sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat });
     const first = await headed.session.compose([say('look at my dog')], { method: 'hybrid' });
     expect([first.method, first.composed.steps[0]!.candidates.length]).toEqual(['hybrid', 5]);
-    await headed.session.compose([say('my dog')], { method: 'hybrid' });
-    expect(headed.trainReads).toHaveLength(1);
-    // The benchmark prints what it learned: two train references of text, none of images.
-    expect(await headed.session.methodNote({ method: 'hybrid' })).toMatch(/^weights learned on the train split: text: BM25 \d\.\d\d \/ dense \d\.\d\d \(train MRR \d\.\d{3} over 2 references; .*image: no train reference, so BM25 0\.50 \/ dense 0\.50$/);
+    // All the text weight on context match: the one stored context like "look at my dog" was answered with the beach.
+    expect(first.elements.map((e) => e.text)).toEqual(['I love the beach']);
+    expect(await headed.session.methodNote({ method: 'hybrid' })).toBe('weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00');
     expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
-    // The fake heads' ranker is clip-sim: it and BM25 (the only text with the word "dog") agree on the reply.
+    // All of it on the encoder: the pool text nearest the query, as chat-encoder alone picks it.
+    const encoderOnly = sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { ...chat, weights: { text: [0, 1, 0], image: [0, 1, 0] } } }).session;
+    expect((await encoderOnly.compose([say('look at my dog')], { method: 'hybrid' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    expect((await encoderOnly.compose([say('look at my dog')], { method: 'chat-encoder' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    // Without learned weights every part counts alike, and the note says so.
+    expect(await sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { contexts: chat.contexts } }).session.methodNote({ method: 'hybrid' })).toMatch(/every part counts alike/);
+  });
+
+  it('never repeats a text the conversation already holds, in any re-typing, and asks for photos at most once', async () => {
+    const texts = ['what a cute dog', 'dogs are the best', 'send me a pic!', 'I love the beach'];
+    const { session } = sessionWith({ texts, train: TEXT_ONCE });
+    // clip-sim would answer "look at my dog" with "what a cute dog" (cosine 0.995) every time.
+    const first = await session.compose([say('look at my dog')], { method: 'clip-sim' });
     expect(first.elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    const second = await session.compose([say('look at my dog'), say('What a cute DOG!!'), say('look at my dog')], { method: 'clip-sim' });
+    expect(second.elements.map((e) => e.text)).toEqual(['dogs are the best']);
+    // A request for photos: once, and never two in a conversation.
+    embeddingsFor('send me a pic!', unit(1, 0.25));
+    const asks = sessionWith({ texts: ['send me a pic!', 'I love the beach'], train: TEXT_ONCE }).session;
+    expect((await asks.compose([say('my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['send me a pic!']);
+    expect((await asks.compose([say('my dog'), say('send more pics'), say('my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['I love the beach']);
+  });
+
+  it('answers a request for a picture with the pool\'s best image for it, after a line that goes with one', async () => {
+    const texts = ['what a cute dog', 'here you go', 'I love the beach'];
+    // "here you go" is followed by an image in the train split, so it invites one (coherence.ts).
+    const train = Array.from({ length: 25 }, (_, i) => dialogue(`r${i}`, [text('hi')], [text('here you go'), media('dog')]));
+    const { session } = sessionWith({ texts, train });
+    const reply = await session.compose([say('can you show me a beach?')], { method: 'clip-sim' });
+    expect(reply.elements.map((e) => [e.kind, e.text])).toEqual([['text', 'here you go'], ['image', 'a beach']]);
+    expect(reply.composed.steps.map((s) => [s.intent, s.forcedBy])).toEqual([['text', 'request'], ['image', 'request'], ['stop', 'request']]);
+    // Without such a request, the intent module and ranker decide as ever.
+    expect((await session.compose([say('the beach was lovely')], { method: 'clip-sim' })).composed.steps[0]!.forcedBy).toBeUndefined();
+  });
+
+  it('replies at once from a pool whose text rows are still being computed, and waits for them only for the CLIP text methods', async () => {
+    const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
+    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
+    let finish: () => void = () => undefined;
+    const complete = new Promise<void>((resolve) => (finish = resolve));
+    // Rows 0 and 2 read as zero until computed; BM25 needs no CLIP row, and the reply's text is encoded on its own.
+    const zeroed = matrix(texts.map((t, i) => (i === 1 ? embeddingOf(t) : new Float32Array(2))));
+    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 2]), textsComplete: complete });
+    const reply = await session.compose([say('such a cute dog')], { method: 'bm25' });
+    expect(reply.elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    expect([...reply.elements[0]!.embedding]).toEqual([...embeddingOf('what a cute dog')]);
+    expect(encoder.encoded).toEqual(['such a cute dog', 'what a cute dog']); // the visitor's words, then the reply's pending row
+    // clip-sim ranks every text's CLIP row: it waits for them.
+    let answered = false;
+    const waiting = session.compose([say('look at my dog')], { method: 'clip-sim' }).then((r) => ((answered = true), r));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(answered).toBe(false);
+    texts.forEach((t, i) => zeroed.data.set(embeddingOf(t), i * 2));
+    finish();
+    expect((await waiting).elements.map((e) => e.text)).toEqual(['what a cute dog']);
   });
 
   it('draws the random baseline from RANDOM_SEED: two fresh sessions reply alike', async () => {

@@ -3,7 +3,7 @@ import type { PolyaiExample } from '../datasets/polyai';
 import { summarizeRanks } from '../metrics/dialogMetrics';
 import { corpusStats } from '../ranking/lexical';
 import { l2Normalize } from '../retrieval/vectors';
-import { type RankingGroup, oneOfHundredBatches, textOnlyExamples } from '../selection/protocols';
+import { type RankingGroup, oneOfHundredBatches } from '../selection/protocols';
 import { type SelectionScorer, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
 
 const example = (i: number, response = `response ${i}`): PolyaiExample => ({ context: `context ${i}`, response, extraContexts: [`earlier ${i}`] });
@@ -21,7 +21,7 @@ describe('1-of-100 batches (PolyAI sec. 4)', () => {
     expect(oneOfHundredBatches(Array.from({ length: 99 }, (_, i) => example(i)))).toEqual({ groups: [], ranked: 0, dropped: 99, repeatedResponses: 0 });
   });
 
-  it('does not count a repeated response as its own negative', () => {
+  it('does not count a repeated response as its own negative', async () => {
     const examples = Array.from({ length: 100 }, (_, i) => example(i, i === 3 || i === 50 ? 'Thank you .' : `response ${i}`));
     const batches = oneOfHundredBatches(examples);
     expect(batches.repeatedResponses).toBe(2);
@@ -29,29 +29,10 @@ describe('1-of-100 batches (PolyAI sec. 4)', () => {
     expect(batches.groups[0]!.queries[50]!.same).toEqual([3]);
     // A scorer that sees only the text: "Thank you ." scores 1, everything else 0.
     const byText: SelectionScorer = { id: 'random', score: (g) => g.queries.map(() => Float64Array.from(g.candidates, (c) => (c === 'Thank you .' ? 1 : 0))) };
-    const ranks = rankGroups(batches.groups, byText);
+    const ranks = await rankGroups(batches.groups, byText);
     expect(ranks[3]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[50]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[4]).toEqual({ higher: 2, ties: 97 });
-  });
-});
-
-describe('the demo dialogues as text-only examples (what the hybrid\'s weight is learned on)', () => {
-  it('makes every response turn with text an example: its texts the response, earlier turns with images by their captions the context', () => {
-    const record = {
-      id: '1',
-      turns: [
-        { elements: [{ kind: 'text' as const, text: 'look' }, { kind: 'media' as const, key: 'dog' }] },
-        { elements: [{ kind: 'media' as const, key: 'cat' }] },
-        { elements: [{ kind: 'text' as const, text: 'cute!' }] },
-        { elements: [{ kind: 'media' as const, key: 'dog' }, { kind: 'text' as const, text: 'again' }] },
-      ],
-    };
-    const captions: Record<string, string> = { dog: 'a dog on grass', cat: 'a cat' };
-    expect(textOnlyExamples([record], (key) => captions[key]!)).toEqual([
-      { context: 'a cat', response: 'cute!', extraContexts: ['look a dog on grass'] },
-      { context: 'cute!', response: 'again', extraContexts: ['a cat', 'look a dog on grass'] },
-    ]);
   });
 });
 
@@ -62,16 +43,16 @@ describe('selection scorers', () => {
   };
   const stats = corpusStats(['when does the train leave', 'I love pizza', 'what did you say', 'it is raining', 'the bus leaves']);
 
-  it('tf-idf and BM25 see the earlier turn only with the whole history', () => {
+  it('tf-idf and BM25 see the earlier turn only with the whole history', async () => {
     for (const method of ['tfidf', 'bm25'] as const) {
-      const immediate = rankGroups([group], lexicalScorer(method, stats, { turns: 1 }));
-      const history = rankGroups([group], lexicalScorer(method, stats, { turns: Infinity }));
+      const immediate = await rankGroups([group], lexicalScorer(method, stats, { turns: 1 }));
+      const history = await rankGroups([group], lexicalScorer(method, stats, { turns: Infinity }));
       expect(immediate).toEqual([{ higher: 0, ties: 2 }]); // no shared word: chance
       expect(history).toEqual([{ higher: 0, ties: 0 }]);
     }
   });
 
-  it('clip-sim ranks by cosine of the mean context embedding; clip-map by cosine with the mapped candidates', () => {
+  it('clip-sim ranks by cosine of the mean context embedding; clip-map by cosine with the mapped candidates', async () => {
     const vectors: Record<string, number[]> = {
       'when does the train leave ?': [1, 0, 0],
       'sorry , what did you say ?': [0, 1, 0],
@@ -80,36 +61,38 @@ describe('selection scorers', () => {
       'it is raining': [0, 0.3, 1],
     };
     const embedding = (t: string) => l2Normalize(Float32Array.from(vectors[t]!));
-    const sim = clipSimScorer(embedding, { turns: 1 }).score(group)[0]!;
+    const sim = (await clipSimScorer(embedding, { turns: 1 }).score(group))[0]!;
     expect([...sim].map((v) => Number(v.toFixed(4)))).toEqual([0.5145, 0.995, 0.2873]);
-    const history = clipSimScorer(embedding, { turns: Infinity }).score(group)[0]!;
+    const history = (await clipSimScorer(embedding, { turns: Infinity }).score(group))[0]!;
     expect([...history].map((v) => Number(v.toFixed(4)))).toEqual([0.9701, 0.7036, 0.2032]);
     // W + aI with a = 0 and W moving the first coordinate onto the second: the train answer now fits "what did you say" best.
     const w = new Float32Array(9);
     w[1 * 3 + 0] = 1;
-    expect(rankGroups([group], clipMapScorer({ w, a: 0 }, embedding, { turns: 1 }))).toEqual([{ higher: 0, ties: 0 }]);
+    expect(await rankGroups([group], clipMapScorer({ w, a: 0 }, embedding, { turns: 1 }))).toEqual([{ higher: 0, ties: 0 }]);
   });
 
-  it('the hybrid fuses BM25 and the dense scores of each query over its candidates, with the weight given', () => {
-    const fixed = (id: 'bm25' | 'clip-map', rows: number[][]): SelectionScorer => ({ id, score: () => rows.map((r) => Float64Array.from(r)) });
+  it('the hybrid fuses its parts\' scores of each query over its candidates, with the weights given', async () => {
+    const fixed = (id: 'bm25' | 'clip-map' | 'chat-encoder', rows: number[][]): SelectionScorer => ({ id, score: () => rows.map((r) => Float64Array.from(r)) });
     const twoQueries: RankingGroup = { candidates: ['a', 'b', 'c', 'd'], queries: [{ turns: ['x'], target: 0, same: [] }, { turns: ['y'], target: 2, same: [] }] };
     const lexical = fixed('bm25', [[0, 0, 6, 6], [1, 1, 1, 1]]);
     const dense = fixed('clip-map', [[0.4, 0.2, 0.4, 0.2], [0.1, 0.2, 0.9, 0.3]]);
-    const rows = hybridScorer(lexical, dense, { lexical: 0.25 }).score(twoQueries);
+    const rows = await hybridScorer([lexical, dense], [0.25, 0.75]).score(twoQueries);
     // z: lexical [-1, -1, 1, 1], dense [1, -1, 1, -1]; 0.25 and 0.75 of them
     [0.5, -1, 1, -0.5].forEach((x, i) => expect(rows[0]![i]).toBeCloseTo(x, 12));
     // A query whose BM25 is flat: the dense order alone.
-    expect(rankGroups([twoQueries], hybridScorer(lexical, dense, { lexical: 0.9 }))[1]).toEqual({ higher: 0, ties: 0 });
-    // The train queries of the weight: both scores of every candidate, a repeated target's copies left out.
+    expect((await rankGroups([twoQueries], hybridScorer([lexical, dense], [0.9, 0.1])))[1]).toEqual({ higher: 0, ties: 0 });
+    // The queries of the weights: every part's scores of every candidate, a repeated target's copies left out.
     const repeated: RankingGroup = { candidates: ['a', 'b', 'a'], queries: [{ turns: ['x'], target: 2, same: [0] }] };
-    expect(fusionQueries([repeated], fixed('bm25', [[5, 1, 5]]), fixed('clip-map', [[0.1, 0.2, 0.3]]))).toEqual([{ lexical: Float64Array.of(1, 5), dense: Float64Array.of(0.2, 0.3), target: 1 }]);
+    expect(await fusionQueries([repeated], [fixed('bm25', [[5, 1, 5]]), fixed('clip-map', [[0.1, 0.2, 0.3]]), fixed('chat-encoder', [[3, 2, 1]])])).toEqual([
+      { parts: [Float64Array.of(1, 5), Float64Array.of(0.2, 0.3), Float64Array.of(2, 1)], target: 1 },
+    ]);
   });
 
-  it('random is uniform and reproducible for a seed', () => {
+  it('random is uniform and reproducible for a seed', async () => {
     const many: RankingGroup = { candidates: Array.from({ length: 100 }, (_, i) => `c${i}`), queries: Array.from({ length: 100 }, (_, i) => ({ turns: ['x'], target: i, same: [] })) };
     const groups = Array.from({ length: 20 }, () => many);
-    const first = rankGroups(groups, randomScorer(11));
-    expect(rankGroups(groups, randomScorer(11))).toEqual(first);
+    const first = await rankGroups(groups, randomScorer(11));
+    expect(await rankGroups(groups, randomScorer(11))).toEqual(first);
     expect(summarizeRanks(first).recallAt[1]).toBe(0.01); // 20 of 2,000
   });
 });

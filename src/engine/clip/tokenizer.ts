@@ -1,5 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { EngineError } from '../errors';
+import { hashText } from '../pool/contentHash';
 
 /** A batch of token ids padded to its longest row, ready for the text tower. */
 export interface TokenBatch {
@@ -20,6 +21,8 @@ const END_OF_TEXT = '<|endoftext|>';
 export class ClipTokenizer {
   private readonly tokenizer: Tokenizer;
   private readonly endOfTextId: number;
+  /** Changes with the tokenizer's files: a model trained on this tokenizer's ids checks it. */
+  readonly fingerprint: string;
 
   constructor(
     tokenizerJson: unknown,
@@ -36,6 +39,7 @@ export class ClipTokenizer {
       throw new EngineError('pack-file-corrupt', `tokenizer.json has no ${END_OF_TEXT} token, so it is not a CLIP tokenizer. Restore the model pack and reload.`);
     }
     this.endOfTextId = eot;
+    this.fingerprint = hashText(JSON.stringify([tokenizerJson, tokenizerConfig ?? {}]));
   }
 
   encode(text: string): number[] {

@@ -1,3 +1,4 @@
+import { type Conversation, type CorpusFile, keepConversation, noneSkipped } from '../conversations/corpus';
 import { invalid } from './validation';
 import type { PolyaiExample } from './polyai';
 
@@ -11,29 +12,30 @@ export interface DailyDialogue {
 const SEPARATOR = '__eou__';
 const FORMAT = `Each line of dialogues_text.txt is one dialogue, its turns separated by "${SEPARATOR}".`;
 
+export interface DailyDialogFile {
+  dialogues: DailyDialogue[];
+  skipped: CorpusFile['skipped'];
+}
+
 /**
  * Reads dialogues_text.txt. The original file ends every turn with "__eou__", so an empty piece after
- * the last separator is expected; any other empty turn, a blank line or a one-turn line means the
- * file is not what it should be.
+ * the last separator is expected. Any other empty turn is skipped and counted, and so is a line left
+ * with fewer than two turns (a blank line among them): one bad line never stops a benchmark or a
+ * build. A file with no dialogue at all is refused.
  */
-export function parseDailyDialog(text: string, file: string): DailyDialogue[] {
+export function parseDailyDialog(text: string, file: string): DailyDialogFile {
   const lines = text.split('\n');
   // One final newline is not a blank line.
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  const dialogues: DailyDialogue[] = [];
+  const kept: Conversation[] = [];
+  const skipped = noneSkipped();
   lines.forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    const where = `${file}, line ${i + 1}`;
-    if (line.trim() === '') invalid(`${where} is empty. ${FORMAT} Remove the blank line.`);
-    const pieces = line.split(SEPARATOR).map((t) => t.trim());
-    if (pieces.length > 1 && pieces[pieces.length - 1] === '') pieces.pop();
-    const empty = pieces.findIndex((t) => t === '');
-    if (empty >= 0) invalid(`${where}: turn ${empty + 1} is empty (nothing between two "${SEPARATOR}"). Remove the extra separator.`);
-    if (pieces.length < 2) invalid(`${where} has one turn; a dialogue needs at least two, so that one answers the other. ${FORMAT}`);
-    dialogues.push({ line: i + 1, turns: pieces });
+    const pieces = raw.replace(/\r$/, '').split(SEPARATOR);
+    if (pieces.length > 1 && pieces[pieces.length - 1]!.trim() === '') pieces.pop();
+    keepConversation(String(i + 1), pieces, skipped, kept);
   });
-  if (dialogues.length === 0) invalid(`${file} is empty. ${FORMAT}`);
-  return dialogues;
+  if (kept.length === 0) invalid(`${file} has no dialogue of two turns or more. ${FORMAT}`);
+  return { dialogues: kept.map((c) => ({ line: Number(c.id), turns: c.turns })), skipped };
 }
 
 /**

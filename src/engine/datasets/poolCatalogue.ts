@@ -37,7 +37,37 @@ export interface PoolText {
   readonly id: string;
   readonly text: string;
   readonly topic?: string;
+  /** Where the text came from: "written" (for this project), or the id of an entry of the catalogue's sources. */
   readonly source?: string;
+}
+
+/** Who a group of the pool's texts is owed to (texts.json "sources"): shown in Credits beside the count of texts it gave. */
+export interface PoolTextSource {
+  readonly id: string;
+  readonly name: string;
+  readonly credit: string;
+  readonly licence: string;
+  readonly url: string;
+}
+
+/**
+ * The "sources" table of texts.json: each source a texts' "source" may name, with its credit and
+ * licence. Absent reads as none; in the shipped pool (strict) every field is required, because it is
+ * shown to people as attribution.
+ */
+export function parseTextSources(json: unknown, options: PoolCatalogueOptions = {}): PoolTextSource[] {
+  const file = options.file ?? 'texts.json';
+  if (!isPlainObject(json)) return [];
+  const table = ownValue(json, 'sources');
+  if (table === undefined) return [];
+  if (!isPlainObject(table)) invalid(`${file}: sources is ${describeJson(table)}, not an object of {"name", "credit", "licence", "url"} by source id.`);
+  return Object.keys(table).map((id) => {
+    const entry = ownValue(table, id);
+    const where = `${file}, sources[${quoteForMessage(id, 40)}]`;
+    if (!isPlainObject(entry)) invalid(`${where} is ${describeJson(entry)}, not an object.`);
+    const advice = 'Say who made these texts and under which licence.';
+    return { id, name: requiredString(entry, 'name', where, advice), credit: requiredString(entry, 'credit', where, advice), licence: requiredString(entry, 'licence', where, advice), url: requiredString(entry, 'url', where, advice, POOL_LIMITS.urlChars) };
+  });
 }
 
 export interface PoolCatalogueOptions {

@@ -185,6 +185,11 @@ const CLASS_WORDS: Record<CocoClass, ClassWords> = {
   toothbrush: noun('indoor', 'toothbrush', 'toothbrushes'),
 };
 
+/** The COCO supercategory of a class ("animal" for dog and cat): what "near" an object means when a reply is judged. */
+export function supercategoryOf(label: string): Supercategory {
+  return wordsFor(label).supercategory;
+}
+
 function wordsFor(label: string): ClassWords {
   // A label outside COCO (another detector) is still named, as a plain countable object.
   return (CLASS_WORDS as Record<string, ClassWords | undefined>)[label] ?? noun('indoor', label);

@@ -13,6 +13,8 @@ export interface PhotoDescription {
   caption: string;
   /** False when nothing was found with confidence (the caption then says so). */
   confident: boolean;
+  /** The COCO class the caption is about (its first object), or null when it names none. */
+  mainObject: string | null;
   detections: DetectionResult;
 }
 
@@ -35,7 +37,7 @@ export async function describePhoto(detector: ObjectDetector, image: RgbaImage):
   const { timings: _, ...detections } = await detector.detect(image);
   const detected = nowMs();
   const caption: GroundedCaption = groundedCaption(detections);
-  return { description: { caption: caption.text, confident: caption.confident, detections }, detectMs: detected - start, captionMs: nowMs() - detected };
+  return { description: { caption: caption.text, confident: caption.confident, mainObject: caption.mentioned[0]?.label ?? null, detections }, detectMs: detected - start, captionMs: nowMs() - detected };
 }
 
 /** What an image tower that takes grounding is fed: the caption when it is confident, and the strongest score. */

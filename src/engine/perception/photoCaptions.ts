@@ -42,6 +42,8 @@ export interface PhotoCaption {
   score: number;
   /** What the detector found (null when the photo was described without it). */
   detections: PhotoDetections | null;
+  /** The COCO class a confident grounded caption is about (its first object); absent otherwise. */
+  mainObject?: string;
 }
 
 /**
@@ -85,6 +87,7 @@ export function groundedPhotoCaption(imageId: string, description: PhotoDescript
       confident: description.confident,
       score: photoGrounding(description).score,
       detections: shownDetections(description.detections),
+      ...(description.confident && description.mainObject ? { mainObject: description.mainObject } : {}),
     },
     retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, mentioned: [], scene: null }),
   };

@@ -35,20 +35,41 @@ export interface EmbeddingCache {
   put(entries: readonly (readonly [string, Float32Array])[]): Promise<void>;
 }
 
+/**
+ * How the .bin holds the rows: 'f32' row-major floats (version 1 files), or 'int8': every row's int8
+ * codes (row-major), then every row's float32 scale, a row being code * scale. int8 is a quarter of
+ * the bytes that the offline install downloads; rows are unit vectors, so a code's step is at most
+ * 1/127 of the row's largest value.
+ */
+export type PoolEmbeddingsEncoding = 'f32' | 'int8';
+
 export interface PoolEmbeddingsMeta {
-  version: 1;
+  version: 1 | 2;
+  encoding: PoolEmbeddingsEncoding;
   packId: string;
   packFingerprint: string;
   dim: number;
-  /** Content keys of the rows, texts first, then images; the .bin file holds the rows in this order. */
+  /** Content keys of the rows, texts first, then images; the .bin file holds the rows in this order. Empty in a compact file. */
   textKeys: string[];
   imageKeys: string[];
+  /**
+   * A compact file lists no keys: its rows are those of one pool, in the pool's order, and this says
+   * how many of each and the hash of all their keys (rowKeysHash); a pool whose keys hash otherwise uses none of them.
+   */
+  compact?: { texts: number; images: number; keysHash: string };
+}
+
+/** One hash of every row's content key, texts then images: what a compact file is checked against. */
+export function rowKeysHash(textKeys: readonly string[], imageKeys: readonly string[]): string {
+  return hashText(`${textKeys.join('\n')}\n\n${imageKeys.join('\n')}`);
 }
 
 export interface PoolEmbeddingsFile {
   meta: PoolEmbeddingsMeta;
-  /** (textKeys.length + imageKeys.length) x dim float32, row-major. */
+  /** (textKeys.length + imageKeys.length) x dim float32, row-major (int8 files decoded). */
   data: Float32Array;
+  /** The file's bytes, as written to the .bin. */
+  bytes: Uint8Array;
 }
 
 export interface PoolBuildProgress {
@@ -61,6 +82,8 @@ export interface PoolBuildStats {
   fromFile: number;
   fromCache: number;
   computed: number;
+  /** Text rows left to compute later (deferTexts): completeDeferredTexts fills them. */
+  deferred: number;
   ms: number;
 }
 
@@ -72,6 +95,8 @@ export interface EmbeddedPool<T extends PoolTextItem, M extends PoolImageItem> {
   textKeys: string[];
   imageKeys: string[];
   stats: PoolBuildStats;
+  /** Text rows not computed yet (zero until completeDeferredTexts fills them); shrinks as they are filled. */
+  pendingTexts: Set<number>;
 }
 
 export function textContentKey(text: string): string {
@@ -104,6 +129,11 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
   onProgress?: (progress: PoolBuildProgress) => void;
   /** Checked between batches; work stops with an EngineError when it returns true. */
   cancelled?: () => boolean;
+  /**
+   * Leave the text rows that neither the file nor the cache has for later (completeDeferredTexts):
+   * the pool is usable at once by what reads no CLIP text rows, and the rest waits for them.
+   */
+  deferTexts?: boolean;
 }
 
 /**
@@ -114,18 +144,21 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
 export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>(options: EmbedPoolOptions<T, M>): Promise<EmbeddedPool<T, M>> {
   const start = nowMs();
   const { encoder, texts, images, cache } = options;
-  const fileRows = new Map<string, Float32Array>();
-  const pre = options.precomputed;
-  if (pre && pre.meta.packFingerprint === encoder.fingerprint) {
-    const { dim } = pre.meta;
-    [...pre.meta.textKeys, ...pre.meta.imageKeys].forEach((key, row) => fileRows.set(key, pre.data.subarray(row * dim, (row + 1) * dim)));
-  }
-  const stats: PoolBuildStats = { fromFile: 0, fromCache: 0, computed: 0, ms: 0 };
+  const stats: PoolBuildStats = { fromFile: 0, fromCache: 0, computed: 0, deferred: 0, ms: 0 };
+  const pendingTexts = new Set<number>();
   const textKeys = texts.map((t) => textContentKey(t.text));
   const imageKeys = [...options.imageKeys];
   if (imageKeys.length !== images.length) throw new EngineError('invalid-input', 'embedPool: one content key per image is needed.');
+  const fileRows = new Map<string, Float32Array>();
+  const pre = options.precomputed;
+  if (pre && pre.meta.packFingerprint === encoder.fingerprint) {
+    const { dim, compact } = pre.meta;
+    // A compact file holds this pool's rows in its order, or none of them.
+    const keys = compact ? (compact.keysHash === rowKeysHash(textKeys, imageKeys) ? [...textKeys, ...imageKeys] : []) : [...pre.meta.textKeys, ...pre.meta.imageKeys];
+    keys.forEach((key, row) => fileRows.set(key, pre.data.subarray(row * dim, (row + 1) * dim)));
+  }
 
-  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>) => {
+  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>, defer = false) => {
     const rows: (Float32Array | undefined)[] = keys.map((k) => fileRows.get(k));
     stats.fromFile += rows.filter(Boolean).length;
     const cacheKey = (k: string) => `${encoder.fingerprint}|${k}`;
@@ -139,8 +172,13 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
         }
       });
     }
-    const todo = keys.map((_, i) => i).filter((i) => !rows[i]);
-    let done = items.length - todo.length;
+    let todo = keys.map((_, i) => i).filter((i) => !rows[i]);
+    // Deferred: the rows are zero until filled, and only the first is computed now when no row tells the dimension.
+    const deferFrom = defer ? (rows.some(Boolean) ? 0 : 1) : todo.length;
+    for (const i of todo.slice(deferFrom)) pendingTexts.add(i);
+    stats.deferred += todo.length - Math.min(deferFrom, todo.length);
+    todo = todo.slice(0, deferFrom);
+    let done = items.length - todo.length - (defer ? pendingTexts.size : 0);
     options.onProgress?.({ phase, done, total: items.length });
     for (let b = 0; b < todo.length; b += batchSize) {
       if (options.cancelled?.()) throw new EngineError('invalid-input', 'Building the pool embeddings was cancelled.');
@@ -152,23 +190,108 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
       done += batch.length;
       options.onProgress?.({ phase, done, total: items.length });
     }
+    if (defer) {
+      const dim = rows.find(Boolean)?.length ?? 0;
+      for (const i of pendingTexts) rows[i] ??= new Float32Array(dim);
+    }
     // Written once into the matrix that ranks (WebAssembly memory where SIMD runs), so rankers need no copy.
     return ScoreMatrix.fromRows(rows as Float32Array[]);
   };
 
-  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)));
+  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)), options.deferTexts ?? false);
   const imageMatrix = await fill('images', images, imageKeys, options.imageBatchSize ?? 8, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))));
   stats.ms = nowMs() - start;
-  return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats };
+  return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats, pendingTexts };
 }
 
-/** The .json half of a precomputed file and its .bin rows, from an embedded pool. */
-export function serializePoolEmbeddings(packId: string, fingerprint: string, pool: EmbeddedPool<PoolTextItem, PoolImageItem>): PoolEmbeddingsFile {
+/**
+ * Computes the text rows embedPool deferred, in batches, writing each into the pool's matrix (where
+ * the ranking kernels read it) and the cache, and taking it out of pendingTexts; hands control back
+ * between batches through `yieldControl`, so replies are not held up. Stops with an EngineError when cancelled.
+ */
+export async function completeDeferredTexts<T extends PoolTextItem>(
+  pool: Pick<EmbeddedPool<T, PoolImageItem>, 'texts' | 'textMatrix' | 'textKeys' | 'pendingTexts'>,
+  encoder: PoolEncoder,
+  options: { cache?: EmbeddingCache; batchSize?: number; yieldControl?: () => Promise<void>; onProgress?: (done: number, total: number) => void; cancelled?: () => boolean } = {},
+): Promise<void> {
+  const rows = [...pool.pendingTexts].sort((a, b) => a - b);
+  const batchSize = options.batchSize ?? 64;
+  const { dim } = pool.textMatrix;
+  for (let b = 0; b < rows.length; b += batchSize) {
+    if (options.cancelled?.()) throw new EngineError('invalid-input', 'Computing the pool\'s text embeddings was cancelled.');
+    const batch = rows.slice(b, b + batchSize);
+    const embedded = (await encoder.encodeTexts(batch.map((r) => pool.texts[r]!.text))).map(l2Normalize);
+    batch.forEach((r, j) => {
+      pool.textMatrix.data.set(embedded[j]!, r * dim);
+      pool.pendingTexts.delete(r);
+    });
+    await options.cache?.put(batch.map((r, j) => [`${encoder.fingerprint}|${pool.textKeys[r]!}`, embedded[j]!] as const));
+    options.onProgress?.(Math.min(rows.length, b + batchSize), rows.length);
+    await options.yieldControl?.();
+  }
+}
+
+/** Symmetric int8 codes of a row and its scale (row ≈ code * scale), as Int8Matrix stores rows. */
+function quantizeRow(row: ArrayLike<number>, codes: Int8Array): number {
+  let max = 0;
+  for (let j = 0; j < row.length; j++) max = Math.max(max, Math.abs(row[j]!));
+  const scale = Math.fround(max / 127);
+  for (let j = 0; j < row.length; j++) codes[j] = scale === 0 ? 0 : Math.max(-127, Math.min(127, Math.round(row[j]! / scale)));
+  return scale;
+}
+
+/** Rows as a .bin of the given encoding, and the rows as a reader will decode them. */
+export function encodeRows(data: Float32Array, rows: number, dim: number, encoding: PoolEmbeddingsEncoding): { bytes: Uint8Array; decoded: Float32Array } {
+  if (encoding === 'f32') return { bytes: new Uint8Array(data.buffer, data.byteOffset, rows * dim * 4), decoded: data };
+  const bytes = new Uint8Array(rows * dim + rows * 4);
+  const codes = new Int8Array(bytes.buffer, 0, rows * dim);
+  const scales = new Float32Array(bytes.buffer, rows * dim, rows);
+  for (let r = 0; r < rows; r++) scales[r] = quantizeRow(data.subarray(r * dim, (r + 1) * dim), codes.subarray(r * dim, (r + 1) * dim));
+  return { bytes, decoded: decodeRows(bytes, rows, dim, 'int8') };
+}
+
+/** The rows of a .bin as float32 (an int8 file: code * scale). */
+export function decodeRows(bytes: Uint8Array, rows: number, dim: number, encoding: PoolEmbeddingsEncoding): Float32Array {
+  const data = new Float32Array(rows * dim);
+  if (encoding === 'f32') {
+    // Copy into an aligned buffer: a fetched or read buffer may start at any byte offset.
+    new Uint8Array(data.buffer).set(bytes.subarray(0, rows * dim * 4));
+    return data;
+  }
+  const codes = new Int8Array(bytes.buffer, bytes.byteOffset, rows * dim);
+  const scales = new Float32Array(rows);
+  new Uint8Array(scales.buffer).set(bytes.subarray(rows * dim, rows * dim + rows * 4));
+  for (let r = 0; r < rows; r++) for (let j = 0; j < dim; j++) data[r * dim + j] = codes[r * dim + j]! * scales[r]!;
+  return data;
+}
+
+/** Bytes a .bin of this encoding holds. */
+function binBytes(rows: number, dim: number, encoding: PoolEmbeddingsEncoding): number {
+  return encoding === 'f32' ? rows * dim * 4 : rows * dim + rows * 4;
+}
+
+/**
+ * The .json half of a precomputed file and its .bin rows, from an embedded pool (int8 unless asked
+ * otherwise). `compact` lists no keys, only their hash: for a file shipped with its one pool (the
+ * conversational encoder's keys), where a row key each would cost more than the rows of a small vector.
+ */
+export function serializePoolEmbeddings(
+  packId: string,
+  fingerprint: string,
+  pool: Pick<EmbeddedPool<PoolTextItem, PoolImageItem>, 'textMatrix' | 'imageMatrix' | 'textKeys' | 'imageKeys'>,
+  encoding: PoolEmbeddingsEncoding = 'int8',
+  options: { compact?: boolean } = {},
+): PoolEmbeddingsFile {
   const dim = pool.textMatrix.dim || pool.imageMatrix.dim;
   const data = new Float32Array(pool.textMatrix.data.length + pool.imageMatrix.data.length);
   data.set(pool.textMatrix.data, 0);
   data.set(pool.imageMatrix.data, pool.textMatrix.data.length);
-  return { meta: { version: 1, packId, packFingerprint: fingerprint, dim, textKeys: pool.textKeys, imageKeys: pool.imageKeys }, data };
+  const rows = pool.textKeys.length + pool.imageKeys.length;
+  const { bytes, decoded } = encodeRows(data, rows, dim, encoding);
+  const keys = options.compact
+    ? { textKeys: [], imageKeys: [], compact: { texts: pool.textKeys.length, images: pool.imageKeys.length, keysHash: rowKeysHash(pool.textKeys, pool.imageKeys) } }
+    : { textKeys: pool.textKeys, imageKeys: pool.imageKeys };
+  return { meta: { version: 2, encoding, packId, packFingerprint: fingerprint, dim, ...keys }, data: decoded, bytes };
 }
 
 /** Checks a precomputed file against itself; a file that does not fit is reported, and the caller recomputes. */
@@ -179,23 +302,28 @@ export function parsePoolEmbeddings(metaJson: unknown, bytes: Uint8Array, locati
   if (typeof metaJson !== 'object' || metaJson === null || Array.isArray(metaJson)) bad('is not a pool embeddings description.');
   const m = metaJson as Record<string, unknown>;
   const isKeys = (v: unknown): v is string[] => Array.isArray(v) && v.every((k) => typeof k === 'string');
-  if (m['version'] !== 1) bad(`has version ${String(m['version'])}; this app reads version 1.`);
+  if (m['version'] !== 1 && m['version'] !== 2) bad(`has version ${String(m['version'])}; this app reads versions 1 and 2.`);
+  const encoding = m['version'] === 1 ? 'f32' : m['encoding'];
+  if (encoding !== 'f32' && encoding !== 'int8') bad(`has encoding ${JSON.stringify(encoding)}; this app reads "f32" and "int8".`);
   if (typeof m['packId'] !== 'string' || typeof m['packFingerprint'] !== 'string') bad('lacks "packId" or "packFingerprint".');
   const dim = m['dim'];
   if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0 || dim > 4096) bad('has no valid "dim".');
-  if (!isKeys(m['textKeys']) || !isKeys(m['imageKeys'])) bad('lacks "textKeys" or "imageKeys".');
+  const compactJson = m['compact'] as Record<string, unknown> | undefined;
+  const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const compact = compactJson === undefined ? undefined : count(compactJson['texts']) && count(compactJson['images']) && typeof compactJson['keysHash'] === 'string' ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] as string } : bad('has a "compact" that is not {"texts", "images", "keysHash"}.');
+  if (!compact && (!isKeys(m['textKeys']) || !isKeys(m['imageKeys']))) bad('lacks "textKeys" or "imageKeys".');
   const meta: PoolEmbeddingsMeta = {
-    version: 1,
+    version: m['version'] as 1 | 2,
+    encoding: encoding as PoolEmbeddingsEncoding,
     packId: m['packId'] as string,
     packFingerprint: m['packFingerprint'] as string,
     dim: dim as number,
-    textKeys: [...(m['textKeys'] as string[])],
-    imageKeys: [...(m['imageKeys'] as string[])],
+    textKeys: compact ? [] : [...(m['textKeys'] as string[])],
+    imageKeys: compact ? [] : [...(m['imageKeys'] as string[])],
+    ...(compact ? { compact } : {}),
   };
-  const rows = meta.textKeys.length + meta.imageKeys.length;
-  if (bytes.byteLength !== rows * meta.dim * 4) bad(`holds ${bytes.byteLength} bytes, but ${rows} rows of ${meta.dim} float32 need ${rows * meta.dim * 4}.`);
-  // Copy into an aligned buffer: a fetched or read buffer may start at any byte offset.
-  const data = new Float32Array(rows * meta.dim);
-  new Uint8Array(data.buffer).set(bytes);
-  return { meta, data };
+  const rows = compact ? compact.texts + compact.images : meta.textKeys.length + meta.imageKeys.length;
+  const expected = binBytes(rows, meta.dim, meta.encoding);
+  if (bytes.byteLength !== expected) bad(`holds ${bytes.byteLength} bytes, but ${rows} rows of ${meta.dim} (${meta.encoding}) need ${expected}.`);
+  return { meta, data: decodeRows(bytes, rows, meta.dim, meta.encoding), bytes };
 }

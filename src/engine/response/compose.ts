@@ -40,8 +40,13 @@ export class MajorityIntent implements IntentModel {
 export interface ComposeStep {
   probabilities: IntentProbabilities;
   intent: Intent;
-  /** Set when the intent module chose otherwise and the reply's own text decided: it invites an image not yet shown. */
-  forcedBy?: 'invitation';
+  /**
+   * Set when the intent module chose otherwise: 'invitation' when the reply's own text invites an
+   * image not yet shown, 'request' when the visitor asked for a picture (a text that goes with one, then the picture).
+   */
+  forcedBy?: 'invitation' | 'request';
+  /** Set when the element taken is not the ranker's first: the first that names what the visitor's photo shows. */
+  preferred?: 'names-photo-object';
   /** The best candidates of the chosen modality, with scores; empty at the stop step. */
   candidates: ScoredIndex[];
   intentMs: number;
@@ -68,6 +73,17 @@ export interface ComposeOptions {
   topN?: number;
   /** Phrases that promise an image: a reply holding one gets an image before it may stop (coherence.ts). */
   invitations?: ImageInvitations;
+  /** Rows never taken, per modality: texts already said in the conversation, requests for photos it has had enough of. */
+  exclude?: Partial<Record<Modality, ReadonlySet<number>>>;
+  /** Among a text step's best `depth` candidates, the first that names what the visitor's photo shows is taken. */
+  preferText?: { names: (row: number) => boolean; depth: number };
+  /**
+   * The visitor asked for a picture: the reply is a text that goes with one (the ranker's best among
+   * `textRows`, if any is among its best `depth`), then the best image for the request, then stop.
+   */
+  request?: { images: ScoredIndex[]; textRows: (row: number) => boolean; depth: number };
+  /** A chosen pool row as the reply's element (its text or image and embedding); poolElement unless the caller knows better. */
+  element?: (kind: Modality, index: number) => Promise<ContextElement>;
 }
 
 /** The most likely intent; the first step may not stop, since a reply needs at least one element. */
@@ -92,13 +108,38 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
   const start = nowMs();
   const maxElements = options.maxElements ?? 4;
   const topN = options.topN ?? 10;
-  const used: Record<Modality, Set<number>> = { text: new Set(), image: new Set() };
+  const used: Record<Modality, Set<number>> = { text: new Set(options.exclude?.text), image: new Set(options.exclude?.image) };
   const partial: ContextElement[] = [];
   const elements: ComposedElement[] = [];
   const steps: ComposeStep[] = [];
   let intentMs = 0, rankMs = 0;
   const invitations = options.invitations;
   const owesImage = () => invitations !== undefined && !partial.some((e) => e.kind === 'image') && partial.some((e) => e.kind === 'text' && invitations.invites(e.text));
+  const take = async (kind: Modality, best: ScoredIndex) => {
+    used[kind].add(best.index);
+    elements.push({ kind, index: best.index, score: best.score });
+    partial.push(options.element ? await options.element(kind, best.index) : poolElement(pool, kind, best.index));
+  };
+  const request = options.request;
+  if (request && request.images[0]) {
+    // The visitor asked for a picture: a text that goes with one, then the picture, then stop.
+    const t0 = nowMs();
+    const probabilities = await intent.predict({ turns, partial });
+    const t1 = nowMs();
+    const texts = await ranker.topK({ turns, partial }, 'text', Math.max(topN, request.depth), used.text);
+    const withPicture = texts.find((c) => request.textRows(c.index));
+    const t2 = nowMs();
+    intentMs += t1 - t0;
+    rankMs += t2 - t1;
+    if (withPicture) {
+      steps.push({ probabilities, intent: 'text', forcedBy: 'request', candidates: [withPicture, ...texts.filter((c) => c !== withPicture)].slice(0, topN), intentMs: t1 - t0, rankMs: t2 - t1 });
+      await take('text', withPicture);
+    }
+    steps.push({ probabilities: await intent.predict({ turns, partial }), intent: 'image', forcedBy: 'request', candidates: request.images.slice(0, topN), intentMs: 0, rankMs: 0 });
+    await take('image', request.images[0]);
+    steps.push({ probabilities: await intent.predict({ turns, partial }), intent: 'stop', forcedBy: 'request', candidates: [], intentMs: 0, rankMs: 0 });
+    return { elements, steps, timings: { intentMs, rankMs, totalMs: nowMs() - start } };
+  }
   for (let j = 0; j <= maxElements + 1; j++) {
     const t0 = nowMs();
     const probabilities = await intent.predict({ turns, partial });
@@ -112,15 +153,16 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
       steps.push({ probabilities, intent: chosen, candidates: [], intentMs: t1 - t0, rankMs: 0 });
       break;
     }
-    const candidates = await ranker.topK({ turns, partial }, chosen, topN, used[chosen]);
+    const prefer = chosen === 'text' ? options.preferText : undefined;
+    const ranked = await ranker.topK({ turns, partial }, chosen, Math.max(topN, prefer?.depth ?? 0), used[chosen]);
     const t2 = nowMs();
     rankMs += t2 - t1;
-    steps.push({ probabilities, intent: chosen, ...forced, candidates, intentMs: t1 - t0, rankMs: t2 - t1 });
-    const best = candidates[0];
+    const named = prefer ? ranked.slice(0, prefer.depth).find((c) => prefer.names(c.index)) : undefined;
+    const best = named ?? ranked[0];
+    const preferred = named && named !== ranked[0] ? { preferred: 'names-photo-object' as const } : {};
+    steps.push({ probabilities, intent: chosen, ...forced, ...preferred, candidates: ranked.slice(0, topN), intentMs: t1 - t0, rankMs: t2 - t1 });
     if (!best) break; // every candidate of that modality is already used
-    used[chosen].add(best.index);
-    elements.push({ kind: chosen, index: best.index, score: best.score });
-    partial.push(poolElement(pool, chosen, best.index));
+    await take(chosen, best);
   }
   return { elements, steps, timings: { intentMs, rankMs, totalMs: nowMs() - start } };
 }

@@ -153,13 +153,17 @@ export class ResponseHeads {
     return { data, rows: embeddings.rows, dim: keyDim };
   }
 
-  /** The DE++ ranker over a pool: candidate keys computed once, then one matrix product and a partial top-k per step. */
+  /**
+   * The DE++ ranker over a pool: a modality's candidate keys computed once, when that modality is first
+   * ranked (the hybrid ranks only images with it), then one matrix product and a partial top-k per step.
+   */
   async ranker(pool: CandidatePool): Promise<PoolScoringRanker> {
-    const keys: Record<Modality, ScoreMatrix> = { text: ScoreMatrix.of(await this.keys(pool.textMatrix, 'text')), image: ScoreMatrix.of(await this.keys(pool.imageMatrix, 'image')) };
+    const cached: Partial<Record<Modality, Promise<ScoreMatrix>>> = {};
+    const keys = (modality: Modality) => (cached[modality] ??= this.keys(modality === 'text' ? pool.textMatrix : pool.imageMatrix, modality).then((m) => ScoreMatrix.of(m)));
     return {
       id: 'depp',
-      topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => keys[modality].topK(await this.query(state, modality), k, exclude),
-      poolScores: async (state, modality) => keys[modality].scores(await this.query(state, modality)),
+      topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => (await keys(modality)).topK(await this.query(state, modality), k, exclude),
+      poolScores: async (state, modality) => (await keys(modality)).scores(await this.query(state, modality)),
       score: async (state, modality, candidates: readonly CandidateItem[]) => {
         const q = await this.query(state, modality);
         const dim = this.config.dim;

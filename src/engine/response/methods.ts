@@ -1,6 +1,6 @@
-import type { DialogueRecord } from '../datasets/mmdialog';
+import type { ChatPool } from './chatRanking';
 import type { ResponseHeads } from './heads';
-import type { ClipMapParams, Ranker, RankerKit } from './rankers';
+import type { ClipMapParams, HybridWeights, Ranker, RankerKit } from './rankers';
 import type { CandidatePool } from './types';
 
 /**
@@ -11,7 +11,7 @@ import type { CandidatePool } from './types';
  */
 
 /** Every method's id, simplest first (the order of benchmark tables and of Settings). */
-export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'hybrid'] as const;
+export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'] as const;
 export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
 
 /** The seed of the random baseline, for the page and every benchmark alike. */
@@ -23,10 +23,12 @@ export interface RankerInputs {
   heads: ResponseHeads | null;
   /** clip-map's maps: the Python heads' (heads.clipMap), or those the worker trained (localHeads.ts); null without either. */
   clipMap: ClipMapParams | null;
-  /** The texts document frequencies come from: the train split's, never the split being evaluated. */
+  /** The texts document frequencies come from: the pool's own texts (the collection ranked), never the split being evaluated. */
   dfCorpus: readonly string[];
-  /** The train split's dialogues (null without one), for what a method learns on them: the hybrid's weights. */
-  train: readonly DialogueRecord[] | null;
+  /** The conversational encoder's keys of this pool and its stored contexts; null when the pack has no encoder. */
+  chat: ChatPool | null;
+  /** The hybrid's weights, learned offline on valid data none of its parts was trained on (the pack's chat/fusion.json); null without them. */
+  hybridWeights: HybridWeights | null;
 }
 
 interface MethodEntry {
@@ -35,14 +37,18 @@ interface MethodEntry {
   readonly needs: {
     /** 'python': the pack's trained heads (models/<pack>/heads); 'map': a clip-map, the heads' or one trained in the worker. */
     readonly heads: 'python' | 'map' | false;
-    /** The train split: its texts for document frequencies, its dialogues for what the method learns (the hybrid's weights). */
+    /** 'encoder': the pack's conversational encoder (models/<pack>/chat) and its keys of the pool; 'contexts': also the pool's stored contexts. */
+    readonly chat: 'encoder' | 'contexts' | false;
+    /** Document frequencies (tf-idf, BM25): counted over the pool's texts. */
     readonly train: boolean;
+    /** The CLIP embeddings of every pool text: a pool whose text rows are still being computed builds it once they are. */
+    readonly clipTexts: boolean;
     /** Images are ranked by their captions (and a shared photo by its caption), wholly or in part, rather than by their embeddings alone. */
     readonly captions: boolean;
   };
   /**
    * Also a scorer of `bench -- select` (text-only response selection). There the maps are the pack's
-   * heads' clip-map, and the hybrid fuses BM25 with clip-map (DE++ is not a selection scorer).
+   * heads' clip-map, and the hybrid fuses the text parts it fuses in the page (DE++ is not a selection scorer).
    */
   readonly selection: boolean;
   create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
@@ -51,45 +57,66 @@ interface MethodEntry {
 export const RESPONSE_METHODS = {
   random: {
     name: 'random',
-    needs: { heads: false, train: false, captions: false },
+    needs: { heads: false, chat: false, train: false, captions: false, clipTexts: false },
     selection: true,
     create: (kit, { pool }) => new kit.RandomRanker(pool, RANDOM_SEED),
   },
   tfidf: {
     name: 'tf-idf',
-    needs: { heads: false, train: true, captions: true },
+    needs: { heads: false, chat: false, train: true, captions: true, clipTexts: false },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('tfidf', pool, dfCorpus),
   },
   bm25: {
     name: 'BM25',
-    needs: { heads: false, train: true, captions: true },
+    needs: { heads: false, chat: false, train: true, captions: true, clipTexts: false },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('bm25', pool, dfCorpus),
   },
   'clip-sim': {
     name: 'CLIP similarity',
-    needs: { heads: false, train: false, captions: false },
+    needs: { heads: false, chat: false, train: false, captions: false, clipTexts: true },
     selection: true,
     create: (kit, { pool }) => new kit.ClipSimRanker(pool),
   },
   'clip-map': {
     name: 'clip-map',
-    needs: { heads: 'map', train: false, captions: false },
+    needs: { heads: 'map', chat: false, train: false, captions: false, clipTexts: true },
     selection: true,
     create: (kit, { pool, clipMap }) => new kit.ClipMapRanker(pool, clipMap!),
   },
   depp: {
     name: 'trained heads (DE++)',
-    needs: { heads: 'python', train: false, captions: false },
+    needs: { heads: 'python', chat: false, train: false, captions: false, clipTexts: true },
     selection: false,
     create: (_, { pool, heads }) => heads!.ranker(pool),
   },
-  hybrid: {
-    name: 'hybrid (BM25 + DE++)',
-    needs: { heads: 'python', train: true, captions: true },
+  'chat-encoder': {
+    name: 'conversational encoder',
+    needs: { heads: false, chat: 'encoder', train: false, captions: true, clipTexts: false },
     selection: true,
-    create: async (kit, { pool, heads, dfCorpus, train }) => kit.HybridRanker.learn(new kit.LexicalRanker('bm25', pool, dfCorpus), await heads!.ranker(pool), pool, train),
+    create: (kit, { chat }) => new kit.ChatEncoderRanker(chat!),
+  },
+  'context-match': {
+    name: 'context match',
+    needs: { heads: false, chat: 'contexts', train: false, captions: true, clipTexts: false },
+    selection: true,
+    create: (kit, { chat }) => new kit.ContextMatchRanker(chat!),
+  },
+  hybrid: {
+    name: 'hybrid (BM25 + conversational encoder + context match; images BM25 + DE++)',
+    needs: { heads: 'python', chat: 'contexts', train: true, captions: true, clipTexts: false },
+    selection: true,
+    create: async (kit, { pool, heads, chat, dfCorpus, hybridWeights }) => {
+      // BM25 reads the turns it read when the weights were learned (`npm run chat:fuse`): for texts the
+      // latest turn or all of them, as valid chose; for images the whole conversation.
+      const bm25 = new kit.LexicalRanker('bm25', pool, dfCorpus, { turns: Infinity });
+      const encoder = new kit.ChatEncoderRanker(chat!);
+      return new kit.HybridRanker(
+        { text: [bm25.withContext(pool, { turns: hybridWeights?.bm25Turns ?? Infinity }), encoder, new kit.ContextMatchRanker(chat!)], image: [bm25, await heads!.ranker(pool), encoder] },
+        hybridWeights,
+      );
+    },
   },
 } as const satisfies Record<ResponseMethodId, MethodEntry>;
 
@@ -98,10 +125,20 @@ export type SelectionMethodId = { [K in ResponseMethodId]: (typeof RESPONSE_METH
 
 export const SELECTION_METHOD_IDS = RESPONSE_METHOD_IDS.filter((id): id is SelectionMethodId => RESPONSE_METHODS[id].selection);
 
+/** What a pack and pool offer the methods. */
+export interface MethodParts {
+  heads: boolean;
+  clipMap: boolean;
+  chat: boolean;
+  contexts: boolean;
+}
+
 /** Whether a method can be built with these parts. */
-export function methodAvailable(id: ResponseMethodId, parts: { heads: boolean; clipMap: boolean }): boolean {
-  const needs = RESPONSE_METHODS[id].needs.heads;
-  return needs === false || (needs === 'python' ? parts.heads : parts.clipMap);
+export function methodAvailable(id: ResponseMethodId, parts: MethodParts): boolean {
+  const { heads, chat } = RESPONSE_METHODS[id].needs;
+  const headsOk = heads === false || (heads === 'python' ? parts.heads : parts.clipMap);
+  const chatOk = chat === false || (chat === 'encoder' ? parts.chat : parts.chat && parts.contexts);
+  return headsOk && chatOk;
 }
 
 export function isResponseMethodId(value: string): value is ResponseMethodId {

@@ -1,10 +1,10 @@
-import type { DialogueRecord } from '../datasets/mmdialog';
 import { EngineError } from '../errors';
 import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { type ConvexFit, type FusionQuery, fitConvexWeight, fuseScores, poolTrainingQueries } from './fusion';
+import { ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
+import { evenWeights, fuseScores } from './fusion';
 import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId, methodAvailable } from './methods';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
 
@@ -71,15 +71,21 @@ export class LexicalRanker implements PoolScoringRanker {
   constructor(
     readonly id: 'tfidf' | 'bm25',
     pool: CandidatePool,
-    /** Document frequencies come from this corpus (the train split), not from what is ranked. */
+    /** Document frequencies come from this corpus (the pool's texts), never from a split being evaluated. */
     idfCorpus: readonly string[],
     private readonly context: ContextOptions = {},
+    built?: { indices: Record<Modality, LexicalIndex>; stats: CorpusStats },
   ) {
-    this.stats = corpusStats(idfCorpus);
-    this.indices = {
+    this.stats = built?.stats ?? corpusStats(idfCorpus);
+    this.indices = built?.indices ?? {
       text: LexicalIndex.build(id, pool.texts, this.stats),
       image: LexicalIndex.build(id, pool.imageCaptions, this.stats),
     };
+  }
+
+  /** The same indices read with another context (another number of the latest turns), built no second time. */
+  withContext(pool: CandidatePool, context: ContextOptions): LexicalRanker {
+    return new LexicalRanker(this.id, pool, [], context, { indices: this.indices, stats: this.stats });
   }
   async poolScores(state: ResponseState, modality: Modality) {
     return this.indices[modality].score(contextText(state, this.context));
@@ -160,74 +166,73 @@ export class ClipMapRanker implements PoolScoringRanker {
 }
 
 /**
- * How the hybrid learns its weights on the train split: per modality, 300 train queries, each a
- * reference element among 999 negatives drawn from the pool (as evaluation ranks one among 999),
- * drawn with a fixed seed. About 600 dense queries: a second or two in the page, once.
+ * The hybrid's weights, one per part and modality, in the order HYBRID_PARTS names them; learned
+ * offline on valid data that none of the parts was trained on (`npm run chat:fuse`, into the pack's
+ * chat/fusion.json), so the page and `bench -- select` fuse with the same numbers.
  */
-export const HYBRID_TRAINING = { perModality: 300, negatives: 999, seed: 11 } as const;
+export interface HybridWeights {
+  text: readonly number[];
+  image: readonly number[];
+  /** The latest turns BM25 reads for texts: 1, or Infinity for the whole conversation (for images it reads the whole conversation). */
+  bm25Turns: number;
+  /** Where they were learned, for the benchmarks' header. */
+  learnedOn: string;
+}
+
+/** The parts the hybrid fuses, per modality, in the order of HybridWeights. */
+export const HYBRID_PARTS = { text: ['bm25', 'chat-encoder', 'context-match'], image: ['bm25', 'depp', 'chat-encoder'] } as const;
 
 /**
- * The hybrid: BM25 and a dense ranker (DE++), fused per query by a convex combination of their
- * scores standardised over the candidates (fusion.ts: fused = w z_lex + (1 − w) z_dense), with one
- * weight per candidate modality learned on the train split. topK standardises over the pool's rows
- * of the modality, score over the candidates it is given.
+ * The hybrid: its parts' scores fused per query by a convex combination of their scores standardised
+ * over the candidates (fusion.ts: Σ w_i z_i), with learned weights per candidate modality. topK
+ * standardises over the pool's rows of the modality, score over the candidates it is given. Without
+ * learned weights every part counts alike, and its note says so.
  */
 export class HybridRanker implements Ranker {
   readonly id = 'hybrid' as const;
   constructor(
-    private readonly lexical: PoolScoringRanker,
-    private readonly dense: PoolScoringRanker,
-    /** The learned weight of each modality, with the train MRR and the number of queries it came from. */
-    readonly fits: Readonly<Record<Modality, ConvexFit>>,
-  ) {}
+    private readonly parts: Readonly<Record<Modality, readonly PoolScoringRanker[]>>,
+    private readonly weights: HybridWeights | null,
+  ) {
+    for (const m of ['text', 'image'] as const) {
+      if (weights && weights[m].length !== parts[m].length) throw new EngineError('pack-config-invalid', `The hybrid's ${m} weights are ${weights[m].length}, for ${parts[m].length} parts. Learn them again (npm run chat:fuse).`);
+    }
+  }
 
-  /**
-   * Learns the weights on the train split (fitConvexWeight over HYBRID_TRAINING's queries, scored by
-   * both components over the pool) and returns the ranker. Without train dialogues, or without any
-   * train query of a modality, that modality's components count alike.
-   */
-  static async learn(lexical: PoolScoringRanker, dense: PoolScoringRanker, pool: CandidatePool, train: readonly DialogueRecord[] | null): Promise<HybridRanker> {
-    const queries = poolTrainingQueries(train ?? [], pool, { perModality: HYBRID_TRAINING.perModality, negatives: HYBRID_TRAINING.negatives, next: seededRandom(HYBRID_TRAINING.seed) });
-    const fit = async (modality: Modality): Promise<ConvexFit> => {
-      const scored: FusionQuery[] = [];
-      for (const q of queries[modality]) {
-        const [l, d] = await Promise.all([lexical.poolScores(q.state, modality), dense.poolScores(q.state, modality)]);
-        const rows = [q.target, ...q.negatives];
-        scored.push({ lexical: rows.map((r) => l[r]!), dense: rows.map((r) => d[r]!), target: 0 });
-      }
-      return fitConvexWeight(scored);
-    };
-    return new HybridRanker(lexical, dense, { text: await fit('text'), image: await fit('image') });
+  private weightsOf(modality: Modality): readonly number[] {
+    return this.weights?.[modality] ?? evenWeights(this.parts[modality].length);
   }
 
   get note(): string {
-    const part = (m: Modality) => {
-      const f = this.fits[m];
-      if (f.queries === 0) return `${m}: no train reference, so BM25 ${f.lexical.toFixed(2)} / dense ${(1 - f.lexical).toFixed(2)}`;
-      const alone = (w: number) => f.curve.find((c) => c.lexical === w)!.mrr.toFixed(3);
-      return `${m}: BM25 ${f.lexical.toFixed(2)} / dense ${(1 - f.lexical).toFixed(2)} (train MRR ${f.mrr.toFixed(3)} over ${f.queries} references; BM25 alone ${alone(1)}, dense alone ${alone(0)})`;
-    };
-    return `weights learned on the train split: ${part('text')}; ${part('image')}`;
+    const part = (m: Modality) => this.parts[m].map((p, i) => `${p.id} ${this.weightsOf(m)[i]!.toFixed(2)}`).join(' + ');
+    return `${this.weights ? `weights learned on ${this.weights.learnedOn}` : 'no learned weights (the pack has no chat/fusion.json), so every part counts alike'}: text ${part('text')}; images ${part('image')}`;
   }
 
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
-    const [l, d] = await Promise.all([this.lexical.poolScores(state, modality), this.dense.poolScores(state, modality)]);
-    return topKOfScores(fuseScores(l, d, this.fits[modality]), k, exclude);
+    const scores = await Promise.all(this.parts[modality].map((p) => p.poolScores(state, modality)));
+    return topKOfScores(fuseScores(scores, this.weightsOf(modality)), k, exclude);
   }
 
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
-    const [l, d] = await Promise.all([this.lexical.score(state, modality, candidates), this.dense.score(state, modality, candidates)]);
-    return fuseScores(l, d, this.fits[modality]);
+    const scores = await Promise.all(this.parts[modality].map((p) => p.score(state, modality, candidates)));
+    return fuseScores(scores, this.weightsOf(modality));
   }
 }
 
 /** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
-const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, HybridRanker };
+const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, ChatEncoderRanker, ContextMatchRanker, HybridRanker };
 export type RankerKit = typeof KIT;
+
+function describeNeeds(method: ResponseMethodId): string {
+  const { heads, chat } = RESPONSE_METHODS[method].needs;
+  return [heads === 'python' ? 'trained heads' : heads === 'map' ? 'a clip-map' : '', chat === 'encoder' ? 'the conversational encoder' : chat === 'contexts' ? "the conversational encoder and the pool's stored contexts" : ''].filter(Boolean).join(', ');
+}
 
 /** The ranker of a method (RESPONSE_METHODS): the one factory of the page and the benchmarks. */
 export async function createRanker(method: ResponseMethodId, inputs: RankerInputs): Promise<Ranker> {
   const entry = RESPONSE_METHODS[method];
-  if (!methodAvailable(method, { heads: inputs.heads !== null, clipMap: inputs.clipMap !== null })) throw new EngineError('invalid-input', `The method "${method}" needs trained heads, which this pack does not have. Choose another method in Settings.`);
+  if (!methodAvailable(method, { heads: inputs.heads !== null, clipMap: inputs.clipMap !== null, chat: inputs.chat !== null, contexts: inputs.chat?.contexts != null })) {
+    throw new EngineError('invalid-input', `The method "${method}" needs parts this pack or pool does not have (${describeNeeds(method)}). Choose another method in Settings.`);
+  }
   return entry.create(KIT, inputs);
 }

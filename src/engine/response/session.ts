@@ -5,25 +5,26 @@ import type { RgbaImage } from '../image/rgbaImage';
 import { type AnalyzedPhoto, type PhotoTimings, PhotoAnalyzer } from '../perception/photoAnalyzer';
 import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEncoderCaption, modelPhotoCaption } from '../perception/photoCaptions';
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
-import { type EmbeddingMatrix, dot, l2Normalize } from '../retrieval/vectors';
+import type { Int8Matrix } from '../retrieval/int8Matrix';
+import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
+import { LexicalIndex, corpusStats } from '../ranking/lexical';
+import { textKey } from '../pool/textKey';
 import { captionBank } from './captioner';
+import type { ChatEncoder, ChatFusion } from './chatEncoder';
+import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
+import { fuseScores } from './fusion';
+import { asksForPhotos, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
 import { ImageInvitations, replyCoherence } from './coherence';
-import { type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
+import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
 import type { ResponseHeads } from './heads';
 import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, linearIntentSteps, trainInSlices } from './localHeads';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
 import { seededRandom } from '../random';
-import { type ClipMapParams, type Ranker, contextVector, createRanker } from './rankers';
+import { type ClipMapParams, type HybridWeights, type Ranker, contextVector, createRanker } from './rankers';
 import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../selection/trainClipMap';
 import { shuffleWith } from '../selection/protocols';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
-
-/** The texts tf-idf and BM25 count document frequencies in: the train split's, else the pool's own. */
-function dfCorpus(train: readonly DialogueRecord[] | null, pool: CandidatePool): readonly string[] {
-  if (!train || train.length === 0) return pool.texts;
-  return train.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
-}
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 export const REFERENCE_NEGATIVES = 999;
@@ -54,11 +55,28 @@ export interface SessionPool {
   images: readonly PoolImage[];
   imageMatrix: EmbeddingMatrix;
   /**
-   * The pool's train split, read when a method first needs it. The majority intent and tf-idf/BM25
-   * document frequencies come from it and never from a split that is evaluated. Null when there is
-   * none: then the majority intent is one text and stop, and document frequencies come from the pool's texts.
+   * The pool's train split, read when it is first needed. The majority intent and the phrases that
+   * invite an image come from it and never from a split that is evaluated. Null when there is none:
+   * then the majority intent is one text and stop, and no phrase invites an image.
    */
   train: () => Promise<readonly DialogueRecord[] | null>;
+  /** The conversational encoder's keys of the pool's texts and images (by label) and its stored contexts; absent without the encoder. */
+  chat?: { textKeys: Int8Matrix; imageKeys: Int8Matrix; contexts: StoredContexts | null } | null;
+  /**
+   * Text rows of textMatrix still being computed (embedPool's deferTexts; they read as zero until then),
+   * and when they all are. The methods that rank by CLIP text rows wait for them; a text of the
+   * conversation whose row is pending is encoded on its own.
+   */
+  pendingTexts?: ReadonlySet<number>;
+  textsComplete?: Promise<void>;
+}
+
+/** The pack's conversational encoder and what goes with it. */
+export interface SessionChat {
+  encoder: ChatEncoder;
+  /** The hybrid's weights (the pack's chat/fusion.json), null without them. */
+  hybridWeights: HybridWeights | null;
+  contextMatch: ContextMatchSettings;
 }
 
 export interface ReplyChoice {
@@ -66,6 +84,12 @@ export interface ReplyChoice {
   method?: ResponseMethodId | null;
   /** The intent model: the trained head when the pack has one (as the page), or the train split's majority. */
   intent?: IntentModel['id'];
+  /**
+   * The conversation's rules (replyPlan: nothing said twice, photos asked for at most once, a picture
+   * when one is asked for, a text naming what a shared photo shows): on, as on the page, unless false.
+   * Off only to measure what they add (bench -- replies).
+   */
+  rules?: boolean;
 }
 
 export interface SessionReply {
@@ -92,7 +116,29 @@ export interface SessionOptions {
   captioner?: PhotoCaptioner | null;
   /** Called when the captioner failed on a photo; it and every later photo keep their grounded captions. */
   onCaptionerFailed?: (reason: string) => void;
+  /** The pack's conversational encoder; null or absent without one. */
+  chat?: SessionChat | null;
 }
+
+/**
+ * The encoder with the settings the pack learned for it (chat/fusion.json): the hybrid fuses the whole
+ * conversation, so it takes the weights learned with the history. Without the file, context match
+ * takes its default settings and the hybrid counts its parts alike (its note says so).
+ */
+export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): SessionChat {
+  return {
+    encoder,
+    contextMatch: fusion?.contextMatch ?? DEFAULT_CONTEXT_MATCH,
+    hybridWeights: fusion
+      ? { text: fusion.text.history.weights, image: fusion.image.weights, bm25Turns: fusion.text.history.bm25Turns ?? Infinity, learnedOn: `${fusion.learnedOn.text} (texts); ${fusion.learnedOn.image} (images)` }
+      : null,
+  };
+}
+
+/** How deep in a text step's ranking a text that names the visitor's photo's object is looked for: the ten the Inspector shows. */
+export const PHOTO_OBJECT_DEPTH = 10;
+/** How deep in the text ranking a line that goes with a requested picture is looked for. */
+export const REQUEST_TEXT_DEPTH = 200;
 
 /** What the session needs of a captioner: one sentence for a photo. */
 export interface PhotoCaptioner {
@@ -124,6 +170,17 @@ export class ReplySession {
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
   /** clip-map and the intent head trained in the worker, for a pack without Python heads (localHeads.ts). */
   private local: LocalHeads | null = null;
+  private chatPool: ChatPool | null = null;
+  /** The pool's rows by text key, to leave out what the conversation already said in any re-typing. */
+  private keyRows = new Map<string, number[]>();
+  /** The pool's texts that ask for photos. */
+  private photoAsks = new Set<number>();
+  /** The pool's texts that speak of a photo the other person sent. */
+  private photoTalk = new Set<number>();
+  /** BM25 over the pool images' labels and keywords, for picture requests. */
+  private imageWords: LexicalIndex | null = null;
+  private pendingTexts: ReadonlySet<number> = new Set();
+  private textsComplete: Promise<void> = Promise.resolve();
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -143,6 +200,14 @@ export class ReplySession {
     this.images = pool.images;
     this.imageRow = new Map(pool.images.map((i, r) => [i.key, r]));
     this.textRow = new Map(pool.texts.map((t, r) => [t, r]));
+    const chat = this.options.chat;
+    this.chatPool = chat && pool.chat ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch } : null;
+    this.keyRows = rowsByKey(pool.texts);
+    this.pendingTexts = pool.pendingTexts ?? new Set();
+    this.textsComplete = pool.textsComplete ?? Promise.resolve();
+    this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
+    this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
+    this.imageWords = null;
     this.rankers.clear();
     this.captions = null;
     this.train = null;
@@ -167,12 +232,14 @@ export class ReplySession {
 
   /** The methods this pack offers, and the one used when none is chosen. */
   methods(): { available: ResponseMethodId[]; preferred: ResponseMethodId } {
-    const available = RESPONSE_METHOD_IDS.filter((id) => methodAvailable(id, { heads: this.heads !== null, clipMap: this.clipMap() !== null }));
-    // With heads, the trained DE++ system is the default: on the demo valid split it has the best
-    // recall of every method and MM-Relevance level with clip-map under the same intent head
-    // (README, "Response engine, measured"). A map trained in the worker keeps epoch 0 (clip-sim)
-    // unless training beat it on valid, so it is never worse than clip-sim there.
-    return { available, preferred: this.heads ? 'depp' : this.local ? 'clip-map' : 'clip-sim' };
+    const parts = { heads: this.heads !== null, clipMap: this.clipMap() !== null, chat: this.chatPool !== null, contexts: this.chatPool?.contexts != null };
+    const available = RESPONSE_METHOD_IDS.filter((id) => methodAvailable(id, parts));
+    // The hybrid is the default where the pack has its parts: its texts come from the conversational
+    // encoder trained on real conversations, fused with BM25 and context match, and its images from
+    // DE++ (docs/response-selection.md). Without the encoder, the trained DE++ system; a map trained
+    // in the worker keeps epoch 0 (clip-sim) unless training beat it on valid, so it is never worse than clip-sim there.
+    const preferred = available.includes('hybrid') ? 'hybrid' : this.chatPool ? 'chat-encoder' : this.heads ? 'depp' : this.local ? 'clip-map' : 'clip-sim';
+    return { available, preferred };
   }
 
   private clipMap(): ClipMapParams | null {
@@ -196,6 +263,7 @@ export class ReplySession {
   ): Promise<LocalHeads> {
     const start = nowMs();
     const pool = this.requirePool();
+    await this.textsComplete; // the maps and the head read every text's CLIP row
     const train = (await this.trainRecords()) ?? [];
     if (train.length === 0) throw new EngineError('invalid-input', 'This pool has no train split, so nothing can be trained for it: replies stay zero-shot.');
     const seed = options.seed ?? 7;
@@ -399,14 +467,55 @@ export class ReplySession {
     let ranker = this.rankers.get(method);
     if (!ranker) {
       const pool = this.requirePool();
-      const train = RESPONSE_METHODS[method].needs.train ? this.trainRecords() : null; // this pool's, even if another comes meanwhile
+      // Document frequencies are counted over the collection ranked, the pool's own texts, as BM25 defines them.
+      const dfCorpus = RESPONSE_METHODS[method].needs.train ? pool.texts : [];
+      const ready = RESPONSE_METHODS[method].needs.clipTexts ? this.textsComplete : Promise.resolve();
       ranker = (async () => {
-        const records = train ? await train : null;
-        return createRanker(method, { pool, heads: this.heads, clipMap: this.clipMap(), dfCorpus: train ? dfCorpus(records, pool) : [], train: records });
+        await ready;
+        return createRanker(method, { pool, heads: this.heads, clipMap: this.clipMap(), dfCorpus, chat: this.chatPool, hybridWeights: this.options.chat?.hybridWeights ?? null });
       })();
       this.rankers.set(method, ranker);
     }
     return ranker;
+  }
+
+  /**
+   * What this reply may not say and what it should do, from the conversation: no text already said in
+   * it (by either side, in any re-typing), no request for photos when the system asked before or the
+   * visitor just sent one, no word about "your photo" when none was just sent, a picture when the
+   * visitor asks for one, and a text that names what the visitor's photo shows when one of the best does.
+   */
+  private async replyPlan(pool: CandidatePool, history: readonly SessionTurn[], turns: readonly ContextTurn[], invitations: ImageInvitations): Promise<Pick<ComposeOptions, 'exclude' | 'preferText' | 'request'>> {
+    const said = new Set<number>();
+    const textsOf = (turn: SessionTurn | undefined) => (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
+    for (const turn of history) for (const text of textsOf(turn)) for (const row of this.keyRows.get(textKey(text)) ?? []) said.add(row);
+    const latest = history[history.length - 1];
+    // The turns the system said: every other one back from the one it replies to.
+    const systemAsked = history.some((turn, i) => (history.length - 1 - i) % 2 === 1 && textsOf(turn).some(asksForPhotos));
+    const sharedPhoto = (latest?.elements ?? []).some((e) => e.kind !== 'text');
+    const exclude = new Set([...said, ...(systemAsked || sharedPhoto ? this.photoAsks : []), ...(sharedPhoto ? [] : this.photoTalk)]);
+    const asked = pictureRequest(textsOf(latest).join(' '));
+    const request = asked ? { images: await this.requestedImages(pool, asked), textRows: (row: number) => invitations.invites(pool.texts[row]!), depth: REQUEST_TEXT_DEPTH } : undefined;
+    const mainObject = turns[turns.length - 1]?.elements.find((e) => e.kind === 'image' && e.mainObject)?.mainObject;
+    const preferText = mainObject ? { names: (row: number) => namesObject(pool.texts[row]!, mainObject), depth: PHOTO_OBJECT_DEPTH } : undefined;
+    return { exclude: { text: exclude }, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
+  }
+
+  /**
+   * The pool's images for a picture request ("a cat"): BM25 over each image's label and keywords and the
+   * CLIP cosine of "a photo of a cat" to each image, standardised and counted alike (fusion.ts), so a
+   * label that says it wins and the image tower decides among the rest.
+   */
+  private async requestedImages(pool: CandidatePool, thing: string): Promise<ScoredIndex[]> {
+    if (pool.imageKeys.length === 0) return [];
+    const words = this.images.map((i) => [i.label, ...i.keywords].join(' '));
+    this.imageWords ??= LexicalIndex.build('bm25', words, corpusStats(words));
+    const lexical = this.imageWords.score(thing);
+    await this.embedTexts([`a photo of ${thing}`]);
+    const query = this.textElement(pool, `a photo of ${thing}`).embedding;
+    const m = pool.imageMatrix;
+    const clip = Float64Array.from({ length: m.rows }, (_, r) => dot(query, m.data.subarray(r * m.dim, (r + 1) * m.dim)));
+    return topKOfScores(fuseScores([lexical, clip], [0.5, 0.5]), 10);
   }
 
   /** Embeds the conversation (new texts and photos only) and composes the reply with the chosen method and intent. */
@@ -415,8 +524,10 @@ export class ReplySession {
     const start = nowMs();
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
     const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
-    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations });
-    const elements = composed.elements.map((e) => poolElement(pool, e.kind, e.index));
+    const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
+    const element = (kind: Modality, index: number) => this.rowElement(pool, kind, index);
+    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations, ...plan, element });
+    const elements = await Promise.all(composed.elements.map((e) => element(e.kind, e.index)));
     const latest = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const reply: SessionReply = {
       method,
@@ -472,7 +583,9 @@ export class ReplySession {
       for (const [i, img] of newImages.entries()) {
         const captioned = await this.modelCaption(captionedPhotos[i]!, img.pixels);
         captions.push(captioned.caption);
-        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding: l2Normalize(analyzed.photos[i]!.embedding) });
+        const description = analyzed.photos[i]!.description;
+        const mainObject = description?.confident ? description.mainObject : null;
+        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding: l2Normalize(analyzed.photos[i]!.embedding), ...(mainObject ? { mainObject } : {}) });
       }
     }
     const captioned = nowMs();
@@ -532,16 +645,29 @@ export class ReplySession {
     });
   }
 
-  /** Encodes the texts that are neither in the pool nor encoded before, in one batch. */
+  /** The pool row of a text whose CLIP row is there (not still pending), or undefined. */
+  private readyTextRow(text: string): number | undefined {
+    const row = this.textRow.get(text);
+    return row === undefined || this.pendingTexts.has(row) ? undefined : row;
+  }
+
+  /** A pool row as a context element; a text row still pending is encoded on its own (and kept). */
+  private async rowElement(pool: CandidatePool, kind: Modality, index: number): Promise<ContextElement> {
+    if (kind === 'image' || !this.pendingTexts.has(index)) return poolElement(pool, kind, index);
+    await this.embedTexts([pool.texts[index]!]);
+    return this.elements.get(`t:${pool.texts[index]!}`)!;
+  }
+
+  /** Encodes the texts that are neither ready in the pool nor encoded before, in one batch. */
   private async embedTexts(texts: readonly string[]): Promise<void> {
-    const fresh = [...new Set(texts.filter((t) => !this.textRow.has(t) && !this.elements.has(`t:${t}`)))];
+    const fresh = [...new Set(texts.filter((t) => this.readyTextRow(t) === undefined && !this.elements.has(`t:${t}`)))];
     if (fresh.length === 0) return;
     const embeddings = await this.analyzer.encoder.encodeTexts(fresh);
     fresh.forEach((text, i) => this.elements.set(`t:${text}`, { kind: 'text', text, embedding: l2Normalize(embeddings[i]!) }));
   }
 
   private textElement(pool: CandidatePool, text: string): ContextElement {
-    const row = this.textRow.get(text);
+    const row = this.readyTextRow(text);
     return row === undefined ? this.elements.get(`t:${text}`)! : poolElement(pool, 'text', row);
   }
 

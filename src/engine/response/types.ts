@@ -13,6 +13,8 @@ export interface ContextElement {
   embedding: Float32Array;
   /** The text of a text element, the caption of an image. */
   text: string;
+  /** A shared photo's main object, as its confident grounded caption names it (a COCO class); absent otherwise. */
+  mainObject?: string;
 }
 
 export interface ContextTurn {

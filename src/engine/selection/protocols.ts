@@ -1,11 +1,9 @@
 import { EngineError } from '../errors';
 import type { AvsdDialogue } from '../datasets/avsd';
-import type { DialogueRecord } from '../datasets/mmdialog';
-import { type DailyDialogue, dailyDialogExamples } from '../datasets/dailyDialog';
+import { dailyDialogExamples } from '../datasets/dailyDialog';
 import { formatCount } from '../datasets/validation';
 import { type PolyaiExample, exampleTurns } from '../datasets/polyai';
 import type { VisdialData } from '../datasets/visdial';
-import { hashText } from '../pool/contentHash';
 import { LexicalIndex, tokenize } from '../ranking/lexical';
 import { seededRandom } from '../random';
 import { topKOfScores } from '../retrieval/vectors';
@@ -37,11 +35,6 @@ function query(turns: readonly string[], candidates: readonly string[], target: 
   return { turns, target, same };
 }
 
-/** Whether a key falls in the held-out part: a fixed function of its text, so the split never depends on file order. */
-export function heldOut(key: string, fraction: number, salt: string): boolean {
-  return parseInt(hashText(`${salt}\n${key}`).slice(0, 8), 16) / 2 ** 32 < fraction;
-}
-
 /** Fisher-Yates in place, drawing from `next`. */
 export function shuffleWith<T>(items: T[], next: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {
@@ -59,49 +52,22 @@ export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
 // ---------------------------------------------------------------------------------------------
 // PolyAI 1-of-100 (Henderson et al. 2019, sec. 4) on DailyDialog.
 
-export const DAILYDIALOG_TEST_FRACTION = 0.2;
-export const DAILYDIALOG_SHUFFLE_SEED = 7;
+/** The order PolyAI-style examples are shuffled in before they are cut into batches of 100 (the same for every corpus). */
+export const SELECTION_SHUFFLE_SEED = 7;
 
-export interface DailyDialogSplit {
-  train: DailyDialogue[];
-  test: DailyDialogue[];
-  trainExamples: PolyaiExample[];
-  /** The test part's examples, shuffled with a fixed seed as PolyAI's datasets are, so a batch mixes dialogues. */
-  testExamples: PolyaiExample[];
+/** Conversations (each its turns, oldest first) as PolyAI examples: every turn after the first a response, the turns before it its context. */
+export function conversationExamples(conversations: readonly (readonly string[])[]): PolyaiExample[] {
+  return conversations.flatMap((turns) => dailyDialogExamples({ line: 0, turns }));
 }
 
-/**
- * A deterministic train/test split by dialogue: a dialogue is in the test part when the hash of its
- * text says so, so repeated dialogues (DailyDialog has some) land in the same part and no test
- * response is ever seen in training.
- */
-export function splitDailyDialog(dialogues: readonly DailyDialogue[], testFraction = DAILYDIALOG_TEST_FRACTION, seed = DAILYDIALOG_SHUFFLE_SEED): DailyDialogSplit {
-  const train: DailyDialogue[] = [];
-  const test: DailyDialogue[] = [];
-  for (const d of dialogues) (heldOut(d.turns.join('\n'), testFraction, 'dailydialog/test') ? test : train).push(d);
-  return { train, test, trainExamples: train.flatMap(dailyDialogExamples), testExamples: seededShuffle(test.flatMap(dailyDialogExamples), seed) };
+/** Conversations' examples shuffled with a fixed seed, as PolyAI's datasets are, so a batch of 100 mixes conversations. */
+export function shuffledConversationExamples(conversations: readonly (readonly string[])[], seed = SELECTION_SHUFFLE_SEED): PolyaiExample[] {
+  return seededShuffle(conversationExamples(conversations), seed);
 }
 
-/**
- * The project's own MMDialog-format dialogues (the demo train split) as text-only examples, so what
- * `bench -- select` learns is learned on them and never on an evaluation set: every response turn
- * with text is an example, its response the turn's texts (an image it sends is left out: the
- * candidates of text-only selection are texts), its context the turns before it, each turn's texts
- * and images (as `imageText` gives them, the pool's captions) joined in order. Turns with nothing
- * to say are skipped.
- */
-export function textOnlyExamples(records: readonly DialogueRecord[], imageText: (key: string) => string): PolyaiExample[] {
-  return records.flatMap((record) => {
-    const turns = record.turns.map((turn) => turn.elements.map((e) => (e.kind === 'text' ? e.text : imageText(e.key))).join(' ').trim());
-    const examples: PolyaiExample[] = [];
-    for (let t = 1; t < record.turns.length; t++) {
-      const response = record.turns[t]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(' ').trim();
-      const context = turns.slice(0, t).filter((c) => c !== '');
-      if (response === '' || context.length === 0) continue;
-      examples.push({ context: context[context.length - 1]!, response, extraContexts: context.slice(0, -1).reverse() });
-    }
-    return examples;
-  });
+/** 1-of-100 batches of conversations' shuffled examples. */
+export function conversationOneOfHundred(conversations: readonly (readonly string[])[], seed = SELECTION_SHUFFLE_SEED): OneOfHundred {
+  return oneOfHundredBatches(shuffledConversationExamples(conversations, seed));
 }
 
 export interface OneOfHundred {

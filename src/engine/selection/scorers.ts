@@ -1,6 +1,9 @@
 import { type TargetRank, rankAmong } from '../metrics/dialogMetrics';
 import { type CorpusStats, LexicalIndex, type LexicalMethod } from '../ranking/lexical';
-import { type FusionQuery, type FusionWeight, fuseScores } from '../response/fusion';
+import { type ChatEncoder } from '../response/chatEncoder';
+import { type ContextMatchSettings, type StoredContexts, chatContextTurns, contextMatchQuery, nearestContexts } from '../response/chatRanking';
+import { type FusionQuery, fuseScores } from '../response/fusion';
+import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { seededRandom } from '../random';
 import { type ContextOptions, applyMap, contextText, contextVector } from '../response/rankers';
 import type { SelectionMethodId } from '../response/methods';
@@ -17,7 +20,7 @@ import type { RankingGroup } from './protocols';
 export interface SelectionScorer {
   readonly id: SelectionMethodId;
   /** One row of candidate scores per query of the group. */
-  score(group: RankingGroup): Float64Array[];
+  score(group: RankingGroup): Float64Array[] | Promise<Float64Array[]>;
 }
 
 /** Unit CLIP text embedding of a text the caller has encoded. */
@@ -77,33 +80,116 @@ export function clipMapScorer(params: { w: Float32Array; a: number }, embedding:
 }
 
 /**
- * The hybrid of text-only selection: BM25 and clip-map fused per query by the convex combination of
- * their scores standardised over the group's candidates (response/fusion.ts), the weight learned on
- * train queries (fusionQueries, fitConvexWeight).
+ * Keys of candidate texts by the conversational encoder, each text encoded once (a 1-of-100 text
+ * returns in many contexts' batches only as a candidate of its own batch, but VisDial's options repeat).
  */
-export function hybridScorer(lexical: SelectionScorer, dense: SelectionScorer, weight: FusionWeight): SelectionScorer {
+export class ChatKeyCache {
+  private readonly keys = new Map<string, Float32Array>();
+  private readonly queries = new Map<string, Float32Array>();
+  constructor(readonly encoder: ChatEncoder) {}
+
+  /** The encoder's query of a dialogue (its latest turns, as much of them as the context gives), each encoded once. */
+  async queryOf(turns: readonly string[], context: ContextOptions): Promise<Float32Array> {
+    const read = chatContextTurns(dialogueState(turns), context.turns ?? 1).slice(-this.encoder.config.contextTurns);
+    const key = read.join('\n');
+    let query = this.queries.get(key);
+    if (!query) this.queries.set(key, (query = await this.encoder.encodeContext(read)));
+    return query;
+  }
+
+  async keysOf(texts: readonly string[]): Promise<Float32Array[]> {
+    const fresh = [...new Set(texts.filter((t) => !this.keys.has(t)))];
+    if (fresh.length > 0) {
+      const m = await this.encoder.encodeResponses(fresh);
+      fresh.forEach((t, i) => this.keys.set(t, m.data.slice(i * m.dim, (i + 1) * m.dim)));
+    }
+    return texts.map((t) => this.keys.get(t)!);
+  }
+}
+
+/** A key as an int8 row stores it (per-row scale), back as floats: what the pool's stored keys cost a ranking. */
+function int8RoundTrip(key: Float32Array): Float32Array {
+  let max = 0;
+  for (const v of key) max = Math.max(max, Math.abs(v));
+  const scale = Math.fround(max / 127);
+  return scale === 0 ? key : key.map((v) => Math.max(-127, Math.min(127, Math.round(v / scale))) * scale);
+}
+
+/** chat-encoder: the dot product of the context's query and each candidate's key (PolyAI's dual encoder). */
+export function chatEncoderScorer(keys: ChatKeyCache, context: ContextOptions, options: { int8Keys?: boolean } = {}): SelectionScorer {
   return {
-    id: 'hybrid',
-    score(group) {
-      const l = lexical.score(group), d = dense.score(group);
-      return l.map((row, i) => fuseScores(row, d[i]!, weight));
+    id: 'chat-encoder',
+    async score(group) {
+      const ys = (await keys.keysOf(group.candidates)).map((k) => (options.int8Keys ? int8RoundTrip(k) : k));
+      const out: Float64Array[] = [];
+      for (const q of group.queries) {
+        const x = await keys.queryOf(q.turns, context);
+        out.push(Float64Array.from(ys, (y) => dot(x, y)));
+      }
+      return out;
+    },
+  };
+}
+
+export interface ContextMatchData {
+  contexts: StoredContexts;
+  responseKeys: Int8Matrix;
+  settings: ContextMatchSettings;
+  /** Nearest contexts already found, by query (for trying several settings on the same queries); at least settings.neighbours each. */
+  nearest?: Map<Float32Array, ReturnType<typeof nearestContexts>>;
+}
+
+/** context-match: the nearest stored train contexts' responses as the query (chatRanking.ts contextMatchQuery), against each candidate's key. */
+export function contextMatchScorer(keys: ChatKeyCache, stored: ContextMatchData, context: ContextOptions): SelectionScorer {
+  return {
+    id: 'context-match',
+    async score(group) {
+      const ys = await keys.keysOf(group.candidates);
+      const out: Float64Array[] = [];
+      for (const q of group.queries) {
+        const query = await keys.queryOf(q.turns, context);
+        let near = stored.nearest?.get(query);
+        if (!near || near.length < stored.settings.neighbours) {
+          near = nearestContexts(query, stored.contexts, stored.settings.neighbours);
+          stored.nearest?.set(query, near);
+        }
+        const x = contextMatchQuery(query, stored.contexts, stored.responseKeys, stored.settings, near);
+        out.push(Float64Array.from(ys, (y) => dot(x, y)));
+      }
+      return out;
     },
   };
 }
 
 /**
- * Every query of the groups as a train query of the fusion weight: both scorers' scores of its
- * candidates, less the copies of its target's text (as rankGroups ranks it).
+ * The hybrid of text-only selection: its parts fused per query by the convex combination of their
+ * scores standardised over the group's candidates (response/fusion.ts), with the weights the page uses.
  */
-export function fusionQueries(groups: readonly RankingGroup[], lexical: SelectionScorer, dense: SelectionScorer): FusionQuery[] {
-  return groups.flatMap((group) => {
-    const l = lexical.score(group), d = dense.score(group);
-    return group.queries.map((q, i) => {
+export function hybridScorer(parts: readonly SelectionScorer[], weights: readonly number[]): SelectionScorer {
+  return {
+    id: 'hybrid',
+    async score(group) {
+      const scored = await Promise.all(parts.map((p) => p.score(group)));
+      return group.queries.map((_, i) => fuseScores(scored.map((rows) => rows[i]!), weights));
+    },
+  };
+}
+
+/**
+ * Every query of the groups as a query of the fusion's weights: each part's scores of its candidates,
+ * less the copies of its target's text (as rankGroups ranks it).
+ */
+export async function fusionQueries(groups: readonly RankingGroup[], parts: readonly SelectionScorer[]): Promise<FusionQuery[]> {
+  const out: FusionQuery[] = [];
+  for (const group of groups) {
+    const scored = await Promise.all(parts.map((p) => p.score(group)));
+    group.queries.forEach((q, i) => {
       const skip = new Set(q.same);
       const keep = (row: Float64Array) => row.filter((_, j) => !skip.has(j));
-      return { lexical: keep(l[i]!), dense: keep(d[i]!), target: q.target - q.same.filter((j) => j < q.target).length };
+      out.push({ parts: scored.map((rows) => keep(rows[i]!)), target: q.target - q.same.filter((j) => j < q.target).length });
     });
-  });
+  }
+  return out;
 }
 
 /** Chance: independent uniform scores from a seeded generator. */
@@ -116,10 +202,10 @@ export function randomScorer(seed: number): SelectionScorer {
  * Each query's target rank among its group's candidates, ties at their expected rank; candidates
  * with the target's own text (query.same) are left out rather than counted as negatives.
  */
-export function rankGroups(groups: readonly RankingGroup[], scorer: SelectionScorer): TargetRank[] {
+export async function rankGroups(groups: readonly RankingGroup[], scorer: SelectionScorer): Promise<TargetRank[]> {
   const ranks: TargetRank[] = [];
   for (const group of groups) {
-    const rows = scorer.score(group);
+    const rows = await scorer.score(group);
     group.queries.forEach((q, i) => {
       const row = rows[i]!;
       if (q.same.length === 0) {

@@ -172,6 +172,16 @@ function Step({ step, index, poolId }: { step: ReplyStep; index: number; poolId:
           The reply's text promises a picture, so an image comes next whatever the intent module said: a reply never promises a picture it does not show.
         </p>
       )}
+      {step.forcedBy === 'request' && (
+        <p className="text-sm text-slate-700" data-testid="step-forced">
+          You asked for a picture, so the reply is a line that goes with one, then the pool's best image for what you asked, whatever the intent module said.
+        </p>
+      )}
+      {step.preferred === 'names-photo-object' && (
+        <p className="text-sm text-slate-700" data-testid="step-preferred">
+          Not the ranker's first: the first of its best candidates that names what the detector found in your photo.
+        </p>
+      )}
       <IntentBars step={step} index={index} />
       <Candidates step={step} index={index} poolId={poolId} />
     </li>

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
 import type { PoolMediaItem } from '../../engine/datasets/poolCatalogue';
+import type { TextCredit } from '../../shared/demoPool';
 
 const PAGE = 60;
 
-/** Every image of the demo pool with its source, author and licence; renders only. */
-export function Credits({ items, error, imageUrl }: { items: PoolMediaItem[] | null; error: string | null; imageUrl: (item: PoolMediaItem) => string }) {
+/** The demo pool's texts by source, and every image with its source, author and licence; renders only. */
+export function Credits({ items, texts, error, imageUrl }: { items: PoolMediaItem[] | null; texts: TextCredit[] | null; error: string | null; imageUrl: (item: PoolMediaItem) => string }) {
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState(PAGE);
   const licences = useMemo(() => {
@@ -18,9 +19,32 @@ export function Credits({ items, error, imageUrl }: { items: PoolMediaItem[] | n
   }, [items, query]);
 
   if (error) return <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-900">{error}</p>;
-  if (!items) return <p role="status">Loading credits…</p>;
+  if (!items || !texts) return <p role="status">Loading credits…</p>;
   return (
     <div className="flex min-h-0 flex-col gap-3">
+      <section aria-label="Text credits" className="text-sm text-slate-700">
+        <p>
+          The demo pool holds <strong data-testid="text-credits-count">{texts.reduce((n, t) => n + t.texts, 0).toLocaleString('en')}</strong> texts to reply with:
+        </p>
+        <ul className="ml-4 list-disc" data-testid="text-credits">
+          {texts.map((t) => (
+            <li key={t.source?.id ?? 'written'}>
+              {t.texts.toLocaleString('en')}{' '}
+              {t.source ? (
+                <>
+                  from{' '}
+                  <a className="underline" href={t.source.url} target="_blank" rel="noreferrer">
+                    {t.source.name}
+                  </a>{' '}
+                  ({t.source.credit}), licence <span data-testid="text-credit-licence">{t.source.licence}</span>
+                </>
+              ) : (
+                'written for this project from its own templates (CC0)'
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
       <p className="text-sm text-slate-700">
         The demo pool holds <strong data-testid="credits-count">{items.length}</strong> openly licensed images. By licence:{' '}
         <span data-testid="licence-breakdown">{licences.map(([licence, n]) => `${licence} ${n}`).join(' · ')}</span>.

@@ -23,7 +23,7 @@ function Progress({ label, step, loaded, total }: { label: string; step: string;
  * While `configLocked` (kiosk mode, until Ctrl+Alt+S unlocks it) only the credits are shown.
  */
 export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
-  const { datasets, importing, switching, credits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
+  const { datasets, importing, switching, credits, textCredits, creditsError, lastImport } = usePoolStore(useShallow((s) => s));
   const panelOpen = usePanelStore((s) => s.poolOpen);
   const chosenTab = usePanelStore((s) => s.poolTab);
   const pool = useModelStore((s) => s.pool);
@@ -60,7 +60,7 @@ export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
           </div>
         )}
         {tab === 'credits' ? (
-          <Credits items={credits} error={creditsError} imageUrl={(item) => `${POOL_BASE_URL}${item.file}`} />
+          <Credits items={credits} texts={textCredits} error={creditsError} imageUrl={(item) => `${POOL_BASE_URL}${item.file}`} />
         ) : (
           <div className="flex min-h-0 flex-col gap-3 overflow-y-auto">
             {pool && (

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../engine/errors';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
-import { loadDemoPoolCredits, poolRef } from '../../shared/demoPool';
+import { loadDemoPoolCredits, loadDemoTextCredits, poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -128,7 +128,8 @@ export async function removeDataset(datasetId: string): Promise<void> {
 export async function loadCredits(): Promise<void> {
   if (usePoolStore.getState().credits) return;
   try {
-    poolActions.credits(await loadDemoPoolCredits());
+    const [images, texts] = await Promise.all([loadDemoPoolCredits(), loadDemoTextCredits()]);
+    poolActions.credits({ images, texts });
   } catch (error) {
     poolActions.credits(null, `The credits could not be loaded (${errorMessage(error)}). Reload the page.`);
   }

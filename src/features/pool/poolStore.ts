@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { PoolMediaItem } from '../../engine/datasets/poolCatalogue';
 import type { StoredDataset } from '../../persistence/datasetDb';
+import type { TextCredit } from '../../shared/demoPool';
 
 export interface ImportProgress {
   name: string;
@@ -17,6 +18,7 @@ interface PoolState {
   /** Set while a pool switch is embedding rows that are not cached yet. */
   switching: ImportProgress | null;
   credits: PoolMediaItem[] | null;
+  textCredits: TextCredit[] | null;
   creditsError: string | null;
   lastImport: { name: string; problems: string[] } | null;
 }
@@ -26,6 +28,7 @@ export const usePoolStore = create<PoolState>()(() => ({
   importing: null,
   switching: null,
   credits: null,
+  textCredits: null,
   creditsError: null,
   lastImport: null,
 }));
@@ -40,8 +43,8 @@ export const poolActions = {
   switching(switching: ImportProgress | null) {
     usePoolStore.setState({ switching });
   },
-  credits(credits: PoolMediaItem[] | null, creditsError: string | null = null) {
-    usePoolStore.setState({ credits, creditsError });
+  credits(credits: { images: PoolMediaItem[]; texts: TextCredit[] } | null, creditsError: string | null = null) {
+    usePoolStore.setState({ credits: credits?.images ?? null, textCredits: credits?.texts ?? null, creditsError });
   },
   imported(lastImport: PoolState['lastImport']) {
     usePoolStore.setState({ lastImport });

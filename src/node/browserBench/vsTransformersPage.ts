@@ -12,7 +12,6 @@ import { chooseExecutionPlan } from '../../engine/onnx/executionPlan';
 import { configureWasm } from '../../engine/onnx/ortSessions';
 import { decodeImage } from '../../worker/decodeImage';
 import { FetchPackSource } from '../../worker/fetchPackSource';
-import { artifactsFor, plainWasmFiles } from '../../worker/ortArtifacts';
 
 export interface VsTransformersConfig {
   packId: string;
@@ -63,10 +62,8 @@ async function run(config: VsTransformersConfig): Promise<VsTransformersResult> 
   // The engine: the worker's own loading path, WASM with the threads asked for.
   let t = now();
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: config.threads > 1, hardwareConcurrency: config.threads + 1, forceWasm: true });
-  // The artifacts the worker picks for this plan (the plain WASM build on WASM).
-  // ?artifacts=bundle keeps the bundle's own (WebGPU-capable) artifacts, for an A/B of the two builds.
-  const plain = artifactsFor(plan) === 'plain-wasm' && new URLSearchParams(location.search).get('artifacts') !== 'bundle';
-  configureWasm(plan.wasmThreads, plain ? plainWasmFiles(location.href) : ORT_FILES);
+  // The artifacts the worker runs: the bundle's own build.
+  configureWasm(plan.wasmThreads, ORT_FILES);
   const encoder = await ClipEncoder.load(new FetchPackSource(base), config.files, plan);
   const engineLoad = now() - t;
   t = now();

@@ -1,0 +1,138 @@
+import { EngineError } from '../errors';
+import type { ChatEncoder } from '../response/chatEncoder';
+import type { StoredContexts } from '../response/chatRanking';
+import { Int8Matrix } from '../retrieval/int8Matrix';
+import type { EmbeddingMatrix } from '../retrieval/vectors';
+import { type EmbeddingCache, type PoolBuildProgress, type PoolBuildStats, type PoolEmbeddingsFile, decodeRows, embedPool, encodeRows, rowKeysHash, textContentKey } from './poolEmbeddings';
+
+/**
+ * The conversational encoder's side of a candidate pool: a key per text and per image (of its label),
+ * kept like the pool's CLIP embeddings (a precomputed file, `npm run chat:keys`, then this browser's
+ * cache, then computed), and the stored contexts of context match: the train contexts the pool's
+ * human texts answered, each a query vector and the text that followed it.
+ */
+
+/** The fingerprint the keys are filed under: the encoder's, apart from CLIP fingerprints. */
+export function chatKeysFingerprint(encoder: ChatEncoder): string {
+  return `chat:${encoder.fingerprint}`;
+}
+
+/** An image's text for the conversational encoder: what its label says. */
+export function imageKeyText(label: string): string {
+  return label;
+}
+
+export interface ChatPoolKeys {
+  textKeys: Int8Matrix;
+  imageKeys: Int8Matrix;
+  stats: PoolBuildStats;
+}
+
+/** Rows of an f32 matrix in an int8 matrix (ranked with the int8 kernel; no residual kept, see chat:keys for what it costs). */
+export function int8Of(matrix: EmbeddingMatrix): Int8Matrix {
+  return Int8Matrix.fromFloat32(matrix.data, matrix.rows, matrix.dim, { refine: false });
+}
+
+/** Keys of the pool's texts and images' labels: from the precomputed file, the cache, or computed in batches. */
+export async function embedChatKeys(options: {
+  encoder: ChatEncoder;
+  texts: readonly string[];
+  imageLabels: readonly string[];
+  precomputed?: PoolEmbeddingsFile | null;
+  cache?: EmbeddingCache;
+  onProgress?: (progress: PoolBuildProgress) => void;
+  cancelled?: () => boolean;
+}): Promise<ChatPoolKeys & { rows: EmbeddingMatrix }> {
+  const { encoder } = options;
+  const items = [...options.texts, ...options.imageLabels.map(imageKeyText)].map((text, i) => ({ id: String(i), text }));
+  const embedded = await embedPool({
+    encoder: {
+      fingerprint: chatKeysFingerprint(encoder),
+      encodeTexts: async (texts) => {
+        const m = await encoder.encodeResponses(texts);
+        return texts.map((_, i) => m.data.slice(i * m.dim, (i + 1) * m.dim));
+      },
+      encodeImages: () => Promise.reject(new EngineError('invalid-input', 'The conversational encoder reads an image by its label.')),
+    },
+    texts: items,
+    images: [],
+    imageKeys: [],
+    loadImage: () => Promise.reject(new EngineError('invalid-input', 'The conversational encoder reads no pixels.')),
+    precomputed: options.precomputed ?? null,
+    cache: options.cache,
+    batchSize: 256,
+    onProgress: options.onProgress,
+    cancelled: options.cancelled,
+  });
+  const m = embedded.textMatrix;
+  const n = options.texts.length;
+  const part = (from: number, to: number): EmbeddingMatrix => ({ data: m.data.subarray(from * m.dim, to * m.dim), rows: to - from, dim: m.dim });
+  return { textKeys: int8Of(part(0, n)), imageKeys: int8Of(part(n, m.rows)), stats: embedded.stats, rows: m };
+}
+
+export interface StoredContextsMeta {
+  version: 2;
+  encoderFingerprint: string;
+  dim: number;
+  contexts: number;
+  /** The pool the responses are rows of: the hash of its texts' content keys (rowKeysHash). */
+  poolTexts: string;
+  /** Where they came from, for the benchmarks' header. */
+  source: string;
+}
+
+export interface StoredContextsFile {
+  meta: StoredContextsMeta;
+  /** int8 codes, then a float32 scale per context (poolEmbeddings' 'int8' encoding), then each context's response row (int32). */
+  bytes: Uint8Array;
+}
+
+/** The file of `vectors` (one context a row) answered by the pool texts of `responseRows`. */
+export function serializeStoredContexts(encoder: ChatEncoder, vectors: Float32Array, responseRows: readonly number[], poolTexts: readonly string[], source: string): StoredContextsFile {
+  const dim = encoder.config.dim;
+  const n = responseRows.length;
+  const rows = encodeRows(vectors, n, dim, 'int8').bytes;
+  const bytes = new Uint8Array(rows.byteLength + n * 4);
+  bytes.set(rows);
+  const view = new DataView(bytes.buffer);
+  responseRows.forEach((r, i) => view.setInt32(rows.byteLength + 4 * i, r, true));
+  return { meta: { version: 2, encoderFingerprint: encoder.fingerprint, dim, contexts: n, poolTexts: poolTextsHash(poolTexts), source }, bytes };
+}
+
+function poolTextsHash(texts: readonly string[]): string {
+  return rowKeysHash(texts.map(textContentKey), []);
+}
+
+export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, location: string): StoredContextsFile {
+  const bad = (what: string): never => {
+    throw new EngineError('pack-file-corrupt', `${location}: ${what} Rebuild it with "npm run chat:keys".`);
+  };
+  if (typeof metaJson !== 'object' || metaJson === null || Array.isArray(metaJson)) bad('is not a stored-contexts description.');
+  const m = metaJson as Record<string, unknown>;
+  if (m['version'] !== 2) bad(`has version ${String(m['version'])}; this app reads version 2.`);
+  const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+  const dim = m['dim'];
+  if (!whole(dim) || (dim as number) === 0 || (dim as number) > 4096) bad('has no valid "dim".');
+  if (!whole(m['contexts'])) bad('has no valid "contexts".');
+  if (typeof m['encoderFingerprint'] !== 'string' || typeof m['poolTexts'] !== 'string') bad('lacks "encoderFingerprint" or "poolTexts".');
+  const n = m['contexts'] as number;
+  const expected = n * (dim as number) + n * 4 + n * 4;
+  if (bytes.byteLength !== expected) bad(`holds ${bytes.byteLength} bytes, but ${n} contexts of ${String(dim)} (int8, with their responses) need ${expected}.`);
+  return { meta: { version: 2, encoderFingerprint: m['encoderFingerprint'] as string, dim: dim as number, contexts: n, poolTexts: m['poolTexts'] as string, source: typeof m['source'] === 'string' ? m['source'] : '' }, bytes };
+}
+
+/**
+ * The stored contexts, when the file was made by this encoder for this pool (the same texts in the same
+ * order); null otherwise: context match is then not offered until `npm run chat:keys` makes them again.
+ */
+export function resolveStoredContexts(file: StoredContextsFile, encoder: ChatEncoder, poolTexts: readonly string[]): StoredContexts | null {
+  const { dim, contexts: n } = file.meta;
+  if (file.meta.encoderFingerprint !== encoder.fingerprint || dim !== encoder.config.dim || file.meta.poolTexts !== poolTextsHash(poolTexts)) return null;
+  const all = decodeRows(file.bytes, n, dim, 'int8');
+  const vectors = Int8Matrix.allocate(n, dim, { refine: false });
+  for (let i = 0; i < n; i++) vectors.setRow(i, all.subarray(i * dim, (i + 1) * dim));
+  const view = new DataView(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const responseRows = Int32Array.from({ length: n }, (_, i) => view.getInt32(n * dim + n * 4 + 4 * i, true));
+  if (responseRows.some((r) => r < 0 || r >= poolTexts.length)) return null;
+  return { vectors, responseRows };
+}

@@ -1,0 +1,18 @@
+/**
+ * Two texts are "the same message" when their keys match: no accents, case, apostrophes or
+ * punctuation, a repeated letter counted once, and no trailing "haha", so "Whoa!!" and "whoaaa haha"
+ * are one text. The same rule as the demo generator's `text_key` (models/scripts/pool/grammar.py), so
+ * the pool is deduplicated, and a reply is told apart from what was already said, as the demo's
+ * held-out texts are told apart from the pool.
+ */
+export function textKey(text: string): string {
+  const plain = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\u2019/g, "'")
+    .replace(/'/g, '')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+  return plain.replace(/(.)\1+/g, '$1').replace(/( ha(ha)*)+$/, '');
+}

@@ -1,0 +1,162 @@
+import { EngineError } from '../errors';
+import type { Int8Matrix } from '../retrieval/int8Matrix';
+import { type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
+import type { ChatEncoder } from './chatEncoder';
+import type { CandidateItem, Modality, ResponseState } from './types';
+
+/**
+ * Ranking with the conversational encoder (chatEncoder.ts): its own keys for the pool's texts and
+ * images (an image by its label), and the stored contexts of context matching. Plain functions and
+ * two rankers, shared by the page's reply session and `bench -- select`.
+ */
+
+/** The train contexts the pool's human texts answered: each context's query vector and the pool text row of its response. */
+export interface StoredContexts {
+  vectors: Int8Matrix;
+  responseRows: Int32Array;
+}
+
+/** How context matching turns neighbours into a query: the k nearest stored contexts, softmax(similarity / temperature). */
+export interface ContextMatchSettings {
+  neighbours: number;
+  temperature: number;
+}
+
+export const DEFAULT_CONTEXT_MATCH: ContextMatchSettings = { neighbours: 32, temperature: 0.05 };
+
+/** The conversational encoder's part of a pool. */
+export interface ChatPool {
+  encoder: ChatEncoder;
+  /** One unit key per pool text, in the pool's order. */
+  textKeys: Int8Matrix;
+  /** One unit key per pool image (of its label), in the pool's order. */
+  imageKeys: Int8Matrix;
+  /** Null for a pool without them (a dataset of the visitor's): context match is then not offered. */
+  contexts: StoredContexts | null;
+  contextMatch: ContextMatchSettings;
+}
+
+/**
+ * The words the encoder reads for a photo nothing was recognised in (no confident caption): it was
+ * shared, and a reply can still answer that, as people answer a photo they cannot make out.
+ */
+export const UNDESCRIBED_PHOTO_TEXT = 'a photo';
+
+/** What the encoder reads of the dialogue: each turn's texts (a photo by its caption), oldest first; turns with nothing to read are left out. */
+export function chatContextTurns(state: ResponseState, turns = Infinity): string[] {
+  return state.turns
+    .slice(Math.max(0, state.turns.length - turns))
+    .map((t) => t.elements.map((e) => (e.kind === 'image' && e.text.trim() === '' ? UNDESCRIBED_PHOTO_TEXT : e.text.trim())).filter((text) => text !== '').join(' '))
+    .filter((text) => text !== '');
+}
+
+/** Every row's score of an int8 matrix against a float query, as float dot products. */
+export function int8Scores(matrix: Int8Matrix, query: Float32Array): Float64Array {
+  const { scores, queryScale } = matrix.scores(query);
+  return Float64Array.from(scores, (s) => s * queryScale);
+}
+
+/** A row of an int8 matrix as floats. */
+function int8Row(matrix: Int8Matrix, row: number): Float32Array {
+  const out = new Float32Array(matrix.dim);
+  const at = row * matrix.stride;
+  const scale = matrix.scales[row]!;
+  for (let j = 0; j < matrix.dim; j++) out[j] = matrix.codes[at + j]! * scale;
+  return out;
+}
+
+/** The `count` stored contexts nearest a query, best first (their dot products). */
+export function nearestContexts(query: Float32Array, contexts: StoredContexts, count: number): ScoredIndex[] {
+  return topKOfScores(int8Scores(contexts.vectors, query), Math.min(count, contexts.vectors.rows));
+}
+
+/**
+ * Context matching, the classic way to make a weak encoder sound apt: the `neighbours` stored
+ * contexts most like the query, weighted by softmax(similarity / temperature), and the weighted mean
+ * of the keys of their responses as a new query in key space. A candidate then scores by how close it
+ * is to what was said after contexts like this one, so the responses themselves rank first and
+ * texts like them follow. `near` may hold the nearest contexts already found (at least `neighbours`).
+ */
+export function contextMatchQuery(query: Float32Array, contexts: StoredContexts, responseKeys: Int8Matrix, settings: ContextMatchSettings, near = nearestContexts(query, contexts, settings.neighbours)): Float32Array {
+  const used = near.slice(0, settings.neighbours);
+  if (used.length === 0) throw new EngineError('invalid-input', 'There are no stored contexts to match.');
+  const top = used[0]!.score;
+  const weights = used.map((n) => Math.exp((n.score - top) / settings.temperature));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const out = new Float32Array(responseKeys.dim);
+  used.forEach((n, i) => {
+    const key = int8Row(responseKeys, contexts.responseRows[n.index]!);
+    const w = weights[i]! / total;
+    for (let j = 0; j < out.length; j++) out[j]! += w * key[j]!;
+  });
+  return l2Normalize(out);
+}
+
+/** The query of a dialogue state, encoded once per state (a reply's steps and its two rankers ask again). */
+class QueryMemo {
+  private last: { key: string; query: Promise<Float32Array> } | null = null;
+  constructor(
+    private readonly encoder: ChatEncoder,
+    private readonly turns: number,
+  ) {}
+  get(state: ResponseState): Promise<Float32Array> {
+    const context = chatContextTurns(state, this.turns);
+    if (context.length === 0) return Promise.reject(new EngineError('invalid-input', 'There is no context to reply to.'));
+    const key = context.join('\n');
+    if (this.last?.key !== key) this.last = { key, query: this.encoder.encodeContext(context) };
+    return this.last.query;
+  }
+}
+
+/** Scores of candidates given by text, against a query in key space. */
+async function candidateScores(encoder: ChatEncoder, query: Float32Array, candidates: readonly CandidateItem[]): Promise<Float64Array> {
+  const keys = await encoder.encodeResponses(candidates.map((c) => c.text));
+  return Float64Array.from(candidates, (_, i) => dot(keys.data.subarray(i * keys.dim, (i + 1) * keys.dim), query));
+}
+
+/** The ranking of a pool by a query vector in key space, texts or images. */
+abstract class KeySpaceRanker {
+  constructor(protected readonly chat: ChatPool) {}
+  protected abstract query(state: ResponseState): Promise<Float32Array>;
+  private keys(modality: Modality): Int8Matrix {
+    return modality === 'text' ? this.chat.textKeys : this.chat.imageKeys;
+  }
+  async poolScores(state: ResponseState, modality: Modality): Promise<Float64Array> {
+    return int8Scores(this.keys(modality), await this.query(state));
+  }
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]> {
+    return topKOfScores(await this.poolScores(state, modality), k, exclude);
+  }
+  async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]): Promise<Float64Array> {
+    return candidateScores(this.chat.encoder, await this.query(state), candidates);
+  }
+}
+
+/** chat-encoder: the dot product of the context's query and each candidate's key (PolyAI's dual encoder). */
+export class ChatEncoderRanker extends KeySpaceRanker {
+  readonly id = 'chat-encoder' as const;
+  private readonly memo: QueryMemo;
+  constructor(chat: ChatPool, turns = Infinity) {
+    super(chat);
+    this.memo = new QueryMemo(chat.encoder, turns);
+  }
+  protected query(state: ResponseState): Promise<Float32Array> {
+    return this.memo.get(state);
+  }
+}
+
+/** context-match: the stored contexts most like this one, and what was answered to them (contextMatchQuery). */
+export class ContextMatchRanker extends KeySpaceRanker {
+  readonly id = 'context-match' as const;
+  private readonly memo: QueryMemo;
+  private readonly contexts: StoredContexts;
+  constructor(chat: ChatPool, turns = Infinity) {
+    super(chat);
+    if (!chat.contexts) throw new EngineError('invalid-input', 'Context match needs the stored contexts of the pool, which this pool does not have. Choose another method in Settings.');
+    this.contexts = chat.contexts;
+    this.memo = new QueryMemo(chat.encoder, turns);
+  }
+  protected async query(state: ResponseState): Promise<Float32Array> {
+    return contextMatchQuery(await this.memo.get(state), this.contexts, this.chat.textKeys, this.chat.contextMatch);
+  }
+}

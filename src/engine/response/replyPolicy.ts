@@ -1,0 +1,72 @@
+import { mentionedClasses } from '../metrics/objectMentions';
+import { textKey } from '../pool/textKey';
+
+/**
+ * What a reply must not do however well it ranks, and what a visitor's words ask for outright:
+ * plain rules over the words of the pool's texts, each stated once here and used by the reply session.
+ */
+
+const PHOTO_NOUN = String.raw`(?:pics?|pix|photos?|pictures?|images?|selfies?|snaps?|shots?)`;
+/** A text that asks the other person for photos: "where are the pics??", "send me a photo", "any more pics?", "show me!". */
+const ASKS_FOR_PHOTOS = new RegExp(
+  [
+    String.raw`\b(?:send|show|share|post|drop|sending)\b[^.!?]{0,24}\b${PHOTO_NOUN}\b`,
+    String.raw`\b(?:any|more|some|moar)\s+(?:\w+\s+)?${PHOTO_NOUN}\b`,
+    String.raw`\bwhere(?:'?s| are| is)\s+(?:the\s+|your\s+)?${PHOTO_NOUN}\b`,
+    String.raw`\b${PHOTO_NOUN}\b[^.!?]{0,12}(?:pls|please|plz|or it didn'?t happen)`,
+    String.raw`\b(?:let me|lemme|wanna|dying to)\s+see\b`,
+    String.raw`\bshow me\b|\bsend (?:me )?(?:some|more|one)\b|\bsend more\b|\bkeep (?:them|em|'em) coming\b`,
+  ].join('|'),
+  'i',
+);
+
+/** Whether a text asks the other person for photos (a reply asks at most once a conversation, and never of someone who just sent one). */
+export function asksForPhotos(text: string): boolean {
+  return ASKS_FOR_PHOTOS.test(text);
+}
+
+/** A text that speaks of a photo the other person sent ("love your pic", "in this photo"): said only right after one was. */
+const SPEAKS_OF_THEIR_PHOTO = new RegExp(String.raw`\b(?:your|this|that|these|those|ur)\s+(?:\w+\s+)?${PHOTO_NOUN}\b|\bin (?:your|this) ${PHOTO_NOUN}\b`, 'i');
+
+export function speaksOfTheirPhoto(text: string): boolean {
+  return SPEAKS_OF_THEIR_PHOTO.test(text);
+}
+
+/**
+ * A visitor's request for a picture, and what it should show: "show me a cat" → "cat", "send me a photo
+ * of food" → "food", "can I see a picture of your dog?" → "dog", "got any pics of the beach?" →
+ * "beach". Null when the words ask for no picture, or for no thing in particular ("show me!").
+ */
+export function pictureRequest(text: string): string | null {
+  const t = text.toLowerCase().replace(/[’]/g, "'");
+  const request =
+    /\b(?:show|send|give|share|post)\s+(?:me|us)\s+(?:an?\s+|some\s+|the\s+|your\s+|a\s+few\s+)?(?:(?:photo|picture|pic|image|snap|shot)s?\s+(?:of\s+)?)?(.+)/.exec(t) ??
+    /\b(?:can|could|may)\s+i\s+(?:see|have|get)\s+(?:an?\s+|some\s+|the\s+)?(?:(?:photo|picture|pic|image)s?\s+of\s+)?(.+)/.exec(t) ??
+    /\b(?:got|have you got|do you have)\s+(?:any|an?)\s+(?:photo|picture|pic|image)s?\s+of\s+(.+)/.exec(t) ??
+    /\b(?:i want to|i'd like to|let me)\s+see\s+(?:an?\s+|some\s+|the\s+)?(?:(?:photo|picture|pic|image)s?\s+of\s+)?(.+)/.exec(t);
+  if (!request) return null;
+  const thing = request[1]!
+    .replace(/[?!.,;:]+.*$/, '')
+    .replace(/^(?:an?|some|the|your|my|one|of)\s+/g, '')
+    .replace(/\s+(?:please|pls|plz|now|too|again|for me|here)$/g, '')
+    .trim();
+  if (thing === '' || /^(?:it|that|this|them|those|these|more|one|something|anything|me|photos?|pictures?|pics?|images?)$/.test(thing)) return null;
+  return thing;
+}
+
+/** The pool's texts by their key, so a text said before is told apart in any re-typing ("Hi!!" and "hi"). */
+export function rowsByKey(texts: readonly string[]): Map<string, number[]> {
+  const byKey = new Map<string, number[]>();
+  texts.forEach((text, row) => {
+    const key = textKey(text);
+    const rows = byKey.get(key);
+    if (rows) rows.push(row);
+    else byKey.set(key, [row]);
+  });
+  return byKey;
+}
+
+/** Whether a text names an object (one of the 80 COCO classes, in any of its words: "puppy" for dog). */
+export function namesObject(text: string, cocoClass: string): boolean {
+  return (mentionedClasses(text) as Set<string>).has(cocoClass);
+}

@@ -1,0 +1,92 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ClipTokenizer } from '../engine/clip/tokenizer';
+import { boothFilterReason } from '../engine/conversations/boothFilter';
+import { CONVERSATION_CORPORA, type ConversationPart } from '../engine/conversations/corpora';
+import { formatCount } from '../engine/datasets/validation';
+import { seededShuffle } from '../engine/selection/protocols';
+import { parseCommandLine, runCommand } from './cliArgs';
+import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
+
+/**
+ * npm run chat:data -- [--data ../shared/data] [--out models/.cache/chat]
+ * The conversational encoder's training data: every train and valid conversation of the real
+ * corpora (conversationPart; never a test one) as context → response pairs, each text tokenized by
+ * the CLIP tokenizer the worker runs (models/clip-tokenizer), so training sees the ids the page will
+ * feed. Train pairs are in corpus order (the trainer shuffles); valid pairs are shuffled with a fixed
+ * seed per corpus, as 1-of-100 batches are cut. A text the tokenizer cannot read (boothFilter's
+ * 'unreadable') is skipped and counted: as a response its pair goes, as a context turn the turn goes.
+ */
+const USAGE = 'npm run chat:data -- [--data ../shared/data] [--out models/.cache/chat]';
+/** Turns of context kept per pair; the trainer uses the latest of them (its --context-turns). */
+export const EXPORTED_CONTEXT_TURNS = 10;
+/** Tokens kept per turn (its start); CLIP's own limit is 77 for a whole text. */
+export const MAX_TURN_TOKENS = 64;
+const VALID_SHUFFLE_SEED = 7;
+
+function main(): void {
+  const values = parseCommandLine(process.argv.slice(2), { data: { type: 'string', default: SHARED_DATA_DIR }, out: { type: 'string', default: join('models', '.cache', 'chat') } }, USAGE);
+  const tokenizerJson = readFileSync(join('models', 'clip-tokenizer', 'tokenizer.json'), 'utf8');
+  const tokenizerConfig = readFileSync(join('models', 'clip-tokenizer', 'tokenizer_config.json'), 'utf8');
+  const tokenizer = new ClipTokenizer(JSON.parse(tokenizerJson), JSON.parse(tokenizerConfig), MAX_TURN_TOKENS + 2);
+  const textIndex = new Map<string, number>();
+  const tokens: number[][] = [];
+  const texts: string[] = [];
+  const unreadable = { responses: 0, contextTurns: 0 };
+  const indexOf = (text: string): number | null => {
+    let i = textIndex.get(text);
+    if (i !== undefined) return i;
+    if (boothFilterReason(text) === 'unreadable') return null;
+    i = texts.length;
+    textIndex.set(text, i);
+    texts.push(text);
+    tokens.push(tokenizer.encode(text).slice(1, -1)); // without start and end of text: the trainer adds its own markers
+    return i;
+  };
+  const pairs: Record<Exclude<ConversationPart, 'test'>, { corpus: string; conversation: string; context: number[]; response: number }[]> = { train: [], valid: [] };
+  const counts: Record<string, Record<string, number>> = {};
+  for (const { corpus, conversations, skipped } of readCorpora(values.data)) {
+    const c = (counts[corpus] = { trainConversations: 0, validConversations: 0, testConversations: 0, trainPairs: 0, validPairs: 0, skippedEmptyTurns: skipped.emptyTurns, skippedOneTurn: skipped.oneTurn });
+    const validPairs: (typeof pairs)['valid'] = [];
+    for (const conversation of conversations) {
+      c[`${conversation.part}Conversations`]!++;
+      if (conversation.part === 'test') continue;
+      const ids = conversation.tidyTurns.map((t) => indexOf(t));
+      ids.forEach((response, r) => {
+        if (r === 0) return;
+        if (response === null) return void unreadable.responses++;
+        const before = ids.slice(Math.max(0, r - EXPORTED_CONTEXT_TURNS), r);
+        unreadable.contextTurns += before.filter((i) => i === null).length;
+        const context = before.filter((i): i is number => i !== null);
+        if (context.length === 0) return;
+        const pair = { corpus, conversation: conversation.id, context, response };
+        if (conversation.part === 'train') pairs.train.push(pair);
+        else validPairs.push(pair);
+      });
+    }
+    pairs.valid.push(...seededShuffle(validPairs, VALID_SHUFFLE_SEED));
+    c.trainPairs = pairs.train.filter((p) => p.corpus === corpus).length;
+    c.validPairs = validPairs.length;
+  }
+  mkdirSync(values.out, { recursive: true });
+  const out = {
+    version: 1,
+    tokenizer: tokenizer.fingerprint,
+    maxTurnTokens: MAX_TURN_TOKENS,
+    contextTurns: EXPORTED_CONTEXT_TURNS,
+    corpora: Object.fromEntries(Object.keys(counts).map((id) => [id, CONVERSATION_CORPORA[id as keyof typeof CONVERSATION_CORPORA].name])),
+    counts,
+    unreadable,
+    texts,
+    tokens,
+    train: pairs.train,
+    valid: pairs.valid,
+  };
+  writeFileSync(join(values.out, 'pairs.json'), JSON.stringify(out));
+  for (const [corpus, c] of Object.entries(counts)) {
+    console.log(`${corpus}: conversations train ${formatCount(c.trainConversations!)} / valid ${formatCount(c.validConversations!)} / test ${formatCount(c.testConversations!)} (test not read further); pairs train ${formatCount(c.trainPairs!)} / valid ${formatCount(c.validPairs!)}; skipped ${c.skippedEmptyTurns} empty utterances, ${c.skippedOneTurn} one-turn conversations`);
+  }
+  console.log(`${formatCount(texts.length)} distinct texts tokenized; unreadable: ${unreadable.responses} responses, ${unreadable.contextTurns} context turns skipped → ${join(values.out, 'pairs.json')}`);
+}
+
+await runCommand('chat:data', main);

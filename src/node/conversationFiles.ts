@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ConversationCorpusId, type ConversationPart, CONVERSATION_CORPORA, CONVERSATION_CORPUS_IDS, conversationPart } from '../engine/conversations/corpora';
+import { type Conversation, type SkippedCounts, addSkipped, noneSkipped } from '../engine/conversations/corpus';
+import { decodeUtf8Strict } from '../engine/datasets/validation';
+
+/** Where the reference data sits: beside the project (see ../shared/data/README.md). */
+export const SHARED_DATA_DIR = join('..', 'shared', 'data');
+
+export interface PartedConversation extends Conversation {
+  readonly corpus: ConversationCorpusId;
+  readonly part: ConversationPart;
+  /** The conversation's turns as a person would type them (the corpus's tidy). */
+  readonly tidyTurns: readonly string[];
+}
+
+export interface CorpusConversations {
+  corpus: ConversationCorpusId;
+  conversations: PartedConversation[];
+  skipped: SkippedCounts;
+}
+
+/** A corpus's files from the data folder, read, tidied and split by the one rule (conversationPart). */
+export function readCorpus(corpus: ConversationCorpusId, dataDir = SHARED_DATA_DIR): CorpusConversations {
+  const entry = CONVERSATION_CORPORA[corpus];
+  const conversations: PartedConversation[] = [];
+  const skipped = noneSkipped();
+  for (const file of entry.files) {
+    const path = join(dataDir, entry.dir, file.name);
+    if (!existsSync(path)) throw new Error(`There is no ${path}: ${entry.name} is read from ${join(dataDir, entry.dir)} (see ../shared/data/README.md).`);
+    const read = entry.read(decodeUtf8Strict(new Uint8Array(readFileSync(path)), path), path);
+    addSkipped(skipped, read.skipped);
+    for (const c of read.conversations) conversations.push({ ...c, corpus, part: conversationPart(corpus, file.name, c), tidyTurns: c.turns.map(entry.tidy) });
+  }
+  return { corpus, conversations, skipped };
+}
+
+export function readCorpora(dataDir = SHARED_DATA_DIR): CorpusConversations[] {
+  return CONVERSATION_CORPUS_IDS.map((id) => readCorpus(id, dataDir));
+}
