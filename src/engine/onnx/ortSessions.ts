@@ -18,10 +18,30 @@ export function configureWasm(threads: number, wasmPaths?: WasmFiles): void {
   if (wasmPaths) ort.env.wasm.wasmPaths = wasmPaths;
 }
 
-export const createOrtSession: SessionFactory = (model, provider) =>
-  ort.InferenceSession.create(model, {
-    executionProviders: [provider],
-    graphOptimizationLevel: 'all',
-    // Keep outputs on the CPU: the engine reads every embedding it computes.
-    ...(provider === 'webgpu' ? { preferredOutputLocation: 'cpu' as const } : {}),
-  });
+/**
+ * onnxruntime-web's WebGPU-capable build runs one inference at a time across all its sessions (a second
+ * run while one is in flight throws "Session already started" or "Session mismatch"), and the worker
+ * runs models side by side: a reply's encoders while the pool's rows are computed in the background.
+ * Every session's runs therefore go through one queue.
+ */
+let runQueue: Promise<unknown> = Promise.resolve();
+
+function oneRunAtATime(session: OrtSession): OrtSession {
+  const run = session.run.bind(session) as (...args: unknown[]) => Promise<ort.InferenceSession.ReturnType>;
+  (session as { run: (...args: unknown[]) => Promise<ort.InferenceSession.ReturnType> }).run = (...args: unknown[]) => {
+    const result = runQueue.then(() => run(...args));
+    runQueue = result.catch(() => undefined);
+    return result;
+  };
+  return session;
+}
+
+export const createOrtSession: SessionFactory = async (model, provider) =>
+  oneRunAtATime(
+    await ort.InferenceSession.create(model, {
+      executionProviders: [provider],
+      graphOptimizationLevel: 'all',
+      // Keep outputs on the CPU: the engine reads every embedding it computes.
+      ...(provider === 'webgpu' ? { preferredOutputLocation: 'cpu' as const } : {}),
+    }),
+  );
