@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONVERSATION_CORPUS_IDS } from '../engine/conversations/corpora';
 import { formatCount } from '../engine/datasets/validation';
-import { chatKeysFingerprint, embedChatKeys, serializeStoredContexts } from '../engine/pool/chatPool';
+import { chatKeysFingerprint, embedChatKeys, imageKeyText, serializeStoredContexts } from '../engine/pool/chatPool';
 import { serializePoolEmbeddings, textContentKey } from '../engine/pool/poolEmbeddings';
 import { textKey } from '../engine/pool/textKey';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
@@ -53,14 +53,16 @@ async function main(): Promise<void> {
   progress.end();
   mkdirSync(join(values.pool, 'embeddings'), { recursive: true });
   const base = join(values.pool, 'embeddings', packId);
-  const n = poolTexts.length;
   const keyRows = keys.rows;
-  const keysFile = serializePoolEmbeddings(`${packId}.chat`, chatKeysFingerprint(encoder), {
-    textMatrix: { data: keyRows.data.subarray(0, n * keyRows.dim), rows: n, dim: keyRows.dim },
-    imageMatrix: { data: keyRows.data.subarray(n * keyRows.dim), rows: keyRows.rows - n, dim: keyRows.dim },
-    textKeys: poolTexts.map(textContentKey),
-    imageKeys: media.map((m) => textContentKey(m.label ?? m.alt)),
-  }, 'int8', { compact: true });
+  // Laid out as embedChatKeys reads it in the worker: the pool's texts, then the images' labels, all as texts.
+  const keyTexts = [...poolTexts, ...media.map((m) => imageKeyText(m.label ?? m.alt))];
+  const keysFile = serializePoolEmbeddings(
+    `${packId}.chat`,
+    chatKeysFingerprint(encoder),
+    { textMatrix: keyRows, imageMatrix: { data: new Float32Array(0), rows: 0, dim: keyRows.dim }, textKeys: keyTexts.map(textContentKey), imageKeys: [] },
+    'int8',
+    { compact: true },
+  );
   write(`${base}.chat`, keysFile.meta, keysFile.bytes);
   console.log(`wrote ${base}.chat.json/.bin: ${formatCount(keyRows.rows)} keys of ${keyRows.dim} (int8, ${(keysFile.bytes.byteLength / 1e6).toFixed(1)} MB); ${keys.stats.fromFile} kept from the earlier file, ${keys.stats.computed} computed`);
 

@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { parseConversationsBytes } from '../datasets/mmdialog';
 import { dialogueStats } from '../datasets/mmdialogExport';
 import { decodeUtf8Strict, parseJsonDocument } from '../datasets/validation';
-import { parseMediaCatalogue, parseTextCatalogue } from '../datasets/poolCatalogue';
+import { parseMediaCatalogue, parseTextCatalogue, parseTextSources } from '../datasets/poolCatalogue';
+import { imageKeyText, parseStoredContexts } from '../pool/chatPool';
+import { parsePoolEmbeddings, rowKeysHash, textContentKey } from '../pool/poolEmbeddings';
+import { textKey } from '../pool/textKey';
 
 /** The shipped demo data, read through the same validators the app uses. */
 const PUBLIC = join(__dirname, '..', '..', '..', 'public');
@@ -62,4 +65,21 @@ describe('the demo dataset', () => {
     expect(heldOut.length).toBeGreaterThan(1500);
     expect(heldOut.filter((t) => seen.has(key(t)))).toEqual([]);
   });
+
+  it('holds the human texts of the corpora\'s train parts with their sources, each once by text key, and the encoder\'s files fit the pool', () => {
+    const sources = parseTextSources(readJson('pool/texts.json'), { file: 'pool/texts.json', strict: true });
+    expect(sources.map((s) => [s.id, s.licence])).toEqual([['dailydialog', 'CC BY-NC-SA 4.0'], ['topical-chat', 'CDLA-Sharing-1.0']]);
+    const human = texts.filter((t) => t.source === 'dailydialog' || t.source === 'topical-chat');
+    expect(human.length).toBeGreaterThanOrEqual(30_000);
+    expect(new Set(human.map((t) => textKey(t.text))).size).toBe(human.length);
+    // The shipped keys and stored contexts were made for exactly these texts and labels (npm run chat:keys).
+    const read = (name: string) => [readJson(`pool/embeddings/${name}.json`), new Uint8Array(readFileSync(join(PUBLIC, 'pool', 'embeddings', `${name}.bin`))), name] as const;
+    const keys = parsePoolEmbeddings(...read('mini-clip.chat'));
+    const rows = [...texts.map((t) => t.text), ...media.map((m) => imageKeyText(m.label ?? m.alt))].map(textContentKey);
+    expect(keys.meta.compact?.keysHash).toBe(rowKeysHash(rows, []));
+    const contexts = parseStoredContexts(...read('mini-clip.contexts'));
+    expect(contexts.meta.poolTexts).toBe(rowKeysHash(texts.map((t) => textContentKey(t.text)), []));
+    expect(contexts.meta.contexts).toBeGreaterThan(50_000);
+  });
 });
+
