@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectBench } from './benchSelect';
+import { selectBench, selectionFormatOf } from './benchSelect';
 
 const file = (name: string, content: string | Buffer) => {
   const path = join(mkdtempSync(join(tmpdir(), 'select-')), name);
@@ -25,5 +25,16 @@ describe('bench -- select on a file it does not know', () => {
     const dd = file('dialogues_text.txt', 'Hi . __eou__ Hello . __eou__\n');
     await expect(selectBench(['--data', dd, '--format', 'topical-chat'])).rejects.toThrow(`${dd} looks like DailyDialog's dialogues_text.txt, not a Topical-Chat file such as test_freq.json: use --format dailydialog.`);
     await expect(selectBench(['--data', join(tmpdir(), 'nothing-here.txt')])).rejects.toThrow('There is no');
+  });
+});
+
+describe('bench -- select reads the format off the file', () => {
+  it('tells every shared data file apart', () => {
+    const shared = (path: string) => readFileSync(new URL(`../../../shared/data/${path}`, import.meta.url), 'utf8');
+    expect(selectionFormatOf(shared('dailydialog/dialogues_text.txt'))).toBe('dailydialog');
+    expect(selectionFormatOf(shared('topical-chat/test_freq.json'))).toBe('topical-chat');
+    expect(selectionFormatOf(shared('visdial/visdial_1.0_val.json'))).toBe('visdial');
+    expect(selectionFormatOf(shared('avsd/lbl_test_set4DSTC7-AVSD.json'))).toBe('avsd');
+    expect(selectionFormatOf('{"context": "hi", "response": "hello", "context/0": "hey"}\n')).toBe('polyai');
   });
 });

@@ -127,7 +127,8 @@ const SELECTION_FORMATS = {
   visdial: {
     what: "VisDial v1.0's visdial_1.0_val.json",
     example: join('..', 'shared', 'data', 'visdial', 'visdial_1.0_val.json'),
-    looksLike: (text: string) => /"answer_options"/.test(text.slice(0, 2_000_000)) || /"dialogs"\s*:/.test(text.slice(0, 5000)),
+    // {"version", "data": {"dialogs": [{... "answer_options": [...]}]}}: the options come early in the first dialog.
+    looksLike: (text: string) => /"data"\s*:/.test(text.slice(0, 5000)) && /"answer_options"/.test(text.slice(0, 200_000)),
     load(text: string, path: string): SelectionTask {
       const data = parseVisdial(parseJsonDocument(text, path), path);
       const groups = visdialGroups(data);
@@ -142,7 +143,8 @@ const SELECTION_FORMATS = {
   avsd: {
     what: "DSTC7 AVSD's lbl_test_set4DSTC7-AVSD.json",
     example: join('..', 'shared', 'data', 'avsd', 'lbl_test_set4DSTC7-AVSD.json'),
-    looksLike: (text: string) => /"image_id"/.test(text.slice(0, 5000)) && /"dialog"/.test(text.slice(0, 5000)),
+    // {"type": "scene_aware_dialog", "dialogs": [{"image_id", "caption", "dialog": [{"question", "answer"}]}]}
+    looksLike: (text: string) => /"scene_aware_dialog"/.test(text.slice(0, 2000)) || (/"dialogs"\s*:/.test(text.slice(0, 5000)) && /"caption"\s*:/.test(text.slice(0, 5000)) && !/"answer_options"/.test(text.slice(0, 200_000))),
     load(text: string, path: string, seed = AVSD_SEED): SelectionTask {
       const dialogues = parseAvsd(parseJsonDocument(text, path), path);
       const built = avsdGroups(dialogues, { seed });
@@ -162,6 +164,11 @@ const SELECTION_FORMATS = {
 type Format = keyof typeof SELECTION_FORMATS;
 const FORMATS = Object.keys(SELECTION_FORMATS) as Format[];
 
+/** The format a file's text looks like, or null. */
+export function selectionFormatOf(text: string): Format | null {
+  return FORMATS.find((f) => SELECTION_FORMATS[f].looksLike(text)) ?? null;
+}
+
 /** The one sentence for a file no format reads. */
 function unknownFile(path: string): string {
   return `${path} is not a file bench -- select can read: it takes ${FORMATS.map((f) => `${SELECTION_FORMATS[f].what} (--format ${f})`).join(', ')}.`;
@@ -175,7 +182,7 @@ function loadTask(path: string, asked: Format | null, seed: number): { format: F
   } catch {
     throw new Error(unknownFile(path));
   }
-  const seen = FORMATS.find((f) => SELECTION_FORMATS[f].looksLike(text)) ?? null;
+  const seen = selectionFormatOf(text);
   const format = asked ?? seen;
   if (!format) throw new Error(unknownFile(path));
   if (asked && seen && seen !== asked) throw new Error(`${path} looks like ${SELECTION_FORMATS[seen].what}, not ${SELECTION_FORMATS[asked].what}: use --format ${seen}.`);
