@@ -70,8 +70,25 @@ test.describe('a visitor\'s conversations with mini-clip', () => {
     }
   });
 
+  test('no reply text echoes a line said before it in its conversation (four in five of the words of one in the other)', () => {
+    const words = (text: string) => new Set(text.toLowerCase().replace(/['’]/g, '').match(/[a-z0-9]+/g) ?? []);
+    const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w)).length;
+    for (const [id, turns] of byConversation()) {
+      const said: Set<string>[] = [];
+      for (const t of turns) {
+        said.push(words(t.text));
+        for (const text of texts(t)) {
+          const mine = words(text);
+          const echoed = mine.size >= 3 && said.some((line) => line.size >= 3 && (overlap(mine, line) >= 0.8 * mine.size || overlap(mine, line) >= 0.8 * line.size));
+          expect.soft(echoed, `${id}: "${text}" echoes a line said before`).toBe(false);
+        }
+        for (const text of texts(t)) said.push(words(text));
+      }
+    }
+  });
+
   test('the system asks for photos at most once a conversation, and never right after one was shared', () => {
-    const asks = (text: string) => /\b(?:send|show|share|post|more|any|where(?:'?s| are| is)?)\b[^.!?]{0,24}\b(?:pics?|photos?|pictures?|selfies?)\b|\bshow me\b|\bsend more\b/i.test(text);
+    const asks = (text: string) => /\b(?:send|show|share|post|more|any|new|where(?:'?s| are| is)?)\b[^.!?]{0,24}\b(?:pics?|photos?|pictures?|selfies?)\b|\bshow me\b|\bsend more\b/i.test(text);
     for (const [id, turns] of byConversation()) {
       const asking = turns.filter((t) => texts(t).some(asks));
       expect.soft(asking.length, `${id}: ${asking.map((t) => texts(t).join(' ')).join(' / ')}`).toBeLessThanOrEqual(1);

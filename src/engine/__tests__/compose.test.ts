@@ -102,6 +102,20 @@ describe('retrieval captioning', () => {
     expect(first.steps[0]!.preferred).toBeUndefined();
   });
 
+  it('skips the rows a rule turns down as the ranker offers them, and asks it again past them', async () => {
+    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
+    const asked: number[] = [];
+    // The ranker's order is 0, 2, 1; rows 0 and 2 are turned down: row 1, the only one left.
+    const skip = { text: (row: number) => (asked.push(row), row !== 1) };
+    const r = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { skip, topN: 2 });
+    expect(r.elements.map((e) => e.index)).toEqual([1]);
+    expect(r.steps[0]!.candidates.map((c) => c.index)).toEqual([1]);
+    expect(asked).toEqual([0, 2, 1]); // the first two offered, then the one left
+    // Every row turned down: the reply has nothing to say, and says so by being empty rather than looping.
+    const none = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { skip: { text: () => true } });
+    expect(none.elements).toEqual([]);
+  });
+
   it('answers a picture request with a line that goes with a picture, then the requested image, then stops', async () => {
     const request = { images: [{ index: 1, score: 2 }, { index: 0, score: 1 }], textRows: (row: number) => row === 1, depth: 3 };
     const r = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request });

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPhotos, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from '../response/replyPolicy';
+import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from '../response/replyPolicy';
 
 describe('the reply rules\' reading of texts', () => {
   it('tells a request for photos from a text that only mentions one', () => {
-    for (const ask of ['where are the pics??', 'stop I need details. where are the pics??', 'shut up. show me a pic right now', 'send more', 'keep them coming haha', 'any more pics?', "pics or it didn't happen", 'let me see!']) expect(asksForPhotos(ask), ask).toBe(true);
+    for (const ask of ['where are the pics??', 'stop I need details. where are the pics??', 'shut up. show me a pic right now', 'send more', 'keep them coming haha', 'any more pics?', 'new Max pics?', "pics or it didn't happen", 'let me see!']) expect(asksForPhotos(ask), ask).toBe(true);
     for (const not of ['I have a picture of my dog', 'Schwerin Palace is even more beautiful in your pic', 'I want to see the game', 'what a great shot', 'I took a photo yesterday', 'Can you share the recipe?']) expect(asksForPhotos(not), not).toBe(false);
+  });
+
+  it('knows a text that echoes a line said rather than answering it', () => {
+    const said = ['How are you doing today?', 'I just got back from a hike in the hills', 'ok'];
+    expect(echoes('hi how are you doing there today?', said)).toBe(true); // holds every word of the first line
+    expect(echoes('I just got back from the hills!', said)).toBe(true); // every word of it is in the second
+    expect(echoes('I am doing great, thanks for asking. How about you?', said)).toBe(false);
+    expect(echoes('ok sure', said)).toBe(false); // "ok" is too short to be echoed
+    expect(echoes('ok', ['ok then'])).toBe(false); // and a short answer never echoes
+    expect(echoes('any more pics', ['more pics'])).toBe(false);
   });
 
   it('knows a text that speaks of a photo the other person sent', () => {

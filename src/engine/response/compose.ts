@@ -75,6 +75,8 @@ export interface ComposeOptions {
   invitations?: ImageInvitations;
   /** Rows never taken, per modality: texts already said in the conversation, requests for photos it has had enough of. */
   exclude?: Partial<Record<Modality, ReadonlySet<number>>>;
+  /** Rows never taken, tested as the ranker offers them: a rule over a row's words (a text that echoes a line said) that is too costly to run over the whole pool. */
+  skip?: Partial<Record<Modality, (row: number) => boolean>>;
   /** Among a text step's best `depth` candidates, the first that names what the visitor's photo shows is taken. */
   preferText?: { names: (row: number) => boolean; depth: number };
   /**
@@ -120,13 +122,23 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
     elements.push({ kind, index: best.index, score: best.score });
     partial.push(options.element ? await options.element(kind, best.index) : poolElement(pool, kind, best.index));
   };
+  // The ranker's best not yet used nor skipped; a skipped row joins the used ones and the ranker is asked again.
+  const rank = async (kind: Modality, k: number): Promise<ScoredIndex[]> => {
+    const skip = options.skip?.[kind];
+    for (;;) {
+      const ranked = await ranker.topK({ turns, partial }, kind, k, used[kind]);
+      const skipped = skip ? ranked.filter((c) => skip(c.index)) : [];
+      if (skipped.length === 0) return ranked;
+      for (const c of skipped) used[kind].add(c.index);
+    }
+  };
   const request = options.request;
   if (request && request.images[0]) {
     // The visitor asked for a picture: a text that goes with one, then the picture, then stop.
     const t0 = nowMs();
     const probabilities = await intent.predict({ turns, partial });
     const t1 = nowMs();
-    const texts = await ranker.topK({ turns, partial }, 'text', Math.max(topN, request.depth), used.text);
+    const texts = await rank('text', Math.max(topN, request.depth));
     const withPicture = texts.find((c) => request.textRows(c.index));
     const t2 = nowMs();
     intentMs += t1 - t0;
@@ -154,7 +166,7 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
       break;
     }
     const prefer = chosen === 'text' ? options.preferText : undefined;
-    const ranked = await ranker.topK({ turns, partial }, chosen, Math.max(topN, prefer?.depth ?? 0), used[chosen]);
+    const ranked = await rank(chosen, Math.max(topN, prefer?.depth ?? 0));
     const t2 = nowMs();
     rankMs += t2 - t1;
     const named = prefer ? ranked.slice(0, prefer.depth).find((c) => prefer.names(c.index)) : undefined;

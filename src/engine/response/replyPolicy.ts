@@ -11,7 +11,7 @@ const PHOTO_NOUN = String.raw`(?:pics?|pix|photos?|pictures?|images?|selfies?|sn
 const ASKS_FOR_PHOTOS = new RegExp(
   [
     String.raw`\b(?:send|show|share|post|drop|sending)\b[^.!?]{0,24}\b${PHOTO_NOUN}\b`,
-    String.raw`\b(?:any|more|some|moar)\s+(?:\w+\s+)?${PHOTO_NOUN}\b`,
+    String.raw`\b(?:any|more|some|moar|new)\s+(?:\w+\s+)?${PHOTO_NOUN}\b`,
     String.raw`\bwhere(?:'?s| are| is)\s+(?:the\s+|your\s+)?${PHOTO_NOUN}\b`,
     String.raw`\b${PHOTO_NOUN}\b[^.!?]{0,12}(?:pls|please|plz|or it didn'?t happen)`,
     String.raw`\b(?:let me|lemme|wanna|dying to)\s+see\b`,
@@ -52,6 +52,26 @@ export function pictureRequest(text: string): string | null {
     .trim();
   if (thing === '' || /^(?:it|that|this|them|those|these|more|one|something|anything|me|photos?|pictures?|pics?|images?)$/.test(thing)) return null;
   return thing;
+}
+
+const words = (text: string) => new Set(text.toLowerCase().replace(/[’']/g, '').match(/[a-z0-9]+/g) ?? []);
+
+/**
+ * Whether a text echoes a line said before rather than answering it: four in five of its words are in
+ * that line, or it holds four in five of that line's words ("How are you doing today?" → "hi how are you
+ * doing there today?"). Lines of fewer than three words ("OK", "hi") never count: short answers repeat
+ * by nature.
+ */
+export function echoes(text: string, said: readonly string[]): boolean {
+  const mine = words(text);
+  if (mine.size < 3) return false;
+  return said.some((line) => {
+    const theirs = words(line);
+    if (theirs.size < 3) return false;
+    let shared = 0;
+    for (const w of mine) if (theirs.has(w)) shared++;
+    return shared >= 0.8 * mine.size || shared >= 0.8 * theirs.size;
+  });
 }
 
 /** The pool's texts by their key, so a text said before is told apart in any re-typing ("Hi!!" and "hi"). */

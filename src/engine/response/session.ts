@@ -13,7 +13,7 @@ import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
 import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
 import { fuseScores } from './fusion';
-import { asksForPhotos, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
+import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
 import { ImageInvitations, replyCoherence } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
@@ -481,14 +481,15 @@ export class ReplySession {
 
   /**
    * What this reply may not say and what it should do, from the conversation: no text already said in
-   * it (by either side, in any re-typing), no request for photos when the system asked before or the
+   * it (by either side, in any re-typing) nor one that echoes a line said (replyPolicy.echoes), no request for photos when the system asked before or the
    * visitor just sent one, no word about "your photo" when none was just sent, a picture when the
    * visitor asks for one, and a text that names what the visitor's photo shows when one of the best does.
    */
-  private async replyPlan(pool: CandidatePool, history: readonly SessionTurn[], turns: readonly ContextTurn[], invitations: ImageInvitations): Promise<Pick<ComposeOptions, 'exclude' | 'preferText' | 'request'>> {
+  private async replyPlan(pool: CandidatePool, history: readonly SessionTurn[], turns: readonly ContextTurn[], invitations: ImageInvitations): Promise<Pick<ComposeOptions, 'exclude' | 'skip' | 'preferText' | 'request'>> {
     const said = new Set<number>();
     const textsOf = (turn: SessionTurn | undefined) => (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
-    for (const turn of history) for (const text of textsOf(turn)) for (const row of this.keyRows.get(textKey(text)) ?? []) said.add(row);
+    const lines = history.flatMap(textsOf);
+    for (const text of lines) for (const row of this.keyRows.get(textKey(text)) ?? []) said.add(row);
     const latest = history[history.length - 1];
     // The turns the system said: every other one back from the one it replies to.
     const systemAsked = history.some((turn, i) => (history.length - 1 - i) % 2 === 1 && textsOf(turn).some(asksForPhotos));
@@ -498,7 +499,8 @@ export class ReplySession {
     const request = asked ? { images: await this.requestedImages(pool, asked), textRows: (row: number) => invitations.invites(pool.texts[row]!), depth: REQUEST_TEXT_DEPTH } : undefined;
     const mainObject = turns[turns.length - 1]?.elements.find((e) => e.kind === 'image' && e.mainObject)?.mainObject;
     const preferText = mainObject ? { names: (row: number) => namesObject(pool.texts[row]!, mainObject), depth: PHOTO_OBJECT_DEPTH } : undefined;
-    return { exclude: { text: exclude }, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
+    const skip = { text: (row: number) => echoes(pool.texts[row]!, lines) };
+    return { exclude: { text: exclude }, skip, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
   }
 
   /**
