@@ -111,14 +111,17 @@ test.describe('response methods', () => {
     await expect(page.getByTestId('reply-meta').last()).toContainText(/^BM25 · intent majority ·/);
   });
 
-  test('a pack with trained heads offers the hybrid of BM25 and DE++, and it replies', async ({ page }) => {
+  test('a pack with trained heads and a conversational encoder offers the encoder, context match and their hybrid, which it prefers, and the hybrid replies', async ({ page }) => {
     await openReady(page, 'mini-clip');
     await page.getByText('Settings', { exact: true }).click(); // the methods note names Settings too
     const select = page.getByRole('combobox', { name: 'Response method' });
-    await expect(select.getByRole('option')).toHaveText(['Best available (depp)', 'random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'hybrid']);
-    await select.selectOption('hybrid');
-    // Its weights are learned on the train split when it is first used, then it replies like any method.
+    await expect(select.getByRole('option')).toHaveText(['Best available (hybrid)', 'random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid']);
+    await select.selectOption('context-match');
     await sendText(page, 'we had pizza by the sea');
-    await expect(page.getByTestId('reply-meta').last()).toContainText(/^hybrid \(BM25 \+ DE\+\+\) · intent trained ·/);
+    await expect(page.getByTestId('reply-meta').last()).toContainText(/^context match · intent trained ·/);
+    await select.selectOption('hybrid');
+    await sendText(page, 'and ice cream after that');
+    await expect(page.getByTestId('reply-meta')).toHaveCount(2);
+    await expect(page.getByTestId('reply-meta').last()).toContainText(/^hybrid \(BM25 \+ conversational encoder \+ context match; images BM25 \+ DE\+\+\) · intent trained ·/);
   });
 });

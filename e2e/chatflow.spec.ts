@@ -44,7 +44,7 @@ test.describe('a conversation a stranger can start', () => {
     await expect(page.getByTestId('replay-context')).not.toContainText(':party_popper:');
   });
 
-  test('the start screen shares a sample photo of the pool as the visitor\'s own, and a sample prompt gets a reply whose promised picture comes', async ({ page }) => {
+  test('the start screen shares a sample photo of the pool as the visitor\'s own, and a sample prompt gets a reply of a line and a picture', async ({ page }) => {
     await openReady(page, 'mini-clip');
     const start = page.getByTestId('start-screen');
     await start.getByRole('button', { name: 'Share the photo: horse' }).click();
@@ -55,15 +55,15 @@ test.describe('a conversation a stranger can start', () => {
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     await expect(page.getByTestId('start-screen')).toHaveCount(0);
 
-    // mini-clip's trained intent head answers a lone photo with text alone (image at 0.26 to 0.33 for
-    // every sample photo), so the image reply is checked on the sample prompt whose reply text ends in
-    // "look": the intent head, which sees the reply so far, then puts the image at 0.96.
+    // mini-clip's trained intent head answers a lone photo with text alone, so the image reply is checked
+    // on the sample prompt after whose reply line (from the human chat, about not cooking tonight) the
+    // intent head, which sees the reply so far, puts an image.
     await page.getByRole('button', { name: /New conversation/ }).click();
-    await page.getByTestId('start-screen').getByRole('button', { name: 'hi! how is your day going?' }).click();
+    await page.getByTestId('start-screen').getByRole('button', { name: 'what should I cook tonight?' }).click();
     const reply = page.getByRole('listitem', { name: 'The system replied' });
     await expect(reply).toHaveCount(1);
-    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hi! how is your day going?');
-    await expect(reply.getByRole('paragraph').first()).toHaveText(/\blook$/);
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('what should I cook tonight?');
+    await expect(reply.getByRole('paragraph').first()).toHaveText(/\bcook tonight\b/);
     await expect(reply.getByTestId('reply-image')).not.toHaveCount(0);
   });
 });

@@ -5,8 +5,8 @@ import { type DialogueElement, parseConversationsBytes } from '../engine/dataset
 import { formatCount } from '../engine/datasets/validation';
 import { corpusStats } from '../engine/ranking/lexical';
 import { CHAT_FUSION_FILE, type ChatFusion } from '../engine/response/chatEncoder';
-import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
-import { type FusionFit, type FusionQuery, fitFusionWeights } from '../engine/response/fusion';
+import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
+import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../engine/response/fusion';
 import { HYBRID_PARTS, LexicalRanker, type PoolScoringRanker } from '../engine/response/rankers';
 import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
@@ -17,9 +17,12 @@ import { summarizeRanks } from '../engine/metrics/dialogMetrics';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
-import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
+import { embedChatKeys } from '../engine/pool/chatPool';
+import { textKey } from '../engine/pool/textKey';
+import { topKOfScores } from '../engine/retrieval/vectors';
+import { type PoolEmbeddingsFile, embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
-import { chatPoolOf, loadReplyParts, releaseReplyParts } from './replyParts';
+import { chatPoolOf, loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyParts';
 
 /**
  * npm run chat:fuse -- --pack <id> [--pool public/pool] [--data ../shared/data]
@@ -29,6 +32,8 @@ import { chatPoolOf, loadReplyParts, releaseReplyParts } from './replyParts';
  *    match; fusion.ts), on the valid parts of DailyDialog and Topical-Chat (carved out of train by
  *    conversationPart: the encoder was chosen on them, never trained on them), as 1-of-100 batches
  *    ranked as `bench -- select` ranks the test parts; one set of weights per kind of context;
+ *  - the page's text weights (pageTextFit): the same parts, but each valid response ranked among the
+ *    whole pool, as the page ranks it;
  *  - the hybrid's image weights (BM25 over labels, DE++, the encoder over labels) on the demo's valid
  *    dialogues (DE++ was trained on the demo's train split): every image of a valid response among its
  *    record's 999 negative images, the context encoded as the page encodes it.
@@ -40,13 +45,75 @@ const CONTEXTS = [
 ] as const;
 const NEIGHBOURS = [4, 8, 16, 32, 64, 128];
 const TEMPERATURES = [0.01, 0.02, 0.05, 0.1, 0.2];
+/** Valid turns per corpus the page's weights are learned on (every k-th, in file order), and each part's rows kept per turn. */
+const PAGE_TURNS_PER_CORPUS = 1500;
+const PAGE_TOP_PER_PART = 100;
 
 async function mrrOf(groups: readonly RankingGroup[], scorer: SelectionScorer): Promise<number> {
   return summarizeRanks(await rankGroups(groups, scorer), [1]).mrr;
 }
 
+/** A line and the turn that answered it, by text key. */
+const turnPairKey = (line: string, response: string) => `${textKey(line)}\u0001${textKey(response)}`;
+
 const fit3 = (queries: FusionQuery[]): FusionFit => fitFusionWeights(queries, 3);
 const weightsText = (names: readonly string[], f: FusionFit) => names.map((n, i) => `${n} ${f.weights[i]!.toFixed(2)}`).join(' + ');
+
+/**
+ * The page's text weights. The page ranks the whole pool, each part z-scored over all its rows (fusion.ts),
+ * and there BM25's long tail (the few rows that share the visitor's rarer words score far above the rest)
+ * weighs much more than in a 1-of-100 batch: with the batches' weights the page answered "How are you
+ * doing today?" with a line that repeats it. So they are learned as the page ranks: each valid turn's
+ * response among the pool's texts (rows with its own text left out), every part scored as methods.ts
+ * builds it and z-scored over the pool's rows. Kept per turn are the response and each part's best
+ * PAGE_TOP_PER_PART rows, every row that can outrank the response unless the fusion lifts one that no
+ * part ranks that high. DailyDialog repeats some dialogues across its parts: a valid turn whose line and
+ * answer are also a train pair (12% of its valid turns) is left out, since context match finds that pair's
+ * stored context and so its answer, and among 65k texts those few near-certain hits would decide the
+ * fit alone (with them it gave context match 0.85). The responses are scored as extra rows: BM25's index and the keys are the pool's
+ * with the responses appended (document frequencies from the pool's texts, as the page has them).
+ */
+async function pageTextFit(valid: readonly { corpus: string; conversations: readonly (readonly string[])[]; trainPairs: ReadonlySet<string> }[], pool: CandidatePool, chatPool: ChatPool, precomputedKeys: PoolEmbeddingsFile | null, bm25Options: readonly number[]): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
+  const n = pool.texts.length;
+  const samples = valid.flatMap(({ corpus, conversations, trainPairs }) => {
+    const turns = conversations.flatMap((c) => c.slice(1).map((response, i) => ({ context: c.slice(0, i + 1), response })));
+    const all = turns.filter((t) => !trainPairs.has(turnPairKey(t.context.at(-1)!, t.response)));
+    const every = Math.max(1, Math.ceil(all.length / PAGE_TURNS_PER_CORPUS));
+    const kept = all.filter((_, i) => i % every === 0);
+    console.log(`page weights: ${corpus} ${formatCount(kept.length)} of ${formatCount(all.length)} valid turns (${formatCount(turns.length - all.length)} more left out: their line and answer are a train pair, whose stored context context match would find)`);
+    return kept;
+  });
+  const responses = samples.map((s) => s.response);
+  const extended: CandidatePool = { ...pool, texts: [...pool.texts, ...responses] };
+  const keys = await embedChatKeys({ encoder: chatPool.encoder, texts: extended.texts, imageLabels: [], precomputed: precomputedKeys });
+  const chatExtended: ChatPool = { ...chatPool, textKeys: keys.textKeys };
+  const bm25 = new LexicalRanker('bm25', extended, pool.texts, { turns: Infinity });
+  const bm25Parts = bm25Options.map((turns) => bm25.withContext(extended, { turns }));
+  const keyParts = [new ChatEncoderRanker(chatExtended), new ContextMatchRanker(chatExtended)];
+  const rowsOfKey = new Map<string, number[]>();
+  pool.texts.forEach((t, r) => rowsOfKey.set(textKey(t), [...(rowsOfKey.get(textKey(t)) ?? []), r]));
+  const queries = bm25Options.map((): FusionQuery[] => []);
+  const noEmbedding = new Float32Array(0);
+  for (const [q, { context, response }] of samples.entries()) {
+    const state: ResponseState = { turns: context.map((text, i) => ({ speaker: (i % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: noEmbedding }] })), partial: [] };
+    const exclude = new Set(rowsOfKey.get(textKey(response)) ?? []);
+    const keyScores = await Promise.all(keyParts.map((p) => p.poolScores(state, 'text')));
+    for (const [o, part] of bm25Parts.entries()) {
+      const scores = [await part.poolScores(state, 'text'), ...keyScores];
+      const rows = new Set<number>();
+      for (const s of scores) for (const { index } of topKOfScores(s.subarray(0, n), PAGE_TOP_PER_PART, exclude)) rows.add(index);
+      const kept = [n + q, ...rows];
+      queries[o]!.push({ parts: scores.map((s) => { const spread = scoreSpread(s, n); return Float64Array.from(kept, (r) => standardise(s[r]!, spread)); }), target: 0, standardised: true });
+    }
+  }
+  let best: { fit: FusionFit; bm25Turns: number } | null = null;
+  for (const [o, turns] of bm25Options.entries()) {
+    const fit = fit3(queries[o]!);
+    console.log(`page, BM25 on ${turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, fit)} (valid MRR among the pool ${fit.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((name, i) => `${name} ${fit.alone[i]!.toFixed(3)}`).join(', ')})`);
+    if (!best || fit.mrr > best.fit.mrr + 1e-12) best = { fit, bm25Turns: turns };
+  }
+  return { ...best!, turns: `${formatCount(samples.length)} valid turns of ${valid.map((v) => v.corpus).join(' and ')}, each response among the pool's ${formatCount(n)} texts` };
+}
 
 async function main(): Promise<void> {
   const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, data: { type: 'string', default: SHARED_DATA_DIR } }, USAGE);
@@ -65,7 +132,8 @@ async function main(): Promise<void> {
   // The real valid parts, as 1-of-100 batches per corpus; BM25's document frequencies from each part's own utterances.
   const valid = readCorpora(values.data).map(({ corpus, conversations }) => {
     const parts = conversations.filter((c) => c.part === 'valid').map((c) => c.tidyTurns);
-    return { corpus, groups: conversationOneOfHundred(parts).groups, stats: corpusStats([...new Set(parts.flat())]) };
+    const trainPairs = new Set(conversations.filter((c) => c.part === 'train').flatMap((c) => c.tidyTurns.slice(1).map((r, i) => turnPairKey(c.tidyTurns[i]!, r))));
+    return { corpus, conversations: parts, trainPairs, groups: conversationOneOfHundred(parts).groups, stats: corpusStats([...new Set(parts.flat())]) };
   });
   const contexts = valid.reduce((n, v) => n + v.groups.length * 100, 0);
   console.log(`valid: ${valid.map((v) => `${v.corpus} ${formatCount(v.groups.length * 100)} contexts`).join(', ')}`);
@@ -148,6 +216,7 @@ async function main(): Promise<void> {
     imageFusion.push({ parts: scores.map((s) => q.rows.map((r) => s[r]!)), target: 0 });
   }
   const image = fit3(imageFusion);
+  const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1]);
   console.log(`images: ${weightsText(HYBRID_PARTS.image, image)} (demo valid MRR ${image.mrr.toFixed(3)}; alone ${HYBRID_PARTS.image.map((n, i) => `${n} ${image.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(image.queries)} images, each among its record's negatives)`);
 
   const fusion: ChatFusion & { version: 1; contextMatchValidMrr: number } = {
@@ -155,9 +224,11 @@ async function main(): Promise<void> {
     contextMatch: { neighbours: contextMatch.neighbours, temperature: contextMatch.temperature },
     contextMatchValidMrr: contextMatch.mrr,
     text,
+    page: { weights: page.fit.weights, mrr: page.fit.mrr, alone: page.fit.alone, bm25Turns: page.bm25Turns === 1 ? 1 : null },
     image: { weights: image.weights, mrr: image.mrr, alone: image.alone },
     learnedOn: {
       text: `the valid parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (${formatCount(contexts)} contexts in 1-of-100 batches)`,
+      page: page.turns,
       image: `the demo's valid dialogues (${formatCount(image.queries)} images, each among its record's negatives)`,
     },
   };

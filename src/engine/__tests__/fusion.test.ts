@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, zScores } from '../response/fusion';
+import type { PackFileSource } from '../pack/fileSource';
+import { CHAT_FUSION_FILE, type ChatEncoder, loadChatFusion } from '../response/chatEncoder';
+import { sessionChat } from '../response/session';
+import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSpread, standardise, zScores } from '../response/fusion';
 import { seededRandom } from '../random';
 import { ClipSimRanker, HybridRanker, LexicalRanker } from '../response/rankers';
 import type { CandidatePool } from '../response/types';
@@ -67,6 +71,24 @@ describe('learning the weights (a grid on the simplex, best MRR)', () => {
     expect(fitFusionWeights([{ parts: [[2, 2, 2], [1, 1, 1]], target: 1 }], 2).weights).toEqual([0, 1]);
   });
 
+  it('takes parts standardised over a larger set as they are (the page ranks the whole pool; only the candidates kept are given)', () => {
+    // Over a pool of 5 the first part's spread is mean 1, std 2; the candidates kept are rows 3 and 4.
+    const pool = [0, 0, 0, 0, 5];
+    const spread = scoreSpread(pool);
+    expect(spread).toEqual({ mean: 1, std: 2 });
+    expect(standardise(5, spread)).toBe(2);
+    expect(standardise(3, { mean: 3, std: 0 })).toBe(0);
+    expect(scoreSpread([9, 1, 3], 2)).toEqual({ mean: 5, std: 4 }); // the first `count` only
+    // The first part's z over the pool are 2 (target) and -0.5; the second's are given as 0.4 and 0.5.
+    // Re-standardised over the two kept they would be +1/-1 and -1/+1, and the fit would change.
+    const kept: FusionQuery = { parts: [[standardise(5, spread), standardise(0, spread)], [0.4, 0.5]], target: 0, standardised: true };
+    const fit = fitFusionWeights([kept], 2);
+    // target 2w + 0.4(1-w) against -0.5w + 0.5(1-w): wins for 3.5w > 0.1, first at w = 0.05 on the grid
+    expect(fit.weights).toEqual([0.05, 0.95]);
+    expect(fit.alone).toEqual([1, 0.5]);
+    expect(fitFusionWeights([{ ...kept, standardised: false }], 2).weights).toEqual([0.55, 0.45]);
+  });
+
   it('is deterministic, and without a query counts every part alike', () => {
     const queries = [...onePartRight(0, 3, 3, 30), ...onePartRight(1, 3, 4, 50)];
     expect(fitFusionWeights(queries, 3)).toEqual(fitFusionWeights(queries, 3));
@@ -106,5 +128,28 @@ describe('HybridRanker: its parts fused with learned weights per modality', () =
     expect(await even.topK(state, 'text', 8, new Set())).toEqual(topKOfScores(fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.5, 0.5]), 8));
     expect(even.note).toContain('every part counts alike');
     expect(() => new HybridRanker({ text: [lexical, dense], image: [dense] }, { text: [1], image: [1], bm25Turns: 1, learnedOn: '' })).toThrow("The hybrid's text weights are 1, for 2 parts.");
+  });
+});
+
+describe("a pack's fusion settings (chat/fusion.json)", () => {
+  const shipped = JSON.parse(readFileSync('models/mini-clip/chat/fusion.json', 'utf8')) as Record<string, unknown>;
+  const sourceOf = (json: unknown): PackFileSource => ({ location: 'models/x/', readBytes: async () => new TextEncoder().encode(JSON.stringify(json)) });
+  const files = new Set([CHAT_FUSION_FILE]);
+
+  it('reads the shipped file, whose page weights (learned as the page ranks the pool) are what the session ranks with', async () => {
+    const fusion = (await loadChatFusion(sourceOf(shipped), files))!;
+    expect(fusion.page.weights.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+    const chat = sessionChat({} as ChatEncoder, fusion);
+    expect(chat.hybridWeights!.text).toEqual(fusion.page.weights);
+    expect(chat.hybridWeights!.bm25Turns).toBe(fusion.page.bm25Turns ?? Infinity);
+    expect(chat.hybridWeights!.learnedOn).toContain(fusion.learnedOn.page);
+    expect(await loadChatFusion(sourceOf(shipped), new Set())).toBeNull();
+  });
+
+  it('refuses a file without the page weights or without where they were learned, naming the command that writes it', async () => {
+    const { page: _page, ...withoutPage } = shipped;
+    await expect(loadChatFusion(sourceOf(withoutPage), files)).rejects.toThrow("models/x/chat/fusion.json has no 3 weights for the page's text parts. Learn it again (npm run chat:fuse) or remove it.");
+    await expect(loadChatFusion(sourceOf({ ...shipped, page: { ...(shipped['page'] as object), bm25Turns: 2 } }), files)).rejects.toThrow('has no "bm25Turns" (1 or null) for the page\'s text parts');
+    await expect(loadChatFusion(sourceOf({ ...shipped, learnedOn: { text: 'valid' } }), files)).rejects.toThrow('does not say where its weights were learned ("learnedOn")');
   });
 });

@@ -136,10 +136,15 @@ export interface ChatFusion {
    * latest turns its BM25 reads (1, or null for all that the other parts read), chosen on valid with them.
    */
   text: Record<'immediate' | 'history', { weights: number[]; mrr: number; alone: number[]; bm25Turns: 1 | null }>;
+  /**
+   * The page's text weights: the same parts with each valid response ranked among the whole pool, as the
+   * page ranks it (each part z-scored over the pool, where BM25's long tail weighs more than in a batch).
+   */
+  page: { weights: number[]; mrr: number; alone: number[]; bm25Turns: 1 | null };
   /** The hybrid's image weights, in the order of HYBRID_PARTS.image. */
   image: { weights: number[]; mrr: number; alone: number[] };
   /** Where each was learned, in words. */
-  learnedOn: { text: string; image: string };
+  learnedOn: { text: string; page: string; image: string };
 }
 
 export const CHAT_FUSION_FILE = 'chat/fusion.json';
@@ -157,7 +162,11 @@ export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<
   if (!cm || !(cm.neighbours > 0) || !(cm.temperature > 0)) bad('has no valid "contextMatch"');
   weights(json.text?.immediate?.weights, 3, 'the text parts (immediate)');
   weights(json.text?.history?.weights, 3, 'the text parts (history)');
-  for (const kind of ['immediate', 'history'] as const) if (json.text![kind].bm25Turns !== 1 && json.text![kind].bm25Turns !== null) bad(`has no "bm25Turns" (1 or null) for the text parts (${kind})`);
+  weights(json.page?.weights, 3, "the page's text parts");
+  for (const [what, part] of [['the text parts (immediate)', json.text!.immediate], ['the text parts (history)', json.text!.history], ["the page's text parts", json.page!]] as const) {
+    if (part.bm25Turns !== 1 && part.bm25Turns !== null) bad(`has no "bm25Turns" (1 or null) for ${what}`);
+  }
+  if (typeof json.learnedOn?.text !== 'string' || typeof json.learnedOn.page !== 'string' || typeof json.learnedOn.image !== 'string') bad('does not say where its weights were learned ("learnedOn")');
   weights(json.image?.weights, 3, 'the image parts');
   return json as ChatFusion;
 }

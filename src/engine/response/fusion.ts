@@ -21,20 +21,31 @@ import { expectedReciprocalRank, rankAmong } from '../metrics/dialogMetrics';
  * simplex that gives the best mean reciprocal rank over queries none of the parts was trained on.
  */
 
+/**
+ * The mean and population standard deviation of the first `count` scores, which z-scores are taken
+ * over; std 0 when they are all the same (a spread this small is rounding noise in equal scores).
+ */
+export function scoreSpread(scores: ArrayLike<number>, count = scores.length): { mean: number; std: number } {
+  if (count === 0) return { mean: 0, std: 0 };
+  let mean = 0;
+  for (let i = 0; i < count; i++) mean += scores[i]!;
+  mean /= count;
+  let variance = 0;
+  for (let i = 0; i < count; i++) variance += (scores[i]! - mean) ** 2;
+  const std = Math.sqrt(variance / count);
+  return { mean, std: std > 1e-12 * Math.max(1, Math.abs(mean)) ? std : 0 };
+}
+
+/** A score as a z-score of a spread; 0 when the spread has none. */
+export function standardise(score: number, { mean, std }: { mean: number; std: number }): number {
+  return std === 0 ? 0 : (score - mean) / std;
+}
+
 /** Scores standardised over the candidates: (s − mean) / std, std the population one; all 0 when every score is the same. */
 export function zScores(scores: ArrayLike<number>): Float64Array {
-  const n = scores.length;
-  const out = new Float64Array(n);
-  if (n === 0) return out;
-  let mean = 0;
-  for (let i = 0; i < n; i++) mean += scores[i]!;
-  mean /= n;
-  let variance = 0;
-  for (let i = 0; i < n; i++) variance += (scores[i]! - mean) ** 2;
-  const std = Math.sqrt(variance / n);
-  // A spread this small is rounding noise in scores meant to be equal: treat them as equal.
-  if (!(std > 1e-12 * Math.max(1, Math.abs(mean)))) return out;
-  for (let i = 0; i < n; i++) out[i] = (scores[i]! - mean) / std;
+  const { mean, std } = scoreSpread(scores);
+  const out = new Float64Array(scores.length);
+  if (std > 0) for (let i = 0; i < out.length; i++) out[i] = (scores[i]! - mean) / std;
   return out;
 }
 
@@ -58,10 +69,15 @@ export function fuseScores(parts: readonly ArrayLike<number>[], weights: readonl
   return combineStandardised(parts.map(zScores), weights);
 }
 
-/** One query the weights are learned on: every part's scores of the same candidates, and which candidate is right. */
+/**
+ * One query the weights are learned on: every part's scores of the same candidates, and which candidate
+ * is right. `standardised`: the parts are z-scores already, taken over a larger set than the candidates
+ * given (a whole pool, of which only the candidates that could outrank the target are kept).
+ */
 export interface FusionQuery {
   parts: readonly ArrayLike<number>[];
   target: number;
+  standardised?: boolean;
 }
 
 export interface FusionFit {
@@ -105,7 +121,7 @@ export function fitFusionWeights(queries: readonly FusionQuery[], parts: number,
   if (queries.length === 0) return { weights: evenWeights(parts), mrr: 0, queries: 0, alone: Array.from({ length: parts }, () => 0) };
   const standardised = queries.map((q) => {
     if (q.parts.length !== parts) throw new Error(`A query of the fusion has ${q.parts.length} parts, not ${parts}.`);
-    return { z: q.parts.map(zScores), target: q.target };
+    return { z: q.standardised ? q.parts : q.parts.map(zScores), target: q.target };
   });
   const mrrAt = (weights: readonly number[]) => {
     let sum = 0;

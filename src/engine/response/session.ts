@@ -121,8 +121,8 @@ export interface SessionOptions {
 }
 
 /**
- * The encoder with the settings the pack learned for it (chat/fusion.json): the hybrid fuses the whole
- * conversation, so it takes the weights learned with the history. Without the file, context match
+ * The encoder with the settings the pack learned for it (chat/fusion.json): the hybrid ranks the whole
+ * pool, so it takes the text weights learned as the page ranks (fusion.page). Without the file, context match
  * takes its default settings and the hybrid counts its parts alike (its note says so).
  */
 export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): SessionChat {
@@ -130,7 +130,7 @@ export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): Se
     encoder,
     contextMatch: fusion?.contextMatch ?? DEFAULT_CONTEXT_MATCH,
     hybridWeights: fusion
-      ? { text: fusion.text.history.weights, image: fusion.image.weights, bm25Turns: fusion.text.history.bm25Turns ?? Infinity, learnedOn: `${fusion.learnedOn.text} (texts); ${fusion.learnedOn.image} (images)` }
+      ? { text: fusion.page.weights, image: fusion.image.weights, bm25Turns: fusion.page.bm25Turns ?? Infinity, learnedOn: `${fusion.learnedOn.page} (texts); ${fusion.learnedOn.image} (images)` }
       : null,
   };
 }

@@ -11,9 +11,10 @@ import { StartScreen } from './StartScreen';
 
 /**
  * How tall an image in a message may be. The visitor view caps it by the screen's height, so that at
- * 1280x720 in kiosk type three whole exchanges fit, a photo and an image reply among them.
+ * 1280x720 in kiosk type three whole exchanges fit, a photo and an image reply among them, with room
+ * for a reply of two lines (the pool's human texts run to 280 characters).
  */
-const IMAGE_HEIGHT = { presenter: { photo: 'max-h-48', pool: 'max-h-40' }, visitor: { photo: 'max-h-[min(9rem,16svh)]', pool: 'max-h-[min(9rem,16svh)]' } } as const;
+const IMAGE_HEIGHT = { presenter: { photo: 'max-h-48', pool: 'max-h-40' }, visitor: { photo: 'max-h-[min(8rem,14svh)]', pool: 'max-h-[min(8rem,14svh)]' } } as const;
 
 function MessageImage({ element, heightClass }: { element: Extract<MessageElement, { kind: 'image' }>; heightClass: string }) {
   const url = useImageUrl(element.imageId);
