@@ -19,7 +19,8 @@ import { integerOption, parseCommandLine } from './cliArgs';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
-import { imageContentKey, textContentKey } from '../engine/pool/poolEmbeddings';
+import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
+import { ProgressLine } from './progressLine';
 import { scaleBench } from './benchScale';
 
 export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000]';
@@ -95,17 +96,26 @@ export async function perfBench(args: string[]): Promise<void> {
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
   if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
   if (pre.meta.packFingerprint !== loaded.analyzer.fingerprint) console.log(`(public/pool/embeddings/${packId} was made by another pack, detector or captioner (fingerprint ${pre.meta.packFingerprint}, the app's is ${loaded.analyzer.fingerprint}): the app would recompute it; the timings below do not depend on it. Run npm run pool:build -- --pack ${packId}.)`);
-  const dim = pre.meta.dim;
-  // The file's rows are taken in catalogue order, so they must be the catalogue's (a changed pool needs pool:build).
-  if (pre.meta.textKeys.length !== texts.length || pre.meta.imageKeys.length !== media.length || texts.some((t, i) => pre.meta.textKeys[i] !== textContentKey(t.text)) || media.some((m, i) => pre.meta.imageKeys[i] !== imageContentKey(m))) {
-    throw new Error(`public/pool/embeddings/${packId} does not hold the pool's rows in its order: run npm run pool:build -- --pack ${packId}`);
-  }
+  // As the worker fills the pool: rows from the file, the rest computed (the demo's file holds no CLIP
+  // text rows; the page computes them after Ready, and these timings are of the page once it has).
+  const progress = new ProgressLine();
+  const embedded = await embedPool({
+    encoder: loaded.analyzer,
+    texts,
+    images: media,
+    imageKeys: media.map((m) => imageContentKey(m)),
+    loadImage: () => Promise.reject(new Error(`an image row is missing from public/pool/embeddings/${packId}: run npm run pool:build -- --pack ${packId}`)),
+    precomputed: pre,
+    onProgress: ({ phase, done, total }) => progress.update(`embedding the pool: ${phase} ${done}/${total}`, done, total, phase),
+  });
+  progress.end();
+  const dim = embedded.imageMatrix.dim;
   const images = media.map((m) => ({ key: m.key, label: m.label ?? m.alt, alt: m.alt, kind: m.kind, keywords: m.keywords }));
   const pool: SessionPool = {
     texts: texts.map((t) => t.text),
-    textMatrix: ScoreMatrix.of({ data: pre.data.subarray(0, texts.length * dim), rows: texts.length, dim }),
+    textMatrix: embedded.textMatrix,
     images,
-    imageMatrix: ScoreMatrix.of({ data: pre.data.subarray(texts.length * dim), rows: media.length, dim }),
+    imageMatrix: embedded.imageMatrix,
     train: async () => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' }),
     // The encoder's precomputed keys and stored contexts, as the worker reads them (chat:keys).
     chat: chat ? await chatPoolOf(chat, join('public', 'pool'), packId, texts.map((t) => t.text), images.map((i) => i.label)) : null,
