@@ -89,12 +89,16 @@ test.describe('backends', () => {
   }
 
   test('choosing "WASM only" in settings moves a WebGPU browser to WASM and keeps the conversation', async () => {
+    test.setTimeout(480_000); // three loads and a first reply on a software GPU, each given up to 150 s
     const page = await (await webgpuBrowser.newContext()).newPage();
     await openReady(page);
     await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
     await page.getByRole('textbox', { name: 'Message' }).fill('hello from the GPU');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
-    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    // The first reply waits for the warm-up photo turn that follows Ready, whose detector and image tower
+    // compile on SwiftShader's software GPU: 54 s measured here on a quiet 2-core machine (1.7 s on WASM),
+    // so it gets the time Ready gets. Warm-up that yields to a visitor's turn is issue 27's.
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 150_000 });
     await page.getByText('Settings').click();
     await page.getByLabel('Run on WASM only (skip WebGPU)').check();
     await expect(page.getByTestId('backend')).toHaveText('WASM');

@@ -68,10 +68,11 @@ const weightsText = (names: readonly string[], f: FusionFit) => names.map((n, i)
  * builds it and z-scored over the pool's rows. Kept per turn are the response and each part's best
  * PAGE_TOP_PER_PART rows, every row that can outrank the response unless the fusion lifts one that no
  * part ranks that high. DailyDialog repeats some dialogues across its parts: a valid turn whose line and
- * answer are also a train pair (12% of its valid turns) is left out, since context match finds that pair's
- * stored context and so its answer, and among 65k texts those few near-certain hits would decide the
- * fit alone (with them it gave context match 0.85). The responses are scored as extra rows: BM25's index and the keys are the pool's
- * with the responses appended (document frequencies from the pool's texts, as the page has them).
+ * answer are also a train pair (12% of its valid turns) is left out, since context match finds that
+ * pair's stored context and so its answer, and among 65k texts those few near-certain hits would decide
+ * the fit alone (with them it gave context match 0.85). The responses are scored as extra rows: BM25's
+ * index and the keys are the pool's with the responses appended (document frequencies from the pool's
+ * texts, as the page has them).
  */
 async function pageTextFit(valid: readonly { corpus: string; conversations: readonly (readonly string[])[]; trainPairs: ReadonlySet<string> }[], pool: CandidatePool, chatPool: ChatPool, precomputedKeys: PoolEmbeddingsFile | null, bm25Options: readonly number[]): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
   const n = pool.texts.length;
