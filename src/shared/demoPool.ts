@@ -10,7 +10,20 @@ export function poolRef(poolId: string): PoolRef {
   return poolId === 'demo' ? { kind: 'demo', baseUrl: POOL_BASE_URL } : { kind: 'dataset', datasetId: poolId };
 }
 
-let credits: Promise<PoolMediaItem[]> | null = null;
+/** A fetch made once and shared, made again on the next call after it failed (a flaky network at the booth). */
+function fetchedOnce<T>(fetchIt: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null;
+  return () => {
+    if (!pending) {
+      const loading = fetchIt();
+      pending = loading;
+      loading.catch(() => {
+        if (pending === loading) pending = null;
+      });
+    }
+    return pending;
+  };
+}
 
 async function fetchCredits(): Promise<PoolMediaItem[]> {
   const response = await fetch(`${POOL_BASE_URL}media.json`);
@@ -20,24 +33,13 @@ async function fetchCredits(): Promise<PoolMediaItem[]> {
 }
 
 /** The demo pool's attribution records (the Credits view, and credits in an export), fetched once; after a failure the next call tries again. */
-export function loadDemoPoolCredits(): Promise<PoolMediaItem[]> {
-  if (!credits) {
-    const loading = fetchCredits();
-    credits = loading;
-    loading.catch(() => {
-      if (credits === loading) credits = null;
-    });
-  }
-  return credits;
-}
+export const loadDemoPoolCredits: () => Promise<PoolMediaItem[]> = fetchedOnce(fetchCredits);
 
 /** How many of the demo pool's texts a source gave, and who it is owed to (null: written for this project). */
 export interface TextCredit {
   source: PoolTextSource | null;
   texts: number;
 }
-
-let textCredits: Promise<TextCredit[]> | null = null;
 
 async function fetchTextCredits(): Promise<TextCredit[]> {
   const response = await fetch(`${POOL_BASE_URL}texts.json`);
@@ -53,13 +55,4 @@ async function fetchTextCredits(): Promise<TextCredit[]> {
 }
 
 /** The demo pool's texts by source, for the Credits view; fetched once, and again after a failure. */
-export function loadDemoTextCredits(): Promise<TextCredit[]> {
-  if (!textCredits) {
-    const loading = fetchTextCredits();
-    textCredits = loading;
-    loading.catch(() => {
-      if (textCredits === loading) textCredits = null;
-    });
-  }
-  return textCredits;
-}
+export const loadDemoTextCredits: () => Promise<TextCredit[]> = fetchedOnce(fetchTextCredits);
