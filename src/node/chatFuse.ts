@@ -5,9 +5,9 @@ import { type DialogueElement, parseConversationsBytes } from '../engine/dataset
 import { formatCount } from '../engine/datasets/validation';
 import { corpusStats } from '../engine/ranking/lexical';
 import { CHAT_FUSION_FILE, type ChatFusion } from '../engine/response/chatEncoder';
-import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
+import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
 import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../engine/response/fusion';
-import { HYBRID_PARTS, LexicalRanker, type PoolScoringRanker } from '../engine/response/rankers';
+import { HYBRID_PARTS, LexicalRanker, type PoolScoringRanker, hybridTextParts } from '../engine/response/rankers';
 import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
 import { l2Normalize } from '../engine/retrieval/vectors';
@@ -89,8 +89,10 @@ async function pageTextFit(valid: readonly { corpus: string; conversations: read
   const keys = await embedChatKeys({ encoder: chatPool.encoder, texts: extended.texts, imageLabels: [], precomputed: precomputedKeys });
   const chatExtended: ChatPool = { ...chatPool, textKeys: keys.textKeys };
   const bm25 = new LexicalRanker('bm25', extended, pool.texts, { turns: Infinity });
-  const bm25Parts = bm25Options.map((turns) => bm25.withContext(extended, { turns }));
-  const keyParts = [new ChatEncoderRanker(chatExtended), new ContextMatchRanker(chatExtended)];
+  // The page's own parts (hybridTextParts), once per choice of BM25's turns; the key parts are the same for each.
+  const [first, ...others] = bm25Options.map((turns) => hybridTextParts(bm25, extended, chatExtended, turns));
+  const bm25Parts = [first![0]!, ...others.map((p) => p[0]!)];
+  const keyParts = first!.slice(1);
   const rowsOfKey = new Map<string, number[]>();
   pool.texts.forEach((t, r) => rowsOfKey.set(textKey(t), [...(rowsOfKey.get(textKey(t)) ?? []), r]));
   const queries = bm25Options.map((): FusionQuery[] => []);

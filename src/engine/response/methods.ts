@@ -113,7 +113,7 @@ export const RESPONSE_METHODS = {
       const bm25 = new kit.LexicalRanker('bm25', pool, dfCorpus, { turns: Infinity });
       const encoder = new kit.ChatEncoderRanker(chat!);
       return new kit.HybridRanker(
-        { text: [bm25.withContext(pool, { turns: hybridWeights?.bm25Turns ?? Infinity }), encoder, new kit.ContextMatchRanker(chat!)], image: [bm25, await heads!.ranker(pool), encoder] },
+        { text: kit.hybridTextParts(bm25, pool, chat!, hybridWeights?.bm25Turns ?? Infinity, encoder), image: [bm25, await heads!.ranker(pool), encoder] },
         hybridWeights,
       );
     },

@@ -3,7 +3,7 @@ import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical'
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
+import { type ChatPool, ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
 import { evenWeights, fuseScores } from './fusion';
 import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId, methodAvailable } from './methods';
 import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
@@ -219,8 +219,17 @@ export class HybridRanker implements Ranker {
   }
 }
 
+/**
+ * The hybrid's text parts (HYBRID_PARTS.text) as the page ranks with them: BM25 reading the latest
+ * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match. `npm run chat:fuse` learns
+ * the page's weights on these same parts, so what it fits is what the page fuses.
+ */
+export function hybridTextParts(bm25: LexicalRanker, pool: CandidatePool, chat: ChatPool, bm25Turns: number, encoder = new ChatEncoderRanker(chat)): PoolScoringRanker[] {
+  return [bm25.withContext(pool, { turns: bm25Turns }), encoder, new ContextMatchRanker(chat)];
+}
+
 /** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
-const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, ChatEncoderRanker, ContextMatchRanker, HybridRanker };
+const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, ChatEncoderRanker, ContextMatchRanker, HybridRanker, hybridTextParts };
 export type RankerKit = typeof KIT;
 
 function describeNeeds(method: ResponseMethodId): string {
