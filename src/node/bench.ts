@@ -6,6 +6,7 @@ import { nowMs } from '../engine/clock';
 import { percentile } from '../engine/stats';
 import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './cliArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
+import { CAPTION_THRESHOLDS_USAGE, captionThresholdsBench } from './benchCaptionThresholds';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
 import { AVSD_VIDEO_USAGE, avsdVideoBench } from './benchAvsdVideo';
@@ -26,6 +27,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30] [--photo-runs 3]   (Chromium against the production build; a photo shared 1 s after Ready, on fresh pages)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]   (per part: all, train2017, val2017)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
+ *   npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (hedge bar and zero-shot vote, swept on our own held-out photos)
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
  *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
  *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
@@ -46,6 +48,7 @@ const USAGE = [
   `  ${BROWSER_USAGE}`,
   `  ${RETRIEVAL_USAGE}`,
   `  ${CAPTION_USAGE}`,
+  `  ${CAPTION_THRESHOLDS_USAGE}`,
   `  ${IMPORT_USAGE}`,
   `  ${DIALOG_USAGE}`,
   `  ${LOCAL_HEADS_USAGE}`,
@@ -135,6 +138,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   browser,
   retrieval,
   caption: captionBench,
+  'caption-thresholds': captionThresholdsBench,
   import: importBench,
   dialog: dialogBench,
   'local-heads': localHeadsBench,

@@ -6,7 +6,7 @@ import { DETECTOR_DIR, ObjectDetector } from '../engine/detection/objectDetector
 import { errorMessage } from '../engine/errors';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';
-import { type PhotoDescription, describePhoto, photoGrounding } from '../engine/perception/photoAnalyzer';
+import { type PhotoDescription, describePhoto, photoDescription, photoGrounding } from '../engine/perception/photoAnalyzer';
 import { UsageError, parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { FsPackSource } from './fsPackSource';
@@ -70,7 +70,7 @@ function recaption(old: Row): Row {
   const detections: Detection[] = old.detections.map(([classIndex, score, x1, y1, x2, y2]) => ({ classIndex, label: detector.config.classes[classIndex]!, score, box: { x1, y1, x2, y2 } }));
   const result = { width: old.width, height: old.height, detections };
   const caption = groundedCaption(result);
-  return row(old.file, old.sha256, { caption: caption.text, confident: caption.confident, mainObject: caption.mentioned[0]?.label ?? null, detections: result });
+  return row(old.file, old.sha256, photoDescription(result, caption, false));
 }
 
 const files = (JSON.parse(readFileSync(values.images, 'utf8')) as string[]).filter((_, i) => i % shards === shard);

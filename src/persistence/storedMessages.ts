@@ -26,6 +26,7 @@ export interface StoredPhoto {
   caption?: string;
   captionSource?: 'grounded' | 'image-encoder' | 'captioner';
   captionConfident?: boolean;
+  captionHedged?: true;
   /** With a captioner: the grounded caption it replaced. */
   groundedCaption?: string;
   detections?: StoredDetections;

@@ -21,6 +21,8 @@ export interface PhotoElement {
   captionSource?: PhotoCaption['source'];
   /** False when the detector found nothing with confidence and the caption says so. */
   captionConfident?: boolean;
+  /** The caption only guesses at a weak detection ("Maybe a dog."), and is shown as a guess. */
+  captionHedged?: true;
   /** With a captioning model: the grounded caption its sentence replaced, shown in the Inspector for comparison. */
   groundedCaption?: string;
   /** The detector's boxes (a few hundred bytes), kept so the Inspector can show them after a reload. */

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { COCO_CLASSES } from '../detection/cocoClasses';
 import {
+  CONFIDENT_SCORE,
+  DEFAULT_CAPTION_THRESHOLDS,
+  HEDGE_SCORE,
   NOTHING_FOUND_TEXT,
+  VETO_RANK,
+  labelVote,
   type SceneHint,
   countedNoun,
   groundedCaption,
@@ -26,7 +31,7 @@ const row = (label: string, count: number, score = 0.8) => Array.from({ length: 
 describe('grounded caption: what and how many', () => {
   it('names one object, and records the exact class', () => {
     const caption = groundedCaption(photo(detection('dog', 0.9, 200, 150, 440, 400)));
-    expect(caption).toEqual({ text: 'A dog.', mentioned: [{ label: 'dog', count: 1 }], scene: null, confident: true });
+    expect(caption).toEqual({ text: 'A dog.', mentioned: [{ label: 'dog', count: 1 }], scene: null, confident: true, hedged: false });
   });
 
   it('counts objects of one class in words', () => {
@@ -196,6 +201,7 @@ describe('grounded caption: scenes', () => {
       mentioned: [{ label: 'pizza', count: 1 }, { label: 'dining table', count: 1 }],
       scene: 'on a table',
       confident: true,
+      hedged: false,
     });
   });
 
@@ -211,6 +217,7 @@ describe('grounded caption: scenes', () => {
       mentioned: [],
       scene: 'on a beach',
       confident: true,
+      hedged: false,
     });
     expect(['/b/ski_slope', 'forest', 'living_room', 'in a kitchen', 'indoors'].map(scenePhrase)).toEqual([
       'on a ski slope', 'in a forest', 'in a living room', 'in a kitchen', 'indoors',
@@ -241,10 +248,10 @@ describe('grounded caption: what is left out', () => {
   });
 
   it('says plainly when nothing is found with confidence', () => {
-    const nothing = { text: NOTHING_FOUND_TEXT, mentioned: [], scene: null, confident: false };
+    const nothing = { text: NOTHING_FOUND_TEXT, mentioned: [], scene: null, confident: false, hedged: false };
     expect(NOTHING_FOUND_TEXT).toBe("I can't tell what is in this photo.");
     expect(groundedCaption(photo())).toEqual(nothing);
-    expect(groundedCaption(photo(detection('dog', 0.45, 200, 150, 440, 400), detection('cat', 0.35, 20, 20, 150, 150)))).toEqual(nothing);
+    expect(groundedCaption(photo(detection('dog', 0.44, 200, 150, 440, 400), detection('cat', 0.35, 20, 20, 150, 150)))).toEqual(nothing);
     expect(groundedRetrievalText(groundedCaption(photo()))).toBe('');
   });
 });
@@ -269,5 +276,64 @@ describe('grounded caption: form', () => {
     const caption = groundedCaption(photo(...photos[1]!));
     expect(caption.text).toBe('A person riding a horse with a dog.');
     expect(groundedRetrievalText(caption)).toBe(caption.text);
+  });
+});
+
+describe('grounded caption: hedging and the image tower\'s vote', () => {
+  const dog = (score: number) => detection('dog', score, 200, 150, 440, 400);
+  const ranks = (dogRank: number) => new Map([['dog', dogRank], ['cat', 1]]);
+
+  it('hedges a detection between the hedge bar and the confident bar, and only there', () => {
+    expect(HEDGE_SCORE).toBe(0.45);
+    expect(CONFIDENT_SCORE).toBe(0.5);
+    expect(groundedCaption(photo(dog(0.47)))).toEqual({ text: 'Maybe a dog.', mentioned: [{ label: 'dog', count: 1 }], scene: null, confident: false, hedged: true });
+    expect(say([dog(0.45)])).toBe('Maybe a dog.');
+    expect(say([dog(0.449)])).toBe(NOTHING_FOUND_TEXT);
+    expect(say([dog(0.5)])).toBe('A dog.');
+    expect(say([detection('cat', 0.46, 50, 200, 250, 400), detection('cat', 0.48, 390, 200, 590, 400)])).toBe('Maybe two cats.');
+  });
+
+  it('gives text-only retrieval nothing for a hedged caption', () => {
+    expect(groundedRetrievalText(groundedCaption(photo(dog(0.47))))).toBe('');
+  });
+
+  it('reads the vote by rank: confirm at or above the confirm rank, veto at or below the veto rank', () => {
+    const thresholds = { ...DEFAULT_CAPTION_THRESHOLDS, confirmRank: 2, vetoRank: 11 };
+    expect(labelVote(1, thresholds)).toBe('confirm');
+    expect(labelVote(2, thresholds)).toBe('confirm');
+    expect(labelVote(3, thresholds)).toBe('abstain');
+    expect(labelVote(10, thresholds)).toBe('abstain');
+    expect(labelVote(11, thresholds)).toBe('veto');
+    expect(labelVote(undefined, thresholds)).toBe('abstain');
+    expect(VETO_RANK).toBe(41);
+    // The app's own bars: confirming is off (rank 0 is never reached), the bottom half is vetoed.
+    expect(labelVote(1)).toBe('abstain');
+    expect(labelVote(40)).toBe('abstain');
+    expect(labelVote(41)).toBe('veto');
+  });
+
+  it('drops a weak detection the vote vetoes, and keeps one it does not', () => {
+    expect(groundedCaption(photo(dog(0.47)), { zeroShotRanks: ranks(50) }).text).toBe(NOTHING_FOUND_TEXT);
+    expect(groundedCaption(photo(dog(0.47)), { zeroShotRanks: ranks(40) }).text).toBe('Maybe a dog.');
+    // A vetoed guess gives way to the next one.
+    expect(groundedCaption(photo(dog(0.48), detection('cat', 0.46, 20, 20, 150, 150)), { zeroShotRanks: ranks(50) }).text).toBe('Maybe a cat.');
+  });
+
+  it('names plainly a weak detection the vote confirms, when confirming is on', () => {
+    const thresholds = { ...DEFAULT_CAPTION_THRESHOLDS, confirmRank: 1 };
+    const caption = groundedCaption(photo(dog(0.47)), { zeroShotRanks: ranks(1), thresholds });
+    expect(caption).toEqual({ text: 'A dog.', mentioned: [{ label: 'dog', count: 1 }], scene: null, confident: true, hedged: false });
+    expect(groundedCaption(photo(dog(0.47)), { zeroShotRanks: ranks(2), thresholds }).text).toBe('Maybe a dog.');
+  });
+
+  it('hedges a detection under the hedge bar only with the vote\'s support, when support is on', () => {
+    const thresholds = { ...DEFAULT_CAPTION_THRESHOLDS, supportRank: 3 };
+    expect(groundedCaption(photo(dog(0.35)), { zeroShotRanks: ranks(3), thresholds }).text).toBe('Maybe a dog.');
+    expect(groundedCaption(photo(dog(0.35)), { zeroShotRanks: ranks(4), thresholds }).text).toBe(NOTHING_FOUND_TEXT);
+    expect(groundedCaption(photo(dog(0.29)), { zeroShotRanks: ranks(1), thresholds }).text).toBe(NOTHING_FOUND_TEXT);
+  });
+
+  it('never overrules a detection the detector is sure of', () => {
+    expect(groundedCaption(photo(dog(0.9)), { zeroShotRanks: ranks(80) }).text).toBe('A dog.');
   });
 });

@@ -1,19 +1,24 @@
 import type { ClipEncoder, ImageGrounding } from '../clip/clipEncoder';
 import { nowMs } from '../clock';
-import { type GroundedCaption, GROUNDED_CAPTION_VERSION, groundedCaption } from '../detection/groundedCaption';
+import { type CaptionThresholds, type GroundedCaption, GROUNDED_CAPTION_VERSION, groundedCaption } from '../detection/groundedCaption';
 import type { ObjectDetector } from '../detection/objectDetector';
 import type { DetectionResult } from '../detection/types';
 import type { RgbaImage } from '../image/rgbaImage';
 import { hashText } from '../pool/contentHash';
 import type { PoolEncoder } from '../pool/poolEmbeddings';
+import { ZERO_SHOT_PROMPTS, zeroShotRanks } from './zeroShotLabels';
 
 /** What the app says about a shared photo: its grounded caption and the boxes behind it. */
 export interface PhotoDescription {
   /** Shown under the photo, used as its alt text and as its text for the text-only methods. */
   caption: string;
-  /** False when nothing was found with confidence (the caption then says so). */
+  /** False when nothing was found with confidence (the caption then says so, or hedges). */
   confident: boolean;
-  /** The COCO class the caption is about (its first object), or null when it names none. */
+  /** The caption only guesses at a weak detection: "Maybe a dog." */
+  hedged: boolean;
+  /** The caption names a weak detection that the image tower's zero-shot vote confirmed. */
+  confirmedByVote: boolean;
+  /** The COCO class the caption is about (its first object, hedged or not), or null when it names none. */
   mainObject: string | null;
   detections: DetectionResult;
 }
@@ -23,6 +28,8 @@ export interface AnalyzedPhoto {
   embedding: Float32Array;
   /** Null when the detector is unavailable: the photo is known by its image embedding alone. */
   description: PhotoDescription | null;
+  /** The image tower's zero-shot rank of each COCO label, when the caption was put to its vote; else null. */
+  zeroShotRanks: ReadonlyMap<string, number> | null;
 }
 
 export interface PhotoTimings {
@@ -31,26 +38,37 @@ export interface PhotoTimings {
   encodeMs: number;
 }
 
-/** Detection, then the grounded caption of what was found. */
+/** The description of a photo from its detections and its caption. */
+export function photoDescription(detections: DetectionResult, caption: GroundedCaption, confirmedByVote: boolean): PhotoDescription {
+  return { caption: caption.text, confident: caption.confident, hedged: caption.hedged, confirmedByVote, mainObject: caption.mentioned[0]?.label ?? null, detections };
+}
+
+/** Detection, then the grounded caption of what was found (without the image tower's vote). */
 export async function describePhoto(detector: ObjectDetector, image: RgbaImage): Promise<{ description: PhotoDescription; detectMs: number; captionMs: number }> {
   const start = nowMs();
   const { timings: _, ...detections } = await detector.detect(image);
   const detected = nowMs();
   const caption: GroundedCaption = groundedCaption(detections);
-  return { description: { caption: caption.text, confident: caption.confident, mainObject: caption.mentioned[0]?.label ?? null, detections }, detectMs: detected - start, captionMs: nowMs() - detected };
+  return { description: photoDescription(detections, caption, false), detectMs: detected - start, captionMs: nowMs() - detected };
 }
 
-/** What an image tower that takes grounding is fed: the caption when it is confident, and the strongest score. */
+/**
+ * What an image tower that takes grounding is fed: the caption when the detector alone is sure of it,
+ * and the strongest score. Hedged and vote-confirmed captions are not fed: the tower learnt its
+ * fusion from confident detections only, and feeding tentative ones did not help (docs/models.md).
+ */
 export function photoGrounding(description: PhotoDescription | null): ImageGrounding {
-  if (!description?.confident) return { caption: null, score: 0 };
+  if (!description?.confident || description.confirmedByVote) return { caption: null, score: 0 };
   return { caption: description.caption, score: description.detections.detections[0]?.score ?? 0 };
 }
 
 /**
  * The one way the app understands a photo, in the worker, the benchmarks and the pool builder: the
  * object detector finds what is in it, the grounded captioner says it in a sentence, and the image
- * tower embeds it (fed that evidence when it takes it, as mini-clip v2 does). Without a detector the
- * photo still gets its image embedding; the caller then says so.
+ * tower embeds it (fed that evidence when it takes it, as mini-clip v2 does). When the detector is
+ * not sure of anything, the tower's embedding of the pixels alone, which the photo gets then anyway,
+ * votes on the weak detections over the 80 COCO names, and the caption names, hedges or drops them.
+ * Without a detector the photo still gets its image embedding; the caller then says so.
  */
 export class PhotoAnalyzer implements PoolEncoder {
   /** Embeddings of a tower that takes grounding depend on the detector and the captioner too. */
@@ -75,7 +93,22 @@ export class PhotoAnalyzer implements PoolEncoder {
     return (await this.analyze(images)).photos.map((p) => p.embedding);
   }
 
-  async analyze(images: readonly RgbaImage[]): Promise<{ photos: AnalyzedPhoto[]; timings: PhotoTimings }> {
+  /** The tower's text embeddings of the 80 label prompts, computed once. */
+  private promptEmbeddings: Promise<Float32Array[]> | null = null;
+
+  private labelPrompts(): Promise<Float32Array[]> {
+    this.promptEmbeddings ??= this.encoder.encodeTexts(ZERO_SHOT_PROMPTS).catch((error: unknown) => {
+      this.promptEmbeddings = null;
+      throw error;
+    });
+    return this.promptEmbeddings;
+  }
+
+  /**
+   * `thresholds` only for the sweep that chooses them (`bench -- caption-thresholds`); the app uses the
+   * defaults of groundedCaption.
+   */
+  async analyze(images: readonly RgbaImage[], options: { thresholds?: CaptionThresholds } = {}): Promise<{ photos: AnalyzedPhoto[]; timings: PhotoTimings }> {
     const timings: PhotoTimings = { detectMs: 0, captionMs: 0, encodeMs: 0 };
     const descriptions: (PhotoDescription | null)[] = [];
     for (const image of images) {
@@ -92,6 +125,20 @@ export class PhotoAnalyzer implements PoolEncoder {
     const grounding = descriptions.map(photoGrounding);
     const embeddings = await this.encoder.encodeImages(images, grounding);
     timings.encodeMs = nowMs() - start;
-    return { photos: embeddings.map((embedding, i) => ({ embedding, description: descriptions[i]! })), timings };
+    const photos: AnalyzedPhoto[] = [];
+    for (const [i, embedding] of embeddings.entries()) {
+      const description = descriptions[i]!;
+      // Not confident: the tower saw the pixels alone (grounding null), so its embedding is free to vote with.
+      if (!description || description.confident) {
+        photos.push({ embedding, description, zeroShotRanks: null });
+        continue;
+      }
+      const voteStart = nowMs();
+      const ranks = zeroShotRanks(embedding, await this.labelPrompts());
+      const caption = groundedCaption(description.detections, { zeroShotRanks: ranks, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
+      photos.push({ embedding, description: photoDescription(description.detections, caption, caption.confident), zeroShotRanks: ranks });
+      timings.captionMs += nowMs() - voteStart;
+    }
+    return { photos, timings };
   }
 }

@@ -38,6 +38,8 @@ export interface PhotoCaption {
    * methods. False for a grounded caption that only says nothing was found with confidence.
    */
   confident: boolean;
+  /** A grounded caption that only guesses at a weak detection ("Maybe a dog."): the page shows it as a guess. */
+  hedged?: true;
   /** grounded: the main object's detection score (0 when not confident); image-encoder: the CLIP cosine of photo and caption. */
   score: number;
   /** What the detector found (null when the photo was described without it). */
@@ -53,8 +55,10 @@ export interface PhotoCaption {
 export const MAX_SHOWN_DETECTIONS = 20;
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
+/** Scores are cut, not rounded: a 0.4996 kept as 0.500 would look as if it had reached the caption's 0.5 bar. */
+const roundDown = (value: number, decimals: number) => Math.floor(value * 10 ** decimals) / 10 ** decimals;
 
-/** The detector's result as the page shows and stores it: small (boxes to 0.1 px, scores to 0.001). */
+/** The detector's result as the page shows and stores it: small (boxes to 0.1 px, scores cut to 0.001). */
 export function shownDetections(result: DetectionResult): PhotoDetections {
   return {
     width: result.width,
@@ -64,7 +68,7 @@ export function shownDetections(result: DetectionResult): PhotoDetections {
       .slice(0, MAX_SHOWN_DETECTIONS)
       .map((d) => ({
         label: d.label,
-        score: round(d.score, 3),
+        score: roundDown(d.score, 3),
         box: { x1: round(d.box.x1, 1), y1: round(d.box.y1, 1), x2: round(d.box.x2, 1), y2: round(d.box.y2, 1) },
       })),
   };
@@ -85,11 +89,12 @@ export function groundedPhotoCaption(imageId: string, description: PhotoDescript
       text: description.caption,
       source: 'grounded',
       confident: description.confident,
+      ...(description.hedged ? { hedged: true as const } : {}),
       score: photoGrounding(description).score,
       detections: shownDetections(description.detections),
       ...(description.confident && description.mainObject ? { mainObject: description.mainObject } : {}),
     },
-    retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, mentioned: [], scene: null }),
+    retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, hedged: description.hedged, mentioned: [], scene: null }),
   };
 }
 

@@ -25,7 +25,11 @@ function MessageImage({ element, heightClass }: { element: Extract<MessageElemen
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
       )}
-      {element.caption && <figcaption className="text-xs opacity-90" data-testid="photo-caption">{element.caption}</figcaption>}
+      {element.caption && (
+        <figcaption className={`text-xs opacity-90 ${element.captionHedged ? 'italic' : ''}`} data-testid="photo-caption" data-hedged={element.captionHedged ? 'true' : undefined} title={element.captionHedged ? 'A guess: the object detector is not sure' : undefined}>
+          {element.caption}
+        </figcaption>
+      )}
     </figure>
   );
 }

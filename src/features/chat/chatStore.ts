@@ -48,6 +48,7 @@ export function withCaption(photo: PhotoElement, caption: PhotoCaption | undefin
     caption: caption.text,
     captionSource: caption.source,
     captionConfident: caption.confident,
+    ...(caption.hedged ? { captionHedged: true as const } : {}),
     ...(caption.replaced ? { groundedCaption: caption.replaced.text } : {}),
     ...(caption.detections ? { detections: caption.detections } : {}),
   };

@@ -15,11 +15,11 @@ function compact<T extends object>(record: T): T {
 }
 
 function photoToStored(p: PhotoElement): StoredPhoto {
-  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, groundedCaption: p.groundedCaption, detections: p.detections });
+  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, captionHedged: p.captionHedged, groundedCaption: p.groundedCaption, detections: p.detections });
 }
 
 function photoFromStored(p: StoredPhoto): PhotoElement {
-  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, groundedCaption: p.groundedCaption, detections: p.detections });
+  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, captionHedged: p.captionHedged, groundedCaption: p.groundedCaption, detections: p.detections });
 }
 
 function videoToStored(v: VideoElement): StoredVideo {

@@ -1,5 +1,13 @@
 import type { PhotoDetections } from '../../worker/protocol';
 
+/**
+ * A detection score to two decimals, rounded down: 0.496 shows as 0.49, so a score shown as 0.50 is
+ * always one the caption's 0.50 bar counts as reached.
+ */
+export function scoreText(score: number): string {
+  return (Math.floor(score * 100 + 1e-9) / 100).toFixed(2);
+}
+
 const percent = (value: number, of: number) => `${Math.max(0, Math.min(100, (value / of) * 100))}%`;
 
 /** Boxes over the photo, placed in percent of its size, so they follow whatever size it is shown at. */
@@ -17,7 +25,7 @@ export function DetectionOverlay({ detections }: { detections: PhotoDetections }
         >
           {/* Anchored on the side with room, so a label of a box by the right edge does not spill past the photo. */}
           <span className={`absolute top-0 whitespace-nowrap bg-amber-300 px-1 text-xs font-semibold leading-4 text-slate-950 ${o.box.x1 > 0.7 * width ? 'right-0 rounded-bl-sm' : 'left-0 rounded-br-sm'}`}>
-            {o.label} {o.score.toFixed(2)}
+            {o.label} {scoreText(o.score)}
           </span>
         </div>
       ))}

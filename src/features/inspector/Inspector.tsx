@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { CONFIDENT_SCORE } from '../../engine/detection/groundedCaption';
+import { CONFIDENT_SCORE, HEDGE_SCORE } from '../../engine/detection/groundedCaption';
 import { methodName } from '../../engine/response/methods';
 import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversation';
 import { SHORTCUTS } from '../../shared/keyCommands';
@@ -7,7 +7,7 @@ import { panelActions } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
-import { DetectionOverlay } from './DetectionOverlay';
+import { DetectionOverlay, scoreText } from './DetectionOverlay';
 import { VideoDetails, latestVideo } from './VideoDetails';
 import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 
@@ -39,7 +39,7 @@ const percent = (value: number, of: number) => `${Math.max(0, Math.min(100, (val
 
 function objectText(o: DetectedObject): string {
   const r = (v: number) => Math.round(v);
-  return `${o.label}, score ${o.score.toFixed(2)}, at x ${r(o.box.x1)} to ${r(o.box.x2)}, y ${r(o.box.y1)} to ${r(o.box.y2)} px`;
+  return `${o.label}, score ${scoreText(o.score)}, at x ${r(o.box.x1)} to ${r(o.box.x2)}, y ${r(o.box.y1)} to ${r(o.box.y2)} px`;
 }
 
 /** One photo of the turn: the detector's boxes drawn over it, and the same as a list for screen readers and presenters. */
@@ -74,7 +74,11 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
               ))}
             </ul>
             {photo.captionConfident === false && (
-              <p className="text-sm text-slate-700">None of them scores {CONFIDENT_SCORE.toFixed(2)} or more, so the caption does not name them.</p>
+              <p className="text-sm text-slate-700" data-testid="caption-bar">
+                {photo.captionHedged
+                  ? `None of them scores ${CONFIDENT_SCORE.toFixed(2)} or more, so the caption only guesses ("Maybe …") at the strongest, which scores ${HEDGE_SCORE.toFixed(2)} or more and which the image tower's zero-shot vote over the 80 COCO names did not rule out.`
+                  : `None of them scores ${CONFIDENT_SCORE.toFixed(2)} or more, so the caption does not name them.`}
+              </p>
             )}
           </>
         ) : (
