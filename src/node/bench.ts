@@ -25,13 +25,13 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 /**
  * Benchmarks that print figures. Usage:
  *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 30] [--photo-runs 3]   (Chromium against the production build; a photo shared 1 s after Ready, on fresh pages)
- *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json]   (per part: all, train2017, val2017)
- *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json]
+ *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]   (per part: all, train2017, val2017; a variant compares int8 with float)
+ *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]
  *   npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (hedge bar and zero-shot vote, swept on our own held-out photos)
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
  *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
  *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
- *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000]   (text turn, photo turn with and without the detector, ranking)
+ *   npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--dtype fp32|q8] [--detector-dtype fp32|q8]   (text turn, photo turn with and without the detector, ranking)
  *   npm run bench -- pool-rate [--dir DIR] [--batches 4]   (embedding the whole demo pool with a ViT-B/32-sized pack on WASM, estimated)
  *   npm run bench -- vs-transformers [--pack mini-clip] [--runs 30] [--threads 1,2]   (the engine against transformers.js in one Chromium page)
  *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)

@@ -7,14 +7,14 @@ import { captionBank, captionImage } from '../engine/response/captioner';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { UsageError, listOption, parseCommandLine, requireOptions } from './cliArgs';
-import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';
 import { type CaptionerScores, type PartName, captionScoresByPart, exampleImages, mapObject, partsJson } from './benchParts';
 import { loadCaptionSet, progress } from './benchRetrieval';
 import { cocoParts } from './cocoSplits';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue } from './poolFiles';
 
-export const CAPTION_USAGE = 'npm run bench -- caption --pack ID --images DIR --captions captions.json|pairs.csv [--json out.json] [--captioners grounded,retrieval] [--pool public/pool]';
+export const CAPTION_USAGE = `npm run bench -- caption --pack ID --images DIR --captions captions.json|pairs.csv [--json out.json] [--captioners grounded,retrieval] [--pool public/pool] ${VARIANT_USAGE}`;
 
 /**
  * The captioners a photo can be described with:
@@ -91,6 +91,7 @@ export async function captionBench(args: string[]): Promise<void> {
     json: { type: 'string' },
     captioners: { type: 'string', default: CAPTIONERS.join(',') },
     pool: { type: 'string', default: join('public', 'pool') },
+    ...VARIANT_OPTIONS,
   }, CAPTION_USAGE);
   requireOptions(values, ['pack', 'images', 'captions'], CAPTION_USAGE);
   const { pack: packId, images: imagesDir, captions: captionsPath } = values as { pack: string; images: string; captions: string };
@@ -99,7 +100,7 @@ export async function captionBench(args: string[]): Promise<void> {
   const set = loadCaptionSet(captionsPath);
   const parts = cocoParts(set);
 
-  const loaded = await loadWasmPhotoAnalyzer(packId, { detector: captioners.includes('grounded') });
+  const loaded = await loadWasmPhotoAnalyzer(packId, { detector: captioners.includes('grounded'), variants: variantChoice(values, CAPTION_USAGE) });
   const { analyzer, encoder, detector } = loaded;
   console.log(`pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · ${loaded.detectorNote}`);
   if (captioners.includes('grounded') && !detector) {

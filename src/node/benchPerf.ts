@@ -16,14 +16,14 @@ import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type ManifestFile, offlineInjectManifestOptions } from './offlineManifest';
 import { chatPoolOf } from './replyParts';
 import { integerOption, parseCommandLine } from './cliArgs';
-import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { ProgressLine } from './progressLine';
 import { scaleBench } from './benchScale';
 
-export const PERF_USAGE = 'npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000]';
+export const PERF_USAGE = `npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000] ${VARIANT_USAGE}`;
 
 /**
  * npm run bench -- perf [--pack mini-clip] [--turns 200] [--photo-turns 40] [--candidates 100000] [--scale-rows 1000000]
@@ -78,6 +78,7 @@ export async function perfBench(args: string[]): Promise<void> {
     'photo-turns': { type: 'string', default: '40' },
     candidates: { type: 'string', default: '100000' },
     'scale-rows': { type: 'string', default: '1000000' },
+    ...VARIANT_OPTIONS,
   }, PERF_USAGE);
   const packId = values.pack;
   const turns = integerOption(values.turns, 'turns', PERF_USAGE);
@@ -86,7 +87,7 @@ export async function perfBench(args: string[]): Promise<void> {
   const scaleRows = integerOption(values['scale-rows'], 'scale-rows', PERF_USAGE, 0);
 
   const loadStart = nowMs();
-  const loaded = await loadWasmPhotoAnalyzer(packId);
+  const loaded = await loadWasmPhotoAnalyzer(packId, { variants: variantChoice(values, PERF_USAGE) });
   const { encoder, source, files } = loaded;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
   const chatEncoder = await ChatEncoder.load(source, new Set(files), encoder.tokenizer);

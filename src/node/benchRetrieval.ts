@@ -6,13 +6,13 @@ import { errorMessage } from '../engine/errors';
 import type { RecallFigures } from '../engine/metrics/retrievalMetrics';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { UsageError, parseCommandLine, requireOptions } from './cliArgs';
-import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
+import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';
 import { type PartRetrieval, partsJson, retrievalByPart } from './benchParts';
 import { cocoParts } from './cocoSplits';
 import { decodeImageFile } from './decodeImageFile';
 import { ProgressLine } from './progressLine';
 
-export const RETRIEVAL_USAGE = 'npm run bench -- retrieval --pack ID --images DIR --captions captions.json|pairs.csv [--json out.json]';
+export const RETRIEVAL_USAGE = `npm run bench -- retrieval --pack ID --images DIR --captions captions.json|pairs.csv [--json out.json] ${VARIANT_USAGE}`;
 
 /** A captioned set from COCO captions JSON or an image,caption CSV; a file that cannot be read is a sentence, not a stack. */
 export function loadCaptionSet(path: string): CaptionSet {
@@ -42,7 +42,7 @@ const row = (part: string, name: string, f: RecallFigures) =>
  * of the set (all; COCO's train2017 and val2017 when the files have COCO names) is ranked within itself.
  */
 export async function retrieval(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, { pack: { type: 'string' }, images: { type: 'string' }, captions: { type: 'string' }, json: { type: 'string' } }, RETRIEVAL_USAGE);
+  const values = parseCommandLine(args, { pack: { type: 'string' }, images: { type: 'string' }, captions: { type: 'string' }, json: { type: 'string' }, ...VARIANT_OPTIONS }, RETRIEVAL_USAGE);
   requireOptions(values, ['pack', 'images', 'captions'], RETRIEVAL_USAGE);
   const { pack: packId, images: imagesDir, captions: captionsPath } = values as { pack: string; images: string; captions: string };
   if (values.json === '') throw new UsageError('--json needs a file name.', RETRIEVAL_USAGE);
@@ -50,7 +50,7 @@ export async function retrieval(args: string[]): Promise<void> {
   const parts = cocoParts(set);
 
   // A pack id names a folder under models/; a path (with a slash) names any pack folder.
-  const loaded = await loadWasmPhotoAnalyzer(packId);
+  const loaded = await loadWasmPhotoAnalyzer(packId, { variants: variantChoice(values, RETRIEVAL_USAGE) });
   const { analyzer, encoder } = loaded;
   console.log(`pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · image tower ${encoder.takesGrounding ? 'takes' : 'does not take'} grounding · ${loaded.detectorNote}`);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { type PoolMediaItem, type PoolText, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
-import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
+import { type ModelDtype, chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { configureWasm } from '../engine/onnx/ortSessions';
 import { type PoolEmbeddingsFile, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { FsPackSource } from './fsPackSource';
@@ -26,10 +26,12 @@ export function readPoolEmbeddingsFile(poolDir: string, packId: string): PoolEmb
 
 /**
  * A pack loaded the way every Node tool runs it: WASM, one thread. `pack` is an id under models/ or,
- * with a slash, any pack folder.
+ * with a slash, any pack folder. `dtypes` replaces the WASM plan's variants (a benchmark comparing
+ * q8 with fp32); by default the page's WASM choice.
  */
-export async function loadWasmPack(pack: string): Promise<{ encoder: ClipEncoder; source: FsPackSource; files: string[] }> {
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+export async function loadWasmPack(pack: string, dtypes?: ModelDtype[]): Promise<{ encoder: ClipEncoder; source: FsPackSource; files: string[] }> {
+  const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+  const plan = dtypes ? { ...wasmPlan, dtypes } : wasmPlan;
   configureWasm(plan.wasmThreads);
   const source = new FsPackSource(pack.includes('/') ? pack : join('models', pack));
   const files = await source.listFiles();
