@@ -299,6 +299,8 @@ export class BrowserEngine implements WorkerEngine {
     );
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
+    // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
+    await responder?.firstReplyPrepared();
     return this.pool.loaded;
   }
 
@@ -504,6 +506,12 @@ export class BrowserEngine implements WorkerEngine {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
+  }
+
+  async warmUp(params: Parameters<WorkerEngine['warmUp']>[0]) {
+    this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
+    return this.responder.warmUp(params);
   }
 
   async listReferenceDialogues(params: Parameters<WorkerEngine['listReferenceDialogues']>[0]) {

@@ -1,3 +1,4 @@
+import { nowMs } from '../engine/clock';
 import type { DialogueRecord } from '../engine/datasets/mmdialog';
 import { EngineError } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
@@ -48,7 +49,15 @@ export class Responder {
     this.images = images;
     this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete });
     // The default method is ready before the first message; a failure shows on that reply.
+    this.firstReply = this.session.prepareFirstReply().catch(() => undefined);
     void this.session.prepare().catch(() => undefined);
+  }
+
+  private firstReply: Promise<void> = Promise.resolve();
+
+  /** Resolves when the pool's first reply has what it can have before Ready (session.prepareFirstReply); never rejects. */
+  firstReplyPrepared(): Promise<void> {
+    return this.firstReply;
   }
 
   private note: string | null = null;
@@ -66,6 +75,13 @@ export class Responder {
     this.session.setLocalHeads(local);
     this.note = note;
     void this.session.prepare().catch(() => undefined);
+  }
+
+  /** One step of warming (session.warmUp); a pool must be in use. */
+  async warmUp(params: WorkerMethods['warmUp']['params']): Promise<WorkerMethods['warmUp']['result']> {
+    const start = nowMs();
+    await this.session.warmUp(params.step, params.method);
+    return { step: params.step, ms: nowMs() - start };
   }
 
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
