@@ -14,6 +14,7 @@ import { type SessionChat, sessionChat } from '../engine/response/session';
 import { embedChatKeys, parseStoredContexts, resolveStoredContexts } from '../engine/pool/chatPool';
 import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
 import { hashText } from '../engine/pool/contentHash';
+import { shippedDeppImageKeys } from '../engine/pool/deppKeys';
 import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
@@ -59,6 +60,8 @@ export class BrowserEngine implements WorkerEngine {
   /** Tells the page how in-worker training of a pack without Python heads goes. */
   private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
   private hasPythonHeads = false;
+  /** The pack's trained heads, or null: a demo pool's shipped DE++ keys are handed to them. */
+  private heads: ResponseHeads | null = null;
   /** The pack's conversational encoder and its settings, or null. */
   private chat: SessionChat | null = null;
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
@@ -161,6 +164,7 @@ export class BrowserEngine implements WorkerEngine {
     this.analyzer = analyzer;
     this.packId = params.pack.id;
     this.hasPythonHeads = heads !== null;
+    this.heads = heads;
     if (!heads) note = 'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
     const onCaptionerFailed = (reason: string) => {
       console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
@@ -275,6 +279,7 @@ export class BrowserEngine implements WorkerEngine {
         // The demo's file holds no text rows (the install stays small): the hybrid needs none, and they are computed after Ready.
         deferTexts: true,
       });
+      if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
     } else {
@@ -649,6 +654,22 @@ async function fetchStoredContexts(base: string) {
 }
 
 /** The pool:build output for this pack, or null (then rows come from the cache or are computed). */
+/**
+ * Hands the heads the demo pool's shipped DE++ image keys (npm run pool:keys) when they fit this pool
+ * and these heads; otherwise the first image step computes them, as without the file.
+ */
+async function useShippedDeppKeys(heads: ResponseHeads, base: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, clipFingerprint: string): Promise<void> {
+  const file = await fetchPrecomputed(base);
+  if (!file) return;
+  try {
+    const shipped = await shippedDeppImageKeys(file, { clipFingerprint, imageKeys: embedded.imageKeys, imageMatrix: embedded.imageMatrix, heads });
+    if (shipped.keys) heads.useShippedKeys(embedded.imageMatrix, shipped.keys);
+    else console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${shipped.reason}. Rebuild it with "npm run pool:keys".`);
+  } catch (error) {
+    console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${errorMessage(error)}`);
+  }
+}
+
 async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
   try {
     const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);
