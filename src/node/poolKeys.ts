@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
+import { invitationsFile, trainResponses } from '../engine/response/coherence';
 import { deppKeysFingerprint, serializeDeppImageKeys, shippedDeppImageKeys } from '../engine/pool/deppKeys';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
@@ -10,14 +11,16 @@ import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
- * npm run pool:keys -- --pack <id> [--pool public/pool] [--queries 200]
+ * npm run pool:keys -- --pack <id> [--pool public/pool] [--dialogues public/dialogues] [--queries 200]
  * What the page's trained heads would otherwise compute after Ready, precomputed with the pool as its
  * CLIP rows are (Node, WASM, the engine's ResponseHeads):
- *  - <pool>/embeddings/<pack>.depp.json/.bin: the DE++ key of every pool image (int8, compact).
+ *  - <pool>/embeddings/<pack>.depp.json/.bin: the DE++ key of every pool image (int8, compact);
+ *  - <dialogues>/train/invitations.json: the phrases that invite an image, learned from the train split
+ *    (coherence.ts; the same for every pack).
  * It prints what int8 costs in ranking: the DE++ image top-10 of the test split's first turns with the
  * keys as computed and as shipped.
  */
-const USAGE = 'npm run pool:keys -- --pack ID [--pool public/pool] [--queries 200]';
+const USAGE = 'npm run pool:keys -- --pack ID [--pool public/pool] [--dialogues public/dialogues] [--queries 200]';
 
 function write(base: string, meta: unknown, bytes: Uint8Array): void {
   // Both halves beside the old ones, then renamed: a reader never sees a .json that does not match its .bin.
@@ -28,7 +31,7 @@ function write(base: string, meta: unknown, bytes: Uint8Array): void {
 }
 
 async function main(): Promise<void> {
-  const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, queries: { type: 'string', default: '200' } }, USAGE);
+  const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, dialogues: { type: 'string', default: join('public', 'dialogues') }, queries: { type: 'string', default: '200' } }, USAGE);
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const queries = Number(values.queries);
@@ -57,12 +60,19 @@ async function main(): Promise<void> {
   write(base, file.meta, file.bytes);
   console.log(`wrote ${base}.json/.bin: ${keys.rows} image keys of ${keys.dim} (int8, ${(file.bytes.byteLength / 1e3).toFixed(0)} kB, ${deppKeysFingerprint(analyzer.fingerprint)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
+  const train = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' });
+  const invitations = invitationsFile(trainResponses(train));
+  const invitationsPath = join(values.dialogues, 'train', 'invitations.json');
+  writeFileSync(`${invitationsPath}.tmp`, `${JSON.stringify(invitations, null, 1)}\n`);
+  renameSync(`${invitationsPath}.tmp`, invitationsPath);
+  console.log(`wrote ${invitationsPath}: ${invitations.phrases.length} phrases that invite an image, learned from ${train.length} train dialogues`);
+
   // The page's own check of the file, as it will run it.
   const checked = await shippedDeppImageKeys(file, { clipFingerprint: analyzer.fingerprint, imageKeys, imageMatrix: embedded.imageMatrix, heads });
   if (!checked.keys) throw new Error(`The file just written does not pass the page's check: ${checked.reason}.`);
 
   // What int8 costs: DE++ image rankings of real first turns with the computed keys and with the shipped ones.
-  const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'test', 'conversations.json'))), { file: 'dialogues/test/conversations.json' });
+  const records = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'test', 'conversations.json'))), { file: 'dialogues/test/conversations.json' });
   const firstTexts = records.flatMap((r) => r.turns[0]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))).slice(0, queries);
   if (firstTexts.length > 0) {
     const embeddings = await encoder.encodeTexts(firstTexts);

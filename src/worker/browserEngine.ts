@@ -296,11 +296,18 @@ export class BrowserEngine implements WorkerEngine {
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
     const textsComplete = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
-    responder?.setPool(embedded, imageInfo, chatParts, textsComplete, () =>
-      this.dialogues(ref, 'train').catch((error: unknown) => {
-        console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
-        return null;
-      }),
+    responder?.setPool(
+      embedded,
+      imageInfo,
+      chatParts,
+      textsComplete,
+      () =>
+        this.dialogues(ref, 'train').catch((error: unknown) => {
+          console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
+          return null;
+        }),
+      // The demo's train split comes with its inviting phrases (npm run pool:keys); the session checks they were learned from it.
+      ref.kind === 'demo' ? () => fetchJson(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/invitations.json`).catch(() => null) : undefined,
     );
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);

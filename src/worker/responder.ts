@@ -43,11 +43,18 @@ export class Responder {
   /**
    * `chat`: the encoder's keys of this pool and its stored contexts (null without an encoder);
    * `textsComplete`: when the text rows embedPool deferred are all computed; `train`: the pool's train
-   * split (null when it has none), read when first needed.
+   * split (null when it has none), read when first needed; `invitations`: the inviting phrases shipped with it.
    */
-  setPool(embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], chat: SessionPool['chat'], textsComplete: Promise<void>, train: () => Promise<readonly DialogueRecord[] | null>): void {
+  setPool(
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    images: PoolImageInfo[],
+    chat: SessionPool['chat'],
+    textsComplete: Promise<void>,
+    train: () => Promise<readonly DialogueRecord[] | null>,
+    invitations?: () => Promise<unknown>,
+  ): void {
     this.images = images;
-    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete });
+    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete, ...(invitations ? { invitations } : {}) });
     // The default method is ready before the first message; a failure shows on that reply.
     this.firstReply = this.session.prepareFirstReply().catch(() => undefined);
     void this.session.prepare().catch(() => undefined);

@@ -14,7 +14,7 @@ import type { ChatEncoder, ChatFusion } from './chatEncoder';
 import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
 import { fuseScores } from './fusion';
 import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
-import { ImageInvitations, replyCoherence } from './coherence';
+import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
 import type { ResponseHeads } from './heads';
@@ -78,6 +78,8 @@ export interface SessionPool {
    * then the majority intent is one text and stop, and no phrase invites an image.
    */
   train: () => Promise<readonly DialogueRecord[] | null>;
+  /** The inviting phrases shipped with the train split (coherence.ts InvitationsFile), or null; used only when learned from this very split. */
+  invitations?: () => Promise<unknown>;
   /** The conversational encoder's keys of the pool's texts and images (by label) and its stored contexts; absent without the encoder. */
   chat?: { textKeys: Int8Matrix; imageKeys: Int8Matrix; contexts: StoredContexts | null } | null;
   /**
@@ -183,6 +185,7 @@ export class ReplySession {
   private textRow = new Map<string, number>();
   private train: Promise<readonly DialogueRecord[] | null> | null = null;
   private readTrain: () => Promise<readonly DialogueRecord[] | null> = async () => null;
+  private readShippedInvitations: () => Promise<unknown> = async () => null;
   private majority: Promise<IntentModel> | null = null;
   private invitations: Promise<ImageInvitations> | null = null;
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
@@ -237,6 +240,7 @@ export class ReplySession {
     this.captions = null;
     this.train = null;
     this.readTrain = pool.train;
+    this.readShippedInvitations = pool.invitations ?? (async () => null);
     this.majority = null;
     this.invitations = null;
   }
@@ -538,11 +542,11 @@ export class ReplySession {
 
   /** The phrases that promise an image, from this pool's train split; none without one. */
   private imageInvitations(): Promise<ImageInvitations> {
-    this.invitations ??= this.trainRecords().then((train) =>
-      train && train.length > 0
-        ? ImageInvitations.learn(train.flatMap((r) => r.turns.slice(1).map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') }))))
-        : ImageInvitations.none(),
-    );
+    this.invitations ??= Promise.all([this.trainRecords(), this.readShippedInvitations().catch(() => null)]).then(([train, shipped]) => {
+      if (!train || train.length === 0) return ImageInvitations.none();
+      const responses = trainResponses(train);
+      return invitationsFromFile(shipped, responses) ?? ImageInvitations.learn(responses);
+    });
     return this.invitations;
   }
 
