@@ -55,6 +55,13 @@ export class BrowserEngine implements WorkerEngine {
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
+  /** Resolves once no request waits (the request handler's gate): the pool's text rows are computed only then. */
+  private whenIdle: () => Promise<void> = () => Promise.resolve();
+
+  useIdleGate(whenIdle: () => Promise<void>): void {
+    this.whenIdle = whenIdle;
+  }
+
   /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
   private announcePoolTexts: (status: PoolTextsStatus) => void = () => undefined;
   /** Tells the page how in-worker training of a pack without Python heads goes. */
@@ -329,7 +336,11 @@ export class BrowserEngine implements WorkerEngine {
     return completeDeferredTexts(embedded, encoder, {
       cache: embeddingCache,
       batchSize: 64,
-      yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      // Between batches, a visitor's turn goes first: the next batch starts only when no request waits.
+      yieldControl: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await this.whenIdle();
+      },
       onProgress: (done) => this.announcePoolTexts({ poolId, done, total }),
       cancelled: stale,
     }).catch((error: unknown) => {

@@ -224,6 +224,24 @@ describe('warm-up steps (idle requests)', () => {
   });
 });
 
+describe('the idle gate for background work', () => {
+  it('resolves at once when nothing waits, and otherwise once the last queued request is answered', async () => {
+    warmGate = gate();
+    const engine = fakeEngine();
+    let whenIdle: () => Promise<void> = () => Promise.reject(new Error('no gate'));
+    engine.useIdleGate = (gate) => (whenIdle = gate);
+    const handle = createRequestHandler(engine, () => undefined);
+    await whenIdle();
+    const loading = handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    const replied = handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
+    const resumed = whenIdle().then(() => engine.calls.push('background batch'));
+    // A warm-up step is idle work: it does not hold the background back.
+    const warmed = handle({ type: 'warmUp', id: 3, params: { step: 'reply-models', method: null } });
+    await Promise.all([loading, replied, resumed, warmed]);
+    expect(engine.calls.slice(0, 4)).toEqual(['load a', 'loaded a', 'reply x', 'background batch']);
+  });
+});
+
 describe('EngineClient over the handler', () => {
   /** Connects a client to a handler in the same thread, as the worker boundary would. */
   function connected(): EngineClient {

@@ -35,6 +35,8 @@ export interface WorkerEngine {
   analyzeVideo(params: WorkerMethods['analyzeVideo']['params']): Promise<WorkerMethods['analyzeVideo']['result']>;
   answerVideo(params: WorkerMethods['answerVideo']['params']): Promise<WorkerMethods['answerVideo']['result']>;
   warmUp(params: WorkerMethods['warmUp']['params']): Promise<WorkerMethods['warmUp']['result']>;
+  /** Receives a promise maker that resolves once no request is queued or running: background work waits on it between batches. */
+  useIdleGate?(whenIdle: () => Promise<void>): void;
 }
 
 /**
@@ -54,6 +56,8 @@ export function createRequestHandler(
   let waiting = 0;
   const idle: { request: WorkerRequest; done: () => void }[] = [];
   let idleInQueue = false;
+  let idleWaiters: (() => void)[] = [];
+  engine.useIdleGate?.(() => (waiting === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))));
 
   /** Puts the next idle request in the queue when nothing else is there; a request that arrives meanwhile goes ahead of it. */
   const scheduleIdle = () => {
@@ -169,6 +173,11 @@ export function createRequestHandler(
     const ran = queue.then(() => run(message));
     queue = ran.then(() => {
       waiting--;
+      if (waiting === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const resume of waiters) resume();
+      }
       scheduleIdle();
     });
     return ran;
