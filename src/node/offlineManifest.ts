@@ -78,10 +78,10 @@ export function offlineEntries({ built, modelsDir, packs, detector, captioners =
   // Vite's assets/ carry theirs in the name.
   const publicDir = join(modelsDir, '..', 'public');
   const publicSha256 = (url: string) => (existsSync(join(publicDir, url)) ? sha256Of(readFileSync(join(publicDir, url))) : undefined);
-  // A pack's pool files: its CLIP embeddings (<pack>.json/.bin) and its conversational encoder's keys and stored contexts (<pack>.chat.*, <pack>.contexts.*).
+  // A pack's pool files: its CLIP embeddings (<pack>.json/.bin), its conversational encoder's keys and stored contexts (<pack>.chat.*, <pack>.contexts.*), its heads' DE++ image keys (<pack>.depp.*).
   const packIds = new Set(packs.map((p) => p.id));
   const embeddingsOwner = (url: string) => {
-    const id = /^pool\/embeddings\/(.+?)(?:\.(?:chat|contexts))?\.(?:json|bin)$/.exec(url)?.[1];
+    const id = /^pool\/embeddings\/(.+?)(?:\.(?:chat|contexts|depp))?\.(?:json|bin)$/.exec(url)?.[1];
     return id !== undefined && packIds.has(id) ? id : undefined;
   };
 

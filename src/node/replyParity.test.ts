@@ -66,7 +66,7 @@ async function workerPath(packId: string) {
     const engine: WorkerEngine = {
       loadPack: notUsed, usePool: notUsed, stageDatasetFiles: notUsed, importDataset: notUsed, resumeDataset: notUsed, checkImage: notUsed, reply: notUsed,
       listReferenceDialogues: notUsed, loadReferenceDialogue: notUsed, scoreReference: notUsed, trainHeads: notUsed, encodeTexts: notUsed, encodeImages: notUsed,
-      clevrLoad: notUsed, clevrRender: notUsed, clevrAnswer: notUsed, analyzeVideo: notUsed, answerVideo: notUsed,
+      clevrLoad: notUsed, clevrRender: notUsed, clevrAnswer: notUsed, analyzeVideo: notUsed, answerVideo: notUsed, warmUp: notUsed,
       replayTurn: async (params) => responder.replayTurn(records.find((r) => r.id === params.dialogueId)!, params.turn, params.method, encoder.backend),
     };
     const events: WorkerEvent[] = [];

@@ -14,6 +14,7 @@ import { type SessionChat, sessionChat } from '../engine/response/session';
 import { embedChatKeys, parseStoredContexts, resolveStoredContexts } from '../engine/pool/chatPool';
 import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
 import { hashText } from '../engine/pool/contentHash';
+import { shippedDeppImageKeys } from '../engine/pool/deppKeys';
 import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
@@ -54,11 +55,20 @@ export class BrowserEngine implements WorkerEngine {
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
 
+  /** Resolves once no request waits (the request handler's gate): the pool's text rows are computed only then. */
+  private whenIdle: () => Promise<void> = () => Promise.resolve();
+
+  useIdleGate(whenIdle: () => Promise<void>): void {
+    this.whenIdle = whenIdle;
+  }
+
   /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
   private announcePoolTexts: (status: PoolTextsStatus) => void = () => undefined;
   /** Tells the page how in-worker training of a pack without Python heads goes. */
   private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
   private hasPythonHeads = false;
+  /** The pack's trained heads, or null: a demo pool's shipped DE++ keys are handed to them. */
+  private heads: ResponseHeads | null = null;
   /** The pack's conversational encoder and its settings, or null. */
   private chat: SessionChat | null = null;
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
@@ -161,6 +171,7 @@ export class BrowserEngine implements WorkerEngine {
     this.analyzer = analyzer;
     this.packId = params.pack.id;
     this.hasPythonHeads = heads !== null;
+    this.heads = heads;
     if (!heads) note = 'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
     const onCaptionerFailed = (reason: string) => {
       console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
@@ -275,6 +286,7 @@ export class BrowserEngine implements WorkerEngine {
         // The demo's file holds no text rows (the install stays small): the hybrid needs none, and they are computed after Ready.
         deferTexts: true,
       });
+      if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
     } else {
@@ -291,14 +303,23 @@ export class BrowserEngine implements WorkerEngine {
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
     const textsComplete = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
-    responder?.setPool(embedded, imageInfo, chatParts, textsComplete, () =>
-      this.dialogues(ref, 'train').catch((error: unknown) => {
-        console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
-        return null;
-      }),
+    responder?.setPool(
+      embedded,
+      imageInfo,
+      chatParts,
+      textsComplete,
+      () =>
+        this.dialogues(ref, 'train').catch((error: unknown) => {
+          console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
+          return null;
+        }),
+      // The demo's train split comes with its inviting phrases (npm run pool:keys); the session checks they were learned from it.
+      ref.kind === 'demo' ? () => fetchJson(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/invitations.json`).catch(() => null) : undefined,
     );
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
+    // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
+    await responder?.firstReplyPrepared();
     return this.pool.loaded;
   }
 
@@ -315,7 +336,11 @@ export class BrowserEngine implements WorkerEngine {
     return completeDeferredTexts(embedded, encoder, {
       cache: embeddingCache,
       batchSize: 64,
-      yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      // Between batches, a visitor's turn goes first: the next batch starts only when no request waits.
+      yieldControl: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        await this.whenIdle();
+      },
       onProgress: (done) => this.announcePoolTexts({ poolId, done, total }),
       cancelled: stale,
     }).catch((error: unknown) => {
@@ -506,6 +531,12 @@ export class BrowserEngine implements WorkerEngine {
     return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
   }
 
+  async warmUp(params: Parameters<WorkerEngine['warmUp']>[0]) {
+    this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
+    return this.responder.warmUp(params);
+  }
+
   async listReferenceDialogues(params: Parameters<WorkerEngine['listReferenceDialogues']>[0]) {
     const records = await this.referenceDialogues(params.split);
     return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };
@@ -641,6 +672,22 @@ async function fetchStoredContexts(base: string) {
 }
 
 /** The pool:build output for this pack, or null (then rows come from the cache or are computed). */
+/**
+ * Hands the heads the demo pool's shipped DE++ image keys (npm run pool:keys) when they fit this pool
+ * and these heads; otherwise the first image step computes them, as without the file.
+ */
+async function useShippedDeppKeys(heads: ResponseHeads, base: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, clipFingerprint: string): Promise<void> {
+  const file = await fetchPrecomputed(base);
+  if (!file) return;
+  try {
+    const shipped = await shippedDeppImageKeys(file, { clipFingerprint, imageKeys: embedded.imageKeys, imageMatrix: embedded.imageMatrix, heads });
+    if (shipped.keys) heads.useShippedKeys(embedded.imageMatrix, shipped.keys);
+    else console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${shipped.reason}. Rebuild it with "npm run pool:keys".`);
+  } catch (error) {
+    console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${errorMessage(error)}`);
+  }
+}
+
 async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
   try {
     const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);

@@ -14,12 +14,13 @@ import type { PoolBuildStats } from '../engine/pool/poolEmbeddings';
 import type { ResponseScore } from '../engine/response/evaluate';
 import type { LocalHeadsFigures } from '../engine/response/localHeads';
 import type { ResponseMethodId } from '../engine/response/methods';
+import type { WarmUpStep } from '../engine/response/warmUpSteps';
 import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels';
 import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
 import type { AvsdModelId } from '../engine/video/avsdModels';
 
-export type { AvsdModelId, BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
+export type { AvsdModelId, BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore, WarmUpStep };
 
 /**
  * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's
@@ -319,6 +320,8 @@ export interface WorkerMethods {
   analyzeVideo: { params: { video: VideoPayload; avsd: AvsdRef | null; forceWasm: boolean }; result: VideoAnalyzed };
   /** Answers a question about a shared video by ranking 100 candidate answers (AVSD's protocol). */
   answerVideo: { params: VideoAnswerParams & { forceWasm: boolean }; result: VideoAnswer };
+  /** One step of warming after Ready (WARM_UP_STEPS), for the method the page uses; an idle method (IDLE_METHODS). */
+  warmUp: { params: { step: WarmUpStep; method: ResponseMethodId | null }; result: { step: WarmUpStep; ms: number } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -345,10 +348,16 @@ export type WorkerEvent =
   /** The pool's CLIP text rows being computed after Ready (see PoolTextsStatus). */
   | { type: 'poolTexts'; status: PoolTextsStatus };
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo'];
+const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo', 'warmUp'];
 
 /** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
 export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];
+
+/**
+ * Work nobody waits for: run only when no other request is queued or running, so a visitor's turn goes
+ * ahead of every such request not yet started (and waits for one step at most).
+ */
+export const IDLE_METHODS: readonly WorkerMethod[] = ['warmUp'];
 
 /** Messages come from another realm: check the envelope before trusting the type. */
 export function isWorkerRequest(value: unknown): value is WorkerRequest {

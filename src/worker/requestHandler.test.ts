@@ -24,6 +24,8 @@ function gate() {
   return { promise, open };
 }
 let importGate = gate();
+/** Holds the warm-up step 'text-turn' until the test opens it. */
+let warmGate = gate();
 const score = {
   mmRelevance: { pairScores: [60], precision: 60, recall: 60, f1: 60 },
   intentF1: { precision: 100, recall: 100, f1: 100 },
@@ -122,6 +124,11 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
     async answerVideo() {
       throw new Error('not used by these tests');
     },
+    async warmUp(params) {
+      calls.push(`warm ${params.step}`);
+      if (params.step === 'text-turn') await warmGate.promise;
+      return { step: params.step, ms: 1 };
+    },
   };
 }
 
@@ -165,6 +172,73 @@ describe('worker request handler', () => {
     void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
     await handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
     expect(engine.calls).toEqual(['load a', 'loaded a', 'reply x']);
+  });
+});
+
+describe('warm-up steps (idle requests)', () => {
+  const warm = (id: number, step: 'reply-models' | 'text-turn' | 'image-ranking' | 'image-tower') => ({ type: 'warmUp', id, params: { step, method: null } });
+  const reply = (id: number, text: string) => ({ type: 'reply', id, params: { history: [], texts: [text], images: [], method: null } });
+
+  it('runs a visitor\'s turn that arrives while warm-up steps are queued before the remaining steps', async () => {
+    warmGate = gate();
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const steps = [warm(1, 'reply-models'), warm(2, 'text-turn'), warm(3, 'image-ranking'), warm(4, 'image-tower')].map((m) => handle(m));
+    await expect.poll(() => engine.calls).toEqual(['warm reply-models', 'warm text-turn']);
+    const replied = handle(reply(5, 'hi'));
+    warmGate.open();
+    await replied;
+    await Promise.all(steps);
+    // The step under way finishes; the turn goes next, ahead of the two steps not started.
+    expect(engine.calls).toEqual(['warm reply-models', 'warm text-turn', 'reply hi', 'warm image-ranking', 'warm image-tower']);
+    expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([1, 2, 5, 3, 4]);
+  });
+
+  it('starts no warm-up step while a request is queued or running, and runs the steps in order after', async () => {
+    warmGate = gate();
+    warmGate.open();
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, () => undefined);
+    const loading = handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    const steps = [handle(warm(2, 'reply-models')), handle(warm(3, 'text-turn'))];
+    const replied = handle(reply(4, 'x'));
+    await Promise.all([loading, replied, ...steps]);
+    expect(engine.calls).toEqual(['load a', 'loaded a', 'reply x', 'warm reply-models', 'warm text-turn']);
+  });
+
+  it('answers a failed step with an error event, and goes on with the next', async () => {
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    engine.warmUp = async (params) => {
+      engine.calls.push(`warm ${params.step}`);
+      if (params.step === 'reply-models') throw new EngineError('not-loaded', 'The model is still loading.');
+      return { step: params.step, ms: 1 };
+    };
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    await Promise.all([handle(warm(1, 'reply-models')), handle(warm(2, 'image-tower'))]);
+    expect(events).toEqual([
+      { type: 'error', id: 1, code: 'not-loaded', message: 'The model is still loading.' },
+      { type: 'result', id: 2, method: 'warmUp', result: { step: 'image-tower', ms: 1 } },
+    ]);
+  });
+});
+
+describe('the idle gate for background work', () => {
+  it('resolves at once when nothing waits, and otherwise once the last queued request is answered', async () => {
+    warmGate = gate();
+    const engine = fakeEngine();
+    let whenIdle: () => Promise<void> = () => Promise.reject(new Error('no gate'));
+    engine.useIdleGate = (gate) => (whenIdle = gate);
+    const handle = createRequestHandler(engine, () => undefined);
+    await whenIdle();
+    const loading = handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    const replied = handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
+    const resumed = whenIdle().then(() => engine.calls.push('background batch'));
+    // A warm-up step is idle work: it does not hold the background back.
+    const warmed = handle({ type: 'warmUp', id: 3, params: { step: 'reply-models', method: null } });
+    await Promise.all([loading, replied, resumed, warmed]);
+    expect(engine.calls.slice(0, 4)).toEqual(['load a', 'loaded a', 'reply x', 'background batch']);
   });
 });
 

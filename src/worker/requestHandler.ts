@@ -1,6 +1,6 @@
 import { EngineError, assertNever, errorMessage } from '../engine/errors';
 import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolTextsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
-import { BACKGROUND_METHODS, isWorkerRequest } from './protocol';
+import { BACKGROUND_METHODS, IDLE_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
 export interface WorkerEngine {
@@ -34,15 +34,46 @@ export interface WorkerEngine {
   clevrAnswer(params: WorkerMethods['clevrAnswer']['params']): Promise<WorkerMethods['clevrAnswer']['result']>;
   analyzeVideo(params: WorkerMethods['analyzeVideo']['params']): Promise<WorkerMethods['analyzeVideo']['result']>;
   answerVideo(params: WorkerMethods['answerVideo']['params']): Promise<WorkerMethods['answerVideo']['result']>;
+  warmUp(params: WorkerMethods['warmUp']['params']): Promise<WorkerMethods['warmUp']['result']>;
+  /** Receives a promise maker that resolves once no request is queued or running: background work waits on it between batches. */
+  useIdleGate?(whenIdle: () => Promise<void>): void;
 }
 
 /**
  * Turns requests into engine calls and every outcome into exactly one result or error event.
  * Requests run one at a time, in arrival order, so a reply never races a pack load; dataset imports
  * (minutes for a large folder) run beside that queue and read the encoder only between batches.
+ * Idle requests (warm-up steps) wait aside and join the queue one at a time, only when it is empty.
+ * `yieldToMessages` lets messages already posted arrive before the next idle one starts.
  */
-export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerEvent) => void): (message: unknown) => Promise<void> {
+export function createRequestHandler(
+  engine: WorkerEngine,
+  post: (event: WorkerEvent) => void,
+  yieldToMessages: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+): (message: unknown) => Promise<void> {
   let queue: Promise<void> = Promise.resolve();
+  /** Requests queued or running, idle ones not counted. */
+  let waiting = 0;
+  const idle: { request: WorkerRequest; done: () => void }[] = [];
+  let idleInQueue = false;
+  let idleWaiters: (() => void)[] = [];
+  engine.useIdleGate?.(() => (waiting === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))));
+
+  /** Puts the next idle request in the queue when nothing else is there; a request that arrives meanwhile goes ahead of it. */
+  const scheduleIdle = () => {
+    if (idleInQueue || waiting > 0 || idle.length === 0) return;
+    idleInQueue = true;
+    queue = queue.then(async () => {
+      await yieldToMessages();
+      const next = waiting === 0 ? idle.shift() : undefined;
+      if (next) {
+        await run(next.request);
+        next.done();
+      }
+      idleInQueue = false;
+      scheduleIdle();
+    });
+  };
 
   const run = async (request: WorkerRequest): Promise<void> => {
     const { id } = request;
@@ -115,6 +146,9 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
         case 'answerVideo':
           post({ type: 'result', id, method: 'answerVideo', result: await engine.answerVideo(request.params) });
           return;
+        case 'warmUp':
+          post({ type: 'result', id, method: 'warmUp', result: await engine.warmUp(request.params) });
+          return;
         default:
           assertNever(request);
       }
@@ -130,7 +164,22 @@ export function createRequestHandler(engine: WorkerEngine, post: (event: WorkerE
       return Promise.resolve();
     }
     if (BACKGROUND_METHODS.includes(message.type)) return run(message);
-    queue = queue.then(() => run(message));
-    return queue;
+    if (IDLE_METHODS.includes(message.type)) {
+      const done = new Promise<void>((resolve) => idle.push({ request: message, done: resolve }));
+      scheduleIdle();
+      return done;
+    }
+    waiting++;
+    const ran = queue.then(() => run(message));
+    queue = ran.then(() => {
+      waiting--;
+      if (waiting === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const resume of waiters) resume();
+      }
+      scheduleIdle();
+    });
+    return ran;
   };
 }

@@ -1,3 +1,4 @@
+import { nowMs } from '../engine/clock';
 import type { DialogueRecord } from '../engine/datasets/mmdialog';
 import { EngineError } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
@@ -42,13 +43,28 @@ export class Responder {
   /**
    * `chat`: the encoder's keys of this pool and its stored contexts (null without an encoder);
    * `textsComplete`: when the text rows embedPool deferred are all computed; `train`: the pool's train
-   * split (null when it has none), read when first needed.
+   * split (null when it has none), read when first needed; `invitations`: the inviting phrases shipped with it.
    */
-  setPool(embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: PoolImageInfo[], chat: SessionPool['chat'], textsComplete: Promise<void>, train: () => Promise<readonly DialogueRecord[] | null>): void {
+  setPool(
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    images: PoolImageInfo[],
+    chat: SessionPool['chat'],
+    textsComplete: Promise<void>,
+    train: () => Promise<readonly DialogueRecord[] | null>,
+    invitations?: () => Promise<unknown>,
+  ): void {
     this.images = images;
-    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete });
+    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete, ...(invitations ? { invitations } : {}) });
     // The default method is ready before the first message; a failure shows on that reply.
+    this.firstReply = this.session.prepareFirstReply().catch(() => undefined);
     void this.session.prepare().catch(() => undefined);
+  }
+
+  private firstReply: Promise<void> = Promise.resolve();
+
+  /** Resolves when the pool's first reply has what it can have before Ready (session.prepareFirstReply); never rejects. */
+  firstReplyPrepared(): Promise<void> {
+    return this.firstReply;
   }
 
   private note: string | null = null;
@@ -66,6 +82,13 @@ export class Responder {
     this.session.setLocalHeads(local);
     this.note = note;
     void this.session.prepare().catch(() => undefined);
+  }
+
+  /** One step of warming (session.warmUp); a pool must be in use. */
+  async warmUp(params: WorkerMethods['warmUp']['params']): Promise<WorkerMethods['warmUp']['result']> {
+    const start = nowMs();
+    await this.session.warmUp(params.step, params.method);
+    return { step: params.step, ms: nowMs() - start };
   }
 
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ImageInvitations, coherenceShare, replyCoherence } from '../response/coherence';
+import { ImageInvitations, coherenceShare, invitationsFile, invitationsFromFile, replyCoherence } from '../response/coherence';
 
 const withImage = (...texts: string[]) => ({ texts, hasImage: true });
 const textOnly = (...texts: string[]) => ({ texts, hasImage: false });
@@ -39,6 +39,24 @@ describe('image invitations, learned from train responses', () => {
     expect(invitations.invites('look at these')).toBe(false);
     expect(invitations.invites('here, as requested')).toBe(true);
     expect(invitations.invites('as you requested')).toBe(false);
+  });
+});
+
+describe('image invitations shipped with the train split', () => {
+  const responses = Array.from({ length: 40 }, (_, i) => (i % 2 ? withImage('look at this') : textOnly('hello there')));
+
+  it('are the phrases learned from it, and are used for the very responses they were learned from', () => {
+    const file = invitationsFile(responses);
+    expect(file.phrases).toEqual(['at', 'look', 'this']);
+    expect(invitationsFromFile(JSON.parse(JSON.stringify(file)), responses)?.phrases).toEqual(['at', 'look', 'this']);
+  });
+
+  it('are not used for another train split, nor when the file is not one', () => {
+    const file = invitationsFile(responses);
+    expect(invitationsFromFile(file, [...responses.slice(1), withImage('look at that')])).toBeNull();
+    expect(invitationsFromFile({ ...file, version: 2 }, responses)).toBeNull();
+    expect(invitationsFromFile({ ...file, phrases: [''] }, responses)).toBeNull();
+    expect(invitationsFromFile(null, responses)).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import { ClipSimRanker } from '../response/rankers';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
 import type { ChatEncoder } from '../response/chatEncoder';
+import { WARM_UP_STEPS } from '../response/warmUpSteps';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 import type { CandidatePool, ResponseState } from '../response/types';
 
@@ -239,6 +240,25 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     texts.forEach((t, i) => zeroed.data.set(embeddingOf(t), i * 2));
     finish();
     expect((await waiting).elements.map((e) => e.text)).toEqual(['what a cute dog']);
+  });
+
+  it('warms every step without waiting for the CLIP text rows, and builds the first reply\'s ranker before them', async () => {
+    const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
+    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
+    const never = new Promise<void>(() => undefined);
+    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never });
+    // clip-sim ranks by the text rows, which never come here: its steps return without a reply.
+    for (const step of WARM_UP_STEPS.filter((s) => s !== 'image-tower' && s !== 'caption-bank')) await session.warmUp(step, 'clip-sim');
+    await session.prepareFirstReply({ method: 'clip-sim' });
+    expect(encoder.encoded).toEqual([]);
+    // BM25 needs no CLIP row: its text step composes the hidden turn, which encodes its words and its reply's pending row.
+    await session.warmUp('text-turn', 'bm25');
+    await session.warmUp('image-ranking', 'bm25');
+    expect(encoder.encoded).toEqual(['look at this', 'what a cute dog']);
+    // Without a detector every photo is captioned from the bank: it is embedded once, here.
+    await session.warmUp('caption-bank', 'bm25');
+    await session.warmUp('caption-bank', 'bm25');
+    expect(encoder.encoded).toEqual(['look at this', 'what a cute dog', 'A photo of a dog.', 'A photo of a beach.']);
   });
 
   it('draws the random baseline from RANDOM_SEED: two fresh sessions reply alike', async () => {

@@ -19,8 +19,13 @@ export interface CorpusStats {
 }
 
 export function corpusStats(corpus: readonly string[]): CorpusStats {
+  return corpusStatsOfTokens(corpus.map(tokenize));
+}
+
+/** corpusStats of a corpus already tokenized (so a corpus that is also indexed is tokenized once: 65k pool texts take seconds). */
+export function corpusStatsOfTokens(corpus: readonly (readonly string[])[]): CorpusStats {
   const df = new Map<string, number>();
-  for (const doc of corpus) for (const term of new Set(tokenize(doc))) df.set(term, (df.get(term) ?? 0) + 1);
+  for (const doc of corpus) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1);
   return { docCount: corpus.length, df };
 }
 
@@ -50,10 +55,10 @@ export class LexicalIndex {
    * frequencies, so a split's statistics can come from its train part only. Pass CorpusStats to
    * index many candidate sets against one corpus without counting it again.
    */
-  static build(method: LexicalMethod, candidates: readonly string[], idf: readonly string[] | CorpusStats = candidates, options: LexicalOptions = {}): LexicalIndex {
+  static build(method: LexicalMethod, candidates: readonly string[], idf: readonly string[] | CorpusStats = candidates, options: LexicalOptions = {}, tokens?: readonly (readonly string[])[]): LexicalIndex {
     const stats = 'df' in idf ? idf : corpusStats(idf);
     const index = new LexicalIndex(method, options.k1 ?? 2.0, options.b ?? 0.75, stats);
-    const tokenized = candidates.map(tokenize);
+    const tokenized = tokens ?? candidates.map(tokenize);
     const avgLength = tokenized.reduce((s, t) => s + t.length, 0) / Math.max(1, tokenized.length);
     index.candidateCount = candidates.length;
     tokenized.forEach((tokens, doc) => {

@@ -1,3 +1,5 @@
+import type { DialogueRecord } from '../datasets/mmdialog';
+import { hashText } from '../pool/contentHash';
 import type { Modality } from './types';
 
 /**
@@ -19,6 +21,38 @@ export interface InvitationOptions {
   minResponses?: number;
   /** Share of those that must hold an image (default 0.97). */
   minImageShare?: number;
+}
+
+/** The response turns of a train split (every turn after the first), as ImageInvitations.learn reads them. */
+export function trainResponses(train: readonly DialogueRecord[]): TrainResponse[] {
+  return train.flatMap((r) => r.turns.slice(1).map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') })));
+}
+
+/**
+ * The inviting phrases learned from a train split, shipped beside it (dialogues/train/invitations.json,
+ * `npm run pool:keys`) so the page does not learn them before Ready; `responses` is the hash of what
+ * they were learned from, so a file left over from another train split is not used.
+ */
+export interface InvitationsFile {
+  version: 1;
+  responses: string;
+  phrases: string[];
+}
+
+function responsesHash(responses: readonly TrainResponse[]): string {
+  return hashText(JSON.stringify(responses));
+}
+
+export function invitationsFile(responses: readonly TrainResponse[]): InvitationsFile {
+  return { version: 1, responses: responsesHash(responses), phrases: [...ImageInvitations.learn(responses).phrases] };
+}
+
+/** The shipped phrases when the file was learned from these very responses (with the default options); null otherwise. */
+export function invitationsFromFile(file: unknown, responses: readonly TrainResponse[]): ImageInvitations | null {
+  if (typeof file !== 'object' || file === null) return null;
+  const f = file as Partial<InvitationsFile>;
+  if (f.version !== 1 || !Array.isArray(f.phrases) || !f.phrases.every((p) => typeof p === 'string' && p.trim() !== '')) return null;
+  return f.responses === responsesHash(responses) ? new ImageInvitations(f.phrases) : null;
 }
 
 /** The phrases that invite an image, as word sequences; none is an extension of another. */

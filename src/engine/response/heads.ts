@@ -138,6 +138,19 @@ export class ResponseHeads {
     return output(this.contextSession, feeds, 'query');
   }
 
+  /** Keys of pool rows computed beforehand (deppKeys.ts), by the rows they were computed from. */
+  private readonly shippedKeys = new WeakMap<Float32Array, EmbeddingMatrix>();
+
+  /** The size of a candidate key. */
+  get keyDim(): number {
+    return this.config.keyDim;
+  }
+
+  /** Keys of these rows computed beforehand (a pool's shipped file, checked by shippedDeppImageKeys): the ranker reads them instead of computing them. */
+  useShippedKeys(rows: EmbeddingMatrix, keys: EmbeddingMatrix): void {
+    this.shippedKeys.set(rows.data, keys);
+  }
+
   /** Keys of candidates (the separate pass over each), in batches. */
   async keys(embeddings: EmbeddingMatrix, modality: Modality, batch = 1024): Promise<EmbeddingMatrix> {
     const { keyDim, dim } = this.config;
@@ -159,7 +172,11 @@ export class ResponseHeads {
    */
   async ranker(pool: CandidatePool): Promise<PoolScoringRanker> {
     const cached: Partial<Record<Modality, Promise<ScoreMatrix>>> = {};
-    const keys = (modality: Modality) => (cached[modality] ??= this.keys(modality === 'text' ? pool.textMatrix : pool.imageMatrix, modality).then((m) => ScoreMatrix.of(m)));
+    const keys = (modality: Modality) => {
+      const rows = modality === 'text' ? pool.textMatrix : pool.imageMatrix;
+      const shipped = this.shippedKeys.get(rows.data);
+      return (cached[modality] ??= shipped ? Promise.resolve(ScoreMatrix.of(shipped)) : this.keys(rows, modality).then((m) => ScoreMatrix.of(m)));
+    };
     return {
       id: 'depp',
       topK: async (state, modality, k, exclude): Promise<ScoredIndex[]> => (await keys(modality)).topK(await this.query(state, modality), k, exclude),

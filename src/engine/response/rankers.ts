@@ -1,5 +1,5 @@
 import { EngineError } from '../errors';
-import { type CorpusStats, LexicalIndex, corpusStats } from '../ranking/lexical';
+import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfTokens, tokenize } from '../ranking/lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
@@ -76,9 +76,11 @@ export class LexicalRanker implements PoolScoringRanker {
     private readonly context: ContextOptions = {},
     built?: { indices: Record<Modality, LexicalIndex>; stats: CorpusStats },
   ) {
-    this.stats = built?.stats ?? corpusStats(idfCorpus);
+    // The pool's texts are usually the corpus too (their own document frequencies): tokenized once for both.
+    const textTokens = built || idfCorpus !== pool.texts ? undefined : pool.texts.map(tokenize);
+    this.stats = built?.stats ?? (textTokens ? corpusStatsOfTokens(textTokens) : corpusStats(idfCorpus));
     this.indices = built?.indices ?? {
-      text: LexicalIndex.build(id, pool.texts, this.stats),
+      text: LexicalIndex.build(id, pool.texts, this.stats, {}, textTokens),
       image: LexicalIndex.build(id, pool.imageCaptions, this.stats),
     };
   }

@@ -14,13 +14,14 @@ import type { ChatEncoder, ChatFusion } from './chatEncoder';
 import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
 import { fuseScores } from './fusion';
 import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
-import { ImageInvitations, replyCoherence } from './coherence';
+import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
 import type { ResponseHeads } from './heads';
 import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, linearIntentSteps, trainInSlices } from './localHeads';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
 import { seededRandom } from '../random';
+import type { WarmUpStep } from './warmUpSteps';
 import { type ClipMapParams, type HybridWeights, type Ranker, contextVector, createRanker } from './rankers';
 import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../selection/trainClipMap';
 import { shuffleWith } from '../selection/protocols';
@@ -28,6 +29,23 @@ import type { CandidatePool, ContextElement, ContextTurn, Modality } from './typ
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 export const REFERENCE_NEGATIVES = 999;
+
+/** The text of the hidden warm-up turn. */
+const WARM_UP_TEXT = 'look at this';
+
+/** A small photo drawn on the spot (a gradient, 96 x 64), so warming reads no file. */
+function warmUpPhoto(): RgbaImage {
+  const width = 96;
+  const height = 64;
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const t = (x + y) / (width + height);
+      data.set([Math.round(59 + 186 * t), Math.round(130 + 28 * t), Math.round(246 - 235 * t), 255], (y * width + x) * 4);
+    }
+  }
+  return { width, height, data };
+}
 
 /** The intent without train dialogues to count: one text, then stop. */
 const ONE_TEXT_THEN_STOP = new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
@@ -60,6 +78,8 @@ export interface SessionPool {
    * then the majority intent is one text and stop, and no phrase invites an image.
    */
   train: () => Promise<readonly DialogueRecord[] | null>;
+  /** The inviting phrases shipped with the train split (coherence.ts InvitationsFile), or null; used only when learned from this very split. */
+  invitations?: () => Promise<unknown>;
   /** The conversational encoder's keys of the pool's texts and images (by label) and its stored contexts; absent without the encoder. */
   chat?: { textKeys: Int8Matrix; imageKeys: Int8Matrix; contexts: StoredContexts | null } | null;
   /**
@@ -165,6 +185,7 @@ export class ReplySession {
   private textRow = new Map<string, number>();
   private train: Promise<readonly DialogueRecord[] | null> | null = null;
   private readTrain: () => Promise<readonly DialogueRecord[] | null> = async () => null;
+  private readShippedInvitations: () => Promise<unknown> = async () => null;
   private majority: Promise<IntentModel> | null = null;
   private invitations: Promise<ImageInvitations> | null = null;
   private captions: Promise<{ bank: string[]; matrix: EmbeddingMatrix }> | null = null;
@@ -181,6 +202,8 @@ export class ReplySession {
   private imageWords: LexicalIndex | null = null;
   private pendingTexts: ReadonlySet<number> = new Set();
   private textsComplete: Promise<void> = Promise.resolve();
+  /** Whether textsComplete has resolved (warming never waits for it). */
+  private textsDone = true;
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -204,7 +227,12 @@ export class ReplySession {
     this.chatPool = chat && pool.chat ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch } : null;
     this.keyRows = rowsByKey(pool.texts);
     this.pendingTexts = pool.pendingTexts ?? new Set();
-    this.textsComplete = pool.textsComplete ?? Promise.resolve();
+    const textsComplete = pool.textsComplete ?? Promise.resolve();
+    this.textsComplete = textsComplete;
+    this.textsDone = !pool.textsComplete;
+    void textsComplete.then(() => {
+      if (this.textsComplete === textsComplete) this.textsDone = true;
+    });
     this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
     this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
     this.imageWords = null;
@@ -212,6 +240,7 @@ export class ReplySession {
     this.captions = null;
     this.train = null;
     this.readTrain = pool.train;
+    this.readShippedInvitations = pool.invitations ?? (async () => null);
     this.majority = null;
     this.invitations = null;
   }
@@ -223,6 +252,17 @@ export class ReplySession {
    */
   async prepare(choice: ReplyChoice = {}): Promise<void> {
     await Promise.all([this.ranker(this.resolveMethod(choice.method)), this.intentModel(choice.intent), this.imageInvitations()]);
+  }
+
+  /**
+   * What the first reply needs and can have before Ready (the page waits for it): the intent model, the
+   * phrases that invite an image, and the method's ranker unless it waits for the CLIP text rows still
+   * being computed. Built after Ready instead, they held up the visitor's first turn by seconds
+   * (the demo pool's BM25 index alone).
+   */
+  async prepareFirstReply(choice: ReplyChoice = {}): Promise<void> {
+    const method = this.resolveMethod(choice.method);
+    await Promise.all([this.intentModel(choice.intent), this.imageInvitations(), RESPONSE_METHODS[method].needs.clipTexts ? undefined : this.ranker(method)]);
   }
 
   /** What the chosen method's ranker says of itself (the hybrid: its learned weights), once built; undefined when nothing. */
@@ -388,6 +428,53 @@ export class ReplySession {
     return this.imageRow.get(key);
   }
 
+  /**
+   * One step of warming (WARM_UP_STEPS): what a visit's first turns would otherwise pay for, done while
+   * nobody waits. Each is small, so a visitor's turn that arrives meanwhile waits for one step at most.
+   * `method`: the method the page uses (null: the preferred one).
+   */
+  async warmUp(step: WarmUpStep, method: ResponseMethodId | null = null): Promise<void> {
+    const pool = this.requirePool();
+    const photo = warmUpPhoto();
+    // A method that ranks by the CLIP text rows waits for them (minutes after Ready): a step never does.
+    const rankerWaits = RESPONSE_METHODS[this.resolveMethod(method)].needs.clipTexts && !this.textsDone;
+    switch (step) {
+      case 'reply-models':
+        await this.prepareFirstReply({ method });
+        return;
+      case 'text-turn':
+        if (rankerWaits) return;
+        // The conversational encoder, the text tower, the intent head and the text ranking, each run once.
+        await this.compose([{ elements: [{ kind: 'text', text: WARM_UP_TEXT }] }], { method });
+        return;
+      case 'image-ranking': {
+        if (rankerWaits) return;
+        // The image step of a reply: the pool's DE++ image keys and the other image parts, built once.
+        const ranker = await this.ranker(this.resolveMethod(method));
+        await this.embedTexts([WARM_UP_TEXT]);
+        await ranker.topK({ turns: [{ speaker: 0, elements: [this.textElement(pool, WARM_UP_TEXT)] }], partial: [] }, 'image', 1, new Set());
+        return;
+      }
+      case 'detector':
+        await this.analyzer.detector?.detect(photo);
+        return;
+      case 'image-tower':
+        await this.analyzer.encoder.encodeImages([photo], [{ caption: null, score: 0 }]);
+        return;
+      case 'captioner':
+        await this.options.captioner?.caption(photo);
+        return;
+      case 'caption-bank':
+        // Read only for photos the detector did not describe: without a detector, every photo.
+        if (!this.analyzer.detector) await this.captionBank();
+        return;
+      default: {
+        const unknown: never = step;
+        throw new EngineError('invalid-input', `Unknown warm-up step ${String(unknown)}.`);
+      }
+    }
+  }
+
   /** Composes a reply to the conversation so far; its last turn is the one replied to. */
   async compose(history: readonly SessionTurn[], choice: ReplyChoice = {}): Promise<SessionReply> {
     return (await this.composeWithModels(this.requirePool(), history, choice)).reply;
@@ -455,11 +542,11 @@ export class ReplySession {
 
   /** The phrases that promise an image, from this pool's train split; none without one. */
   private imageInvitations(): Promise<ImageInvitations> {
-    this.invitations ??= this.trainRecords().then((train) =>
-      train && train.length > 0
-        ? ImageInvitations.learn(train.flatMap((r) => r.turns.slice(1).map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') }))))
-        : ImageInvitations.none(),
-    );
+    this.invitations ??= Promise.all([this.trainRecords(), this.readShippedInvitations().catch(() => null)]).then(([train, shipped]) => {
+      if (!train || train.length === 0) return ImageInvitations.none();
+      const responses = trainResponses(train);
+      return invitationsFromFile(shipped, responses) ?? ImageInvitations.learn(responses);
+    });
     return this.invitations;
   }
 

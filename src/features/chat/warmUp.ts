@@ -1,42 +1,59 @@
+import { WARM_UP_STEPS } from '../../engine/response/warmUpSteps';
 import { engine } from '../../shared/engine';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { useChatStore } from './chatStore';
 
-/** A small photo drawn on the spot (JPEG, as most shared photos are), so warming fetches nothing. */
-async function syntheticPhoto(): Promise<Blob> {
-  const canvas = new OffscreenCanvas(96, 64);
-  const context = canvas.getContext('2d');
-  if (context) {
-    const gradient = context.createLinearGradient(0, 0, 96, 64);
-    gradient.addColorStop(0, '#3b82f6');
-    gradient.addColorStop(1, '#f59e0b');
-    context.fillStyle = gradient;
-    context.fillRect(0, 0, 96, 64);
-  }
-  return canvas.convertToBlob({ type: 'image/jpeg', quality: 0.8 });
+/**
+ * What warming did, in the order the worker answered, with the visitor's replies that came meanwhile
+ * ("reply"): kept on <html data-warm-up> so a test can check the order (never the time).
+ */
+const log: string[] = [];
+
+function note(entry: string): void {
+  log.push(entry);
+  document.documentElement.dataset['warmUp'] = log.join(' ');
+}
+
+let replies = 0;
+let watching = false;
+
+/** Notes each reply of the system as it reaches the page, beside the warm-up steps. */
+function watchReplies(): void {
+  if (watching) return;
+  watching = true;
+  replies = useChatStore.getState().messages.filter((m) => m.role === 'assistant').length;
+  useChatStore.subscribe((state) => {
+    const count = state.messages.filter((m) => m.role === 'assistant').length;
+    if (count > replies && !log.includes('done')) note('reply');
+    replies = count;
+  });
 }
 
 /**
- * Runs one photo turn that nobody sees (decode, detector, image tower, caption bank, intent, ranking),
- * so the first photo a visitor shares finds every session compiled and every bank embedded. The worker
- * answers requests in order, so a photo shared meanwhile waits only for the rest of this one.
+ * Asks the worker for every warm-up step at once (WARM_UP_STEPS: the text path, then the photo path).
+ * The worker runs them only while no visitor's request waits, so a turn sent meanwhile waits for one
+ * small step at most, never for the rest of warming.
  */
-async function warmPhotoPath(): Promise<void> {
-  if (useChatStore.getState().awaitingReply) return;
-  try {
-    await engine().call('reply', {
-      history: [],
-      texts: ['look at this'],
-      images: [{ name: 'warm-up.jpg', blob: await syntheticPhoto(), imageId: 'warm-up' }],
-      method: useSettingsStore.getState().method,
-    });
-  } catch {
-    // Warming is an optimisation: a real photo then pays the cold start, and reports its own errors.
-  }
+async function warmUp(): Promise<void> {
+  watchReplies();
+  note('started');
+  const method = useSettingsStore.getState().method;
+  await Promise.all(
+    WARM_UP_STEPS.map((step) =>
+      engine()
+        .call('warmUp', { step, method })
+        .then(
+          () => note(step),
+          // Warming is an optimisation: a real turn then pays the cold start, and reports its own errors.
+          () => note(`${step}-failed`),
+        ),
+    ),
+  );
+  note('done');
 }
 
-/** Warms the photo path once the page is idle after Ready (at most half a second later). */
+/** Warms the reply paths once the page is idle after Ready (at most half a second later). */
 export function warmPhotoPathWhenIdle(): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void warmPhotoPath(), { timeout: 500 });
-  else setTimeout(() => void warmPhotoPath(), 0);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void warmUp(), { timeout: 500 });
+  else setTimeout(() => void warmUp(), 0);
 }
