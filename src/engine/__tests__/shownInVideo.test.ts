@@ -70,6 +70,9 @@ describe('what is in a real video is said from the detector, not the answer bank
       'what objects are in the video?',
       'What does the video show?',
       'describe the video',
+      'What is it?',
+      "what's this",
+      'tell me what you see',
     ];
     expect(variants.filter((q) => !asksWhatIsShown(q))).toEqual([]);
   });

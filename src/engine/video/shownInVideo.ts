@@ -89,6 +89,9 @@ const WHAT_IS_SHOWN = [
   /\bwhat\s+(?:is|are)\s+(?:shown|seen|visible)\b/,
   /\bdescribe\s+(?:the|this|that|it|what)\b/,
   /^\s*what(?:'s|\s+is)\s+(?:the|this|that)\s+(?:video|clip)\s*\??\s*$/,
+  // "what is it?", "what's this?", "what is there?" about the video just shared
+  /^\s*what(?:'s|\s+is)\s+(?:it|this|that|there)\s*\??\s*$/,
+  /\bwhat\s+you\s+(?:can\s+)?see\b/,
 ];
 
 function normalized(question: string): string {
