@@ -90,14 +90,25 @@ test.describe('videos in the conversation', () => {
   });
 
   test('a video of a real scene is described by the object detector, not as coloured shapes', async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(240_000);
     await openReady(page);
     // coffee-pan.webm: e2e/assets/coffee.jpg panned for 3 s, with espeak-ng saying "good morning" (SOURCES.md).
     await shareVideo(page, { name: 'coffee-pan.webm', mimeType: 'video/webm', buffer: asset('video/coffee-pan.webm') }, '');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
     await expect(video(page).getByTestId('video-description')).toHaveText('a cup; someone speaks at the start');
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
     // Questions about sound carry over from the generated clips to a real one.
     await sendText(page, 'does anyone speak?');
-    await expect(page.getByRole('listitem', { name: 'The system replied' }).nth(1).getByTestId('reply-text')).toHaveText('yes, someone says a few words', { timeout: 60_000 });
+    await expect(replies.nth(1).getByTestId('reply-text')).toHaveText('yes, someone says a few words', { timeout: 60_000 });
+    // What is in a real video is said from the detector's frames, not ranked from the generated clips' answers.
+    await sendText(page, 'what is in the video?');
+    await expect(replies.nth(2).getByTestId('reply-text')).toHaveText('A cup.', { timeout: 60_000 });
+    await expect(replies.nth(2).getByTestId('reply-meta')).toContainText('from what the object detector found in its frames');
+
+    // tone-coffee.webm: the same pan with a 440 Hz tone all through it, which lasts rather than starts.
+    await shareVideo(page, { name: 'tone-coffee.webm', mimeType: 'video/webm', buffer: asset('video/tone-coffee.webm') }, "what's in this clip?");
+    await expect(replies).toHaveCount(4, { timeout: 60_000 });
+    await expect(video(page).nth(1).getByTestId('video-description')).toHaveText('a cup; a quiet steady tone throughout');
+    await expect(replies.nth(3).getByTestId('reply-text')).toHaveText('A cup.');
   });
 });

@@ -60,17 +60,14 @@ export interface StoredVideo {
     timeline: { frameSeconds: number; loudnessDb: number[]; speech: number[] } | null;
     speechChecked: boolean;
     detectorUsed: boolean;
+    shown?: { drawn: boolean; answer: string };
   };
 }
 
-export interface StoredVideoAnswer {
-  videoId: string;
-  question: string;
-  model: string;
-  candidates: { text: string; score: number }[];
-  candidateCount: number;
-  totalMs: number;
-}
+export type StoredVideoAnswer = { videoId: string; question: string; totalMs: number } & (
+  | { answeredFrom: 'frames' }
+  | { answeredFrom?: 'ranker'; model: string; candidates: { text: string; score: number }[]; candidateCount: number }
+);
 
 export type StoredElement = StoredText | StoredPhoto | StoredPoolImage | StoredVideo;
 

@@ -49,19 +49,23 @@ export interface VideoElement {
   hasAudio: boolean;
   /** Shown under the video and used as its alt text. */
   description?: string;
-  analysis?: Omit<VideoAnalyzed, 'problems' | 'timings'>;
+  /** `shown` is absent from analyses saved by versions before it: their questions all go to the rankers. */
+  analysis?: Omit<VideoAnalyzed, 'problems' | 'timings' | 'shown'> & { shown?: VideoAnalyzed['shown'] };
 }
 
-/** On a reply that answered a question about a video: which video, and the 100 candidates ranked. */
-export interface VideoAnswerMeta {
-  videoId: string;
-  question: string;
-  model: AvsdModelId;
-  /** Best first, with the ranker's scores (the top 20 are kept). */
-  candidates: { text: string; score: number }[];
-  candidateCount: number;
-  totalMs: number;
-}
+/** On a reply that answered a question about a video: which video, and how the answer was found. */
+export type VideoAnswerMeta = { videoId: string; question: string; totalMs: number } & (
+  /** Said from what the object detector found in the frames: a real video's "what is in it". */
+  | { answeredFrom: 'frames' }
+  /** The best of 100 candidates ranked by an AVSD model; replies saved before frames answers have no answeredFrom. */
+  | {
+      answeredFrom?: 'ranker';
+      model: AvsdModelId;
+      /** Best first, with the ranker's scores (the top 20 are kept). */
+      candidates: { text: string; score: number }[];
+      candidateCount: number;
+    }
+);
 
 export type MessageElement =
   | { kind: 'text'; text: string }

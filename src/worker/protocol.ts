@@ -19,6 +19,7 @@ import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels
 import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
 import type { AvsdModelId } from '../engine/video/avsdModels';
+import type { ShownInVideo } from '../engine/video/shownInVideo';
 
 export type { AvsdModelId, BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore, WarmUpStep };
 
@@ -260,6 +261,8 @@ export interface VideoPayload {
 /** What the worker says about a shared video; stored with the conversation, so it can be asked about after a reload. */
 export interface VideoAnalyzed {
   description: string;
+  /** Drawn shapes or a real scene, and for a real scene the answer to "what is in it" (shownInVideo.ts). */
+  shown: ShownInVideo;
   /** What the answer rankers read (videoFeatures.ts, audioFeatures.ts). */
   features: { video: number[]; audio: number[] };
   /** Per sampled frame: the detector's boxes (null without a detector) and the coloured shapes found. */

@@ -51,6 +51,7 @@ export class VideoService {
     const round = (v: number) => Math.round(v * 1000) / 1000;
     return {
       description: analysis.description,
+      shown: analysis.shown,
       features: { video: Array.from(analysis.video, round), audio: Array.from(analysis.audio, round) },
       frames: analysis.frames.map((f) => ({
         time: f.time,

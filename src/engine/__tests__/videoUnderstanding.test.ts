@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIO_FEATURES, SILENCE_DB, TIME_BINS, audioFeatures, loudnessDb } from '../video/audioFeatures';
+import { AUDIO_FEATURES, FLATNESS_FEATURE, SILENCE_DB, TIME_BINS, audioFeatures, loudnessDb } from '../video/audioFeatures';
 import { type VideoClip, AUDIO_SAMPLE_RATE, renderClipFrame, synthesizeClipAudio } from '../video/videoClips';
 import { describeVideo } from '../video/videoDescription';
 import { SAMPLED_FRAMES, VIDEO_FEATURES, colorBlobs, sampleTimes, videoFeatures } from '../video/videoFeatures';
@@ -70,6 +70,25 @@ describe('what the video models see', () => {
     expect(describeVideo(frames, null)).toBe('a red circle, then a blue square appears; the red circle moves right; no sound track');
     const people = [{ blobs: [], objects: ['person'] }, { blobs: [], objects: ['person', 'dog'] }];
     expect(describeVideo(people, { frameSeconds, loudnessDb: [-70, -10, -12], speech: [0, 0, 0] })).toBe('a person, then a dog appears; a loud sound in the middle');
+  });
+});
+
+describe('a steady sound is described as lasting, not by its start', () => {
+  const seconds = 4;
+  const samples = (from: number, to: number, hz: number) =>
+    Float32Array.from({ length: seconds * AUDIO_SAMPLE_RATE }, (_, i) => (i >= from * AUDIO_SAMPLE_RATE && i < to * AUDIO_SAMPLE_RATE ? 0.5 * Math.sin((2 * Math.PI * hz * i) / AUDIO_SAMPLE_RATE) : 0));
+  const heard = (audio: Float32Array) => {
+    const { features, timeline } = audioFeatures(audio, timelineSpeech(audio));
+    return describeVideo([], timeline, features[FLATNESS_FEATURE]!);
+  };
+  const timelineSpeech = (audio: Float32Array) => Array<number>(Math.floor(audio.length / 512)).fill(0.02);
+
+  it('a 440 Hz sine over the whole clip is a steady tone throughout', () => {
+    expect(heard(samples(0, seconds, 440))).toBe('nothing I can name; a loud steady tone throughout');
+  });
+
+  it('a short beep in the first quarter is still at the start', () => {
+    expect(heard(samples(0.2, 0.7, 440))).toBe('nothing I can name; a loud sound at the start');
   });
 });
 

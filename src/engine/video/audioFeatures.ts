@@ -15,6 +15,8 @@ export const TIME_BINS = 8;
 /** Windows quieter than this (dBFS) are silence. */
 export const SILENCE_DB = -45;
 export const AUDIO_FEATURES = 2 * TIME_BINS + 5 + 2 * MEL_BANDS;
+/** Where the features hold the mean spectral flatness of the frames that are not silent. */
+export const FLATNESS_FEATURE = 2 * TIME_BINS + 4;
 
 /** The audio track over time, as the Inspector draws it: one value per VAD frame (32 ms). */
 export interface AudioTimeline {
@@ -82,7 +84,7 @@ function spectra(samples: Float32Array): { logMel: Float32Array[]; flatness: num
 }
 
 /** Mean of values[i] for the frames of each of TIME_BINS equal spans (the clip shorter than 8 frames repeats). */
-function binned(values: readonly number[]): number[] {
+export function spanMeans(values: readonly number[]): number[] {
   return Array.from({ length: TIME_BINS }, (_, b) => {
     const from = Math.floor((b * values.length) / TIME_BINS);
     const to = Math.max(from + 1, Math.floor(((b + 1) * values.length) / TIME_BINS));
@@ -100,8 +102,8 @@ export function audioFeatures(samples: Float32Array | null, speech: readonly num
   const loudness = samples ? loudnessDb(samples) : [];
   const timeline: AudioTimeline = { frameSeconds: VAD_FRAME / AUDIO_SAMPLE_RATE, loudnessDb: loudness, speech: [...speech] };
   if (!samples || loudness.length === 0) return { features: out, timeline };
-  const loudBins = binned(loudness.map((db) => Math.min(1, Math.max(0, (db + 60) / 60))));
-  const speechBins = binned(speech.length > 0 ? speech : [0]);
+  const loudBins = spanMeans(loudness.map((db) => Math.min(1, Math.max(0, (db + 60) / 60))));
+  const speechBins = spanMeans(speech.length > 0 ? speech : [0]);
   out.set(loudBins, 0);
   out.set(speechBins, TIME_BINS);
   const { logMel, flatness } = spectra(samples);

@@ -8,7 +8,8 @@ import { nowMs } from '../clock';
 import type { DetectionResult } from '../detection/types';
 import type { RgbaImage } from '../image/rgbaImage';
 import type { PhotoAnalyzer } from '../perception/photoAnalyzer';
-import { type AudioTimeline, audioFeatures } from './audioFeatures';
+import { type AudioTimeline, FLATNESS_FEATURE, audioFeatures } from './audioFeatures';
+import { type ShownInVideo, shownInVideo } from './shownInVideo';
 import type { SpeechDetector } from './speechDetector';
 import { confidentLabels, describeVideo } from './videoDescription';
 import { type ColorBlob, colorBlobs, videoFeatures } from './videoFeatures';
@@ -30,6 +31,8 @@ export interface AnalyzedFrame {
 
 export interface VideoAnalysis {
   description: string;
+  /** Whether it is drawn shapes, and for a real video the answer to "what is in it". */
+  shown: ShownInVideo;
   video: Float32Array;
   audio: Float32Array;
   /** Null when there is no sound track. */
@@ -55,7 +58,6 @@ export async function analyzeVideo(input: VideoInput, parts: { photos: PhotoAnal
     detections = analyzed.photos.map((p) => p.description?.detections ?? null);
     const dim = analyzed.photos[0]?.embedding.length ?? 0;
     if (dim > 0) {
-
       const sum = new Float32Array(dim);
       for (const p of analyzed.photos) p.embedding.forEach((v, i) => (sum[i] = sum[i]! + v / analyzed.photos.length));
       embedding = sum;
@@ -70,9 +72,11 @@ export async function analyzeVideo(input: VideoInput, parts: { photos: PhotoAnal
   const description = describeVideo(
     frames.map((f) => ({ blobs: f.blobs, objects: confidentLabels(f.detections?.detections ?? []) })),
     timeline,
+    input.audio ? heard.features[FLATNESS_FEATURE]! : null,
   );
   return {
     description,
+    shown: shownInVideo(frames),
     video: videoFeatures(frames.map((f) => f.blobs)),
     audio: heard.features,
     timeline,

@@ -108,7 +108,11 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
         )}
         {message.videoAnswer && (
           <p className="text-xs text-slate-600" data-testid="reply-meta">
-            Answered about your video · best of {message.videoAnswer.candidateCount} candidates ranked by the {avsdModelName(message.videoAnswer.model)} late-fusion model · {message.videoAnswer.totalMs.toFixed(0)} ms
+            Answered about your video ·{' '}
+            {message.videoAnswer.answeredFrom === 'frames'
+              ? 'from what the object detector found in its frames'
+              : `best of ${message.videoAnswer.candidateCount} candidates ranked by the ${avsdModelName(message.videoAnswer.model)} late-fusion model`}{' '}
+            · {message.videoAnswer.totalMs.toFixed(0)} ms
           </p>
         )}
         {!mine && !message.videoAnswer && <ReplyReference message={message} />}

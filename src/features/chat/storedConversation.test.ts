@@ -55,6 +55,7 @@ const conversation: ChatMessage[] = [
           timeline: { frameSeconds: 0.032, loudnessDb: [-54.1, -12.3], speech: [0.02, 0.99] },
           speechChecked: true,
           detectorUsed: true,
+          shown: { drawn: true, answer: '' },
         },
       },
       { kind: 'text', text: 'does anyone speak?' },
@@ -66,6 +67,13 @@ const conversation: ChatMessage[] = [
     createdAt: 4,
     elements: [{ kind: 'text', text: 'yes, someone says a few words' }],
     videoAnswer: { videoId: 'v1', question: 'does anyone speak?', model: 'q-dh-v-a', candidates: [{ text: 'yes, someone says a few words', score: 9.5 }], candidateCount: 100, totalMs: 12 },
+  },
+  {
+    id: 'm5',
+    role: 'assistant',
+    createdAt: 5,
+    elements: [{ kind: 'text', text: 'A cup.' }],
+    videoAnswer: { videoId: 'v1', question: 'what is in the video?', answeredFrom: 'frames', totalMs: 0.4 },
   },
 ];
 

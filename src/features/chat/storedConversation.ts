@@ -81,7 +81,7 @@ export function messageFromStored(m: StoredMessage): ChatMessage {
     createdAt: m.createdAt,
     reply: m.reply && replyFromStored(m.reply),
     reference: m.reference && { elements: m.reference.elements.map(referenceElementFromStored), score: m.reference.score },
-    videoAnswer: m.videoAnswer && { ...m.videoAnswer, model: m.videoAnswer.model as AvsdModelId },
+    videoAnswer: m.videoAnswer && (m.videoAnswer.answeredFrom === 'frames' ? m.videoAnswer : { ...m.videoAnswer, model: m.videoAnswer.model as AvsdModelId }),
   });
 }
 

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../engine/errors';
+import { answerFromFrames } from '../../engine/video/shownInVideo';
 import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -98,9 +99,17 @@ function earlierRounds(messages: readonly ChatMessage[], videoId: string): { que
   });
 }
 
-/** Answers a question about a video with the AVSD ranker: the reply's text is the best of 100 candidates. */
+/**
+ * Answers a question about a video: "what is in it" about a real video from what the detector found
+ * in its frames, anything else with the AVSD ranker (the reply's text is the best of 100 candidates).
+ */
 export async function answerAboutVideo(video: VideoElement, question: string, messages: readonly ChatMessage[]): Promise<ChatMessage> {
   const start = performance.now();
+  const fromFrames = answerFromFrames(question, video.analysis?.shown);
+  if (fromFrames !== null) {
+    const meta: VideoAnswerMeta = { videoId: video.videoId, question, answeredFrom: 'frames', totalMs: performance.now() - start };
+    return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text: fromFrames }], videoAnswer: meta };
+  }
   const answered = await engine().call('answerVideo', {
     avsd: await avsd(),
     features: video.analysis!.features,
@@ -111,6 +120,7 @@ export async function answerAboutVideo(video: VideoElement, question: string, me
   const meta: VideoAnswerMeta = {
     videoId: video.videoId,
     question,
+    answeredFrom: 'ranker',
     model: answered.model,
     candidates: answered.candidates.slice(0, KEPT_CANDIDATES),
     candidateCount: answered.candidates.length,

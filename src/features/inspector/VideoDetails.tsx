@@ -98,7 +98,10 @@ export function VideoDetails({ video, answer }: { video: VideoElement; answer: V
           <AudioTrack video={video} />
         </>
       )}
-      {answer && (
+      {answer?.answeredFrom === 'frames' && (
+        <h4 className="text-sm font-semibold">“{answer.question}” · answered from what the object detector found in the frames, not by a ranker</h4>
+      )}
+      {answer && answer.answeredFrom !== 'frames' && (
         <div className="flex flex-col gap-1">
           <h4 className="text-sm font-semibold">
             “{answer.question}” · {avsdModelName(answer.model)} ranker · top 10 of {answer.candidateCount} candidates
