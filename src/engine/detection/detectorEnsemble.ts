@@ -1,10 +1,9 @@
 import type { RgbaImage } from '../image/rgbaImage';
-import { hashText } from '../pool/contentHash';
 import { iou, suppressDuplicates } from './decodeDetections';
 import type { DetectionTimings } from './objectDetector';
 import type { Detection, DetectionResult } from './types';
 
-/** What the photo path needs of a detector: ObjectDetector, NanoDetector and their ensemble all are one. */
+/** What the photo path needs of a detector: ObjectDetector is one, and so is the bench's recorded ensemble (bench -- detector-ensemble). */
 export interface PhotoDetector {
   readonly fingerprint: string;
   detect(image: RgbaImage): Promise<DetectionResult & { timings: DetectionTimings }>;
@@ -52,28 +51,4 @@ export function mergeDetections(first: readonly Detection[], second: readonly De
     for (const [j, b] of second.entries()) if (!used.has(j)) merged.push({ ...b, score: b.score * rule.secondOnlyWeight });
   }
   return suppressDuplicates(merged);
-}
-
-/** Two detectors run one after the other on every photo, their findings merged by a rule. */
-export class DetectorEnsemble implements PhotoDetector {
-  readonly fingerprint: string;
-
-  constructor(
-    private readonly first: PhotoDetector,
-    private readonly second: PhotoDetector,
-    private readonly rule: EnsembleRule,
-  ) {
-    this.fingerprint = hashText(JSON.stringify([first.fingerprint, second.fingerprint, rule]));
-  }
-
-  async detect(image: RgbaImage): Promise<DetectionResult & { timings: DetectionTimings }> {
-    const a = await this.first.detect(image);
-    const b = await this.second.detect(image);
-    return {
-      width: a.width,
-      height: a.height,
-      detections: mergeDetections(a.detections, b.detections, this.rule),
-      timings: { preprocessMs: a.timings.preprocessMs + b.timings.preprocessMs, inferenceMs: a.timings.inferenceMs + b.timings.inferenceMs },
-    };
-  }
 }
