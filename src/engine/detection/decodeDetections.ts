@@ -50,6 +50,11 @@ export function decodeDetections(rows: Float32Array, placement: LetterboxPlaceme
     if (box.x2 - box.x1 < 1 || box.y2 - box.y1 < 1) continue;
     candidates.push({ classIndex, label: classes[classIndex]!, score, box });
   }
+  return suppressDuplicates(candidates);
+}
+
+/** Non-maximum suppression within a class and across classes (sorts `candidates` in place), strongest first. */
+export function suppressDuplicates(candidates: Detection[]): Detection[] {
   candidates.sort((a, b) => b.score - a.score || a.classIndex - b.classIndex);
   const kept: Detection[] = [];
   for (const d of candidates) {

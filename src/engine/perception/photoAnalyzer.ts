@@ -1,7 +1,7 @@
 import type { ClipEncoder, ImageGrounding } from '../clip/clipEncoder';
 import { nowMs } from '../clock';
 import { type CaptionThresholds, type GroundedCaption, GROUNDED_CAPTION_VERSION, groundedCaption } from '../detection/groundedCaption';
-import type { ObjectDetector } from '../detection/objectDetector';
+import type { PhotoDetector } from '../detection/detectorEnsemble';
 import type { DetectionResult } from '../detection/types';
 import type { RgbaImage } from '../image/rgbaImage';
 import { hashText } from '../pool/contentHash';
@@ -44,7 +44,7 @@ export function photoDescription(detections: DetectionResult, caption: GroundedC
 }
 
 /** Detection, then the grounded caption of what was found (without the image tower's vote). */
-export async function describePhoto(detector: ObjectDetector, image: RgbaImage): Promise<{ description: PhotoDescription; detectMs: number; captionMs: number }> {
+export async function describePhoto(detector: PhotoDetector, image: RgbaImage): Promise<{ description: PhotoDescription; detectMs: number; captionMs: number }> {
   const start = nowMs();
   const { timings: _, ...detections } = await detector.detect(image);
   const detected = nowMs();
@@ -76,7 +76,7 @@ export class PhotoAnalyzer implements PoolEncoder {
 
   constructor(
     readonly encoder: ClipEncoder,
-    readonly detector: ObjectDetector | null,
+    readonly detector: PhotoDetector | null,
   ) {
     this.fingerprint = encoder.takesGrounding
       ? hashText(JSON.stringify([encoder.fingerprint, detector?.fingerprint ?? 'no detector', GROUNDED_CAPTION_VERSION]))
