@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { axeViolations, seriousViolations } from './axe';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
 
 /** axe-core on each main view; serious and critical violations (contrast, names, alt text, ...) fail the test. */
 test.describe('accessibility (axe-core)', () => {
   test('chat, inspector and settings have no serious violations', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     expect(await seriousViolations(page), 'start view').toEqual([]);
     await sendText(page, 'I love hiking in the mountains');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
@@ -56,7 +56,7 @@ test.describe('accessibility (axe-core)', () => {
   });
 
   test('keyboard only: send a message, open and close the inspector, with a visible focus ring on the way', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     const focusRing = () => page.evaluate(() => {
       const el = document.activeElement as HTMLElement;
       const style = getComputedStyle(el);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import '../src/app/diagnostics';
 import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
-import { ASSETS, MODELS_DIR, openReady } from './helpers';
+import { ASSETS, MODELS_DIR, openPresenter } from './helpers';
 
 type Grounding = { caption: string | null; score: number };
 const NO_GROUNDING: Grounding = { caption: null, score: 0 };
@@ -64,12 +64,12 @@ test.describe('backends', () => {
   for (const packId of ['test-tiny-clip', 'mini-clip']) {
     test(`${packId}: WebGPU (SwiftShader) and WASM show different backends and agree on embeddings within 1e-3`, async ({ page: wasmPage }) => {
       const { reference, imageFiles, grounding } = packFixture(packId);
-      await openReady(wasmPage, packId);
+      await openPresenter(wasmPage, packId);
       await expect(wasmPage.getByTestId('backend')).toHaveText('WASM');
       await expect(wasmPage.getByRole('region', { name: 'Model status' })).toContainText('this browser offers no WebGPU adapter');
 
       const gpuPage = await (await webgpuBrowser.newContext()).newPage();
-      await openReady(gpuPage, packId);
+      await openPresenter(gpuPage, packId);
       await expect(gpuPage.getByTestId('backend')).toHaveText('WEBGPU');
 
       const texts = reference.texts.map((t) => t.text);
@@ -91,7 +91,7 @@ test.describe('backends', () => {
   test('choosing "WASM only" in settings moves a WebGPU browser to WASM and keeps the conversation', async () => {
     test.setTimeout(480_000); // three loads and a first reply on a software GPU, each given up to 150 s
     const page = await (await webgpuBrowser.newContext()).newPage();
-    await openReady(page);
+    await openPresenter(page);
     await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
     await page.getByRole('textbox', { name: 'Message' }).fill('hello from the GPU');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');

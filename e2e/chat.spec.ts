@@ -1,9 +1,9 @@
 import { expect, test } from '@playwright/test';
-import { asset, choosePhotos, conversation, dropFiles, openReady, pasteFiles, sendText } from './helpers';
+import { asset, choosePhotos, conversation, dropFiles, openPresenter, openReady, pasteFiles, sendText } from './helpers';
 
 test.describe('chat', () => {
   test('a text turn gets a reply computed by the model in the worker', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'I love hiking in the mountains');
     const replies = page.getByRole('listitem', { name: 'The system replied' });
     await expect(replies).toHaveCount(1);
@@ -76,7 +76,7 @@ test.describe('chat', () => {
   });
 
   test('new conversation clears the chat and what is stored', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'hello');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -89,7 +89,7 @@ test.describe('chat', () => {
   });
 
   test('a pack named in the address that does not exist is reported, and the default loads', async ({ page }) => {
-    await page.goto('/?pack=no-such-pack');
+    await page.goto('/?pack=no-such-pack&view=presenter');
     await expect(page.getByRole('alert')).toContainText('The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.');
     await expect(page.getByTestId('model-phase')).toContainText('Ready');
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
@@ -98,7 +98,7 @@ test.describe('chat', () => {
 
 test.describe('response methods', () => {
   test('the method chosen in Settings applies to the next reply, and a pack without heads says so', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await page.getByText('Settings').click();
     await expect(page.getByTestId('methods-note')).toContainText('This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser');
     const select = page.getByRole('combobox', { name: 'Response method' });
@@ -112,7 +112,7 @@ test.describe('response methods', () => {
   });
 
   test('a pack with trained heads and a conversational encoder offers the encoder, context match and their hybrid, which it prefers, and the hybrid replies', async ({ page }) => {
-    await openReady(page, 'mini-clip');
+    await openPresenter(page, 'mini-clip');
     await page.getByText('Settings', { exact: true }).click(); // the methods note names Settings too
     const select = page.getByRole('combobox', { name: 'Response method' });
     await expect(select.getByRole('option')).toHaveText(['Best available (hybrid)', 'random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid']);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
 
 test.describe('a conversation a stranger can start', () => {
   test('a photo attached and sent at once arrives with its text, in one turn', async ({ page }) => {
@@ -26,7 +26,7 @@ test.describe('a conversation a stranger can start', () => {
   });
 
   test('emoji shortcodes show as emoji in the chat, the dialogue picker and the replay', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'so good :fire: :not_an_emoji:');
     // Shown as emoji; an unknown shortcode stays as typed.
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('so good 🔥 :not_an_emoji:');
@@ -45,7 +45,7 @@ test.describe('a conversation a stranger can start', () => {
   });
 
   test('the start screen shares a sample photo of the pool as the visitor\'s own, and a sample prompt gets a reply of a line and a picture', async ({ page }) => {
-    await openReady(page, 'mini-clip');
+    await openPresenter(page, 'mini-clip');
     const start = page.getByTestId('start-screen');
     await start.getByRole('button', { name: 'Share the photo: horse' }).click();
     const mine = page.getByRole('listitem', { name: 'You said' });

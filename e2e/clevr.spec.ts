@@ -46,6 +46,42 @@ test.describe('CLEVR-Dialog view', () => {
     for (const [d, count] of byDistance) await expect(accuracy.getByTestId(`clevr-distance-${d}`)).toContainText(new RegExp(`\\d+/${count}`));
   });
 
+  test('at 1280x720 the picture stays in sight beside ten answers, the model list stays in its column, and the scene file is chosen with a button', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await openReady(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+    const input = view.getByRole('textbox', { name: 'Ask about the picture' });
+    for (const [n, round] of dialog.dialog.entries()) {
+      await input.fill(round.question);
+      await input.press('Enter');
+      const shown = view.getByTestId('clevr-round').nth(n);
+      await expect(shown.getByTestId('clevr-truth')).toHaveText(`scene graph: ${round.answer}`);
+      // The box empties when the model has answered, so the next question waits for that.
+      await expect(shown.getByTestId('clevr-model-answer')).not.toContainText('…');
+    }
+    await view.getByTestId('clevr-round').last().scrollIntoViewIfNeeded();
+    expect(await view.evaluate((el) => el.scrollTop), 'the answers make the view scroll').toBeGreaterThan(0);
+    const area = (await view.boundingBox())!;
+    const picture = (await view.getByTestId('clevr-picture').boundingBox())!;
+    expect(picture.y, 'the picture has scrolled out of view').toBeGreaterThanOrEqual(area.y - 0.5);
+    expect(picture.y + picture.height, 'the picture has scrolled out of view').toBeLessThanOrEqual(area.y + area.height + 0.5);
+    await expect(view.getByTestId('clevr-round').last()).toBeInViewport();
+
+    await view.evaluate((el) => el.scrollTo(0, 0));
+    const model = (await view.getByRole('combobox', { name: 'Model' }).boundingBox())!;
+    const questions = (await view.getByRole('list', { name: 'Questions and answers' }).boundingBox())!;
+    expect(model.x + model.width, 'the model list reaches into the questions column').toBeLessThanOrEqual(questions.x);
+    // The file input is hidden behind a button-like label; its name stays, and the keyboard reaches it.
+    const fileButton = view.getByText('Load CLEVR scenes (JSON)', { exact: true });
+    await expect(fileButton).toBeVisible();
+    const fileInput = view.getByLabel('Load CLEVR scenes (JSON)');
+    expect((await fileInput.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+    const chooser = page.waitForEvent('filechooser');
+    await fileButton.click();
+    expect((await chooser).isMultiple()).toBe(false);
+  });
+
   test('a question the grammar cannot read gets a sentence and three it can; one click asks it', async ({ page }) => {
     await openReady(page, 'test-tiny-clip', '&clevr=1:0');
     const view = page.getByTestId('clevr-view');

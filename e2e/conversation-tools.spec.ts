@@ -2,7 +2,7 @@ import { type Browser, type Page, chromium, expect, test } from '@playwright/tes
 import { escapeMarkdown } from '../src/engine/datasets/conversationExport';
 import { parseConversations } from '../src/engine/datasets/mmdialog';
 import { BASE_ARGS, CHROMIUM_PATH } from '../src/node/chromium';
-import { asset, choosePhotos, exportConversationAs, openPoolDialog, openReady, sendText } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText } from './helpers';
 
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });
 const replies = (page: Page) => page.getByRole('listitem', { name: 'The system replied' });
@@ -29,7 +29,7 @@ async function replyContents(page: Page, index: number): Promise<({ text: string
 
 test.describe('undo and new conversation', () => {
   test('undo removes the last exchange and puts its text and photo back; Undo takes it back; Ctrl+Z works outside the text box; it is stored', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'we went to the lake');
     await expect(replies(page)).toHaveCount(1);
     await choosePhotos(page, { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') });
@@ -72,7 +72,7 @@ test.describe('undo and new conversation', () => {
   });
 
   test('undo with a reply-less last turn (its reply failed) removes only that turn; with nothing left the button is disabled', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     // A stored conversation whose last turn got no reply, in the format of versions before per-message
     // records (the whole list under one key): loading it moves it over (conversationDb.ts).
     await page.evaluate(async () => {
@@ -115,7 +115,7 @@ test.describe('undo and new conversation', () => {
   });
 
   test('new conversation offers Undo, which brings the conversation back, photos included, and stores it again', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await twoExchanges(page);
     const before = await page.getByRole('list', { name: 'Conversation' }).innerText();
     await page.getByRole('button', { name: 'New conversation' }).click();
@@ -134,7 +134,7 @@ test.describe('undo and new conversation', () => {
 
 test.describe('export', () => {
   test('MMDialog JSON: the zip holds one valid record with its images, and the Pool and datasets dialog loads it', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await twoExchanges(page);
     const { name, path, files } = await exportConversationAs(page, 'MMDialog JSON');
     expect(name).toMatch(/^conversation-\d{8}-\d{6}-mmdialog\.zip$/);
@@ -177,7 +177,7 @@ test.describe('export', () => {
   });
 
   test('Markdown: a transcript with speakers, the reply method and the images as relative links beside it', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await twoExchanges(page);
     const caption = await page.getByTestId('photo-caption').innerText();
     const { name, files } = await exportConversationAs(page, 'Markdown');
@@ -203,7 +203,7 @@ test.describe('export', () => {
   });
 
   test('with an empty conversation the export is disabled', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await expect(page.getByRole('button', { name: 'Export' })).toBeDisabled();
   });
 });

@@ -1,7 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { PNG } from 'pngjs';
-import { asset, choosePhotos, exportConversationAs, openPoolDialog, openReady, sendText, storeConversation } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText, storeConversation } from './helpers';
 
 // Issue 16, "Data loss": each finding of the probe, reproduced as the probe did it.
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });
@@ -40,9 +40,9 @@ test.describe('two tabs', () => {
   });
 
   test('a new conversation in one tab shows in the other; its Undo brings back the other tab\'s photo, and nothing cleared comes back by itself', async ({ page: a, context }) => {
-    await openReady(a);
+    await openPresenter(a);
     const b = await context.newPage();
-    await openReady(b);
+    await openPresenter(b);
     await choosePhotos(b, { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') });
     await exchange(b, 'look at this meadow', 1);
     await expect(you(a)).toHaveText([/look at this meadow$/]);
@@ -111,7 +111,7 @@ test('a full disk keeps the turn on screen, says what to delete, and Retry saves
 
 test.describe('the app reads its own exports', () => {
   test('a text-only chat exported as MMDialog JSON loads back as a dataset', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await exchange(page, 'we went to the lake', 1);
     await exchange(page, 'the water was cold', 2);
     const exported = await exportConversationAs(page, 'MMDialog JSON');
@@ -121,7 +121,7 @@ test.describe('the app reads its own exports', () => {
   });
 
   test('a chat of 110 exchanges (220 turns, over the 200-turn limit of a dialogue) exports as two parts that load back', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     const messages = Array.from({ length: 220 }, (_, i) => ({ id: `m${i}`, role: i % 2 === 0 ? 'user' : 'assistant', createdAt: 1_700_000_000_000 + i, elements: [{ kind: 'text', text: `message number ${i}` }] }));
     await storeConversation(page, 'main', messages);
     await page.reload();
@@ -148,7 +148,7 @@ const refused = (page: Page) => page.getByRole('alert').filter({ hasText: 'could
 test.describe('datasets', () => {
   test('a truncated JPEG in a zip is left out and named; the rest finishes and stays ready after a reload', async ({ page }) => {
     const meadow = asset('meadow.jpg');
-    await openReady(page);
+    await openPresenter(page);
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(
       zipFile('trip.zip', { 'trip/lines.txt': text('what a view\nso green\n'), 'trip/sky.png': new Uint8Array(asset('sky.png')), 'trip/cut.jpg': new Uint8Array(meadow.subarray(0, Math.floor(meadow.length * 0.4))) }),
@@ -168,7 +168,7 @@ test.describe('datasets', () => {
     const files: Record<string, Uint8Array> = { 'big/lines.txt': text('one\ntwo\n') };
     // Enough images that the import is still embedding when Delete is clicked, even on a loaded machine.
     for (let i = 0; i < 2000; i++) files[`big/img-${String(i).padStart(4, '0')}.png`] = new Uint8Array(tinyPng(i));
-    await openReady(page);
+    await openPresenter(page);
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(zipFile('big.zip', files));
     await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 2000/);
@@ -189,7 +189,7 @@ test.describe('datasets', () => {
   });
 
   test('the same zip twice, a zip inside a zip, and a zip bomb each get a true sentence and leave no broken entry', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await openPoolDialog(page);
     const trip = zipFile('trip.zip', { 'trip/lines.txt': text('what a view\n'), 'trip/sky.png': new Uint8Array(asset('sky.png')) });
     await page.getByTestId('dataset-zip-input').setInputFiles(trip);

@@ -14,10 +14,19 @@ export function asset(name: string): Buffer {
   return readFileSync(join(ASSETS, name));
 }
 
-/** Opens the demo on a pack (the tests' own by default), with more of the address if given (`&view=presenter`), and waits until it is loaded. */
+/** Opens the demo on a pack (the tests' own by default), with more of the address if given (`&kiosk=1`), and waits until it is loaded. */
 export async function openReady(page: Page, packId = 'test-tiny-clip', more = ''): Promise<void> {
   await page.goto(`/?pack=${packId}${more}`);
   await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+}
+
+/**
+ * The same in the presenter view (`&view=presenter`), for tests that look at what only the presenter
+ * sees: the backend and pack, each reply's developer line, the header's tools (New conversation,
+ * Export, Replay, Pool and datasets). The plain address is the visitor's page.
+ */
+export async function openPresenter(page: Page, packId = 'test-tiny-clip', more = ''): Promise<void> {
+  await openReady(page, packId, `&view=presenter${more}`);
 }
 
 export async function sendText(page: Page, text: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
-import { openReady, sendText } from './helpers';
+import { openPresenter, openReady, sendText } from './helpers';
 
 async function openKiosk(page: Page, idleSeconds: number): Promise<void> {
   await page.goto(`/?pack=test-tiny-clip&kiosk=1&idle=${idleSeconds}`);
@@ -59,7 +59,7 @@ test.describe('inspector', () => {
   });
 
   test('opens and closes from the keyboard: i outside the message box, Escape, and focus comes back', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     const box = page.getByRole('textbox', { name: 'Message' });
     const inspector = page.getByRole('complementary', { name: /Inspector/ });
     // In the message box, i is a letter.

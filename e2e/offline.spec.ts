@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { type OfflineEntry, offlineVersion } from '../src/sw/offlineCache';
 import { type BuildServer, serveBuild } from './buildServer';
-import { MODELS_DIR, asset, choosePhotos, openReady, sendText } from './helpers';
+import { MODELS_DIR, asset, choosePhotos, openPresenter, sendText } from './helpers';
 
 // Each test serves dist/ on a port of its own and then shuts that server down: "no network" means
 // no server at all, not only the browser's offline switch (which is flipped too).
@@ -48,7 +48,7 @@ test.describe('offline', () => {
   test('after one visit with the test pack, the page loads and answers with the network cut', async ({ browser }) => {
     const server = await serveBuild();
     const page = await open(browser, server);
-    await openReady(page, 'test-tiny-clip');
+    await openPresenter(page, 'test-tiny-clip');
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
 
     // A server that errs, or one that never answers (a captive portal), loses to the stored page: the latter after 4 s.
@@ -83,7 +83,7 @@ test.describe('offline', () => {
   test('after one visit with the default pack, the page loads and answers with the network cut', async ({ browser }) => {
     const server = await serveBuild();
     const page = await open(browser, server);
-    await page.goto('/');
+    await page.goto('/?view=presenter');
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
 
@@ -101,7 +101,7 @@ test.describe('offline', () => {
   test('a new version is stored beside the old one, offered as a reload, and then replaces it', async ({ browser }) => {
     const server = await serveBuild();
     const page = await open(browser, server);
-    await openReady(page, 'test-tiny-clip');
+    await openPresenter(page, 'test-tiny-clip');
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
     const [first] = await cacheNames(page);
     expect(first).toBeDefined();
@@ -150,7 +150,7 @@ test.describe('offline', () => {
       }).text,
     );
     const page = await open(browser, server);
-    await openReady(page, 'test-tiny-clip');
+    await openPresenter(page, 'test-tiny-clip');
     await expect(badge(page)).toHaveText('Not available offline', { timeout: 180_000 });
     await expect(page.getByRole('alert').filter({ hasText: 'pool/media/not-there.webp' })).toContainText('could not be downloaded for offline use (HTTP 404)');
     await sendText(page, 'still here?');
@@ -162,7 +162,7 @@ test.describe('offline', () => {
   test('on a static host that sends no headers, the service worker makes the page cross-origin isolated (WASM threads possible) and sends the security policy', async ({ browser }) => {
     const server = await serveBuild({ isolation: false });
     const page = await open(browser, server);
-    await openReady(page, 'test-tiny-clip');
+    await openPresenter(page, 'test-tiny-clip');
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
     await expect(badge(page)).toHaveText('Offline ready', { timeout: 180_000 });
     const response = await page.reload();

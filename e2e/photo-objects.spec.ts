@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
 
 // coffee.jpg (e2e/assets/SOURCES.md): a CC0 photo of a cup of coffee, not from COCO. In Node the
 // detector finds one cup in it, score 0.58, box x 170 to 416, y 16 to 268 of 600 x 400 px.
@@ -125,7 +125,7 @@ test.describe('broken object detector', () => {
 
   test('a damaged model file is reported as such, and text chat works', async ({ page }) => {
     await page.route('**/models/detector/onnx/model.onnx', (route) => route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }));
-    await openReady(page);
+    await openPresenter(page);
     const status = page.getByTestId('detector-status');
     await expect(status).toHaveAttribute('data-state', 'unavailable');
     await expect(status).toHaveAttribute('title', /^The object detector could not be loaded: .*onnx\/model\.onnx could not be loaded as an ONNX model .*Until it loads, photos are described by the image encoder alone\.$/);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { PNG } from 'pngjs';
-import { ASSETS, openReady, sendText } from './helpers';
+import { ASSETS, openPresenter, sendText } from './helpers';
 
 const POOL = join(import.meta.dirname, '..', 'public', 'pool');
 const demoTexts = (JSON.parse(readFileSync(join(POOL, 'texts.json'), 'utf8')) as { texts: { text: string }[] }).texts.map((t) => t.text);
@@ -37,7 +37,7 @@ async function openPool(page: import('@playwright/test').Page) {
 }
 
 test('the demo pool is there out of the box: replies come from it and Credits lists every image with its licence', async ({ page }) => {
-  await openReady(page);
+  await openPresenter(page);
   await expect(page.getByTestId('pool-line')).toHaveText(`Pool: Demo pool (${demoImages} images, ${demoTexts.length} texts)`);
   await sendText(page, 'we went hiking in the mountains today');
   const reply = page.getByTestId('reply-text').last();
@@ -74,7 +74,7 @@ test('a folder in MMDialog format loads, becomes the pool, and is still there af
     'sky.png': readFileSync(join(ASSETS, 'sky.png')),
     'notes.pdf': 'not a dataset file',
   });
-  await openReady(page);
+  await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-folder-input').setInputFiles(dir);
   await expect(page.getByRole('status').filter({ hasText: 'Loaded "my-trip"' })).toContainText('Loaded "my-trip": 2 images, 3 texts, 1 dialogues (1 files left out, see Pool)');
@@ -96,7 +96,7 @@ test('a zip with conversations.json and its images loads the same way', async ({
     'holiday/meadow.jpg': new Uint8Array(readFileSync(join(ASSETS, 'meadow.jpg'))),
     'holiday/sky.png': new Uint8Array(readFileSync(join(ASSETS, 'sky.png'))),
   });
-  await openReady(page);
+  await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-zip-input').setInputFiles({ name: 'holiday.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
   // Without an utterance file, the texts of the dialogues are the text pool.
@@ -108,7 +108,7 @@ test('a zip with conversations.json and its images loads the same way', async ({
 test('a malformed dataset is refused with a message that names the file, record and field, and nothing stored is lost', async ({ page }) => {
   const good = folder({ 'utterances.txt': 'first line\nsecond line\n', 'sky.png': readFileSync(join(ASSETS, 'sky.png')) });
   const bad = folder({ 'test/conversations.json': JSON.stringify([{ conversation_id: 3, conversation: [{ turn: [{ __MEDIA__: 'missing-photo' }] }] }]), 'sky.png': readFileSync(join(ASSETS, 'sky.png')) });
-  await openReady(page);
+  await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-folder-input').setInputFiles(good);
   await expect(page.getByTestId('stored-dataset')).toHaveCount(1);
@@ -124,7 +124,7 @@ test('a reload in the middle of embedding a large folder resumes from what was s
   const files: Record<string, Buffer | string> = { 'lines.txt': 'one\ntwo\nthree\n' };
   for (let i = 0; i < 600; i++) files[`img-${String(i).padStart(4, '0')}.png`] = tinyPng(i);
   const dir = folder(files);
-  await openReady(page);
+  await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-folder-input').setInputFiles(dir);
   const progress = page.getByTestId('pool-progress');

@@ -6,7 +6,7 @@ import { evaluateSession } from '../src/engine/response/session';
 import { l2Normalize } from '../src/engine/retrieval/vectors';
 import { formatMmRelevance, formatPercent, formatRecall } from '../src/shared/scores/metricText';
 import { type DialogBenchData, loadDialogBenchData } from '../src/node/benchDialog';
-import { asset, openReady, sendText } from './helpers';
+import { asset, openPresenter, sendText } from './helpers';
 
 /** The dialogue replayed: 4 turns of the demo test split, one reference turn with a text and an image. */
 const DIALOGUE_ID = '3702';
@@ -45,7 +45,7 @@ async function saveScreenshots(page: Page, view: string): Promise<void> {
 
 test.describe('live metrics against references', () => {
   test('a replayed test dialogue shows each turn beside the reference with MM-Relevance, Intent F1 and R@1, and running means that end on the benchmark figures', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'a conversation of my own');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
 
@@ -102,7 +102,7 @@ test.describe('live metrics against references', () => {
   });
 
   test('a replay can be paused, stepped one turn at a time and stopped', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await page.getByRole('button', { name: 'Replay a reference dialogue' }).click();
     await page.getByRole('combobox', { name: 'Split' }).selectOption('valid');
     await expect(page.getByRole('combobox', { name: 'Dialogue' }).getByRole('option')).toHaveCount(201);
@@ -125,7 +125,7 @@ test.describe('live metrics against references', () => {
   });
 
   test('free chat: what the visitor would have answered becomes the reference, and MM-Relevance is computed against it', async ({ page }) => {
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'we had pizza by the sea');
     const reply = page.getByRole('listitem', { name: 'The system replied' });
     await expect(reply).toHaveCount(1);

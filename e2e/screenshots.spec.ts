@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
 
 /**
  * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
@@ -47,7 +47,7 @@ async function chatUntilImageReply(page: Page): Promise<void> {
 
 test.describe('screenshots of the main views', () => {
   test('chat with an image reply, inspector, settings', async ({ page }) => {
-    await openReady(page, 'mini-clip');
+    await openPresenter(page, 'mini-clip');
     await chatUntilImageReply(page);
     const image = page.getByTestId('reply-image').last();
     await expect(image).toHaveAttribute('alt', /\S/);
@@ -70,7 +70,7 @@ test.describe('screenshots of the main views', () => {
   });
 
   test('a shared photo, captioned from the objects the detector found, and its boxes in the inspector', async ({ page }) => {
-    await openReady(page, 'mini-clip');
+    await openPresenter(page, 'mini-clip');
     await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
     await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
     await sendText(page, 'my morning coffee');

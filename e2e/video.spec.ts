@@ -2,7 +2,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
 
 // Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
 // or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
@@ -50,7 +50,7 @@ test.describe('videos in the conversation', () => {
 
   test('files that cannot be shared as videos each get a sentence, and the conversation is kept', async ({ page }) => {
     test.setTimeout(180_000);
-    await openReady(page);
+    await openPresenter(page);
     await sendText(page, 'hello there');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [

@@ -71,9 +71,27 @@ test.describe('visitor view', () => {
     await expect(page.getByTestId('inspector-backend')).toContainText('WASM');
   });
 
-  test('on a phone the header is one row and the rest is in its menu', async ({ page }) => {
+  test('the plain address at 1280x720 is the visitor view: three whole exchanges on screen and no developer line', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto('/');
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await chat(page, ['I love hiking in the mountains', 'we had pizza by the sea', 'do you like dogs?']);
+    const bubbles = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') });
+    await expectAllInChatArea(page, bubbles, 6);
+    await expect(page.getByTestId('reply-meta')).toHaveCount(0);
+    await expect(page.getByText('ms on WASM')).toHaveCount(0);
+    await expect(page.getByTestId('backend')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'What would you have answered?' })).toHaveCount(0);
+  });
+
+  test('on a phone the header is one row, the message box has most of the width, and the rest is in its menu', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await open(page, '');
+    const box = (await page.getByRole('textbox', { name: 'Message' }).boundingBox())!;
+    expect(box.width, 'the message box is squeezed beside its buttons').toBeGreaterThanOrEqual(0.6 * 390);
+    await expect(page.getByRole('button', { name: 'Add photos or video' })).toBeInViewport();
+    await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
     const header = page.getByRole('banner');
     const rows = await header.evaluate((el) => new Set(Array.from(el.children, (c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))).size);
     expect(rows).toBe(1);
@@ -94,7 +112,53 @@ test.describe('visitor view', () => {
   });
 });
 
+test.describe('a video in the visitor view', () => {
+  test('its length sits on its poster, and New conversation clears its "no sound track" notice', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await open(page, '');
+    await choosePhotos(page, { name: 'silent.webm', mimeType: 'video/webm', buffer: asset('video/silent.webm') });
+    const noSound = page.getByRole('status').filter({ hasText: 'silent.webm has no sound track' });
+    await expect(noSound).toBeVisible({ timeout: 30_000 });
+    await chat(page, ['what is in this video?']);
+    const poster = page.getByTestId('shared-video').getByRole('button', { name: /^Play:/ }).locator('img');
+    await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const picture = (await poster.boundingBox())!;
+    const length = (await page.getByTestId('video-length').boundingBox())!;
+    expect(length.x, 'the length starts left of the poster').toBeGreaterThanOrEqual(picture.x);
+    expect(length.y, 'the length starts above the poster').toBeGreaterThanOrEqual(picture.y);
+    expect(length.x + length.width, 'the length ends right of the poster').toBeLessThanOrEqual(picture.x + picture.width + 0.5);
+    expect(length.y + length.height, 'the length ends below the poster').toBeLessThanOrEqual(picture.y + picture.height + 0.5);
+
+    await expect(noSound).toBeVisible();
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'New conversation' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Started a new conversation.' })).toBeVisible();
+    await expect(noSound).toHaveCount(0);
+    await expect(said(page)).toHaveCount(0);
+  });
+});
+
 test.describe('presenter view', () => {
+  test('a ?view=presenter visit is remembered on this device, and Settings takes it back to the visitor view', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await open(page, 'view=presenter');
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'presenter');
+    await expect(page.getByTestId('backend')).toHaveText('WASM');
+    await page.goto('/?pack=test-tiny-clip');
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'presenter');
+    await expect(page.getByTestId('backend')).toHaveText('WASM');
+    await page.getByText('Settings', { exact: true }).click();
+    await page.getByRole('combobox', { name: 'View' }).selectOption('visitor');
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
+    await expect(page.getByTestId('backend')).toHaveCount(0);
+    await page.reload();
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
+    await open(page, 'view=presenter');
+    await open(page, 'view=visitor');
+    await page.goto('/?pack=test-tiny-clip');
+    await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
+  });
+
   test('?view=presenter in kiosk mode shows the developer line and the answer button, not the backend explanation', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await open(page, 'kiosk=1&idle=600&view=presenter');

@@ -19,7 +19,6 @@ import { panelActions, usePanelStore } from '../shared/stores/panelStore';
 import { MenuPanel } from '../shared/ui/MenuPanel';
 import { Notices } from '../shared/ui/Notices';
 import { NARROW_SCREEN, useMediaQuery } from '../shared/ui/useMediaQuery';
-import { resolveView } from '../shared/view/viewMode';
 import { useViewStore } from '../shared/view/viewStore';
 import { startApp } from './startApp';
 
@@ -49,7 +48,7 @@ export function App() {
     </button>
   );
   const narrow = useMediaQuery(NARROW_SCREEN);
-  const presenter = resolveView({ param: useViewStore((s) => s.param), preference: useViewStore((s) => s.preference), kiosk, narrow }) === 'presenter';
+  const presenter = useViewStore((s) => s.view) === 'presenter';
   useEffect(() => {
     startApp();
   }, []);

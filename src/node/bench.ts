@@ -92,7 +92,7 @@ async function browser(argv: string[]): Promise<void> {
   const browserInstance = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
   try {
     const page = await browserInstance.newPage();
-    await page.goto(`http://localhost:${port}/?pack=${values.pack}`);
+    await page.goto(`http://localhost:${port}/?pack=${values.pack}&view=presenter`);
     const phase = page.getByTestId('model-phase');
     await phase.filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
     console.log(`Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`);

@@ -47,7 +47,7 @@ export async function importBench(args: string[]): Promise<void> {
       // When the page first sees the chosen files: before it, the browser (here driven by Playwright) fills the file input.
       document.addEventListener('change', () => (w.filesSeenAt = Math.min(w.filesSeenAt, performance.now())), true);
     });
-    await page.goto(`http://localhost:4174/?pack=${packId}`);
+    await page.goto(`http://localhost:4174/?pack=${packId}&view=presenter`);
     await page.getByTestId('model-phase').filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
     await page.evaluate(() => ((window as unknown as { longTasks: unknown[] }).longTasks.length = 0));
     await page.getByRole('button', { name: 'Pool and datasets' }).click();

@@ -43,6 +43,8 @@ interface Solid {
   sin: number;
   rgb: Vec3;
   metal: boolean;
+  /** The squared radius of a sphere around the solid: a ray that misses it misses the solid, so most rays skip the exact test. */
+  bound2: number;
 }
 
 function solids(objects: readonly SceneObject[]): Solid[] {
@@ -50,10 +52,14 @@ function solids(objects: readonly SceneObject[]): Solid[] {
     const r = SIZE_RADIUS[o.size];
     const theta = (o.rotation * Math.PI) / 180;
     const [cr, cg, cb] = COLOR_RGB[o.color];
+    const radius = o.shape === 'cube' ? r / Math.SQRT2 : r;
+    // Around a cube of half side h: h√3; a cylinder of radius and half height r: r√2 (a hair wider, for rounding).
+    const bound = radius * (o.shape === 'cube' ? Math.sqrt(3) : o.shape === 'cylinder' ? Math.SQRT2 : 1) * (1 + 1e-6);
     return {
       kind: o.shape,
       center: o['3d_coords'],
-      radius: o.shape === 'cube' ? r / Math.SQRT2 : r,
+      radius,
+      bound2: bound * bound,
       cos: Math.cos(theta),
       sin: Math.sin(theta),
       rgb: [cr / 255, cg / 255, cb / 255],
@@ -66,6 +72,10 @@ function intersectSolid(s: Solid, o: Vec3, d: Vec3): { t: number; normal: Vec3 }
   const ox = o[0] - s.center[0];
   const oy = o[1] - s.center[1];
   const oz = o[2] - s.center[2];
+  // The bounding sphere first (d is a unit vector): missed, or wholly behind the ray's origin, is no hit.
+  const bb = ox * d[0] + oy * d[1] + oz * d[2];
+  const bc = ox * ox + oy * oy + oz * oz - s.bound2;
+  if (bc > 0 && (bb > 0 || bb * bb < bc)) return null;
   if (s.kind === 'sphere') {
     const b = ox * d[0] + oy * d[1] + oz * d[2];
     const c = ox * ox + oy * oy + oz * oz - s.radius * s.radius;
@@ -197,8 +207,11 @@ function shade(scene: Solid[], o: Vec3, d: Vec3, depth: number): Vec3 {
   ];
 }
 
-/** The scene drawn at 480x320 (CLEVR's pictures are 480x320). */
-export function renderScene(objects: readonly SceneObject[], width = IMAGE_WIDTH, height = IMAGE_HEIGHT): RenderedImage {
+/**
+ * The scene drawn at 480x320 (CLEVR's pictures are 480x320) with `samples` x `samples` rays a pixel;
+ * smaller and with one sample it is a quick preview (192x128 x 1 is 1/25 of the rays).
+ */
+export function renderScene(objects: readonly SceneObject[], width = IMAGE_WIDTH, height = IMAGE_HEIGHT, samples = SAMPLES): RenderedImage {
   const scene = solids(objects);
   const { forward, right, up } = cameraFrame();
   const focal = CAMERA.focalPixels * (width / IMAGE_WIDTH);
@@ -208,10 +221,10 @@ export function renderScene(objects: readonly SceneObject[], width = IMAGE_WIDTH
       let rr = 0;
       let gg = 0;
       let bb = 0;
-      for (let sy = 0; sy < SAMPLES; sy++) {
-        for (let sx = 0; sx < SAMPLES; sx++) {
-          const u = (x + (sx + 0.5) / SAMPLES - width / 2) / focal;
-          const v = (y + (sy + 0.5) / SAMPLES - height / 2) / focal;
+      for (let sy = 0; sy < samples; sy++) {
+        for (let sx = 0; sx < samples; sx++) {
+          const u = (x + (sx + 0.5) / samples - width / 2) / focal;
+          const v = (y + (sy + 0.5) / samples - height / 2) / focal;
           const d = normalize([forward[0] + u * right[0] - v * up[0], forward[1] + u * right[1] - v * up[1], forward[2] + u * right[2] - v * up[2]]);
           const c = shade(scene, CAMERA.position, d, 1);
           rr += c[0];
@@ -219,7 +232,7 @@ export function renderScene(objects: readonly SceneObject[], width = IMAGE_WIDTH
           bb += c[2];
         }
       }
-      const k = SAMPLES * SAMPLES;
+      const k = samples * samples;
       const i = (y * width + x) * 4;
       data[i] = Math.round(255 * Math.min(1, rr / k));
       data[i + 1] = Math.round(255 * Math.min(1, gg / k));

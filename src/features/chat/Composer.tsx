@@ -88,7 +88,8 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           {decodingVideo && <li className="self-center text-sm text-slate-600" role="status">Opening the video… (sampling its frames and sound)</li>}
         </ul>
       )}
-      <div className="flex items-end gap-2">
+      {/* On a phone the attach buttons take a row of their own below, so the message box keeps most of the width. */}
+      <div className="flex flex-wrap items-end gap-2 sm:flex-nowrap">
         <input
           ref={fileInput}
           id="photo-input"
@@ -103,14 +104,16 @@ export function Composer({ compact = false }: { compact?: boolean }) {
             e.target.value = '';
           }}
         />
-        <button
-          type="button"
-          onClick={() => fileInput.current?.click()}
-          className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
-        >
-          Add photos or video
-        </button>
-        <CameraButton />
+        <div className="order-last flex basis-full gap-2 sm:order-none sm:basis-auto">
+          <button
+            type="button"
+            onClick={() => fileInput.current?.click()}
+            className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
+            Add photos or video
+          </button>
+          <CameraButton />
+        </div>
         <label htmlFor="message-input" className="sr-only">
           Message
         </label>
@@ -122,7 +125,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           onKeyDown={onKeyDown}
           placeholder="Type a message"
           aria-describedby="composer-hint"
-          className="min-h-[2.75rem] flex-1 resize-y rounded-lg border border-slate-300 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          className="min-h-[2.75rem] min-w-0 flex-1 resize-y rounded-lg border border-slate-300 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
         />
         <button
           type="submit"
@@ -132,7 +135,8 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           Send
         </button>
       </div>
-      <p id="composer-hint" className="mt-1 text-xs text-slate-600">
+      {/* A phone's keyboard has no Shift+Enter and nothing to drop: the hint is for screens with a keyboard. */}
+      <p id="composer-hint" className="mt-1 hidden text-xs text-slate-600 sm:block">
         Enter sends · Shift+Enter for a new line · drop or paste photos or a video anywhere
       </p>
     </form>

@@ -45,16 +45,17 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
       {playing && file ? (
         <video src={file} controls autoPlay aria-label={label} width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200`} />
       ) : (
-        <button type="button" onClick={() => setPlaying(true)} aria-label={`Play: ${label}`} className="relative rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+        // The button hugs the poster (not the caption's width), so the play mark and the length sit on the picture.
+        <button type="button" onClick={() => setPlaying(true)} aria-label={`Play: ${label}`} className="relative self-start rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
           {poster ? (
-            <img src={poster} onLoad={keepAtEnd} alt="" width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
+            <img src={poster} onLoad={keepAtEnd} alt="" width={element.width} height={element.height} className={`${heightClass} block w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
           ) : (
             <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
           )}
           <span className="absolute inset-0 m-auto flex h-10 w-10 items-center justify-center rounded-full bg-slate-900/70 text-lg text-white" aria-hidden="true">
             ▶
           </span>
-          <span className="absolute bottom-1 right-1 rounded bg-slate-900/70 px-1 text-xs text-white" aria-hidden="true">
+          <span className="absolute bottom-1 right-1 whitespace-nowrap rounded bg-slate-900/70 px-1 text-xs text-white" aria-hidden="true" data-testid="video-length">
             {element.seconds.toFixed(element.seconds < 10 ? 1 : 0)} s{element.hasAudio ? '' : ' · no sound'}
           </span>
         </button>

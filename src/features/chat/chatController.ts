@@ -39,7 +39,7 @@ export async function attachFiles(files: readonly File[]): Promise<number> {
   const photos = files.filter((f) => !isVideoLike(f));
   const checks: Promise<number>[] = [];
   if (photos.length > 0) checks.push(attachImages(photos));
-  if (videos.length > 1) noticeActions.notify('error', `A message can carry one video; ${videos[0]!.name} was added, the other ${videos.length - 1} were not.`);
+  if (videos.length > 1) noticeActions.notifyAboutConversation('error', `A message can carry one video; ${videos[0]!.name} was added, the other ${videos.length - 1} were not.`);
   if (videos.length > 0) checks.push(track(attachVideo(videos[0]!)));
   return (await Promise.all(checks)).reduce((a, b) => a + b, 0);
 }
@@ -48,7 +48,7 @@ async function checkImages(files: readonly File[]): Promise<number> {
   let failed = 0;
   for (const file of files) {
     if (useChatStore.getState().draftImages.length >= MAX_IMAGES_PER_TURN) {
-      noticeActions.notify('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
+      noticeActions.notifyAboutConversation('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
       return failed + 1;
     }
     chatActions.setChecking(1);
@@ -59,7 +59,7 @@ async function checkImages(files: readonly File[]): Promise<number> {
       chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob, width: checked.width, height: checked.height });
     } catch (error) {
       failed++;
-      noticeActions.notify('error', errorMessage(error));
+      noticeActions.notifyAboutConversation('error', errorMessage(error));
     } finally {
       chatActions.setChecking(-1);
     }
@@ -89,19 +89,19 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       chatActions.setSendingWhenChecked(false);
     }
     if (failed > 0) {
-      noticeActions.notify('error', `${failed === 1 ? 'A photo or video' : `${failed} photos or videos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another file first.`);
+      noticeActions.notifyAboutConversation('error', `${failed === 1 ? 'A photo or video' : `${failed} photos or videos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another file first.`);
       return false;
     }
   }
   const text = rawText.trim();
   const { draftImages, draftVideo, awaitingReply, messages, hydrated } = useChatStore.getState();
   if (text === '' && draftImages.length === 0 && !draftVideo) {
-    noticeActions.notify('error', 'The message is empty. Type something or add a photo, then send.');
+    noticeActions.notifyAboutConversation('error', 'The message is empty. Type something or add a photo, then send.');
     return false;
   }
   if (awaitingReply || !hydrated) return false;
   if (useModelStore.getState().phase !== 'ready') {
-    noticeActions.notify('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
+    noticeActions.notifyAboutConversation('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
     return false;
   }
   const userMessage: ChatMessage = {
@@ -180,7 +180,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     const captioned = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
     void saveChanged([captioned, assistantMessage], [], conversation);
   } catch (error) {
-    noticeActions.notify('error', `No reply this time: ${errorMessage(error)}`);
+    noticeActions.notifyAboutConversation('error', `No reply this time: ${errorMessage(error)}`);
   } finally {
     chatActions.setAwaitingReply(false);
   }
@@ -217,7 +217,7 @@ let undoOffer: { noticeId: number; after: ChatMessage[]; takeBack: () => Promise
 
 function offerUndo(text: string, after: ChatMessage[], takeBack: () => Promise<void>): void {
   withdrawUndoOffer();
-  const noticeId = noticeActions.notify('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
+  const noticeId = noticeActions.notifyAboutConversation('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
   undoOffer = { noticeId, after, takeBack };
 }
 
@@ -231,14 +231,14 @@ export async function takeBackLastChange(): Promise<void> {
   const offer = undoOffer;
   if (!offer) return;
   if (useChatStore.getState().awaitingReply) {
-    noticeActions.notify('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
+    noticeActions.notifyAboutConversation('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
     return;
   }
   withdrawUndoOffer();
   // By ids, not identity: another tab's write reloads the same list as a new array.
   const now = useChatStore.getState().messages;
   if (now.length !== offer.after.length || now.some((m, i) => m.id !== offer.after[i]!.id)) {
-    noticeActions.notify('info', 'The conversation has changed since, so that step can no longer be taken back.');
+    noticeActions.notifyAboutConversation('info', 'The conversation has changed since, so that step can no longer be taken back.');
     return;
   }
   await offer.takeBack();
@@ -265,11 +265,11 @@ export async function undoLastTurn(): Promise<void> {
   const { messages, awaitingReply, hydrated } = useChatStore.getState();
   if (!hydrated) return;
   if (awaitingReply) {
-    noticeActions.notify('info', 'A reply is on its way. Wait for it, then undo.');
+    noticeActions.notifyAboutConversation('info', 'A reply is on its way. Wait for it, then undo.');
     return;
   }
   if (messages.length === 0) {
-    noticeActions.notify('info', 'There is nothing to undo: the conversation is empty.');
+    noticeActions.notifyAboutConversation('info', 'There is nothing to undo: the conversation is empty.');
     return;
   }
   let start = messages.length - 1;
@@ -328,6 +328,7 @@ export async function startNewConversation(options: { undoable?: boolean } = {})
   const hadMessages = useChatStore.getState().messages.length > 0;
   conversationEpoch++;
   withdrawUndoOffer();
+  noticeActions.dismissConversationNotices();
   if (undoable) chatActions.setMessages([]);
   else {
     chatActions.clearConversation();
@@ -344,7 +345,7 @@ export async function startNewConversation(options: { undoable?: boolean } = {})
   if (!undoable || !hadMessages) return;
   offerUndo('Started a new conversation.', cleared, async () => {
     if (!(await restorePrevious(ids.previousId, ids.conversationId).catch(() => false))) {
-      noticeActions.notify('info', 'The new conversation has turns now (perhaps from another tab), so the earlier one cannot come back.');
+      noticeActions.notifyAboutConversation('info', 'The new conversation has turns now (perhaps from another tab), so the earlier one cannot come back.');
     }
   });
 }
@@ -366,7 +367,7 @@ export async function shareSamplePhoto(url: string, name: string): Promise<void>
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     blob = await response.blob();
   } catch (error) {
-    noticeActions.notify('error', `The sample photo could not be loaded (${errorMessage(error)}). Try another one, or share a photo of your own.`);
+    noticeActions.notifyAboutConversation('error', `The sample photo could not be loaded (${errorMessage(error)}). Try another one, or share a photo of your own.`);
     return;
   }
   if ((await attachImages([new File([blob], name, { type: blob.type || 'image/webp' })])) > 0) return;

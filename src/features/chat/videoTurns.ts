@@ -32,17 +32,17 @@ function avsd(): Promise<AvsdRef | null> {
 /** Decodes a video into the draft turn (one per turn); resolves to 1 when it could not be used, else 0. */
 export async function attachVideo(file: File): Promise<number> {
   if (useChatStore.getState().draftVideo || useChatStore.getState().decodingVideo) {
-    noticeActions.notify('error', 'A message can carry one video. Send this one first, or remove it, then add the next.');
+    noticeActions.notifyAboutConversation('error', 'A message can carry one video. Send this one first, or remove it, then add the next.');
     return 1;
   }
   chatActions.setDecodingVideo(true);
   try {
     const decoded = await decodeVideo(file);
     chatActions.setDraftVideo({ videoId: crypto.randomUUID(), posterId: crypto.randomUUID(), sheetId: crypto.randomUUID(), name: file.name || 'video', file, decoded });
-    if (!decoded.hasAudio) noticeActions.notify('info', `${file.name || 'The video'} has no sound track: questions about its sound will be answered as for a silent video.`);
+    if (!decoded.hasAudio) noticeActions.notifyAboutConversation('info', `${file.name || 'The video'} has no sound track: questions about its sound will be answered as for a silent video.`);
     return 0;
   } catch (error) {
-    noticeActions.notify('error', error instanceof VideoInputError ? error.message : `${file.name || 'The video'} could not be read (${errorMessage(error)}). Try another video; your conversation is unchanged.`);
+    noticeActions.notifyAboutConversation('error', error instanceof VideoInputError ? error.message : `${file.name || 'The video'} could not be read (${errorMessage(error)}). Try another video; your conversation is unchanged.`);
     return 1;
   } finally {
     chatActions.setDecodingVideo(false);
@@ -85,7 +85,7 @@ export function lastSharedVideo(messages: readonly ChatMessage[]): VideoElement 
 /** Watches a shared video in the worker; returns the element with its description and analysis. */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
   const analyzed = await engine().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
-  for (const problem of analyzed.problems) noticeActions.notify('info', problem);
+  for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
   return { ...videoElementOf(draft), description: analyzed.description, analysis };
 }

@@ -87,10 +87,13 @@ export function ClevrView() {
         A diagnostic dialog about a generated scene (CLEVR-Dialog, Kottur et al. 2019). Every answer is known from the scene graph, so you can see where a model fails,
         and how far back a question refers: “it”, “them” and “the earlier …” point at objects mentioned rounds before.
       </p>
-      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
+      {/* The left column stretches to the row, so the picture inside it stays in sight (sticky) beside a long list of answers. */}
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-2">
-          <ScenePicture description={caption ? `A generated scene of ${scene?.objects.length ?? 0} objects. ${caption.text}` : 'A generated scene'} />
-          <p className="text-base font-medium text-slate-900" data-testid="clevr-caption">{caption?.text ?? '…'}</p>
+          <div className="flex flex-col gap-2 bg-slate-50 lg:sticky lg:-top-4 lg:z-10 lg:pt-4" data-testid="clevr-picture-panel">
+            <ScenePicture description={caption ? `A generated scene of ${scene?.objects.length ?? 0} objects. ${caption.text}` : 'A generated scene'} />
+            <p className="text-base font-medium text-slate-900" data-testid="clevr-caption">{caption?.text ?? '…'}</p>
+          </div>
           <div className="flex flex-wrap items-center gap-2">
             <button type="button" className={BUTTON} onClick={() => void nextScene()}>
               New scene
@@ -98,10 +101,13 @@ export function ClevrView() {
             <span className="text-xs text-slate-700" data-testid="clevr-scene-source">
               {loaded ? `${loaded.name}: scene ${(sceneIndex % loaded.scenes.length) + 1} of ${loaded.scenes.length}` : `generated scene ${sceneIndex + 1}`}
             </span>
-            <label htmlFor={modelId} className="ml-auto text-sm text-slate-800">
+          </div>
+          {/* A row of its own, and the list may shrink: the options' long names are cut, not pushed into the questions. */}
+          <div className="flex min-w-0 items-center gap-2">
+            <label htmlFor={modelId} className="shrink-0 text-sm text-slate-800">
               Model
             </label>
-            <select id={modelId} value={model} onChange={(e) => chooseModel(e.target.value as ClevrModelId)} className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm" disabled={phase !== 'ready'}>
+            <select id={modelId} value={model} onChange={(e) => chooseModel(e.target.value as ClevrModelId)} className="w-full min-w-0 flex-1 truncate rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm" disabled={phase !== 'ready'}>
               {models.map((m) => (
                 <option key={m} value={m}>
                   {clevrModelName(m)} — {CLEVR_MODELS.find((x) => x.id === m)!.inputs}
@@ -110,20 +116,21 @@ export function ClevrView() {
             </select>
           </div>
           <div className="flex flex-wrap items-center gap-2 text-sm">
-            <label htmlFor={fileId} className="text-slate-800">
-              Load CLEVR scenes (JSON)
-            </label>
+            {/* The file input stays the focusable control (keyboard, screen readers); the label in front of it is its button. */}
             <input
               id={fileId}
               type="file"
               accept=".json,application/json"
-              className="max-w-full text-sm"
+              className="peer sr-only"
               onChange={(e) => {
                 const file = e.target.files?.[0];
                 e.target.value = '';
                 if (file) void loadSceneFile(file);
               }}
             />
+            <label htmlFor={fileId} className={`${BUTTON} cursor-pointer peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-blue-600`}>
+              Load CLEVR scenes (JSON)
+            </label>
             {loaded && (
               <button type="button" className={BUTTON} onClick={() => void backToGeneratedScenes()}>
                 Back to generated scenes

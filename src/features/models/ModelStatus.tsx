@@ -3,7 +3,7 @@ import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolTextsStatus } from '../../worker/protocol';
-import type { ViewPreference } from '../../shared/view/viewMode';
+import type { ViewMode } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
 import { errorMessage } from '../../engine/errors';
 import { engine } from '../../shared/engine';
@@ -131,8 +131,8 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
   // In the visitor's header row, open settings, progress bars or an error take a row of their own below it.
   const expanded = (settingsOpen && !locked) || phase === 'error' || (phase === 'loading' && Object.keys(files).length > 0);
-  const view = useViewStore((s) => s.preference);
-  const setView = useViewStore((s) => s.setPreference);
+  const view = useViewStore((s) => s.view);
+  const setView = useViewStore((s) => s.setView);
 
   return (
     <section aria-label="Model status" className={presenter ? 'flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm' : `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last basis-full' : ''}`}>
@@ -196,14 +196,13 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
           <div className="mt-2 flex max-h-[60vh] flex-wrap items-center gap-4 overflow-y-auto">
             <label className="flex items-center gap-2">
               View
-              <select value={view} onChange={(e) => setView(e.target.value as ViewPreference)} aria-describedby="view-note" className="rounded border border-slate-300 px-2 py-1">
-                <option value="auto">Automatic</option>
+              <select value={view} onChange={(e) => setView(e.target.value as ViewMode)} aria-describedby="view-note" className="rounded border border-slate-300 px-2 py-1">
                 <option value="visitor">Visitor</option>
                 <option value="presenter">Presenter</option>
               </select>
             </label>
             <p id="view-note" className="w-full text-xs text-slate-600">
-              The presenter view adds the pack and backend, a line under each reply on how it was made, and “What would you have answered?”. Automatic: the visitor view in kiosk mode and on small screens. <code>?view=presenter</code> in the address wins.
+              The presenter view adds the pack and backend, a line under each reply on how it was made, and “What would you have answered?”. This device remembers the choice; <code>?view=presenter</code> or <code>?view=visitor</code> in the address sets it too.
             </p>
             <label className="flex items-center gap-2">
               Model pack

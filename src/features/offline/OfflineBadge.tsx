@@ -16,8 +16,9 @@ export function OfflineBadge() {
   const readyDetail = `Version ${version ?? '?'}: the app, the ${packId ?? ''} pack${withDetector ? ', the object detector' : ''} and the demo pool load with no network.${persisted === false ? ' The browser may clear this copy if disk space runs low.' : ''}`;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="offline">
-      <span role="status" data-testid="offline-badge" title={phase === 'ready' ? readyDetail : (message ?? undefined)}>
-        {phase === 'caching' && <span className={`${PILL} bg-slate-100 text-slate-700`}>Caching for offline…{percent !== null && ` ${percent}%`}</span>}
+      {/* As wide as its widest state ("Caching offline… 100%", 160 px), on one line, so the header keeps its rows as it changes. */}
+      <span role="status" data-testid="offline-badge" className="inline-block min-w-[10rem] whitespace-nowrap tabular-nums" title={phase === 'ready' ? readyDetail : (message ?? undefined)}>
+        {phase === 'caching' && <span className={`${PILL} bg-slate-100 text-slate-700`}>Caching offline…{percent !== null && ` ${percent}%`}</span>}
         {phase === 'ready' && <span className={`${PILL} bg-emerald-100 text-emerald-900`}>Offline ready</span>}
         {phase === 'unavailable' && <span className={`${PILL} bg-slate-100 text-slate-700`}>Online only</span>}
         {phase === 'failed' && <span className={`${PILL} bg-amber-100 text-amber-900`}>Not available offline</span>}

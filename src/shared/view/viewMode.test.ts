@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { readViewParam, resolveView } from './viewMode';
+import { migrateRememberedView, readViewParam, resolveView } from './viewMode';
 
 describe('resolveView', () => {
-  const base = { param: null, preference: 'auto', kiosk: false, narrow: false } as const;
-  it('gives the presenter view on a wide screen outside kiosk mode, the visitor view in kiosk mode or on a phone', () => {
-    expect(resolveView(base)).toBe('presenter');
-    expect(resolveView({ ...base, kiosk: true })).toBe('visitor');
-    expect(resolveView({ ...base, narrow: true })).toBe('visitor');
+  it('gives the visitor view at the plain address with nothing remembered', () => {
+    expect(resolveView({ param: null, remembered: null })).toBe('visitor');
   });
-  it('keeps a remembered choice, and the address overrides it', () => {
-    expect(resolveView({ ...base, kiosk: true, preference: 'presenter' })).toBe('presenter');
-    expect(resolveView({ ...base, preference: 'visitor' })).toBe('visitor');
-    expect(resolveView({ ...base, preference: 'visitor', param: 'presenter' })).toBe('presenter');
-    expect(resolveView({ ...base, narrow: true, param: 'presenter' })).toBe('presenter');
+  it('keeps the view this device remembers, and the address overrides it either way', () => {
+    expect(resolveView({ param: null, remembered: 'presenter' })).toBe('presenter');
+    expect(resolveView({ param: null, remembered: 'visitor' })).toBe('visitor');
+    expect(resolveView({ param: 'presenter', remembered: 'visitor' })).toBe('presenter');
+    expect(resolveView({ param: 'visitor', remembered: 'presenter' })).toBe('visitor');
+  });
+});
+
+describe('migrateRememberedView', () => {
+  it("keeps an explicit presenter choice and turns version 1's 'auto' into the visitor view", () => {
+    expect(migrateRememberedView({ preference: 'presenter' })).toBe('presenter');
+    expect(migrateRememberedView({ preference: 'auto' })).toBe('visitor');
+    expect(migrateRememberedView({ preference: 'visitor' })).toBe('visitor');
+    expect(migrateRememberedView(null)).toBe('visitor');
   });
 });
 

@@ -3,8 +3,6 @@
  * presenter explains on stage: the backend, each reply's developer line, the visitor's reference answer.
  */
 export type ViewMode = 'visitor' | 'presenter';
-/** What the settings remember: a fixed view, or 'auto' (visitor in kiosk mode and on small screens). */
-export type ViewPreference = 'auto' | ViewMode;
 
 /** `?view=presenter` or `?view=visitor`; anything else is no choice. */
 export function readViewParam(search: string): ViewMode | null {
@@ -12,9 +10,19 @@ export function readViewParam(search: string): ViewMode | null {
   return view === 'presenter' || view === 'visitor' ? view : null;
 }
 
-/** The address wins, then the remembered choice; with neither, kiosk mode and small screens get the visitor view. */
-export function resolveView(input: { param: ViewMode | null; preference: ViewPreference; kiosk: boolean; narrow: boolean }): ViewMode {
-  if (input.param) return input.param;
-  if (input.preference !== 'auto') return input.preference;
-  return input.kiosk || input.narrow ? 'visitor' : 'presenter';
+/**
+ * The plain address is the visitor's page. The presenter view is chosen, in the address or in
+ * Settings; the address wins over what this device remembers (and is then remembered in its place).
+ */
+export function resolveView(input: { param: ViewMode | null; remembered: ViewMode | null }): ViewMode {
+  return input.param ?? input.remembered ?? 'visitor';
+}
+
+/**
+ * The view a device remembered under an older version of the page. Version 1 kept 'auto' (the
+ * presenter view on a wide screen), which is now the visitor view: only an explicit 'presenter' stays.
+ */
+export function migrateRememberedView(stored: unknown): ViewMode {
+  const preference = typeof stored === 'object' && stored !== null ? (stored as { preference?: unknown }).preference : undefined;
+  return preference === 'presenter' ? 'presenter' : 'visitor';
 }

@@ -1,22 +1,32 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { type ViewMode, type ViewPreference, readViewParam } from './viewMode';
+import { type ViewMode, migrateRememberedView, readViewParam, resolveView } from './viewMode';
 
 interface ViewState {
-  /** Remembered in this browser. */
-  preference: ViewPreference;
-  /** From the address (`?view=`), for this page only. */
-  param: ViewMode | null;
-  setPreference(preference: ViewPreference): void;
+  /** The view this device shows, remembered in this browser. */
+  view: ViewMode;
+  setView(view: ViewMode): void;
 }
 
 export const useViewStore = create<ViewState>()(
   persist(
     (set) => ({
-      preference: 'auto',
-      param: typeof location === 'undefined' ? null : readViewParam(location.search),
-      setPreference: (preference) => set({ preference }),
+      view: 'visitor',
+      setView: (view) => set({ view }),
     }),
-    { name: 'mmdialog-view', version: 1, storage: createJSONStorage(() => localStorage), partialize: (s) => ({ preference: s.preference }) },
+    {
+      name: 'mmdialog-view',
+      version: 2,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ view: s.view }),
+      migrate: (stored) => ({ view: migrateRememberedView(stored) }),
+    },
   ),
 );
+
+// `?view=` in the address is remembered on this device, so the presenter opens it once and a
+// `?view=visitor` visit (or Settings) takes the device back.
+if (typeof location !== 'undefined') {
+  const param = readViewParam(location.search);
+  if (param) useViewStore.getState().setView(resolveView({ param, remembered: useViewStore.getState().view }));
+}
