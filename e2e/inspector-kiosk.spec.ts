@@ -166,10 +166,15 @@ test.describe('kiosk mode', () => {
     await expect(page.getByRole('combobox', { name: 'Response method' })).toHaveCount(0);
     await expect(settings).toHaveCount(0);
 
+    // Out of kiosk mode the plain page is the visitor view: ordinary type, and Settings back in the menu.
     await page.keyboard.press('Control+Alt+KeyK');
-    await expect(settings).toBeVisible();
     await expect(page.locator('html')).toHaveCSS('font-size', '16px');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'Settings', exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Control+Alt+KeyK');
-    await expect(settings).toHaveCount(0);
+    await expect(page.locator('html')).not.toHaveCSS('font-size', '16px');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('group', { name: 'Menu' }).getByRole('button', { name: 'Settings', exact: true })).toHaveCount(0);
   });
 });

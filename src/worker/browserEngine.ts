@@ -302,12 +302,12 @@ export class BrowserEngine implements WorkerEngine {
     this.dialogueSource = ref;
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
-    const textsComplete = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
+    const texts = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
     responder?.setPool(
       embedded,
       imageInfo,
       chatParts,
-      textsComplete,
+      texts.complete,
       () =>
         this.dialogues(ref, 'train').catch((error: unknown) => {
           console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
@@ -315,6 +315,7 @@ export class BrowserEngine implements WorkerEngine {
         }),
       // The demo's train split comes with its inviting phrases (npm run pool:keys); the session checks they were learned from it.
       ref.kind === 'demo' ? () => fetchJson(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/invitations.json`).catch(() => null) : undefined,
+      texts.wanted,
     );
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
@@ -325,21 +326,26 @@ export class BrowserEngine implements WorkerEngine {
 
   /**
    * The pool's deferred CLIP text rows, computed in batches that hand the worker back to the chat, cached
-   * in this browser, announced as they go; stops when the pool or pack changes. Resolves when all are
-   * there (what the CLIP text methods wait for), and never rejects: a failure is announced and the
-   * methods that need the rows keep waiting (the others are unaffected).
+   * in this browser, announced as they go; stops when the pool or pack changes. `complete` resolves when
+   * all are there (what the CLIP text methods wait for), and never rejects: a failure is announced and
+   * the methods that need the rows keep waiting (the others are unaffected). Batches wait for the
+   * worker to be idle until `wanted` is called: from then on a request waits for them, so waiting for
+   * requests to finish would wait for ever.
    */
-  private completePoolTexts(poolId: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, encoder: PhotoAnalyzer, stale: () => boolean): Promise<void> {
+  private completePoolTexts(poolId: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, encoder: PhotoAnalyzer, stale: () => boolean): { complete: Promise<void>; wanted: () => void } {
     const total = embedded.pendingTexts.size;
-    if (total === 0) return Promise.resolve();
+    let wanted = () => undefined as void;
+    const demand = new Promise<void>((resolve) => (wanted = resolve));
+    if (total === 0) return { complete: Promise.resolve(), wanted };
     this.announcePoolTexts({ poolId, done: 0, total });
-    return completeDeferredTexts(embedded, encoder, {
+    const complete = completeDeferredTexts(embedded, encoder, {
       cache: embeddingCache,
       batchSize: 64,
-      // Between batches, a visitor's turn goes first: the next batch starts only when no request waits.
+      // Between batches, a visitor's turn goes first: the next batch starts only when no request waits,
+      // or at once when a request waits for the rows themselves.
       yieldControl: async () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
-        await this.whenIdle();
+        await Promise.race([this.whenIdle(), demand]);
       },
       onProgress: (done) => this.announcePoolTexts({ poolId, done, total }),
       cancelled: stale,
@@ -347,6 +353,7 @@ export class BrowserEngine implements WorkerEngine {
       if (!stale()) console.warn(`The pool's text embeddings could not be computed: ${errorMessage(error)}`);
       return new Promise<void>(() => undefined);
     });
+    return { complete, wanted };
   }
 
   /**

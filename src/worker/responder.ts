@@ -52,9 +52,10 @@ export class Responder {
     textsComplete: Promise<void>,
     train: () => Promise<readonly DialogueRecord[] | null>,
     invitations?: () => Promise<unknown>,
+    textsWanted?: () => void,
   ): void {
     this.images = images;
-    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete, ...(invitations ? { invitations } : {}) });
+    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete, ...(invitations ? { invitations } : {}), ...(textsWanted ? { textsWanted } : {}) });
     // The default method is ready before the first message; a failure shows on that reply.
     this.firstReply = this.session.prepareFirstReply().catch(() => undefined);
     void this.session.prepare().catch(() => undefined);

@@ -227,8 +227,10 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     const complete = new Promise<void>((resolve) => (finish = resolve));
     // Rows 0 and 2 read as zero until computed; BM25 needs no CLIP row, and the reply's text is encoded on its own.
     const zeroed = matrix(texts.map((t, i) => (i === 1 ? embeddingOf(t) : new Float32Array(2))));
-    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 2]), textsComplete: complete });
+    let wanted = 0;
+    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 2]), textsComplete: complete, textsWanted: () => void wanted++ });
     const reply = await session.compose([say('such a cute dog')], { method: 'bm25' });
+    expect(wanted).toBe(0);
     expect(reply.elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect([...reply.elements[0]!.embedding]).toEqual([...embeddingOf('what a cute dog')]);
     expect(encoder.encoded).toEqual(['such a cute dog', 'what a cute dog']); // the visitor's words, then the reply's pending row
@@ -237,6 +239,8 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     const waiting = session.compose([say('look at my dog')], { method: 'clip-sim' }).then((r) => ((answered = true), r));
     await new Promise((r) => setTimeout(r, 10));
     expect(answered).toBe(false);
+    // ...and says so, so the worker computes them without deferring to the very request that waits.
+    expect(wanted).toBe(1);
     texts.forEach((t, i) => zeroed.data.set(embeddingOf(t), i * 2));
     finish();
     expect((await waiting).elements.map((e) => e.text)).toEqual(['what a cute dog']);
@@ -246,11 +250,13 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
     const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
     const never = new Promise<void>(() => undefined);
-    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never });
+    let wanted = 0;
+    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never, textsWanted: () => void wanted++ });
     // clip-sim ranks by the text rows, which never come here: its steps return without a reply.
     for (const step of WARM_UP_STEPS.filter((s) => s !== 'image-tower' && s !== 'caption-bank')) await session.warmUp(step, 'clip-sim');
     await session.prepareFirstReply({ method: 'clip-sim' });
     expect(encoder.encoded).toEqual([]);
+    expect(wanted).toBe(0); // warming waits for nothing, so it asks for nothing
     // BM25 needs no CLIP row: its text step composes the hidden turn, which encodes its words and its reply's pending row.
     await session.warmUp('text-turn', 'bm25');
     await session.warmUp('image-ranking', 'bm25');

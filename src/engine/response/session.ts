@@ -89,6 +89,11 @@ export interface SessionPool {
    */
   pendingTexts?: ReadonlySet<number>;
   textsComplete?: Promise<void>;
+  /**
+   * Called when a ranker or training starts to wait for the pending rows. Whoever computes them in the
+   * background stops deferring to requests then: the request waiting is one of them.
+   */
+  textsWanted?: () => void;
 }
 
 /** The pack's conversational encoder and what goes with it. */
@@ -204,6 +209,7 @@ export class ReplySession {
   private textsComplete: Promise<void> = Promise.resolve();
   /** Whether textsComplete has resolved (warming never waits for it). */
   private textsDone = true;
+  private textsWanted: () => void = () => undefined;
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -230,6 +236,7 @@ export class ReplySession {
     const textsComplete = pool.textsComplete ?? Promise.resolve();
     this.textsComplete = textsComplete;
     this.textsDone = !pool.textsComplete;
+    this.textsWanted = pool.textsWanted ?? (() => undefined);
     void textsComplete.then(() => {
       if (this.textsComplete === textsComplete) this.textsDone = true;
     });
@@ -303,7 +310,7 @@ export class ReplySession {
   ): Promise<LocalHeads> {
     const start = nowMs();
     const pool = this.requirePool();
-    await this.textsComplete; // the maps and the head read every text's CLIP row
+    await this.untilTextsComplete(); // the maps and the head read every text's CLIP row
     const train = (await this.trainRecords()) ?? [];
     if (train.length === 0) throw new EngineError('invalid-input', 'This pool has no train split, so nothing can be trained for it: replies stay zero-shot.');
     const seed = options.seed ?? 7;
@@ -550,13 +557,19 @@ export class ReplySession {
     return this.invitations;
   }
 
+  /** The pool's pending CLIP text rows, saying first that something now waits for them. */
+  private untilTextsComplete(): Promise<void> {
+    if (!this.textsDone) this.textsWanted();
+    return this.textsComplete;
+  }
+
   private ranker(method: ResponseMethodId): Promise<Ranker> {
     let ranker = this.rankers.get(method);
     if (!ranker) {
       const pool = this.requirePool();
       // Document frequencies are counted over the collection ranked, the pool's own texts, as BM25 defines them.
       const dfCorpus = RESPONSE_METHODS[method].needs.train ? pool.texts : [];
-      const ready = RESPONSE_METHODS[method].needs.clipTexts ? this.textsComplete : Promise.resolve();
+      const ready = RESPONSE_METHODS[method].needs.clipTexts ? this.untilTextsComplete() : Promise.resolve();
       ranker = (async () => {
         await ready;
         return createRanker(method, { pool, heads: this.heads, clipMap: this.clipMap(), dfCorpus, chat: this.chatPool, hybridWeights: this.options.chat?.hybridWeights ?? null });
