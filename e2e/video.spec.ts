@@ -91,7 +91,8 @@ test.describe('videos in the conversation', () => {
 
   test('a video of a real scene is described by the object detector, not as coloured shapes', async ({ page }) => {
     test.setTimeout(240_000);
-    await openReady(page);
+    // The presenter view: each answer's developer line says where it came from.
+    await openPresenter(page);
     // coffee-pan.webm: e2e/assets/coffee.jpg panned for 3 s, with espeak-ng saying "good morning" (SOURCES.md).
     await shareVideo(page, { name: 'coffee-pan.webm', mimeType: 'video/webm', buffer: asset('video/coffee-pan.webm') }, '');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
