@@ -1,4 +1,3 @@
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONVERSATION_CORPUS_IDS } from '../engine/conversations/corpora';
 import { formatCount } from '../engine/datasets/validation';
@@ -7,6 +6,7 @@ import { serializePoolEmbeddings, textContentKey } from '../engine/pool/poolEmbe
 import { textKey } from '../engine/pool/textKey';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
+import { writeCacheFiles } from './textEmbeddingCache';
 import { loadPoolCatalogue } from './poolFiles';
 import { ProgressLine } from './progressLine';
 import { loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyParts';
@@ -22,14 +22,6 @@ import { loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyPart
  *    query of it (int8), with that response. Never a valid or test conversation.
  */
 const USAGE = 'npm run chat:keys -- --pack ID [--pool public/pool] [--data ../shared/data] [--full]';
-
-function write(base: string, meta: unknown, bytes: Uint8Array): void {
-  // Both halves beside the old ones, then renamed: a reader never sees a .json that does not match its .bin.
-  writeFileSync(`${base}.bin.tmp`, bytes);
-  writeFileSync(`${base}.json.tmp`, `${JSON.stringify(meta)}\n`);
-  renameSync(`${base}.bin.tmp`, `${base}.bin`);
-  renameSync(`${base}.json.tmp`, `${base}.json`);
-}
 
 async function main(): Promise<void> {
   const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, data: { type: 'string', default: SHARED_DATA_DIR }, full: { type: 'boolean', default: false } }, USAGE);
@@ -51,7 +43,6 @@ async function main(): Promise<void> {
     onProgress: ({ done, total }) => progress.update(`keys ${formatCount(done)}/${formatCount(total)}`, done, total),
   });
   progress.end();
-  mkdirSync(join(values.pool, 'embeddings'), { recursive: true });
   const base = join(values.pool, 'embeddings', packId);
   const keyRows = keys.rows;
   // Laid out as embedChatKeys reads it in the worker: the pool's texts, then the images' labels, all as texts.
@@ -63,7 +54,7 @@ async function main(): Promise<void> {
     'int8',
     { compact: true },
   );
-  write(`${base}.chat`, keysFile.meta, keysFile.bytes);
+  writeCacheFiles(`${base}.chat`, keysFile.bytes, keysFile.meta);
   console.log(`wrote ${base}.chat.json/.bin: ${formatCount(keyRows.rows)} keys of ${keyRows.dim} (int8, ${(keysFile.bytes.byteLength / 1e6).toFixed(1)} MB); ${keys.stats.fromFile} kept from the earlier file, ${keys.stats.computed} computed`);
 
   // The stored contexts: each train context whose response is in the pool (by text key, as the pool was deduplicated).
@@ -94,7 +85,7 @@ async function main(): Promise<void> {
   }
   line.end();
   const stored = serializeStoredContexts(encoder, vectors, contexts.map((c) => c.response), poolTexts, `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (conversationPart), the latest ${turns} turns of each context`);
-  write(`${base}.contexts`, stored.meta, stored.bytes);
+  writeCacheFiles(`${base}.contexts`, stored.bytes, stored.meta);
   console.log(`wrote ${base}.contexts.json/.bin: ${formatCount(contexts.length)} stored contexts (int8, ${(stored.bytes.byteLength / 1e6).toFixed(1)} MB); ${formatCount(notInPool)} train responses are not in the pool (left out by pool:human) and have none`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await releaseReplyParts(parts);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../engine/errors';
 import { type PoolEmbeddingsFile, embedPool, imageContentKey, serializePoolEmbeddings } from '../engine/pool/poolEmbeddings';
@@ -6,6 +6,7 @@ import { integerOption, parseCommandLine, requireOptions, runCommand } from './c
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
+import { writeCacheFiles } from './textEmbeddingCache';
 import { ProgressLine } from './progressLine';
 
 /**
@@ -79,12 +80,7 @@ async function main(): Promise<void> {
   });
   progress.end();
   const file = serializePoolEmbeddings(packId, analyzer.fingerprint, pool);
-  mkdirSync(join(poolDir, 'embeddings'), { recursive: true });
-  // Write both halves beside the old ones, then rename: a reader never sees a .json that does not match its .bin.
-  writeFileSync(`${outBase}.bin.tmp`, file.bytes);
-  writeFileSync(`${outBase}.json.tmp`, `${JSON.stringify(file.meta)}\n`);
-  renameSync(`${outBase}.bin.tmp`, `${outBase}.bin`);
-  renameSync(`${outBase}.json.tmp`, `${outBase}.json`);
+  writeCacheFiles(outBase, file.bytes, file.meta);
   const totalS = (performance.now() - t0) / 1000;
   const { fromFile, computed } = pool.stats;
   console.log(`wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim}, ${file.meta.encoding} (${(file.bytes.byteLength / 1e6).toFixed(1)} MB)`);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { invitationsFile, trainResponses } from '../engine/response/coherence';
@@ -8,6 +8,7 @@ import { ResponseHeads } from '../engine/response/heads';
 import { type EmbeddingMatrix, dot, l2Normalize, topKOfScores } from '../engine/retrieval/vectors';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
+import { writeCacheFiles } from './textEmbeddingCache';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 
 /**
@@ -21,14 +22,6 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
  * keys as computed and as shipped.
  */
 const USAGE = 'npm run pool:keys -- --pack ID [--pool public/pool] [--dialogues public/dialogues] [--queries 200]';
-
-function write(base: string, meta: unknown, bytes: Uint8Array): void {
-  // Both halves beside the old ones, then renamed: a reader never sees a .json that does not match its .bin.
-  writeFileSync(`${base}.bin.tmp`, bytes);
-  writeFileSync(`${base}.json.tmp`, `${JSON.stringify(meta)}\n`);
-  renameSync(`${base}.bin.tmp`, `${base}.bin`);
-  renameSync(`${base}.json.tmp`, `${base}.json`);
-}
 
 async function main(): Promise<void> {
   const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, dialogues: { type: 'string', default: join('public', 'dialogues') }, queries: { type: 'string', default: '200' } }, USAGE);
@@ -55,9 +48,8 @@ async function main(): Promise<void> {
   const started = performance.now();
   const keys = await heads.keys(embedded.imageMatrix, 'image');
   const file = serializeDeppImageKeys(packId, analyzer.fingerprint, keys, imageKeys);
-  mkdirSync(join(values.pool, 'embeddings'), { recursive: true });
   const base = join(values.pool, 'embeddings', `${packId}.depp`);
-  write(base, file.meta, file.bytes);
+  writeCacheFiles(base, file.bytes, file.meta);
   console.log(`wrote ${base}.json/.bin: ${keys.rows} image keys of ${keys.dim} (int8, ${(file.bytes.byteLength / 1e3).toFixed(0)} kB, ${deppKeysFingerprint(analyzer.fingerprint)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const train = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' });
