@@ -12,7 +12,7 @@ engine.onBackendChange((backend) => modelActions.backendChanged(backend));
 engine.onDetectorChange((detector) => modelActions.detectorChanged(detector));
 engine.onLocalHeadsChange((packId, status) => modelActions.localHeadsChanged(packId, status));
 engine.onCaptionerChange((captioner) => modelActions.captionerChanged(captioner));
-engine.onPoolTextsChange((status) => modelActions.poolTextsChanged(status));
+engine.onPoolRowsChange((status) => modelActions.poolRowsChanged(status));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await engine.call('encodeTexts', { texts })).embeddings,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
-import { completeDeferredTexts, embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
+import { completeDeferredRows, embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/methods';
@@ -49,7 +49,7 @@ async function workerPath(packId: string) {
     precomputed: readPoolEmbeddingsFile(POOL_DIR, packId),
     deferTexts: true,
   });
-  const textsComplete = completeDeferredTexts(embedded, analyzer, { batchSize: 256, yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)) });
+  const textsComplete = completeDeferredRows(embedded, analyzer, { textBatchSize: 256, yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)) });
   const imageInfo: PoolImageInfo[] = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `/pool/${m.file}`, kind: m.kind, keywords: m.keywords }));
   // As BrowserEngine.chatPool: the precomputed keys and stored contexts of the demo pool.
   const chatParts = chat ? await chatPoolOf(chat, POOL_DIR, packId, texts.map((t) => t.text), imageInfo.map((i) => i.label)) : null;
@@ -59,7 +59,7 @@ async function workerPath(packId: string) {
   /** A fresh worker (a fresh page): its request handler over a Responder, with messages cloned both ways as postMessage does. */
   const replay = async (method: ResponseMethodId, turns: number) => {
     const responder = new Responder(analyzer, heads, '', undefined, undefined, null, chat);
-    responder.setPool(embedded, imageInfo, chatParts, textsComplete, async () => train);
+    responder.setPool(embedded, imageInfo, chatParts, { textsComplete }, async () => train);
     const notUsed = async (): Promise<never> => {
       throw new Error('not used by this test');
     };
@@ -79,7 +79,7 @@ async function workerPath(packId: string) {
   };
   const methods = () => {
     const responder = new Responder(analyzer, heads, '', undefined, undefined, null, chat);
-    responder.setPool(embedded, imageInfo, chatParts, textsComplete, async () => train);
+    responder.setPool(embedded, imageInfo, chatParts, { textsComplete }, async () => train);
     return responder.methods().available;
   };
   // Released once the background rows are done: they run on the same sessions.

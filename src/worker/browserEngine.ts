@@ -3,17 +3,20 @@ import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
-import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
+import { type PoolMediaItem, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
-import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, completeDeferredTexts, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS, completeDeferredRows, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type SessionChat, sessionChat } from '../engine/response/session';
 import { embedChatKeys, parseStoredContexts, resolveStoredContexts } from '../engine/pool/chatPool';
 import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
 import { hashText } from '../engine/pool/contentHash';
+import { rowsByUse } from '../engine/pool/rowsByUse';
+import { RESPONSE_METHODS } from '../engine/response/methods';
+import type { RgbaImage } from '../engine/image/rgbaImage';
 import { shippedDeppImageKeys } from '../engine/pool/deppKeys';
 import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
@@ -28,7 +31,7 @@ import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource, isOffline } from './fetchPackSource';
 import type { WorkerEngine } from './requestHandler';
-import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolTextsStatus } from './protocol';
+import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolRowsStatus } from './protocol';
 import type { WorkerMethods } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
@@ -63,7 +66,7 @@ export class BrowserEngine implements WorkerEngine {
   }
 
   /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
-  private announcePoolTexts: (status: PoolTextsStatus) => void = () => undefined;
+  private announcePoolRows: (status: PoolRowsStatus) => void = () => undefined;
   /** Tells the page how in-worker training of a pack without Python heads goes. */
   private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
   private hasPythonHeads = false;
@@ -119,10 +122,10 @@ export class BrowserEngine implements WorkerEngine {
     onDetector: (d: DetectorStatus) => void,
     onCaptioner: (c: CaptionerStatus) => void,
     onLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined,
-    onPoolTexts: (status: PoolTextsStatus) => void = () => undefined,
+    onPoolRows: (status: PoolRowsStatus) => void = () => undefined,
   ) {
     this.announceLocalHeads = onLocalHeads;
-    this.announcePoolTexts = onPoolTexts;
+    this.announcePoolRows = onPoolRows;
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const plan = await this.configureRuntime(params.forceWasm);
@@ -267,24 +270,34 @@ export class BrowserEngine implements WorkerEngine {
     let embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
     let loaded: Omit<PoolLoaded, 'embeddings'>;
     let imageInfo: PoolImageInfo[];
+    let loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined;
     if (ref.kind === 'demo') {
       const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
+      // Rows the file lacks are computed after Ready, the most used in the train split first.
+      const train = await this.dialogues(ref, 'train').catch(() => null);
+      const byUse = train ? rowsByUse(train, textItems.map((t) => t.text), images.map((m) => m.key)) : null;
+      const readImage = async (item: PoolMediaItem) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels;
+      const mediaByKey = new Map(images.map((m) => [m.key, m]));
+      loadImage = (item) => readImage(mediaByKey.get(item.key)!);
       // Through the analyzer: rows it computes get the detector's grounding when the image tower takes it, and cached rows are keyed by its fingerprint.
       embedded = await embedPool({
         encoder: analyzer,
         texts: textItems,
         images,
         imageKeys: images.map((m) => imageContentKey(m)),
-        loadImage: async (item) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels,
+        loadImage: readImage,
         precomputed,
         cache: embeddingCache,
         onProgress: ({ phase, done, total }) => progress(phase, done, total),
         cancelled: () => this.encoder !== encoder,
-        // The demo's file holds no text rows (the install stays small): the hybrid needs none, and they are computed after Ready.
-        deferTexts: true,
+        // The demo's file holds no text rows (the install stays small): the hybrid needs none. A
+        // downloaded pack has no rows at all: embedding the whole pool takes about 25 minutes on WASM
+        // (bench -- pool-rate), so it answers from the most used rows first (POOL_STARTER_MS).
+        deferTexts: { order: byUse?.texts ?? [] },
+        deferImages: { order: byUse?.images ?? [] },
       });
       if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
@@ -302,12 +315,12 @@ export class BrowserEngine implements WorkerEngine {
     this.dialogueSource = ref;
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
-    const texts = this.completePoolTexts(loaded.poolId, embedded, analyzer, () => this.pool?.embedded !== embedded);
+    const rows = this.completePoolRows(loaded.poolId, embedded, analyzer, loadImage, () => this.pool?.embedded !== embedded);
     responder?.setPool(
       embedded,
       imageInfo,
       chatParts,
-      texts.complete,
+      rows.session,
       () =>
         this.dialogues(ref, 'train').catch((error: unknown) => {
           console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
@@ -315,8 +328,13 @@ export class BrowserEngine implements WorkerEngine {
         }),
       // The demo's train split comes with its inviting phrases (npm run pool:keys); the session checks they were learned from it.
       ref.kind === 'demo' ? () => fetchJson(`${ref.baseUrl.replace(/pool\/$/, '')}dialogues/train/invitations.json`).catch(() => null) : undefined,
-      texts.wanted,
     );
+    // A default method that answers from the rows there so far (clip-sim, a downloaded pack's) gets
+    // the most used ones before Ready, for at most POOL_STARTER_MS; the rest follow after Ready.
+    const preferred = responder?.methods().preferred;
+    if (preferred && Object.values(RESPONSE_METHODS[preferred].needs.clipRows).includes('live')) {
+      await rows.eagerFor(POOL_STARTER_MS, (ms) => progress('most used rows first (the rest after Ready)', Math.round(ms / 1000), POOL_STARTER_MS / 1000));
+    }
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
     if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
     // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
@@ -325,35 +343,75 @@ export class BrowserEngine implements WorkerEngine {
   }
 
   /**
-   * The pool's deferred CLIP text rows, computed in batches that hand the worker back to the chat, cached
-   * in this browser, announced as they go; stops when the pool or pack changes. `complete` resolves when
-   * all are there (what the CLIP text methods wait for), and never rejects: a failure is announced and
-   * the methods that need the rows keep waiting (the others are unaffected). Batches wait for the
-   * worker to be idle until `wanted` is called: from then on a request waits for them, so waiting for
-   * requests to finish would wait for ever.
+   * The pool's deferred CLIP rows, computed most used first in batches that hand the worker back to
+   * the chat, cached in this browser, announced as they go; stops when the pool or pack changes.
+   * `session` says when each modality's rows are all there (what clip-map and DE++ wait for), and
+   * never rejects: a failure is announced and those methods keep waiting (the others are unaffected).
+   * Batches wait for the worker to be idle until `rowsWanted` is called: from then on a request waits
+   * for them, so waiting for requests to finish would wait for ever. `eagerFor(ms)` runs batches back
+   * to back for that long (before Ready, when nothing else can run).
    */
-  private completePoolTexts(poolId: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, encoder: PhotoAnalyzer, stale: () => boolean): { complete: Promise<void>; wanted: () => void } {
-    const total = embedded.pendingTexts.size;
-    let wanted = () => undefined as void;
-    const demand = new Promise<void>((resolve) => (wanted = resolve));
-    if (total === 0) return { complete: Promise.resolve(), wanted };
-    this.announcePoolTexts({ poolId, done: 0, total });
-    const complete = completeDeferredTexts(embedded, encoder, {
+  private completePoolRows(
+    poolId: string,
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    encoder: PhotoAnalyzer,
+    loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined,
+    stale: () => boolean,
+  ): { session: { textsComplete: Promise<void>; imagesComplete: Promise<void>; rowsWanted: () => void }; eagerFor: (ms: number, onTick: (elapsedMs: number) => void) => Promise<void> } {
+    const total = { texts: embedded.pendingTexts.size, images: embedded.pendingImages.size };
+    let rowsWanted = () => undefined as void;
+    const demand = new Promise<void>((resolve) => (rowsWanted = resolve));
+    let textsDone = () => undefined as void;
+    let imagesDone = () => undefined as void;
+    const textsComplete = new Promise<void>((resolve) => (textsDone = resolve));
+    const imagesComplete = new Promise<void>((resolve) => (imagesDone = resolve));
+    const settle = () => {
+      if (embedded.pendingTexts.size === 0) textsDone();
+      if (embedded.pendingImages.size === 0) imagesDone();
+    };
+    settle();
+    const session = { textsComplete, imagesComplete, rowsWanted: () => rowsWanted() };
+    if (total.texts + total.images === 0) return { session, eagerFor: async () => undefined };
+    const announce = () =>
+      this.announcePoolRows({ poolId, texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts }, images: { done: total.images - embedded.pendingImages.size, total: total.images } });
+    announce();
+    let eagerUntil = 0;
+    let wake = () => undefined as void;
+    const all = completeDeferredRows(embedded, encoder, {
       cache: embeddingCache,
-      batchSize: 64,
+      textBatchSize: 64,
+      ...(loadImage ? { loadImage } : {}),
       // Between batches, a visitor's turn goes first: the next batch starts only when no request waits,
-      // or at once when a request waits for the rows themselves.
+      // at once when a request waits for the rows themselves, and back to back while eager.
       yieldControl: async () => {
         await new Promise((resolve) => setTimeout(resolve, 0));
-        await Promise.race([this.whenIdle(), demand]);
+        if (nowMs() < eagerUntil) return;
+        await Promise.race([this.whenIdle(), demand, new Promise<void>((resolve) => (wake = resolve))]);
       },
-      onProgress: (done) => this.announcePoolTexts({ poolId, done, total }),
+      onProgress: () => {
+        announce();
+        settle();
+      },
       cancelled: stale,
     }).catch((error: unknown) => {
-      if (!stale()) console.warn(`The pool's text embeddings could not be computed: ${errorMessage(error)}`);
+      if (!stale()) console.warn(`The pool's embeddings could not be computed: ${errorMessage(error)}`);
       return new Promise<void>(() => undefined);
     });
-    return { complete, wanted };
+    const eagerFor = async (ms: number, onTick: (elapsedMs: number) => void) => {
+      const start = nowMs();
+      eagerUntil = start + ms;
+      wake();
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const ticking = new Promise<void>((resolve) => {
+        timer = setInterval(() => {
+          onTick(Math.min(ms, nowMs() - start));
+          if (nowMs() >= eagerUntil) resolve();
+        }, 1000);
+      });
+      await Promise.race([all, ticking]);
+      clearInterval(timer);
+    };
+    return { session, eagerFor };
   }
 
   /**

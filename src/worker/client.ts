@@ -1,4 +1,4 @@
-import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolTextsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolRowsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -31,7 +31,7 @@ export class EngineClient {
   private readonly backendListeners = new Set<(backend: BackendState) => void>();
   private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
   private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
-  private readonly poolTextsListeners = new Set<(status: PoolTextsStatus) => void>();
+  private readonly poolRowsListeners = new Set<(status: PoolRowsStatus) => void>();
   private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
 
   constructor(private readonly port: WorkerPort) {
@@ -77,9 +77,9 @@ export class EngineClient {
   }
 
   /** The pool's CLIP text rows being computed after Ready. */
-  onPoolTextsChange(listener: (status: PoolTextsStatus) => void): () => void {
-    this.poolTextsListeners.add(listener);
-    return () => this.poolTextsListeners.delete(listener);
+  onPoolRowsChange(listener: (status: PoolRowsStatus) => void): () => void {
+    this.poolRowsListeners.add(listener);
+    return () => this.poolRowsListeners.delete(listener);
   }
 
   private receive(event: WorkerEvent): void {
@@ -93,8 +93,8 @@ export class EngineClient {
       case 'localHeads':
         for (const listener of this.localHeadsListeners) listener(event.packId, event.status);
         return;
-      case 'poolTexts':
-        for (const listener of this.poolTextsListeners) listener(event.status);
+      case 'poolRows':
+        for (const listener of this.poolRowsListeners) listener(event.status);
         return;
       case 'captioner':
         for (const listener of this.captionerListeners) listener(event.captioner);

@@ -33,14 +33,15 @@ export type LocalHeadsStatus =
   | { state: 'unavailable'; reason: string };
 
 /**
- * The pool's CLIP text rows computed in the worker after Ready (the demo pool ships without them, to
- * keep the offline install small): replies do not wait for them, the methods that rank by CLIP text
- * rows (clip-sim, clip-map, DE++ on texts) do. `done === total` when they all are.
+ * The pool's CLIP rows computed in the worker after Ready, most used first: the demo pool ships
+ * without its text rows (to keep the offline install small), and a downloaded pack has none. clip-sim
+ * answers from the rows there so far; clip-map and DE++ wait for them all; the other methods read
+ * none. `done === total` for each when they all are.
  */
-export interface PoolTextsStatus {
+export interface PoolRowsStatus {
   poolId: string;
-  done: number;
-  total: number;
+  texts: { done: number; total: number };
+  images: { done: number; total: number };
 }
 
 export interface PackRef {
@@ -348,8 +349,8 @@ export type WorkerEvent =
   | { type: 'captioner'; captioner: CaptionerStatus }
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
   | { type: 'localHeads'; packId: string; status: LocalHeadsStatus }
-  /** The pool's CLIP text rows being computed after Ready (see PoolTextsStatus). */
-  | { type: 'poolTexts'; status: PoolTextsStatus };
+  /** The pool's CLIP rows being computed after Ready (see PoolRowsStatus). */
+  | { type: 'poolRows'; status: PoolRowsStatus };
 
 const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo', 'warmUp'];
 

@@ -1,5 +1,5 @@
 import { EngineError, assertNever, errorMessage } from '../engine/errors';
-import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolTextsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolRowsStatus, WorkerEvent, WorkerMethods, WorkerRequest } from './protocol';
 import { BACKGROUND_METHODS, IDLE_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
@@ -14,7 +14,7 @@ export interface WorkerEngine {
     /** In-worker training for a pack without Python heads, as it goes and when done (after the load has answered). */
     onLocalHeads?: (packId: string, status: LocalHeadsStatus) => void,
     /** The pool's CLIP text rows computed after Ready, as they go (for this pool and any later one). */
-    onPoolTexts?: (status: PoolTextsStatus) => void,
+    onPoolRows?: (status: PoolRowsStatus) => void,
   ): Promise<WorkerMethods['loadPack']['result']>;
   usePool(params: WorkerMethods['usePool']['params'], onProgress: (p: FileProgress) => void): Promise<WorkerMethods['usePool']['result']>;
   stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']): Promise<WorkerMethods['stageDatasetFiles']['result']>;
@@ -87,7 +87,7 @@ export function createRequestHandler(
             (detector) => post({ type: 'detector', detector }),
             (captioner) => post({ type: 'captioner', captioner }),
             (packId, status) => post({ type: 'localHeads', packId, status }),
-            (status) => post({ type: 'poolTexts', status }),
+            (status) => post({ type: 'poolRows', status }),
           );
           post({ type: 'result', id, method: 'loadPack', result });
           return;

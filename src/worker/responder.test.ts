@@ -75,7 +75,7 @@ async function responderWith(detector: ObjectDetector | null, onDetectorFailed?:
     imageKeys: images.map((m) => imageContentKey(m)),
     loadImage: async () => photo,
   });
-  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], null, Promise.resolve(), async () => null);
+  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], null, {}, async () => null);
   return responder;
 }
 

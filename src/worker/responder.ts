@@ -42,20 +42,31 @@ export class Responder {
 
   /**
    * `chat`: the encoder's keys of this pool and its stored contexts (null without an encoder);
-   * `textsComplete`: when the text rows embedPool deferred are all computed; `train`: the pool's train
-   * split (null when it has none), read when first needed; `invitations`: the inviting phrases shipped with it.
+   * `rows`: when the rows embedPool deferred are all computed, per modality, and what to call when a
+   * ranker starts to wait for them (SessionPool); `train`: the pool's train split (null when it has
+   * none), read when first needed; `invitations`: the inviting phrases shipped with it.
    */
   setPool(
     embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
     images: PoolImageInfo[],
     chat: SessionPool['chat'],
-    textsComplete: Promise<void>,
+    rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted'>,
     train: () => Promise<readonly DialogueRecord[] | null>,
     invitations?: () => Promise<unknown>,
-    textsWanted?: () => void,
   ): void {
     this.images = images;
-    this.session.setPool({ texts: embedded.texts.map((t) => t.text), textMatrix: embedded.textMatrix, images, imageMatrix: embedded.imageMatrix, train, chat, pendingTexts: embedded.pendingTexts, textsComplete, ...(invitations ? { invitations } : {}), ...(textsWanted ? { textsWanted } : {}) });
+    this.session.setPool({
+      texts: embedded.texts.map((t) => t.text),
+      textMatrix: embedded.textMatrix,
+      images,
+      imageMatrix: embedded.imageMatrix,
+      train,
+      chat,
+      pendingTexts: embedded.pendingTexts,
+      pendingImages: embedded.pendingImages,
+      ...rows,
+      ...(invitations ? { invitations } : {}),
+    });
     // The default method is ready before the first message; a failure shows on that reply.
     this.firstReply = this.session.prepareFirstReply().catch(() => undefined);
     void this.session.prepare().catch(() => undefined);

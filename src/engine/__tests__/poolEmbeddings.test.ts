@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashText } from '../pool/contentHash';
-import { type EmbeddingCache, type PoolEncoder, completeDeferredTexts, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
+import { type EmbeddingCache, type PoolEncoder, completeDeferredRows, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
 import { flattenOnWhite } from '../image/rgbaImage';
 import type { RgbaImage } from '../image/rgbaImage';
 
@@ -121,9 +121,9 @@ describe('pool embeddings', () => {
     expect(calls).toEqual({ texts: 0, images: 0 });
     expect([...deferred.pendingTexts]).toEqual([2, 3, 4]);
     expect([...deferred.textMatrix.data.subarray(6)]).toEqual(new Array(9).fill(0));
-    const progress: [number, number][] = [];
-    await completeDeferredTexts(deferred, encoder, { cache, batchSize: 2, onProgress: (done, total) => progress.push([done, total]) });
-    expect(progress).toEqual([[2, 3], [3, 3]]);
+    const progress: number[] = [];
+    await completeDeferredRows(deferred, encoder, { cache, textBatchSize: 2, onProgress: (left) => progress.push(left.texts) });
+    expect(progress).toEqual([1, 0]);
     expect(deferred.pendingTexts.size).toBe(0);
     expect([...deferred.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     expect(cache.rows.size).toBe(3);
@@ -132,9 +132,43 @@ describe('pool embeddings', () => {
     const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });
     expect([bare.stats.computed, bare.stats.deferred, [...bare.pendingTexts]]).toEqual([1, 4, [1, 2, 3, 4]]);
     let stop = false;
-    const cancelled = completeDeferredTexts(bare, fakeEncoder('pack-A').encoder, { batchSize: 1, cancelled: () => stop, yieldControl: async () => void (stop = true) });
-    await expect(cancelled).rejects.toThrow("Computing the pool's text embeddings was cancelled.");
+    const cancelled = completeDeferredRows(bare, fakeEncoder('pack-A').encoder, { textBatchSize: 1, cancelled: () => stop, yieldControl: async () => void (stop = true) });
+    await expect(cancelled).rejects.toThrow("Computing the pool's embeddings was cancelled.");
     expect(bare.pendingTexts.size).toBe(3);
+  });
+
+  it('defers image rows too, computes the most used first, takes texts and images in turn, and stops early on a budget', async () => {
+    const eager = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
+    const cache = new MapCache();
+    const { encoder, calls } = fakeEncoder('pack-A');
+    // Most used: text 4, then 1; image 2. Rows not listed follow in pool order.
+    const pool = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, cache, deferTexts: { order: [4, 1, 4, 99] }, deferImages: { order: [2] } });
+    // Nothing tells the dimension, so the first row of each, in that order, is computed at once.
+    expect([...pool.pendingTexts]).toEqual([1, 0, 2, 3]);
+    expect([...pool.pendingImages]).toEqual([0, 1]);
+    expect(pool.stats).toMatchObject({ computed: 2, deferred: 6 });
+    expect(calls).toEqual({ texts: 1, images: 1 });
+    const order: string[] = [];
+    const logged = { ...encoder, encodeTexts: async (t: string[]) => (order.push(...t.map((x) => `t${texts.findIndex((y) => y.text === x)}`)), encoder.encodeTexts(t)), encodeImages: async (i: RgbaImage[]) => (order.push(...i.map((x) => `i${x.data[0]! / 10 - 1}`)), encoder.encodeImages(i)) };
+    // A budget of two batches: the larger share left goes next (texts 4 of 4 = images 2 of 2, texts first).
+    let batches = 0;
+    const left: string[] = [];
+    await completeDeferredRows(pool, logged, { cache, loadImage: pixels, textBatchSize: 2, imageBatchSize: 1, stopWhen: () => batches >= 2, yieldControl: async () => void batches++, onProgress: (l) => left.push(`${l.texts}/${l.images}`) });
+    expect(order).toEqual(['t1', 't0', 'i0']);
+    expect(left).toEqual(['2/2', '2/1']);
+    // A pending row reads zero; a computed one is the eager row.
+    expect([...pool.imageMatrix.data.subarray(3, 6)]).toEqual([0, 0, 0]);
+    expect([...pool.imageMatrix.data.subarray(0, 3)]).toEqual([...eager.imageMatrix.data.subarray(0, 3)]);
+    // The rest later; the matrices end as the eager way makes them, every computed row cached.
+    await completeDeferredRows(pool, logged, { cache, loadImage: pixels, textBatchSize: 2, imageBatchSize: 1 });
+    expect(order).toEqual(['t1', 't0', 'i0', 't2', 't3', 'i1']);
+    expect([pool.pendingTexts.size, pool.pendingImages.size]).toEqual([0, 0]);
+    expect([...pool.textMatrix.data]).toEqual([...eager.textMatrix.data]);
+    expect([...pool.imageMatrix.data]).toEqual([...eager.imageMatrix.data]);
+    expect(cache.rows.size).toBe(8);
+    // Image rows pending without a way to read the images is a mistake said plainly.
+    const again = await embedPool({ encoder: fakeEncoder('pack-B').encoder, texts: [], images, imageKeys: keysOf(images), loadImage: pixels, deferImages: true });
+    await expect(completeDeferredRows(again, fakeEncoder('pack-B').encoder)).rejects.toThrow('image rows are pending and no loadImage was given');
   });
 
   it('rejects a precomputed file whose size does not match its rows, saying how to rebuild it', () => {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ClipEncoder } from '../clip/clipEncoder';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { PhotoAnalyzer } from '../perception/photoAnalyzer';
-import { type EmbeddingCache, type PoolBuildProgress, embedPool } from '../pool/poolEmbeddings';
+import type { DialogueRecord } from '../datasets/mmdialog';
+import { type EmbeddingCache, type PoolBuildProgress, completeDeferredRows, embedPool } from '../pool/poolEmbeddings';
+import { rowsByUse } from '../pool/rowsByUse';
 import { ReplySession } from '../response/session';
 import { MODELS_DIR, folderSource, maxAbsDiff, readPng } from './fixture';
 
@@ -72,6 +74,54 @@ describe('embedding a pool that has no precomputed rows', () => {
     expect(reply.elements).toHaveLength(1);
     const element = reply.elements[0]!;
     expect(element.kind === 'text' && TEXTS.some((t) => t.text === element.text)).toBe(true);
+    await encoder.release();
+  });
+
+  it('answers before the whole pool is embedded: the most used rows first, the rest in the background, clip-sim never offering a row not there yet', async () => {
+    const source = folderSource(REPO_DIR);
+    const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: false });
+    const encoder = await ClipEncoder.load(source, await source.listFiles(), plan);
+    const cache = memoryCache();
+    // The train split answers with texts 19 and 4 (19 twice) and image 2: those are embedded first.
+    const say = (...elements: DialogueRecord['turns'][number]['elements']) => ({ elements });
+    const train: DialogueRecord[] = [{ id: 'a', turns: [say({ kind: 'text', text: 'hi' }), say({ kind: 'text', text: TEXTS[19]!.text }, { kind: 'media', key: 'img2' })] }, { id: 'b', turns: [say({ kind: 'text', text: 'hey' }), say({ kind: 'text', text: TEXTS[19]!.text }), say({ kind: 'text', text: TEXTS[4]!.text })] }];
+    const byUse = rowsByUse(train, TEXTS.map((t) => t.text), IMAGES.map((m) => m.key));
+    expect(byUse.texts.slice(0, 3)).toEqual([19, 4, 0]);
+    expect(byUse.images).toEqual([2, 0, 1]);
+    const base = { encoder, texts: TEXTS, images: IMAGES, imageKeys: IMAGES.map((m) => `i:${m.sha256}`), cache, precomputed: null, loadImage: async (m: (typeof IMAGES)[number]) => readPng(m.file, REF_DIR) };
+    const pool = await embedPool({ ...base, deferTexts: { order: byUse.texts }, deferImages: { order: byUse.images } });
+    // Only the first row of each is computed (it tells the dimension): the most used.
+    expect(pool.stats).toMatchObject({ computed: 2, deferred: 21 });
+    expect([...pool.pendingTexts].slice(0, 3)).toEqual([4, 0, 1]);
+    // The starter (the page's POOL_STARTER_MS, here two batches): texts and images in turn, then Ready.
+    let batches = 0;
+    await completeDeferredRows(pool, encoder, { cache, textBatchSize: 4, imageBatchSize: 1, loadImage: base.loadImage, yieldControl: async () => void batches++, stopWhen: () => batches >= 2 });
+    expect([pool.pendingTexts.size, pool.pendingImages.size]).toEqual([15, 1]);
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
+    let finishTexts = () => undefined as void;
+    let finishImages = () => undefined as void;
+    session.setPool({
+      texts: TEXTS.map((t) => t.text), textMatrix: pool.textMatrix,
+      images: IMAGES.map((m) => ({ key: m.key, label: m.file, alt: m.file, kind: 'photo', keywords: [] })), imageMatrix: pool.imageMatrix,
+      train: async () => train,
+      pendingTexts: pool.pendingTexts, pendingImages: pool.pendingImages,
+      textsComplete: new Promise<void>((resolve) => (finishTexts = resolve)), imagesComplete: new Promise<void>((resolve) => (finishImages = resolve)),
+    });
+    // No heads: clip-sim is the default, and it answers now, from a row that is there.
+    expect(session.methods().preferred).toBe('clip-sim');
+    const early = await session.compose([{ elements: [{ kind: 'text', text: 'do you like dogs?' }] }], {});
+    expect(early.method).toBe('clip-sim');
+    const offered = early.composed.steps.flatMap((step) => (step.intent === 'text' ? step.candidates.map((c) => c.index) : []));
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.every((row) => !pool.pendingTexts.has(row))).toBe(true);
+    // The rest in the background; the rows end as a single uninterrupted build makes them.
+    await completeDeferredRows(pool, encoder, { cache, loadImage: base.loadImage });
+    finishTexts();
+    finishImages();
+    const fresh = await embedPool({ ...base, cache: undefined });
+    expect(maxAbsDiff(pool.textMatrix.data, fresh.textMatrix.data)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(pool.imageMatrix.data, fresh.imageMatrix.data)).toBeLessThan(1e-5);
+    expect(cache.puts.reduce((a, b) => a + b, 0)).toBe(23);
     await encoder.release();
   });
 });

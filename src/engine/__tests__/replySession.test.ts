@@ -12,6 +12,7 @@ import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, eva
 import type { ChatEncoder } from '../response/chatEncoder';
 import { WARM_UP_STEPS } from '../response/warmUpSteps';
 import { Int8Matrix } from '../retrieval/int8Matrix';
+import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import type { CandidatePool, ResponseState } from '../response/types';
 
 /**
@@ -220,41 +221,57 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await session.compose([say('the beach was lovely')], { method: 'clip-sim' })).composed.steps[0]!.forcedBy).toBeUndefined();
   });
 
-  it('replies at once from a pool whose text rows are still being computed, and waits for them only for the CLIP text methods', async () => {
+  it('replies at once from a pool whose rows are still being computed: clip-sim from the rows there so far, never a pending one; DE++ waits for them all', async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
-    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
-    let finish: () => void = () => undefined;
-    const complete = new Promise<void>((resolve) => (finish = resolve));
-    // Rows 0 and 2 read as zero until computed; BM25 needs no CLIP row, and the reply's text is encoded on its own.
-    const zeroed = matrix(texts.map((t, i) => (i === 1 ? embeddingOf(t) : new Float32Array(2))));
+    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    let finishTexts: () => void = () => undefined;
+    const textsComplete = new Promise<void>((resolve) => (finishTexts = resolve));
+    // Text rows 0 and 2 and image row 0 (the dog) read as zero until computed; as embedPool makes them,
+    // the matrices are the ranking kernels' own, so a row filled later is ranked at once.
+    const zeroed = ScoreMatrix.fromRows(texts.map((t, i) => (i === 1 ? embeddingOf(t) : new Float32Array(2))));
+    const images = ScoreMatrix.fromRows([new Float32Array(2), IMAGES[1]!.embedding]);
+    const pendingTexts = new Set([0, 2]);
+    const pendingImages = new Set([0]);
     let wanted = 0;
-    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 2]), textsComplete: complete, textsWanted: () => void wanted++ });
+    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: images, train: async () => TEXT_ONCE, pendingTexts, pendingImages, textsComplete, imagesComplete: new Promise(() => undefined), rowsWanted: () => void wanted++ });
+    // BM25 needs no CLIP row, and the reply's text is encoded on its own.
     const reply = await session.compose([say('such a cute dog')], { method: 'bm25' });
-    expect(wanted).toBe(0);
     expect(reply.elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect([...reply.elements[0]!.embedding]).toEqual([...embeddingOf('what a cute dog')]);
     expect(encoder.encoded).toEqual(['such a cute dog', 'what a cute dog']); // the visitor's words, then the reply's pending row
-    // clip-sim ranks every text's CLIP row: it waits for them.
+    // clip-sim answers at once from the one text row there (the best would be a pending one), and asks for nothing.
+    const live = await session.compose([say('look at my dog')], { method: 'clip-sim' });
+    expect(live.elements.map((e) => e.text)).toEqual(['I love the beach']);
+    expect(live.composed.steps[0]!.candidates.map((c) => c.index)).toEqual([1]);
+    // A picture asked for is never one whose row is pending: the beach, though the dog's label matches.
+    const picture = await session.compose([say('show me a dog')], { method: 'clip-sim' });
+    expect(picture.composed.elements.filter((e) => e.kind === 'image').map((e) => e.index)).toEqual([1]);
+    expect(wanted).toBe(0);
+    // DE++ derives keys from every row: it waits for them...
     let answered = false;
-    const waiting = session.compose([say('look at my dog')], { method: 'clip-sim' }).then((r) => ((answered = true), r));
+    const waiting = session.compose([say('look at my dog')], { method: 'depp' }).then((r) => ((answered = true), r));
     await new Promise((r) => setTimeout(r, 10));
     expect(answered).toBe(false);
     // ...and says so, so the worker computes them without deferring to the very request that waits.
     expect(wanted).toBe(1);
     texts.forEach((t, i) => zeroed.data.set(embeddingOf(t), i * 2));
-    finish();
-    expect((await waiting).elements.map((e) => e.text)).toEqual(['what a cute dog']);
+    pendingTexts.clear();
+    finishTexts();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(answered).toBe(false); // the image rows are still pending
+    // Once the rows are there, clip-sim offers them too.
+    expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
   });
 
-  it('warms every step without waiting for the CLIP text rows, and builds the first reply\'s ranker before them', async () => {
+  it('warms every step without waiting for the CLIP rows, and builds the first reply\'s ranker before them', async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
-    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
+    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
     const never = new Promise<void>(() => undefined);
     let wanted = 0;
-    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never, textsWanted: () => void wanted++ });
-    // clip-sim ranks by the text rows, which never come here: its steps return without a reply.
-    for (const step of WARM_UP_STEPS.filter((s) => s !== 'image-tower' && s !== 'caption-bank')) await session.warmUp(step, 'clip-sim');
-    await session.prepareFirstReply({ method: 'clip-sim' });
+    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never, rowsWanted: () => void wanted++ });
+    // DE++ ranks by keys of every text row, which never come here: its steps return without a reply.
+    for (const step of WARM_UP_STEPS.filter((s) => s !== 'image-tower' && s !== 'caption-bank')) await session.warmUp(step, 'depp');
+    await session.prepareFirstReply({ method: 'depp' });
     expect(encoder.encoded).toEqual([]);
     expect(wanted).toBe(0); // warming waits for nothing, so it asks for nothing
     // BM25 needs no CLIP row: its text step composes the hidden turn, which encodes its words and its reply's pending row.

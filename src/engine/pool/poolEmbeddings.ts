@@ -82,7 +82,7 @@ export interface PoolBuildStats {
   fromFile: number;
   fromCache: number;
   computed: number;
-  /** Text rows left to compute later (deferTexts): completeDeferredTexts fills them. */
+  /** Rows left to compute later (deferTexts, deferImages): completeDeferredRows fills them. */
   deferred: number;
   ms: number;
 }
@@ -95,8 +95,12 @@ export interface EmbeddedPool<T extends PoolTextItem, M extends PoolImageItem> {
   textKeys: string[];
   imageKeys: string[];
   stats: PoolBuildStats;
-  /** Text rows not computed yet (zero until completeDeferredTexts fills them); shrinks as they are filled. */
+  /**
+   * Rows not computed yet (zero until completeDeferredRows fills them), in the order they will be:
+   * most used first. They shrink as rows are filled.
+   */
   pendingTexts: Set<number>;
+  pendingImages: Set<number>;
 }
 
 export function textContentKey(text: string): string {
@@ -130,10 +134,26 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
   /** Checked between batches; work stops with an EngineError when it returns true. */
   cancelled?: () => boolean;
   /**
-   * Leave the text rows that neither the file nor the cache has for later (completeDeferredTexts):
-   * the pool is usable at once by what reads no CLIP text rows, and the rest waits for them.
+   * Leave the rows that neither the file nor the cache has for later (completeDeferredRows): the pool
+   * is usable at once by what reads no CLIP rows, clip-sim answers from the rows there so far, and
+   * the methods that derive keys from every row wait for them. `order`: the rows most used first.
    */
-  deferTexts?: boolean;
+  deferTexts?: boolean | DeferredRows;
+  deferImages?: boolean | DeferredRows;
+}
+
+export interface DeferredRows {
+  /** Row indices in the order to compute them (most used first); rows not listed follow in pool order. */
+  order?: readonly number[];
+}
+
+/** `rows` in the priority `order` gives, then the rest in their own order. */
+function prioritised(rows: readonly number[], order: readonly number[] | undefined): number[] {
+  if (!order || order.length === 0) return [...rows];
+  const wanted = new Set(rows);
+  const first = [...new Set(order)].filter((r) => wanted.has(r));
+  const listed = new Set(first);
+  return [...first, ...rows.filter((r) => !listed.has(r))];
 }
 
 /**
@@ -146,6 +166,7 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
   const { encoder, texts, images, cache } = options;
   const stats: PoolBuildStats = { fromFile: 0, fromCache: 0, computed: 0, deferred: 0, ms: 0 };
   const pendingTexts = new Set<number>();
+  const pendingImages = new Set<number>();
   const textKeys = texts.map((t) => textContentKey(t.text));
   const imageKeys = [...options.imageKeys];
   if (imageKeys.length !== images.length) throw new EngineError('invalid-input', 'embedPool: one content key per image is needed.');
@@ -158,7 +179,8 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
     keys.forEach((key, row) => fileRows.set(key, pre.data.subarray(row * dim, (row + 1) * dim)));
   }
 
-  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>, defer = false) => {
+  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>, deferRows: boolean | DeferredRows | undefined, pending: Set<number>) => {
+    const defer = deferRows !== undefined && deferRows !== false;
     const rows: (Float32Array | undefined)[] = keys.map((k) => fileRows.get(k));
     stats.fromFile += rows.filter(Boolean).length;
     const cacheKey = (k: string) => `${encoder.fingerprint}|${k}`;
@@ -173,12 +195,13 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
       });
     }
     let todo = keys.map((_, i) => i).filter((i) => !rows[i]);
+    if (typeof deferRows === 'object') todo = prioritised(todo, deferRows.order);
     // Deferred: the rows are zero until filled, and only the first is computed now when no row tells the dimension.
     const deferFrom = defer ? (rows.some(Boolean) ? 0 : 1) : todo.length;
-    for (const i of todo.slice(deferFrom)) pendingTexts.add(i);
+    for (const i of todo.slice(deferFrom)) pending.add(i);
     stats.deferred += todo.length - Math.min(deferFrom, todo.length);
     todo = todo.slice(0, deferFrom);
-    let done = items.length - todo.length - (defer ? pendingTexts.size : 0);
+    let done = items.length - todo.length - pending.size;
     options.onProgress?.({ phase, done, total: items.length });
     for (let b = 0; b < todo.length; b += batchSize) {
       if (options.cancelled?.()) throw new EngineError('invalid-input', 'Building the pool embeddings was cancelled.');
@@ -192,42 +215,97 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
     }
     if (defer) {
       const dim = rows.find(Boolean)?.length ?? 0;
-      for (const i of pendingTexts) rows[i] ??= new Float32Array(dim);
+      for (const i of pending) rows[i] ??= new Float32Array(dim);
     }
     // Written once into the matrix that ranks (WebAssembly memory where SIMD runs), so rankers need no copy.
     return ScoreMatrix.fromRows(rows as Float32Array[]);
   };
 
-  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)), options.deferTexts ?? false);
-  const imageMatrix = await fill('images', images, imageKeys, options.imageBatchSize ?? 8, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))));
+  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)), options.deferTexts, pendingTexts);
+  const imageMatrix = await fill('images', images, imageKeys, options.imageBatchSize ?? 8, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))), options.deferImages, pendingImages);
   stats.ms = nowMs() - start;
-  return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats, pendingTexts };
+  return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats, pendingTexts, pendingImages };
 }
 
 /**
- * Computes the text rows embedPool deferred, in batches, writing each into the pool's matrix (where
- * the ranking kernels read it) and the cache, and taking it out of pendingTexts; hands control back
- * between batches through `yieldControl`, so replies are not held up. Stops with an EngineError when cancelled.
+ * How long a pack whose default method answers from the pool rows there so far (a downloaded CLIP:
+ * clip-sim) embeds the most used rows before Ready; the rest follow in the background. `bench --
+ * pool-rate` prints how many rows real CLIP's size gets done in it on WASM.
  */
-export async function completeDeferredTexts<T extends PoolTextItem>(
-  pool: Pick<EmbeddedPool<T, PoolImageItem>, 'texts' | 'textMatrix' | 'textKeys' | 'pendingTexts'>,
+export const POOL_STARTER_MS = 30_000;
+
+/** How many deferred rows are still to compute, per modality. */
+export interface PendingRows {
+  texts: number;
+  images: number;
+}
+
+export interface CompleteRowsOptions<M extends PoolImageItem> {
+  cache?: EmbeddingCache;
+  /** Texts per run (64 by default). */
+  textBatchSize?: number;
+  /** Images per run (8 by default, as embedPool). */
+  imageBatchSize?: number;
+  /** The pixels of a pool image; needed when image rows are pending. */
+  loadImage?: (item: M) => Promise<RgbaImage>;
+  /** Awaited after each batch: where replies go first. */
+  yieldControl?: () => Promise<void>;
+  onProgress?: (left: PendingRows) => void;
+  /** Checked between batches; work stops with an EngineError when it returns true. */
+  cancelled?: () => boolean;
+  /** Checked between batches; work stops (returns, rows left pending) when it returns true: a time budget. */
+  stopWhen?: () => boolean;
+}
+
+/**
+ * Computes the rows embedPool deferred, most used first, in batches: each is written into the pool's
+ * matrix (where the ranking kernels read it) and the cache, and leaves its pending set. Texts and
+ * images take turns so that both advance at the same pace, as shares of what each had left. Control
+ * goes back between batches through `yieldControl`, so replies are not held up. Stops with an
+ * EngineError when cancelled, and returns early, rows left pending, when `stopWhen` says so.
+ */
+export async function completeDeferredRows<T extends PoolTextItem, M extends PoolImageItem>(
+  pool: Pick<EmbeddedPool<T, M>, 'texts' | 'images' | 'textMatrix' | 'imageMatrix' | 'textKeys' | 'imageKeys' | 'pendingTexts' | 'pendingImages'>,
   encoder: PoolEncoder,
-  options: { cache?: EmbeddingCache; batchSize?: number; yieldControl?: () => Promise<void>; onProgress?: (done: number, total: number) => void; cancelled?: () => boolean } = {},
+  options: CompleteRowsOptions<M> = {},
 ): Promise<void> {
-  const rows = [...pool.pendingTexts].sort((a, b) => a - b);
-  const batchSize = options.batchSize ?? 64;
-  const { dim } = pool.textMatrix;
-  for (let b = 0; b < rows.length; b += batchSize) {
-    if (options.cancelled?.()) throw new EngineError('invalid-input', 'Computing the pool\'s text embeddings was cancelled.');
-    const batch = rows.slice(b, b + batchSize);
-    const embedded = (await encoder.encodeTexts(batch.map((r) => pool.texts[r]!.text))).map(l2Normalize);
+  const textTotal = Math.max(1, pool.pendingTexts.size);
+  const imageTotal = Math.max(1, pool.pendingImages.size);
+  if (pool.pendingImages.size > 0 && !options.loadImage) throw new EngineError('invalid-input', 'completeDeferredRows: image rows are pending and no loadImage was given.');
+  const store = async (matrix: EmbeddingMatrix, pending: Set<number>, keys: readonly string[], batch: number[], embedded: Float32Array[]) => {
     batch.forEach((r, j) => {
-      pool.textMatrix.data.set(embedded[j]!, r * dim);
-      pool.pendingTexts.delete(r);
+      matrix.data.set(embedded[j]!, r * matrix.dim);
+      pending.delete(r);
     });
-    await options.cache?.put(batch.map((r, j) => [`${encoder.fingerprint}|${pool.textKeys[r]!}`, embedded[j]!] as const));
-    options.onProgress?.(Math.min(rows.length, b + batchSize), rows.length);
+    await options.cache?.put(batch.map((r, j) => [`${encoder.fingerprint}|${keys[r]!}`, embedded[j]!] as const));
+  };
+  while (pool.pendingTexts.size + pool.pendingImages.size > 0) {
+    if (options.cancelled?.()) throw new EngineError('invalid-input', "Computing the pool's embeddings was cancelled.");
+    if (options.stopWhen?.()) return;
+    // The modality with the larger share still to do goes next.
+    const textsNext = pool.pendingTexts.size / textTotal >= pool.pendingImages.size / imageTotal;
+    if (textsNext) {
+      const batch = [...take(pool.pendingTexts, options.textBatchSize ?? 64)];
+      const embedded = (await encoder.encodeTexts(batch.map((r) => pool.texts[r]!.text))).map(l2Normalize);
+      await store(pool.textMatrix, pool.pendingTexts, pool.textKeys, batch, embedded);
+    } else {
+      const batch = [...take(pool.pendingImages, options.imageBatchSize ?? 8)];
+      const pixels = await Promise.all(batch.map((r) => options.loadImage!(pool.images[r]!)));
+      const embedded = (await encoder.encodeImages(pixels)).map(l2Normalize);
+      await store(pool.imageMatrix, pool.pendingImages, pool.imageKeys, batch, embedded);
+    }
+    options.onProgress?.({ texts: pool.pendingTexts.size, images: pool.pendingImages.size });
     await options.yieldControl?.();
+  }
+}
+
+/** The first n members of a set, in its order. */
+function* take(set: ReadonlySet<number>, n: number): Generator<number> {
+  if (n <= 0) return;
+  let i = 0;
+  for (const v of set) {
+    yield v;
+    if (++i >= n) return;
   }
 }
 

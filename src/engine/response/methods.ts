@@ -1,7 +1,7 @@
 import type { ChatPool } from './chatRanking';
 import type { ResponseHeads } from './heads';
 import type { ClipMapParams, HybridWeights, Ranker, RankerKit } from './rankers';
-import type { CandidatePool } from './types';
+import type { CandidatePool, Modality } from './types';
 
 /**
  * Every response method, in one table: its id, the name people see (under a reply, in the
@@ -41,8 +41,12 @@ interface MethodEntry {
     readonly chat: 'encoder' | 'contexts' | false;
     /** Document frequencies (tf-idf, BM25): counted over the pool's texts. */
     readonly train: boolean;
-    /** The CLIP embeddings of every pool text: a pool whose text rows are still being computed builds it once they are. */
-    readonly clipTexts: boolean;
+    /**
+     * The pool's CLIP rows, per modality. 'live': ranks the matrix as it is filled, so a pool whose rows
+     * are still being computed answers from those there so far; 'complete': keys are derived from every
+     * row when the ranker is built, so it is built once all are there; false: reads none.
+     */
+    readonly clipRows: Readonly<Record<Modality, ClipRowsNeed>>;
     /** Images are ranked by their captions (and a shared photo by its caption), wholly or in part, rather than by their embeddings alone. */
     readonly captions: boolean;
   };
@@ -54,58 +58,62 @@ interface MethodEntry {
   create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
 }
 
+export type ClipRowsNeed = 'live' | 'complete' | false;
+const NO_CLIP_ROWS = { text: false, image: false } as const;
+
 export const RESPONSE_METHODS = {
   random: {
     name: 'random',
-    needs: { heads: false, chat: false, train: false, captions: false, clipTexts: false },
+    needs: { heads: false, chat: false, train: false, captions: false, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { pool }) => new kit.RandomRanker(pool, RANDOM_SEED),
   },
   tfidf: {
     name: 'tf-idf',
-    needs: { heads: false, chat: false, train: true, captions: true, clipTexts: false },
+    needs: { heads: false, chat: false, train: true, captions: true, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('tfidf', pool, dfCorpus),
   },
   bm25: {
     name: 'BM25',
-    needs: { heads: false, chat: false, train: true, captions: true, clipTexts: false },
+    needs: { heads: false, chat: false, train: true, captions: true, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('bm25', pool, dfCorpus),
   },
   'clip-sim': {
     name: 'CLIP similarity',
-    needs: { heads: false, chat: false, train: false, captions: false, clipTexts: true },
+    needs: { heads: false, chat: false, train: false, captions: false, clipRows: { text: 'live', image: 'live' } },
     selection: true,
     create: (kit, { pool }) => new kit.ClipSimRanker(pool),
   },
   'clip-map': {
     name: 'clip-map',
-    needs: { heads: 'map', chat: false, train: false, captions: false, clipTexts: true },
+    needs: { heads: 'map', chat: false, train: false, captions: false, clipRows: { text: 'complete', image: 'complete' } },
     selection: true,
     create: (kit, { pool, clipMap }) => new kit.ClipMapRanker(pool, clipMap!),
   },
   depp: {
     name: 'trained heads (DE++)',
-    needs: { heads: 'python', chat: false, train: false, captions: false, clipTexts: true },
+    needs: { heads: 'python', chat: false, train: false, captions: false, clipRows: { text: 'complete', image: 'complete' } },
     selection: false,
     create: (_, { pool, heads }) => heads!.ranker(pool),
   },
   'chat-encoder': {
     name: 'conversational encoder',
-    needs: { heads: false, chat: 'encoder', train: false, captions: true, clipTexts: false },
+    needs: { heads: false, chat: 'encoder', train: false, captions: true, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { chat }) => new kit.ChatEncoderRanker(chat!),
   },
   'context-match': {
     name: 'context match',
-    needs: { heads: false, chat: 'contexts', train: false, captions: true, clipTexts: false },
+    needs: { heads: false, chat: 'contexts', train: false, captions: true, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { chat }) => new kit.ContextMatchRanker(chat!),
   },
   hybrid: {
     name: 'hybrid (BM25 + conversational encoder + context match; images BM25 + DE++)',
-    needs: { heads: 'python', chat: 'contexts', train: true, captions: true, clipTexts: false },
+    // Its images come from DE++, whose keys are derived from every image row.
+    needs: { heads: 'python', chat: 'contexts', train: true, captions: true, clipRows: { text: false, image: 'complete' } },
     selection: true,
     create: async (kit, { pool, heads, chat, dfCorpus, hybridWeights }) => {
       // BM25 reads the turns it read when the weights were learned (`npm run chat:fuse`): for texts the

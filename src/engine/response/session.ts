@@ -83,17 +83,20 @@ export interface SessionPool {
   /** The conversational encoder's keys of the pool's texts and images (by label) and its stored contexts; absent without the encoder. */
   chat?: { textKeys: Int8Matrix; imageKeys: Int8Matrix; contexts: StoredContexts | null } | null;
   /**
-   * Text rows of textMatrix still being computed (embedPool's deferTexts; they read as zero until then),
-   * and when they all are. The methods that rank by CLIP text rows wait for them; a text of the
-   * conversation whose row is pending is encoded on its own.
+   * Rows of textMatrix and imageMatrix still being computed (embedPool's deferTexts and deferImages;
+   * they read as zero until then), and when each modality's are all there. A 'live' method (clip-sim)
+   * answers from the rows there so far and never offers a pending one; a 'complete' one (methods.ts
+   * clipRows) waits for them. A text of the conversation whose row is pending is encoded on its own.
    */
   pendingTexts?: ReadonlySet<number>;
+  pendingImages?: ReadonlySet<number>;
   textsComplete?: Promise<void>;
+  imagesComplete?: Promise<void>;
   /**
    * Called when a ranker or training starts to wait for the pending rows. Whoever computes them in the
    * background stops deferring to requests then: the request waiting is one of them.
    */
-  textsWanted?: () => void;
+  rowsWanted?: () => void;
 }
 
 /** The pack's conversational encoder and what goes with it. */
@@ -181,6 +184,18 @@ export interface PhotoCaptioner {
  * The random baseline draws from one stream per session, so replies depend on what came before:
  * two fresh sessions given the same turns in the same order give the same replies and scores.
  */
+const MODALITIES: readonly Modality[] = ['text', 'image'];
+
+/** Two sets of rows left out, per modality, as one. */
+function withRows(a: Partial<Record<Modality, ReadonlySet<number>>> | undefined, b: Partial<Record<Modality, ReadonlySet<number>>>): Partial<Record<Modality, ReadonlySet<number>>> {
+  const merged: Partial<Record<Modality, ReadonlySet<number>>> = { ...a };
+  for (const kind of MODALITIES) {
+    const extra = b[kind];
+    if (extra) merged[kind] = merged[kind] ? new Set([...merged[kind], ...extra]) : extra;
+  }
+  return merged;
+}
+
 export class ReplySession {
   private readonly elements = new Map<string, ContextElement>();
   private readonly rankers = new Map<ResponseMethodId, Promise<Ranker>>();
@@ -205,11 +220,11 @@ export class ReplySession {
   private photoTalk = new Set<number>();
   /** BM25 over the pool images' labels and keywords, for picture requests. */
   private imageWords: LexicalIndex | null = null;
-  private pendingTexts: ReadonlySet<number> = new Set();
-  private textsComplete: Promise<void> = Promise.resolve();
-  /** Whether textsComplete has resolved (warming never waits for it). */
-  private textsDone = true;
-  private textsWanted: () => void = () => undefined;
+  private pending: Record<Modality, ReadonlySet<number>> = { text: new Set(), image: new Set() };
+  private rowsComplete: Record<Modality, Promise<void>> = { text: Promise.resolve(), image: Promise.resolve() };
+  /** Whether each of rowsComplete has resolved (warming never waits for them). */
+  private rowsDone: Record<Modality, boolean> = { text: true, image: true };
+  private rowsWanted: () => void = () => undefined;
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -232,14 +247,16 @@ export class ReplySession {
     const chat = this.options.chat;
     this.chatPool = chat && pool.chat ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch } : null;
     this.keyRows = rowsByKey(pool.texts);
-    this.pendingTexts = pool.pendingTexts ?? new Set();
-    const textsComplete = pool.textsComplete ?? Promise.resolve();
-    this.textsComplete = textsComplete;
-    this.textsDone = !pool.textsComplete;
-    this.textsWanted = pool.textsWanted ?? (() => undefined);
-    void textsComplete.then(() => {
-      if (this.textsComplete === textsComplete) this.textsDone = true;
-    });
+    this.pending = { text: pool.pendingTexts ?? new Set(), image: pool.pendingImages ?? new Set() };
+    const rowsComplete = { text: pool.textsComplete ?? Promise.resolve(), image: pool.imagesComplete ?? Promise.resolve() };
+    this.rowsComplete = rowsComplete;
+    this.rowsDone = { text: !pool.textsComplete, image: !pool.imagesComplete };
+    this.rowsWanted = pool.rowsWanted ?? (() => undefined);
+    for (const kind of MODALITIES) {
+      void rowsComplete[kind].then(() => {
+        if (this.rowsComplete === rowsComplete) this.rowsDone[kind] = true;
+      });
+    }
     this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
     this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
     this.imageWords = null;
@@ -269,7 +286,7 @@ export class ReplySession {
    */
   async prepareFirstReply(choice: ReplyChoice = {}): Promise<void> {
     const method = this.resolveMethod(choice.method);
-    await Promise.all([this.intentModel(choice.intent), this.imageInvitations(), RESPONSE_METHODS[method].needs.clipTexts ? undefined : this.ranker(method)]);
+    await Promise.all([this.intentModel(choice.intent), this.imageInvitations(), this.rankerWaits(method) ? undefined : this.ranker(method)]);
   }
 
   /** What the chosen method's ranker says of itself (the hybrid: its learned weights), once built; undefined when nothing. */
@@ -310,7 +327,7 @@ export class ReplySession {
   ): Promise<LocalHeads> {
     const start = nowMs();
     const pool = this.requirePool();
-    await this.untilTextsComplete(); // the maps and the head read every text's CLIP row
+    await this.untilRowsComplete(MODALITIES); // the maps and the head read every CLIP row
     const train = (await this.trainRecords()) ?? [];
     if (train.length === 0) throw new EngineError('invalid-input', 'This pool has no train split, so nothing can be trained for it: replies stay zero-shot.');
     const seed = options.seed ?? 7;
@@ -443,8 +460,8 @@ export class ReplySession {
   async warmUp(step: WarmUpStep, method: ResponseMethodId | null = null): Promise<void> {
     const pool = this.requirePool();
     const photo = warmUpPhoto();
-    // A method that ranks by the CLIP text rows waits for them (minutes after Ready): a step never does.
-    const rankerWaits = RESPONSE_METHODS[this.resolveMethod(method)].needs.clipTexts && !this.textsDone;
+    // A method that derives keys from every CLIP row waits for them (minutes after Ready): a step never does.
+    const rankerWaits = this.rankerWaits(this.resolveMethod(method));
     switch (step) {
       case 'reply-models':
         await this.prepareFirstReply({ method });
@@ -557,10 +574,26 @@ export class ReplySession {
     return this.invitations;
   }
 
-  /** The pool's pending CLIP text rows, saying first that something now waits for them. */
-  private untilTextsComplete(): Promise<void> {
-    if (!this.textsDone) this.textsWanted();
-    return this.textsComplete;
+  /** The pool's pending CLIP rows of these modalities, saying first that something now waits for them. */
+  private async untilRowsComplete(kinds: readonly Modality[]): Promise<void> {
+    if (kinds.some((kind) => !this.rowsDone[kind])) this.rowsWanted();
+    await Promise.all(kinds.map((kind) => this.rowsComplete[kind]));
+  }
+
+  /** The modalities whose every CLIP row this method's ranker reads when it is built. */
+  private completeRowsNeeded(method: ResponseMethodId): Modality[] {
+    return MODALITIES.filter((kind) => RESPONSE_METHODS[method].needs.clipRows[kind] === 'complete');
+  }
+
+  /** Whether this method's ranker would wait for rows still being computed. */
+  private rankerWaits(method: ResponseMethodId): boolean {
+    return this.completeRowsNeeded(method).some((kind) => !this.rowsDone[kind]);
+  }
+
+  /** Rows a 'live' method must not offer: those still being computed (zero until then). */
+  private notYetEmbedded(method: ResponseMethodId): Partial<Record<Modality, ReadonlySet<number>>> {
+    const live = RESPONSE_METHODS[method].needs.clipRows;
+    return Object.fromEntries(MODALITIES.filter((kind) => live[kind] === 'live' && this.pending[kind].size > 0).map((kind) => [kind, this.pending[kind]]));
   }
 
   private ranker(method: ResponseMethodId): Promise<Ranker> {
@@ -569,7 +602,7 @@ export class ReplySession {
       const pool = this.requirePool();
       // Document frequencies are counted over the collection ranked, the pool's own texts, as BM25 defines them.
       const dfCorpus = RESPONSE_METHODS[method].needs.train ? pool.texts : [];
-      const ready = RESPONSE_METHODS[method].needs.clipTexts ? this.untilTextsComplete() : Promise.resolve();
+      const ready = this.untilRowsComplete(this.completeRowsNeeded(method));
       ranker = (async () => {
         await ready;
         return createRanker(method, { pool, heads: this.heads, clipMap: this.clipMap(), dfCorpus, chat: this.chatPool, hybridWeights: this.options.chat?.hybridWeights ?? null });
@@ -617,7 +650,8 @@ export class ReplySession {
     const query = this.textElement(pool, `a photo of ${thing}`).embedding;
     const m = pool.imageMatrix;
     const clip = Float64Array.from({ length: m.rows }, (_, r) => dot(query, m.data.subarray(r * m.dim, (r + 1) * m.dim)));
-    return topKOfScores(fuseScores([lexical, clip], [0.5, 0.5]), 10);
+    // An image whose row is still being computed has no CLIP score yet, so it is not offered.
+    return topKOfScores(fuseScores([lexical, clip], [0.5, 0.5]), 10, this.pending.image);
   }
 
   /** Embeds the conversation (new texts and photos only) and composes the reply with the chosen method and intent. */
@@ -627,8 +661,9 @@ export class ReplySession {
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
     const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
     const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
+    const exclude = withRows(plan.exclude, this.notYetEmbedded(method));
     const element = (kind: Modality, index: number) => this.rowElement(pool, kind, index);
-    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations, ...plan, element });
+    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations, ...plan, exclude, element });
     const elements = await Promise.all(composed.elements.map((e) => element(e.kind, e.index)));
     const latest = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const reply: SessionReply = {
@@ -750,12 +785,12 @@ export class ReplySession {
   /** The pool row of a text whose CLIP row is there (not still pending), or undefined. */
   private readyTextRow(text: string): number | undefined {
     const row = this.textRow.get(text);
-    return row === undefined || this.pendingTexts.has(row) ? undefined : row;
+    return row === undefined || this.pending.text.has(row) ? undefined : row;
   }
 
   /** A pool row as a context element; a text row still pending is encoded on its own (and kept). */
   private async rowElement(pool: CandidatePool, kind: Modality, index: number): Promise<ContextElement> {
-    if (kind === 'image' || !this.pendingTexts.has(index)) return poolElement(pool, kind, index);
+    if (kind === 'image' || !this.pending.text.has(index)) return poolElement(pool, kind, index);
     await this.embedTexts([pool.texts[index]!]);
     return this.elements.get(`t:${pool.texts[index]!}`)!;
   }

@@ -2,7 +2,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolTextsStatus } from '../../worker/protocol';
+import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolRowsStatus } from '../../worker/protocol';
 import type { ViewMode } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
 import { errorMessage } from '../../engine/errors';
@@ -86,12 +86,15 @@ function CaptionerLine({ captioner }: { captioner: CaptionerStatus }) {
  * settings show here while open.
  */
 /** Which parts of the reply system are trained and which are zero-shot. */
-/** The pool's CLIP text rows computed after Ready, while they are: replies do not wait, the CLIP text methods do. */
-function PoolTextsLine({ status }: { status: PoolTextsStatus }) {
-  if (status.done >= status.total) return null;
+/** The pool's CLIP rows computed after Ready, while they are: clip-sim answers from those there, clip-map and DE++ wait, the others read none. */
+function PoolRowsLine({ status }: { status: PoolRowsStatus }) {
+  const { texts, images } = status;
+  if (texts.done >= texts.total && images.done >= images.total) return null;
+  const count = (part: { done: number; total: number }, noun: string) => `${part.done.toLocaleString('en-US')} of ${part.total.toLocaleString('en-US')} ${noun}`;
+  const parts = [texts.total > 0 ? count(texts, 'texts') : null, images.total > 0 ? count(images, 'images') : null].filter(Boolean).join(', ');
   return (
-    <span className="hidden basis-full text-xs text-slate-700 sm:inline" data-testid="pool-texts-line">
-      Computing the pool&apos;s CLIP text embeddings in the background ({status.done.toLocaleString('en-US')} of {status.total.toLocaleString('en-US')}): clip-sim, clip-map and DE++ answer once they are there; the other methods answer now.
+    <span className="hidden basis-full text-xs text-slate-700 sm:inline" data-testid="pool-rows-line">
+      Embedding the pool in the background, most used first ({parts}): CLIP similarity answers from those done so far, clip-map and DE++ once all are; the other methods answer now.
     </span>
   );
 }
@@ -126,7 +129,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   const detector = useModelStore((s) => s.detector);
   const localHeads = useModelStore((s) => s.localHeads);
   const captioner = useModelStore((s) => s.captioner);
-  const poolTexts = useModelStore((s) => s.poolTexts);
+  const poolRows = useModelStore((s) => s.poolRows);
   const active = packs.find((p) => p.id === activePackId);
   const settingsOpen = usePanelStore((s) => s.settingsOpen);
   // In the visitor's header row, open settings, progress bars or an error take a row of their own below it.
@@ -164,7 +167,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
           </span>
         )}
         {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
-        {presenter && phase === 'ready' && poolTexts && <PoolTextsLine status={poolTexts} />}
+        {presenter && phase === 'ready' && poolRows && <PoolRowsLine status={poolRows} />}
         {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
         {presenter && <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
           {!locked && (

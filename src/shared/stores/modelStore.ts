@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, PoolTextsStatus, ResponseMethods } from '../../worker/protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, PoolRowsStatus, ResponseMethods } from '../../worker/protocol';
 
 export interface PackSummary {
   id: string;
@@ -40,7 +40,7 @@ interface ModelState {
   /** Whether a captioning model writes the photos' captions; null until the pack has loaded. */
   captioner: CaptionerStatus | null;
   /** The pool's CLIP text rows computed after Ready; null when there were none to compute. */
-  poolTexts: PoolTextsStatus | null;
+  poolRows: PoolRowsStatus | null;
   error: string | null;
 }
 
@@ -56,13 +56,13 @@ export const useModelStore = create<ModelState>()(() => ({
   detector: null,
   localHeads: null,
   captioner: null,
-  poolTexts: null,
+  poolRows: null,
   error: null,
 }));
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null, captioner: null, poolTexts: null });
+    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null, captioner: null, poolRows: null });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -86,8 +86,8 @@ export const modelActions = {
     useModelStore.setState((s) => (s.activePackId !== packId ? {} : status.state === 'trained' ? { localHeads: status, methods: status.methods } : { localHeads: status }));
   },
   /** How the pool's CLIP text rows are coming along; news of a pool no longer in use is ignored. */
-  poolTextsChanged(status: PoolTextsStatus) {
-    useModelStore.setState((s) => (s.pool && s.pool.poolId !== status.poolId ? {} : { poolTexts: status }));
+  poolRowsChanged(status: PoolRowsStatus) {
+    useModelStore.setState((s) => (s.pool && s.pool.poolId !== status.poolId ? {} : { poolRows: status }));
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });
