@@ -12,7 +12,10 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     environment: 'node',
+    // Sized for a loaded 2-core machine: loading an ONNX model in a beforeAll took over Vitest's 10 s
+    // default there, which skipped the file's tests and failed the run.
     testTimeout: 60_000,
+    hookTimeout: 120_000,
     // Inlined so the aliases above apply inside the library.
     server: { deps: { inline: ['@huggingface/transformers'] } },
   },
