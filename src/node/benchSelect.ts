@@ -275,24 +275,25 @@ export async function selectBench(args: string[]): Promise<void> {
   const stats = methods.some((m) => m === 'tfidf' || m === 'bm25' || m === 'hybrid') ? corpusStats(task.idf.corpus) : null;
   const stored = chatPool?.contexts && parts.chat ? { contexts: chatPool.contexts, responseKeys: chatPool.textKeys, settings: parts.chat.contextMatch } : null;
   const runs: { method: SelectionMethodId; context: ContextLabel | 'none'; scorer: SelectionScorer }[] = [];
+  // One scorer per selection method, by context: a method added to methods.ts does not compile here until it has one.
+  const scorers: Record<SelectionMethodId, (context: (typeof CONTEXTS)[number]) => SelectionScorer> = {
+    random: () => randomScorer(seed),
+    tfidf: (context) => lexicalScorer('tfidf', stats!, { turns: context.turns }),
+    bm25: (context) => lexicalScorer('bm25', stats!, { turns: context.turns }),
+    'clip-sim': (context) => clipSimScorer(embedding, { turns: context.turns }),
+    'clip-map': (context) => clipMapScorer(parts.heads!.clipMap.text, embedding, { turns: context.turns }),
+    'chat-encoder': (context) => chatEncoderScorer(keys!, { turns: context.turns }),
+    'context-match': (context) => contextMatchScorer(keys!, stored!, { turns: context.turns }),
+    hybrid: (context) => {
+      const learned = parts.fusion!.text[context.label];
+      return hybridScorer([lexicalScorer('bm25', stats!, { turns: learned.bm25Turns ?? context.turns }), chatEncoderScorer(keys!, { turns: context.turns }), contextMatchScorer(keys!, stored!, { turns: context.turns })], learned.weights);
+    },
+  };
   for (const method of methods) {
     if (unavailable.has(method)) continue;
-    if (method === 'random') {
-      runs.push({ method, context: 'none', scorer: randomScorer(seed) });
-      continue;
-    }
-    for (const context of CONTEXTS) {
-      const options = { turns: context.turns };
-      if (method === 'tfidf' || method === 'bm25') runs.push({ method, context: context.label, scorer: lexicalScorer(method, stats!, options) });
-      else if (method === 'clip-sim') runs.push({ method, context: context.label, scorer: clipSimScorer(embedding, options) });
-      else if (method === 'clip-map') runs.push({ method, context: context.label, scorer: clipMapScorer(parts.heads!.clipMap.text, embedding, options) });
-      else if (method === 'chat-encoder') runs.push({ method, context: context.label, scorer: chatEncoderScorer(keys!, options) });
-      else if (method === 'context-match') runs.push({ method, context: context.label, scorer: contextMatchScorer(keys!, stored!, options) });
-      else {
-        const learned = parts.fusion!.text[context.label];
-        runs.push({ method, context: context.label, scorer: hybridScorer([lexicalScorer('bm25', stats!, { turns: learned.bm25Turns ?? context.turns }), chatEncoderScorer(keys!, options), contextMatchScorer(keys!, stored!, options)], learned.weights) });
-      }
-    }
+    // The random baseline reads no context: one run.
+    if (method === 'random') runs.push({ method, context: 'none', scorer: scorers.random(CONTEXTS[0]!) });
+    else for (const context of CONTEXTS) runs.push({ method, context: context.label, scorer: scorers[method](context) });
   }
 
   const oneOfHundred = format === 'dailydialog' || format === 'polyai' || format === 'topical-chat';
