@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import type { PoolMediaItem, PoolText } from '../engine/datasets/poolCatalogue';
@@ -150,7 +150,8 @@ export async function dialogBench(args: string[]): Promise<void> {
   }, DIALOG_USAGE);
   const { pack: packId, data: dataDir, split: splitName } = values;
   const negatives = integerOption(values.negatives, 'negatives', DIALOG_USAGE);
-  const poolDir = values.pool ?? (dataDir === join('public', 'dialogues') ? join('public', 'pool') : '');
+  // The demo dialogues, however the path is spelled (./public/dialogues, an absolute path, a link), rank against the demo pool.
+  const poolDir = values.pool ?? (sameFolder(dataDir, join('public', 'dialogues')) ? join('public', 'pool') : '');
   const methods = listOption(values.methods, 'methods', RESPONSE_METHOD_IDS, DIALOG_USAGE);
   const intentOption = values.intent === undefined ? undefined : choiceOption(values.intent, 'intent', ['both', 'majority', 'head'], DIALOG_USAGE);
   const data = await loadDialogBenchData({ packId, dataDir, split: splitName, poolDir });
@@ -201,4 +202,13 @@ export async function dialogBench(args: string[]): Promise<void> {
   const jsonOut = values.json;
   if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.images.length, rows }, null, 2)}\n`);
   await data.release();
+}
+
+/** Whether two paths name the same existing folder. */
+function sameFolder(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
