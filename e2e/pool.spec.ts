@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { PNG } from 'pngjs';
+import { pathsAndSizesFingerprint } from '../src/engine/datasets/datasetFingerprint';
 import { ASSETS, openPresenter, sendText } from './helpers';
 
 const POOL = join(import.meta.dirname, '..', 'public', 'pool');
@@ -103,6 +104,64 @@ test('a zip with conversations.json and its images loads the same way', async ({
   await expect(page.getByRole('status').filter({ hasText: 'Loaded "holiday"' })).toContainText('Loaded "holiday": 2 images, 2 texts, 1 dialogues.');
   await page.getByRole('radio', { name: 'holiday' }).check();
   await expect(page.getByTestId('pool-summary')).toContainText('Replies come from holiday: 2 images and 2 texts');
+});
+
+test('a corrected copy of a dataset (a typo fixed, same names and sizes) loads beside the first; the same files under other names are found as loaded', async ({ page }) => {
+  const sky = new Uint8Array(readFileSync(join(ASSETS, 'sky.png')));
+  const zip = (top: string, files: Record<string, Uint8Array>) => ({ name: `${top}.zip`, mimeType: 'application/zip', buffer: Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`${top}/${path}`, bytes])))) });
+  const line = (text: string) => new TextEncoder().encode(text);
+  await openPresenter(page);
+  await openPool(page);
+  const input = page.getByTestId('dataset-zip-input');
+  await input.setInputFiles(zip('trip', { 'lines.txt': line('hte view from the top\n'), 'sky.png': sky }));
+  await expect(page.getByRole('status').filter({ hasText: 'Loaded "trip"' })).toContainText('Loaded "trip": 1 images, 1 texts, 0 dialogues.');
+  // The fix has the same length, so the files have the same names and sizes: only their content tells them apart.
+  await input.setInputFiles(zip('trip', { 'lines.txt': line('the view from the top\n'), 'sky.png': sky }));
+  const second = page.getByRole('status').filter({ hasText: 'Loaded "trip (2)"' });
+  await expect(second).toContainText('Loaded "trip (2)": 1 images, 1 texts, 0 dialogues. Its files differ from those of "trip" (loaded ');
+  await expect(second).toContainText('which is kept as it was; delete that one if this one replaces it.');
+  await expect(page.getByTestId('stored-dataset')).toHaveCount(2);
+  await page.getByRole('radio', { name: 'trip (2)', exact: true }).check();
+  await expect(page.getByTestId('pool-summary')).toContainText('Replies come from trip (2): 1 images and 1 texts');
+  // The corrected files again, in another zip and under other names: the same content, so already loaded.
+  await input.setInputFiles(zip('summit', { 'said.txt': line('the view from the top\n'), 'photo.png': sky }));
+  const refused = page.getByRole('alert').filter({ hasText: 'could not be loaded' });
+  await expect(refused).toContainText('These files are already loaded, as "trip (2)" (');
+  await expect(refused).toContainText(': "summit" holds the same content under another name.');
+  await expect(page.getByTestId('stored-dataset')).toHaveCount(2);
+});
+
+test('a dataset stored before content fingerprints still loads; the same files again are found by content, and a corrected copy gets in', async ({ page }) => {
+  const sky = new Uint8Array(readFileSync(join(ASSETS, 'sky.png')));
+  const trip = (text: string) => ({ name: 'trip.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'trip/lines.txt': new TextEncoder().encode(text), 'trip/sky.png': sky })) });
+  await openPresenter(page);
+  await openPool(page);
+  await page.getByTestId('dataset-zip-input').setInputFiles(trip('hte view from the top\n'));
+  await expect(page.getByTestId('dataset-status')).toHaveText('ready');
+  // What the earlier version stored: a fingerprint of the paths (inside the zip's folder) and sizes.
+  const legacy = pathsAndSizesFingerprint([{ path: 'lines.txt', blob: new Blob(['hte view from the top\n']) }, { path: 'sky.png', blob: new Blob([sky]) }]);
+  const manifest = (fingerprint: string | null) =>
+    page.evaluate(async (fingerprint) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => Object.assign(indexedDB.open('mmdialog-datasets'), { onsuccess(this: IDBRequest<IDBDatabase>) { resolve(this.result); }, onerror: reject }));
+      const items = db.transaction('items', 'readwrite').objectStore('items');
+      const keys = (await new Promise<IDBValidKey[]>((resolve) => Object.assign(items.getAllKeys(), { onsuccess(this: IDBRequest<IDBValidKey[]>) { resolve(this.result); } }))).filter((k) => String(k).startsWith('dataset:'));
+      const stored = await new Promise<{ fingerprint?: string }>((resolve) => Object.assign(items.get(keys[0]!), { onsuccess(this: IDBRequest) { resolve(this.result as { fingerprint?: string }); } }));
+      if (fingerprint !== null) await new Promise((resolve) => Object.assign(items.put({ ...stored, fingerprint }, keys[0]!), { onsuccess: resolve }));
+      db.close();
+      return stored.fingerprint;
+    }, fingerprint);
+  expect(await manifest(legacy)).toMatch(/^sha256:[0-9a-f]{64}$/);
+  await page.reload();
+  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await openPool(page);
+  await page.getByRole('radio', { name: 'trip', exact: true }).check();
+  await expect(page.getByTestId('pool-summary')).toContainText('Replies come from trip: 1 images and 1 texts');
+  await page.getByTestId('dataset-zip-input').setInputFiles(trip('hte view from the top\n'));
+  await expect(page.getByRole('alert').filter({ hasText: 'could not be loaded' })).toContainText('These files are already loaded, as "trip" (');
+  expect(await manifest(null)).toMatch(/^sha256:[0-9a-f]{64}$/); // found by content, it took the new fingerprint
+  await page.getByTestId('dataset-zip-input').setInputFiles(trip('the view from the top\n'));
+  await expect(page.getByRole('status').filter({ hasText: 'Loaded "trip (2)"' })).toContainText('Loaded "trip (2)": 1 images, 1 texts');
+  await expect(page.getByTestId('stored-dataset')).toHaveCount(2);
 });
 
 test('a malformed dataset is refused with a message that names the file, record and field, and nothing stored is lost', async ({ page }) => {

@@ -36,7 +36,7 @@ export interface StoredDataset {
   texts: StoredDatasetText[];
   splits: { split: string; dialogues: number }[];
   problems: string[];
-  /** Paths and sizes of what was chosen, hashed: the same folder or zip chosen twice is found by it. */
+  /** "sha256:" and the SHA-256 of its files (see engine/datasets/datasetFingerprint); datasets stored before carry a hash of paths and sizes, compared by content on the next import. */
   fingerprint?: string;
 }
 

@@ -1,6 +1,7 @@
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { type PoolMediaItem, type PoolTextSource, parseMediaCatalogue, parseTextCatalogue, parseTextSources } from '../engine/datasets/poolCatalogue';
 import type { PoolRef } from '../worker/protocol';
+import { fetchedOnce } from './fetchedOnce';
 
 /** The demo pool shipped with the app, served under public/pool/. */
 export const POOL_BASE_URL = `${import.meta.env.BASE_URL}pool/`;
@@ -8,21 +9,6 @@ export const POOL_BASE_URL = `${import.meta.env.BASE_URL}pool/`;
 /** The worker's reference to a pool: 'demo', or the id of a dataset stored in this browser. */
 export function poolRef(poolId: string): PoolRef {
   return poolId === 'demo' ? { kind: 'demo', baseUrl: POOL_BASE_URL } : { kind: 'dataset', datasetId: poolId };
-}
-
-/** A fetch made once and shared, made again on the next call after it failed (a flaky network at the booth). */
-function fetchedOnce<T>(fetchIt: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    if (!pending) {
-      const loading = fetchIt();
-      pending = loading;
-      loading.catch(() => {
-        if (pending === loading) pending = null;
-      });
-    }
-    return pending;
-  };
 }
 
 async function fetchCredits(): Promise<PoolMediaItem[]> {

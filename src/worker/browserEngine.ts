@@ -512,8 +512,9 @@ export class BrowserEngine implements WorkerEngine {
   async importDataset(params: Parameters<WorkerEngine['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
     const files = this.staged.get(params.stagingId) ?? [];
     this.staged.delete(params.stagingId);
-    const dataset = await copyDataset(params.name, files, onProgress);
-    return this.resumeDataset({ datasetId: dataset.id }, onProgress);
+    const { dataset, keptBeside } = await copyDataset(params.name, files, onProgress);
+    const imported = await this.resumeDataset({ datasetId: dataset.id }, onProgress);
+    return keptBeside ? { ...imported, keptBeside: { name: keptBeside.name, createdAt: keptBeside.createdAt } } : imported;
   }
 
   /**

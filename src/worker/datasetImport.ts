@@ -1,5 +1,6 @@
 import { unzipSync } from 'fflate';
 import { planDatasetFiles } from '../engine/datasets/datasetFiles';
+import { datasetFingerprint, pathsAndSizesFingerprint } from '../engine/datasets/datasetFingerprint';
 import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { toMmdialogRecord } from '../engine/datasets/mmdialogExport';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
@@ -7,7 +8,7 @@ import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../
 import { EngineError, errorMessage } from '../engine/errors';
 import { MAX_IMAGE_BYTES, checkImageFile } from '../engine/image/imageFormat';
 import { hashBytes, hashText } from '../engine/pool/contentHash';
-import { type StoredDataset, type StoredDatasetText, deleteDataset, getDataset, listDatasets, saveDialogues, saveImages, saveManifest, updateManifest } from '../persistence/datasetDb';
+import { type StoredDataset, type StoredDatasetText, deleteDataset, getDataset, listDatasets, loadDialogues, saveDialogues, saveImages, saveManifest, updateManifest } from '../persistence/datasetDb';
 import type { DatasetFile, FileProgress } from './protocol';
 
 /** Images stored per IndexedDB transaction: small enough that a reload loses little work. */
@@ -39,21 +40,27 @@ export async function keepManifest(dataset: StoredDataset): Promise<void> {
  * then copy the images into IndexedDB in batches. Embedding is a separate step (resumable from the
  * stored copies). Nothing leaves the device.
  */
-export async function copyDataset(name: string, files: readonly DatasetFile[], onProgress: (p: FileProgress) => void): Promise<StoredDataset> {
+export async function copyDataset(name: string, files: readonly DatasetFile[], onProgress: (p: FileProgress) => void): Promise<CopiedDataset> {
   const { files: entries, skipped: skippedInZips } = await expandZips(files);
   const plan = planDatasetFiles(entries.map((f) => f.path));
   plan.skipped.push(...skippedInZips);
-  const fingerprint = hashText(entries.map((f) => `${f.path}\u0000${f.blob.size}`).sort().join('\n'));
-  const same = (await listDatasets()).find((d) => d.fingerprint === fingerprint && d.status !== 'copying');
-  if (same) {
-    throw new EngineError('dataset-invalid', `These files are already loaded, as "${same.name}" (${new Date(same.createdAt).toLocaleString()}). Choose it under "Reply from"; to load them again, delete that one first.`);
-  }
   const byPath = new Map(entries.map((f) => [f.path.replace(/\\/g, '/').replace(/^\.?\//, ''), f.blob]));
   const blobAt = (path: string) => byPath.get(path)!;
   const readText = async (path: string) => decodeUtf8Strict(new Uint8Array(await blobAt(path).arrayBuffer()), path);
   if (plan.conversations.length === 0 && plan.textFiles.length === 0 && plan.images.size === 0) {
     throw new EngineError('dataset-invalid', `"${name}" has no conversations.json, no .txt or texts.json file and no images, so there is nothing to load. Choose a folder in MMDialog format or a folder of images with a text file of utterances.`);
   }
+
+  // Only the files the import reads make the fingerprint: a skipped file, or an image too large to keep, changes nothing stored.
+  const used = [...plan.conversations.map((c) => c.path), ...(plan.mediaCatalogue ? [plan.mediaCatalogue] : []), ...plan.textFiles, ...[...plan.images.values()].filter((path) => blobAt(path).size <= MAX_IMAGE_BYTES)];
+  onProgress({ file: CHECKING_STEP, loaded: 0, total: used.length });
+  const fingerprint = await datasetFingerprint(
+    used.map((path) => ({ path, blob: blobAt(path) })),
+    (done, total) => onProgress({ file: CHECKING_STEP, loaded: done, total }),
+  );
+  const stored = await listDatasets();
+  const same = stored.find((d) => d.fingerprint === fingerprint && d.status !== 'copying');
+  if (same) throw alreadyLoaded(name, same);
 
   const alts = new Map<string, string>();
   if (plan.mediaCatalogue) {
@@ -86,11 +93,27 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
     }
   }
 
+  // A dataset stored before content fingerprints carries one of paths and sizes: when it matches, its content is
+  // compared, and if that is the same it takes the new fingerprint (found directly from then on).
+  const legacyFingerprint = pathsAndSizesFingerprint(entries);
+  for (const old of stored.filter((d) => d.fingerprint === legacyFingerprint && d.status !== 'copying')) {
+    if (await sameStoredContent(old, { texts, splits, images: plan.images, blobAt })) {
+      old.fingerprint = fingerprint;
+      await updateManifest(old);
+      throw alreadyLoaded(name, old);
+    }
+  }
+
+  // Other content under a name already in the list (a corrected copy): a new dataset beside it, under a name of its
+  // own, since replacing would lose the first one if the correction was the wrong way round.
+  const complete = stored.filter((d) => d.status !== 'copying');
+  const storedName = freeName(name, new Set(complete.map((d) => d.name)));
+  const keptBeside = storedName === name ? null : (complete.find((d) => d.name === name) ?? null);
   // Choosing the folder again after a reload interrupted the copy finishes that dataset instead of adding a second one.
-  const interrupted = (await listDatasets()).find((d) => d.name === name && d.status === 'copying');
+  const interrupted = (await listDatasets()).find((d) => d.status === 'copying' && (d.fingerprint === fingerprint || d.name === storedName));
   const dataset: StoredDataset = {
-    id: interrupted?.id ?? `ds-${Date.now().toString(36)}-${hashText(name + entries.length).slice(0, 6)}`,
-    name,
+    id: interrupted?.id ?? `ds-${Date.now().toString(36)}-${hashText(storedName + entries.length).slice(0, 6)}`,
+    name: storedName,
     createdAt: Date.now(),
     status: 'copying',
     plannedImages: plan.images.size,
@@ -137,7 +160,50 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   }
   dataset.status = 'embedding';
   await keepManifest(dataset);
-  return dataset;
+  return { dataset, keptBeside };
+}
+
+export interface CopiedDataset {
+  dataset: StoredDataset;
+  /** The stored dataset of the same name but other content, kept as it was (the new one got a name of its own). */
+  keptBeside: StoredDataset | null;
+}
+
+const CHECKING_STEP = 'Checking file contents';
+
+function alreadyLoaded(name: string, same: StoredDataset): EngineError {
+  const renamed = same.name === name ? '' : `: "${name}" holds the same content under another name`;
+  return new EngineError('dataset-invalid', `These files are already loaded, as "${same.name}" (${new Date(same.createdAt).toLocaleString()})${renamed}. Choose it under "Reply from"; to load them again, delete that one first.`);
+}
+
+/** `name`, or the first of "name (2)", "name (3)"… that no stored dataset has. */
+function freeName(name: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(name)) return name;
+  let n = 2;
+  while (taken.has(`${name} (${n})`)) n++;
+  return `${name} (${n})`;
+}
+
+/**
+ * Whether a dataset stored before content fingerprints holds what this import would store: the same texts,
+ * dialogues and image bytes. Unsure (an image it left out) counts as different, so a dataset is never refused wrongly.
+ */
+async function sameStoredContent(
+  old: StoredDataset,
+  fresh: { texts: readonly StoredDatasetText[]; splits: readonly { split: string; records: DialogueRecord[] }[]; images: ReadonlyMap<string, string>; blobAt: (path: string) => Blob },
+): Promise<boolean> {
+  if (old.texts.length !== fresh.texts.length || old.texts.some((t, i) => t.id !== fresh.texts[i]!.id || t.text !== fresh.texts[i]!.text)) return false;
+  if (old.splits.length !== fresh.splits.length || old.images.length !== fresh.images.size) return false;
+  for (const [i, { split, records }] of fresh.splits.entries()) {
+    if (old.splits[i]!.split !== split || old.splits[i]!.dialogues !== records.length) return false;
+    const storedRecords = await loadDialogues<unknown>(old.id, split);
+    if (JSON.stringify(storedRecords) !== JSON.stringify(records.map(toMmdialogRecord))) return false;
+  }
+  for (const image of old.images) {
+    const path = fresh.images.get(image.key);
+    if (!path || image.contentKey !== `i:${hashBytes(new Uint8Array(await fresh.blobAt(path).arrayBuffer()))}`) return false;
+  }
+  return true;
 }
 
 /**

@@ -138,6 +138,8 @@ export interface DatasetImported {
   dialogues: number;
   /** Files left out and why, to show the person. */
   problems: string[];
+  /** A stored dataset of the name chosen but other content (a corrected copy): kept, and the new one named apart. */
+  keptBeside?: { name: string; createdAt: number };
 }
 
 /** An element of an earlier turn, as the page stored it; user photos travel as Blobs (cheap to post). */

@@ -2,6 +2,7 @@ import { errorMessage } from '../../engine/errors';
 import { answerFromFrames } from '../../engine/video/shownInVideo';
 import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
+import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { AvsdRef } from '../../worker/protocol';
@@ -15,17 +16,10 @@ let avsdRef: Promise<AvsdRef | null> | null = null;
 
 /** models/avsd as /models/index.json lists it (null when there is none: videos are then described without speech, and questions get a sentence). */
 function avsd(): Promise<AvsdRef | null> {
-  avsdRef ??= (async () => {
-    const base = `${import.meta.env.BASE_URL}models/`;
-    try {
-      const response = await fetch(`${base}index.json`);
-      if (!response.ok) return null;
-      const index = (await response.json()) as { avsd?: { dir: string; files: { path: string }[] } | null };
-      return index.avsd ? { baseUrl: `${base}${index.avsd.dir}/`, files: index.avsd.files.map((f) => f.path) } : null;
-    } catch {
-      return null;
-    }
-  })();
+  avsdRef ??= readModelsIndex().then(
+    (index) => (index.avsd ? modelFolderRef(index.avsd) : null),
+    () => null,
+  );
   return avsdRef;
 }
 

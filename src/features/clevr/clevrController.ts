@@ -9,6 +9,7 @@ import { QUESTION_TEMPLATES } from '../../engine/clevr/templates';
 import { errorMessage } from '../../engine/errors';
 import { seededRandom } from '../../engine/random';
 import { engine } from '../../shared/engine';
+import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { ClevrRef } from '../../worker/protocol';
 import { type ClevrSuggestion, useClevrStore } from './clevrStore';
@@ -33,11 +34,8 @@ export async function openClevr(): Promise<void> {
   let ref: ClevrRef | null = null;
   let note = '';
   try {
-    const base = `${import.meta.env.BASE_URL}models/`;
-    const response = await fetch(`${base}index.json`);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const index = (await response.json()) as { clevr?: { dir: string; files: { path: string }[] } | null };
-    ref = index.clevr ? { baseUrl: `${base}${index.clevr.dir}/`, files: index.clevr.files.map((f) => f.path) } : null;
+    const index = await readModelsIndex();
+    ref = index.clevr ? modelFolderRef(index.clevr) : null;
   } catch (error) {
     note = `The list of models could not be read (${errorMessage(error)}), so only the baselines answer.`;
   }

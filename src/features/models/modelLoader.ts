@@ -1,7 +1,8 @@
-import { errorMessage } from '../../engine/errors';
+import { EngineError, errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
 import { engine } from '../../shared/engine';
+import { MODELS_BASE_URL, readModelsIndex } from '../../shared/modelsIndex';
 import { dropDamagedPack } from '../../shared/offlineRepair';
 import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -65,25 +66,24 @@ export function choosePackAndLoad(packId: string): Promise<void> {
 }
 
 export async function loadModels(): Promise<void> {
-  const base = `${import.meta.env.BASE_URL}models/`;
+  const base = MODELS_BASE_URL;
   let packs: PackSummary[];
   let detector: DetectorSummary | null;
   let captioner: CaptionerSummary | null;
   try {
-    const response = await fetch(`${base}index.json`);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const index = (await response.json()) as { packs: PackSummary[]; detector?: DetectorSummary | null; captioners?: CaptionerSummary[] };
+    const index = await readModelsIndex();
     servedPacks = index.packs;
     // A downloaded pack with the id of a served one (models:fetch put it in models/) is listed once, served.
     const stored = await storedSummaries();
     packs = [...index.packs, ...stored.clip.filter((s) => !index.packs.some((p) => p.id === s.id))];
     // An index written before the detector was served has no "detector": the worker then says it is missing.
-    detector = index.detector ?? null;
+    detector = index.detector;
     // The first captioning pack, when models/ has one, writes the photos' captions.
     // A captioner downloaded in Settings comes first: the person asked for it.
-    captioner = stored.captioner ?? index.captioners?.[0] ?? null;
+    captioner = stored.captioner ?? index.captioners[0] ?? null;
   } catch (error) {
-    modelActions.failed(`The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
+    // A damaged index has its own sentence; anything else means the server was not reached.
+    modelActions.failed(error instanceof EngineError ? error.message : `The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
     return;
   }
   const { packId, forceWasm, poolId } = useSettingsStore.getState();

@@ -5,7 +5,7 @@ import { engine } from '../../shared/engine';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { DatasetFile } from '../../worker/protocol';
+import type { DatasetFile, DatasetImported } from '../../worker/protocol';
 import { poolActions, usePoolStore } from './poolStore';
 
 /** A dataset deleted while it loaded stops its import on purpose: said as information, not as a failure. */
@@ -65,7 +65,7 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     await modelReady();
     const result = await engine().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     poolActions.imported({ name: result.name, problems: result.problems });
-    noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}. Choose it under Pool to reply from it.`);
+    noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}.${keptBesideNote(result.keptBeside)} Choose it under Pool to reply from it.`);
   } catch (error) {
     if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
     else noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
@@ -73,6 +73,12 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     poolActions.importing(null);
     await refreshDatasets();
   }
+}
+
+/** Why a second dataset of the same name appeared, and that the first is still there. */
+function keptBesideNote(kept: DatasetImported['keptBeside']): string {
+  if (!kept) return '';
+  return ` Its files differ from those of "${kept.name}" (loaded ${new Date(kept.createdAt).toLocaleString()}), which is kept as it was; delete that one if this one replaces it.`;
 }
 
 /** After a reload, datasets whose embedding was interrupted continue from the rows already cached. */

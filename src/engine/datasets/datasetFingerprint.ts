@@ -1,0 +1,61 @@
+import { EngineError } from '../errors';
+import { hashText } from '../pool/contentHash';
+
+/**
+ * What tells one dataset from another: the SHA-256 of every file it is made of, so a corrected file of
+ * the same name and size (a typo fixed, "hte" → "the") makes a new dataset, and the same files chosen
+ * again, under whatever names, are found as already loaded.
+ *
+ * Web Crypto's `subtle.digest` takes a whole buffer, not a stream, and no incremental SHA-256 library is
+ * installed, so each file is read whole, one at a time (the import reads each of them whole anyway), and
+ * a file is bounded by what a tab can read as one piece. Digests are plain SHA-256 of the file, so an
+ * incremental implementation later gives the same fingerprints.
+ */
+export const MAX_HASHED_FILE_BYTES = 512 * 1024 ** 2;
+
+/** Tells a content fingerprint from the older one of paths and sizes (16 hex digits) at a glance. */
+const CONTENT_PREFIX = 'sha256:';
+
+export interface FingerprintedFile {
+  path: string;
+  blob: Blob;
+}
+
+/** SHA-256 of a file, 64 lower-case hex digits. */
+export async function sha256OfBlob(blob: Blob): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
+  return hex(new Uint8Array(digest));
+}
+
+/**
+ * The dataset's fingerprint: SHA-256 over the sorted SHA-256s of its files. Names play no part, so
+ * renamed copies of the same files match. `onProgress` is told how many files are done, now and then.
+ */
+export async function datasetFingerprint(files: readonly FingerprintedFile[], onProgress?: (done: number, total: number) => void): Promise<string> {
+  const digests: string[] = [];
+  for (const [i, file] of files.entries()) {
+    if (file.blob.size > MAX_HASHED_FILE_BYTES) {
+      throw new EngineError('dataset-invalid', `${file.path} is ${(file.blob.size / 1024 ** 2).toFixed(0)} MB; a file of a dataset can be at most ${MAX_HASHED_FILE_BYTES / 1024 ** 2} MB, more than a browser tab reads in one piece. Split it into smaller files, or leave it out.`);
+    }
+    digests.push(await sha256OfBlob(file.blob));
+    // Often enough to move the bar, rarely enough not to flood the page with messages.
+    const done = i + 1;
+    if (done % 32 === 0 || done === files.length || file.blob.size > 4 * 1024 ** 2) onProgress?.(done, files.length);
+  }
+  const all = new TextEncoder().encode(digests.sort().join('\n'));
+  return CONTENT_PREFIX + hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all)));
+}
+
+/**
+ * The fingerprint datasets stored before content hashing carry: paths and sizes of every chosen file.
+ * Used only to find such a dataset, whose content is then compared before it counts as the same.
+ */
+export function pathsAndSizesFingerprint(files: readonly FingerprintedFile[]): string {
+  return hashText(files.map((f) => `${f.path}\u0000${f.blob.size}`).sort().join('\n'));
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
