@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { EngineError } from '../errors';
 import { hashText } from '../pool/contentHash';
 
@@ -6,10 +8,9 @@ import { hashText } from '../pool/contentHash';
  * the same name and size (a typo fixed, "hte" → "the") makes a new dataset, and the same files chosen
  * again, under whatever names, are found as already loaded.
  *
- * Web Crypto's `subtle.digest` takes a whole buffer, not a stream, and no incremental SHA-256 library is
- * installed, so each file is read whole, one at a time (the import reads each of them whole anyway), and
- * a file is bounded by what a tab can read as one piece. Digests are plain SHA-256 of the file, so an
- * incremental implementation later gives the same fingerprints.
+ * Web Crypto's `subtle.digest` takes a whole buffer, not a stream, so files are hashed by
+ * @noble/hashes (audited, maintained) chunk by chunk as the file streams: memory stays at one chunk
+ * whatever the file's size. A file is still bounded by what the import reads of it afterwards.
  */
 export const MAX_HASHED_FILE_BYTES = 512 * 1024 ** 2;
 
@@ -21,10 +22,16 @@ export interface FingerprintedFile {
   blob: Blob;
 }
 
-/** SHA-256 of a file, 64 lower-case hex digits. */
+/** SHA-256 of a file, 64 lower-case hex digits, read as a stream. */
 export async function sha256OfBlob(blob: Blob): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', await blob.arrayBuffer());
-  return hex(new Uint8Array(digest));
+  const hash = sha256.create();
+  const reader = blob.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    hash.update(value);
+  }
+  return bytesToHex(hash.digest());
 }
 
 /**
@@ -42,8 +49,7 @@ export async function datasetFingerprint(files: readonly FingerprintedFile[], on
     const done = i + 1;
     if (done % 32 === 0 || done === files.length || file.blob.size > 4 * 1024 ** 2) onProgress?.(done, files.length);
   }
-  const all = new TextEncoder().encode(digests.sort().join('\n'));
-  return CONTENT_PREFIX + hex(new Uint8Array(await crypto.subtle.digest('SHA-256', all)));
+  return CONTENT_PREFIX + bytesToHex(sha256(new TextEncoder().encode(digests.sort().join('\n'))));
 }
 
 /**
@@ -52,10 +58,4 @@ export async function datasetFingerprint(files: readonly FingerprintedFile[], on
  */
 export function pathsAndSizesFingerprint(files: readonly FingerprintedFile[]): string {
   return hashText(files.map((f) => `${f.path}\u0000${f.blob.size}`).sort().join('\n'));
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
 }
