@@ -1,18 +1,16 @@
-import type { ChatPool } from './chatRanking';
+import type { ChatEncoderRanker, ChatPool, ContextMatchRanker } from './chatRanking';
 import type { ResponseHeads } from './heads';
-import type { ClipMapParams, HybridWeights, Ranker, RankerKit } from './rankers';
-import type { CandidatePool, Modality } from './types';
+import type { ClipMapParams, ClipMapRanker, ClipSimRanker, HybridRanker, HybridWeights, LexicalRanker, RandomRanker, Ranker, hybridTextParts } from './rankers';
+import { type CandidatePool, type Modality, RESPONSE_METHOD_IDS, type ResponseMethodId } from './types';
 
 /**
  * Every response method, in one table: its id, the name people see (under a reply, in the
  * Inspector, in exports), what it needs, and how its ranker is built. The page imports this file for
- * names, so it holds no ranker code: the ranker classes come in through `kit` (see createRanker).
+ * names, so it holds no ranker code: the ranker classes come in through `kit` (rankerFactory.ts).
  * Adding a method is its id and its row here (and its ranker class); the compiler asks for the row.
  */
 
-/** Every method's id, simplest first (the order of benchmark tables and of Settings). */
-export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'] as const;
-export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
+export { RESPONSE_METHOD_IDS, type ResponseMethodId };
 
 /** The seed of the random baseline, for the page and every benchmark alike. */
 export const RANDOM_SEED = 7;
@@ -56,6 +54,18 @@ interface MethodEntry {
    */
   readonly selection: boolean;
   create(kit: RankerKit, inputs: RankerInputs): Ranker | Promise<Ranker>;
+}
+
+/** The ranker classes the table builds from (rankerFactory.ts hands them in), so this file holds no ranker code. */
+export interface RankerKit {
+  RandomRanker: typeof RandomRanker;
+  LexicalRanker: typeof LexicalRanker;
+  ClipSimRanker: typeof ClipSimRanker;
+  ClipMapRanker: typeof ClipMapRanker;
+  ChatEncoderRanker: typeof ChatEncoderRanker;
+  ContextMatchRanker: typeof ContextMatchRanker;
+  HybridRanker: typeof HybridRanker;
+  hybridTextParts: typeof hybridTextParts;
 }
 
 export type ClipRowsNeed = 'live' | 'complete' | false;

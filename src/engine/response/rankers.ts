@@ -5,8 +5,7 @@ import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import { type ChatPool, ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
 import { evenWeights, fuseScores } from './fusion';
-import { RESPONSE_METHODS, type RankerInputs, type ResponseMethodId, methodAvailable } from './methods';
-import { type CandidateItem, type CandidatePool, type Modality, type ResponseState, poolMatrix, poolSize } from './types';
+import { type CandidateItem, type CandidatePool, type Modality, type ResponseMethodId, type ResponseState, poolMatrix, poolSize } from './types';
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
 export interface Ranker {
@@ -228,22 +227,4 @@ export class HybridRanker implements Ranker {
  */
 export function hybridTextParts(bm25: LexicalRanker, pool: CandidatePool, chat: ChatPool, bm25Turns: number, encoder = new ChatEncoderRanker(chat)): PoolScoringRanker[] {
   return [bm25.withContext(pool, { turns: bm25Turns }), encoder, new ContextMatchRanker(chat)];
-}
-
-/** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
-const KIT = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, ChatEncoderRanker, ContextMatchRanker, HybridRanker, hybridTextParts };
-export type RankerKit = typeof KIT;
-
-function describeNeeds(method: ResponseMethodId): string {
-  const { heads, chat } = RESPONSE_METHODS[method].needs;
-  return [heads === 'python' ? 'trained heads' : heads === 'map' ? 'a clip-map' : '', chat === 'encoder' ? 'the conversational encoder' : chat === 'contexts' ? "the conversational encoder and the pool's stored contexts" : ''].filter(Boolean).join(', ');
-}
-
-/** The ranker of a method (RESPONSE_METHODS): the one factory of the page and the benchmarks. */
-export async function createRanker(method: ResponseMethodId, inputs: RankerInputs): Promise<Ranker> {
-  const entry = RESPONSE_METHODS[method];
-  if (!methodAvailable(method, { heads: inputs.heads !== null, clipMap: inputs.clipMap !== null, chat: inputs.chat !== null, contexts: inputs.chat?.contexts != null })) {
-    throw new EngineError('invalid-input', `The method "${method}" needs parts this pack or pool does not have (${describeNeeds(method)}). Choose another method in Settings.`);
-  }
-  return entry.create(KIT, inputs);
 }

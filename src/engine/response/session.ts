@@ -22,7 +22,8 @@ import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, line
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
 import { seededRandom } from '../random';
 import type { WarmUpStep } from './warmUpSteps';
-import { type ClipMapParams, type HybridWeights, type Ranker, contextVector, createRanker } from './rankers';
+import { type ClipMapParams, type HybridWeights, type Ranker, contextVector } from './rankers';
+import { createRanker } from './rankerFactory';
 import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../selection/trainClipMap';
 import { shuffleWith } from '../selection/protocols';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';

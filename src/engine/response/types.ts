@@ -54,3 +54,7 @@ export function poolMatrix(pool: CandidatePool, modality: Modality): EmbeddingMa
 export function poolSize(pool: CandidatePool, modality: Modality): number {
   return modality === 'text' ? pool.texts.length : pool.imageKeys.length;
 }
+
+/** Every response method's id, simplest first (the order of benchmark tables and of Settings); methods.ts has their table. */
+export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'] as const;
+export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
