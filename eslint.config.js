@@ -102,6 +102,23 @@ export default [
     },
   },
   {
+    // The models run in the worker: a runtime imported by the page would load its WASM on the main thread and freeze the UI.
+    files: ['src/app/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}', 'src/main.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['onnxruntime-web', 'onnxruntime-web/*', 'onnxruntime-common', '@huggingface/transformers', '@huggingface/transformers/*'],
+              message: 'The page never imports a model runtime: models run in the worker (src/worker), reached through the typed protocol.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Engine tests still read packs and images through src/node (issue 13, "test holes"); the engine itself may not.
     files: ['src/engine/__tests__/**/*.ts', 'src/engine/**/*.test.ts'],
     rules: { 'import/no-restricted-paths': restrictedPaths({ engineMayImportNode: true }) },

@@ -44,6 +44,15 @@ describe('import rules', () => {
     expect(found.map((p) => p.rule)).toEqual(['import/no-restricted-paths', 'no-restricted-imports']);
   });
 
+  it('refuse the page importing a model runtime, which belongs in the worker', async () => {
+    const found = await problems('src/features/chat/Violation.ts', "import * as ort from 'onnxruntime-web';\nimport { pipeline } from '@huggingface/transformers';\nexport const x = [ort, pipeline];\n");
+    expect(found).toEqual([
+      { rule: 'no-restricted-imports', message: expect.stringContaining('The page never imports a model runtime') },
+      { rule: 'no-restricted-imports', message: expect.stringContaining('The page never imports a model runtime') },
+    ]);
+    expect(await problems('src/worker/Allowed.ts', "import * as ort from 'onnxruntime-web';\nexport const x = ort;\n")).toEqual([]);
+  });
+
   it('refuse persistence taking a type from a feature or the worker protocol', async () => {
     const found = await problems('src/persistence/Violation.ts', "import type { ChatMessage } from '../shared/conversation';\nimport type { PhotoDetections } from '../worker/protocol';\nexport type X = [ChatMessage, PhotoDetections];\n");
     expect(found).toEqual([
