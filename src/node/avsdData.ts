@@ -28,7 +28,7 @@ export const AVSD_MODELS_DIR = join('models', 'avsd');
 
 export async function loadSpeechDetector(modelsDir = AVSD_MODELS_DIR): Promise<SpeechDetector> {
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  return SpeechDetector.load(new FsPackSource(modelsDir), new Set(['onnx/silero_vad.onnx']), plan, { missingAdvice: `restore ${modelsDir}/onnx/silero_vad.onnx (it comes from @ricky0123/vad-web).` });
+  return SpeechDetector.load(new FsPackSource(modelsDir), new Set(['onnx/silero_vad.onnx']), plan, { missingAdvice: `restore ${modelsDir}/onnx/silero_vad.onnx from git (models/avsd/SOURCE.md says where it comes from).` });
 }
 
 /** Each clip's video and audio features, through the worker's analyzeVideo (no detector: the shapes are not COCO objects). */

@@ -14,6 +14,15 @@ describe('package-lock.json', () => {
     expect(paths.map((path) => lock.packages[path]!.name)).toEqual(paths.map(() => 'onnxruntime-web'));
   });
 
+  // One runtime, so the worker's models and the Node tools run the same build (vad-web, whose Silero file
+  // models/avsd copies, brought a second one).
+  it('holds one onnxruntime-web, the one package.json names', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const copies = Object.entries(lock.packages).filter(([path, entry]) => /(^|\/)onnxruntime-(web|node)$/.test(path) && (entry as { version?: string }).version !== undefined);
+    expect(new Set(copies.map(([, entry]) => (entry as { version?: string }).version))).toEqual(new Set([pkg.dependencies['onnxruntime-web']]));
+    expect(copies.map(([path]) => path).filter((path) => path.endsWith('onnxruntime-web'))).toEqual(['node_modules/onnxruntime-web']);
+  });
+
   // esbuild's step only checks its platform package (locked beside it); protobufjs's prints a notice.
   it('holds no package with an install step besides those known to download nothing', () => {
     const withSteps = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path);

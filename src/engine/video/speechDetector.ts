@@ -1,6 +1,6 @@
 /**
  * Speech presence over time: Silero VAD v5 (the ONNX model @ricky0123/vad-web ships, MIT from
- * snakers4/silero-vad) on the app's own ModelSessions, so it gets the same loading, messages and
+ * snakers4/silero-vad, copied into models/avsd: see its SOURCE.md) on the app's own ModelSessions, so it gets the same loading, messages and
  * WASM fallback as every model. vad-web's own Silero class is tied to its real-time frame processor
  * and its own onnxruntime import, so this reimplements its 30-line run loop: 512-sample frames with
  * the 64 samples before each prepended, and the recurrent state carried from frame to frame.
