@@ -353,8 +353,11 @@ export type WorkerEvent =
 
 const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo', 'warmUp'];
 
-/** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
-export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];
+/**
+ * Long work run beside the request queue, so the chat keeps answering while a dataset is embedded or a
+ * CLEVR scene is drawn (in slices of a frame's budget).
+ */
+export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset', 'clevrRender'];
 
 /**
  * Work nobody waits for: run only when no other request is queued or running, so a visitor's turn goes

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clevrScenesJson, parseClevrDialogs, parseClevrScenes } from '../clevr/clevrFiles';
-import { objectAtPixel, renderScene } from '../clevr/render';
+import { RENDER_SLICE_MS, objectAtPixel, renderScene, renderSceneInSlices } from '../clevr/render';
 import { MAX_SCENE_OBJECTS, type SceneObject, computeRelationships, generateScene, projectToImage, sceneDirections } from '../clevr/scene';
 
 function object(shape: SceneObject['shape'], color: SceneObject['color'], x: number, y: number, size: SceneObject['size'] = 'large', material: SceneObject['material'] = 'rubber'): SceneObject {
@@ -151,5 +151,30 @@ describe('CLEVR files', () => {
     const bad = [{ image_index: 3, image_filename: 'x.png', split: 'val', dialogs: [{ caption: 'There is a cube.', dialog: [{ question: 'How many?', answer: '2', template: 'count-everything' }] }] }];
     expect(() => parseClevrDialogs(JSON.stringify(bad), 'd.json')).toThrow('d.json, record 0 (image_index 3), dialog 0, round 1: "template" is "count-everything"; it must be one of count-all,');
     expect(() => parseClevrDialogs('{}', 'e.json')).toThrow('e.json holds an object; a CLEVR-Dialog file is a list of image records.');
+  });
+});
+
+describe('drawing in slices', () => {
+  const objects = generateScene(1, 0).objects;
+  /** A clock that moves 1 ms each time it is read: the renderer reads it once a row. */
+  const steppingClock = () => {
+    let t = 0;
+    return () => t++;
+  };
+
+  it('yields after each slice of the budget, and draws the same pixels as in one go', async () => {
+    let yields = 0;
+    const picture = await renderSceneInSlices(objects, { budgetMs: 8, now: steppingClock(), yieldToOthers: async () => void yields++ }, 48, 32, 1);
+    // 32 rows, 8 a slice (each row reads the clock once): 4 slices, with 3 yields between them.
+    expect(yields).toBe(3);
+    expect(picture!.data).toEqual(renderScene(objects, 48, 32, 1).data);
+    expect(RENDER_SLICE_MS).toBeLessThanOrEqual(16);
+  });
+
+  it('stops at the next slice once cancelled, and returns no picture', async () => {
+    let yields = 0;
+    const picture = await renderSceneInSlices(objects, { budgetMs: 8, now: steppingClock(), yieldToOthers: async () => void yields++, cancelled: () => yields >= 2 }, 48, 32, 1);
+    expect(picture).toBeNull();
+    expect(yields).toBe(2);
   });
 });
