@@ -245,6 +245,19 @@ export interface ClevrQuestionParams {
   template: QuestionLabel;
 }
 
+/** How far the CLEVR scene-file reader (clevrSceneFile.worker.ts) has got: bytes read, then JSON parsed, then scenes checked. */
+export type ClevrSceneFileProgress = { stage: 'reading'; done: number; total: number } | { stage: 'parsing' } | { stage: 'checking'; done: number; total: number };
+
+/** The scene-file reader's one request: a file to read, off the page's thread and off the model worker's. */
+export interface ClevrSceneFileRequest {
+  type: 'read';
+  file: Blob;
+  name: string;
+}
+
+/** What the scene-file reader posts: progress, then the checked scenes (each as its JSON, a cheap copy to the page) or why not. */
+export type ClevrSceneFileEvent = { type: 'progress'; progress: ClevrSceneFileProgress } | { type: 'scenes'; scenes: string[] } | { type: 'error'; message: string };
+
 /** The video models' folder (models/avsd/) as /models/index.json lists it. */
 export interface AvsdRef {
   baseUrl: string;
