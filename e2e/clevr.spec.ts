@@ -2,10 +2,11 @@ import { expect, test } from '@playwright/test';
 import { ask } from '../src/engine/clevr/dialogGrammar';
 import { dialogOpenings, generateDialogs } from '../src/engine/clevr/generateDialogs';
 import { parseQuestion } from '../src/engine/clevr/questionParser';
-import { generateScene } from '../src/engine/clevr/scene';
+import { clevrScenesJson } from '../src/engine/clevr/clevrFiles';
+import { MAX_SCENE_OBJECTS, generateScene } from '../src/engine/clevr/scene';
 import { seededRandom } from '../src/engine/random';
 import { seriousViolations } from './axe';
-import { openReady } from './helpers';
+import { openPresenter, openReady, sendText } from './helpers';
 
 /** The page's scene 0 of seed 1 and the generator's first dialog about it, computed here in Node. */
 const SEED = 1;
@@ -164,3 +165,62 @@ test.describe('CLEVR-Dialog view', () => {
   });
 });
 
+
+test.describe('CLEVR scene files: limits by what is drawn', () => {
+  const good = { info: { split: 'val' }, scenes: [
+    { image_index: 7, split: 'val', objects: [{ shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 }] },
+    { image_index: 8, split: 'val', objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }] },
+  ] };
+
+  test('a scene of 10,000 objects is refused with the limit\'s sentence; the loaded scenes stay, and a chat turn is still answered', async ({ page }) => {
+    await openPresenter(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    const fileInput = view.getByLabel('Load CLEVR scenes (JSON)');
+    await fileInput.setInputFiles({ name: 'CLEVR_val_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 1 of 2');
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+
+    // The issue's file: one scene of 10,000 valid objects (1.3 MB), made here.
+    const object = (i: number) => ({ shape: 'cube', color: 'red', material: 'rubber', size: 'small', '3d_coords': [-3 + (i % 100) * 0.06, -3 + Math.floor(i / 100) * 0.06, 0.25], rotation: 0 });
+    const crowded = { scenes: [{ image_index: 0, objects: Array.from({ length: 10_000 }, (_, i) => object(i)) }] };
+    await fileInput.setInputFiles({ name: 'crowded_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(crowded)) });
+    await expect(view.getByTestId('clevr-file-error')).toHaveText(
+      `crowded_scenes.json, scene 0 (image_index 0) has 10,000 objects; a scene may have at most ${MAX_SCENE_OBJECTS} (CLEVR's generator places 3 to 10), since each one is drawn. Remove objects or split the scene, then load the file again. The scenes on screen are kept.`,
+    );
+    await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 1 of 2');
+    await expect(view.getByTestId('clevr-file-progress')).toHaveCount(0);
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    await sendText(page, 'I love hiking in the mountains');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+  });
+
+  test('a large scene file is read in a worker of its own with its progress shown, then its scenes replace the generated ones', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&clevr=1:0');
+    const view = page.getByTestId('clevr-view');
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+    // 4,000 generated scenes of 3 to 10 objects, with pixels and relations as CLEVR writes them: about 6 MB.
+    const scenes = Array.from({ length: 4000 }, (_, i) => generateScene(9, i, { split: 'val' }));
+    const big = Buffer.from(clevrScenesJson(scenes));
+    expect(big.byteLength).toBeGreaterThan(5e6);
+    // Every text the progress line shows, however briefly.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { progressSeen: string[] }).progressSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="clevr-file-progress"]')?.textContent;
+        if (text && seen.at(-1) !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await view.getByLabel('Load CLEVR scenes (JSON)').setInputFiles({ name: 'big_scenes.json', mimeType: 'application/json', buffer: big });
+    await expect(view.getByTestId('clevr-scene-source')).toHaveText('big_scenes.json: scene 1 of 4000');
+    await expect(view.getByTestId('clevr-file-progress')).toHaveCount(0);
+    await expect(view.getByTestId('clevr-file-error')).toHaveCount(0);
+    const firstScene = dialogOpenings(scenes[0]!, SEED).openings[0]!;
+    await expect(view.getByTestId('clevr-caption')).toHaveText(firstScene.caption.text);
+    await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
+    const seen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
+    expect(seen[0]).toBe(`Reading big_scenes.json: 0.0 of ${(big.byteLength / 1e6).toFixed(1)} MB…`);
+  });
+});

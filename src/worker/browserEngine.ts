@@ -98,7 +98,7 @@ export class BrowserEngine implements WorkerEngine {
     return this.clevr.load(params.clevr, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
   }
 
-  async clevrRender(params: { objects: ClevrQuestionParams['objects'] }) {
+  clevrRender(params: { objects: ClevrQuestionParams['objects'] }) {
     return this.clevr.render(params.objects);
   }
 

@@ -1,6 +1,6 @@
 import { ClevrAnswerers, type ClevrQuestion, baselineAnswer } from '../engine/clevr/clevrAnswerer';
 import { objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
-import { renderScene } from '../engine/clevr/render';
+import { renderSceneInSlices } from '../engine/clevr/render';
 import type { Scene } from '../engine/clevr/scene';
 import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
@@ -34,8 +34,21 @@ export class ClevrService {
     return this.loaded;
   }
 
-  render(objects: Scene['objects']): { width: number; height: number; pixels: Uint8ClampedArray } {
-    const picture = renderScene(objects);
+  /** Counts drawings asked for: a newer one stops an older one, whose picture nobody would see. */
+  private renderings = 0;
+
+  /**
+   * Draws in slices of a frame's budget, yielding between them, so a reply asked for meanwhile runs
+   * between slices instead of after the whole picture (clevrRender is a background method for this).
+   */
+  async render(objects: Scene['objects']): Promise<{ width: number; height: number; pixels: Uint8ClampedArray }> {
+    const rendering = ++this.renderings;
+    const picture = await renderSceneInSlices(objects, {
+      now: () => performance.now(),
+      yieldToOthers: () => new Promise((resolve) => setTimeout(resolve, 0)),
+      cancelled: () => rendering !== this.renderings,
+    });
+    if (!picture) throw new Error('A newer scene was asked for before this one was drawn.');
     return { width: picture.width, height: picture.height, pixels: picture.data };
   }
 

@@ -248,6 +248,19 @@ export interface ClevrQuestionParams {
   template: QuestionLabel;
 }
 
+/** How far the CLEVR scene-file reader (clevrSceneFile.worker.ts) has got: bytes read, then JSON parsed, then scenes checked. */
+export type ClevrSceneFileProgress = { stage: 'reading'; done: number; total: number } | { stage: 'parsing' } | { stage: 'checking'; done: number; total: number };
+
+/** The scene-file reader's one request: a file to read, off the page's thread and off the model worker's. */
+export interface ClevrSceneFileRequest {
+  type: 'read';
+  file: Blob;
+  name: string;
+}
+
+/** What the scene-file reader posts: progress, then the checked scenes (each as its JSON, a cheap copy to the page) or why not. */
+export type ClevrSceneFileEvent = { type: 'progress'; progress: ClevrSceneFileProgress } | { type: 'scenes'; scenes: string[] } | { type: 'error'; message: string };
+
 /** The video models' folder (models/avsd/) as /models/index.json lists it. */
 export interface AvsdRef {
   baseUrl: string;
@@ -356,8 +369,11 @@ export type WorkerEvent =
 
 const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo', 'warmUp'];
 
-/** Long imports run beside the request queue, so the chat keeps answering while a dataset is embedded. */
-export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset'];
+/**
+ * Long work run beside the request queue, so the chat keeps answering while a dataset is embedded or a
+ * CLEVR scene is drawn (in slices of a frame's budget).
+ */
+export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset', 'clevrRender'];
 
 /**
  * Work nobody waits for: run only when no other request is queued or running, so a visitor's turn goes

@@ -24,6 +24,8 @@ function gate() {
   return { promise, open };
 }
 let importGate = gate();
+/** Holds a CLEVR drawing until the test opens it. */
+let renderGate = gate();
 /** Holds the warm-up step 'text-turn' until the test opens it. */
 let warmGate = gate();
 const score = {
@@ -113,6 +115,9 @@ function fakeEngine(): WorkerEngine & { calls: string[] } {
       return { models: [], defaultModel: null, provider: null, note: 'none' };
     },
     async clevrRender() {
+      calls.push('draw');
+      await renderGate.promise;
+      calls.push('drawn');
       return { width: 1, height: 1, pixels: new Uint8ClampedArray(4) };
     },
     async clevrAnswer() {
@@ -298,6 +303,20 @@ describe('EngineClient over the handler', () => {
   it('rejects a call with the worker\'s sentence and code', async () => {
     const client = connected();
     await expect(client.call('checkImage', { image: { name: 'notes.txt', blob: new Blob(['x']) } })).rejects.toMatchObject({ code: 'image-unsupported', message: '"notes.txt" is not an image this app can read.' });
+  });
+
+  it('draws a CLEVR scene beside the queue, so a reply is answered while the picture is still being drawn', async () => {
+    renderGate = gate();
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const drawing = handle({ type: 'clevrRender', id: 1, params: { objects: [] } });
+    await handle({ type: 'reply', id: 2, params: { history: [], texts: ['hello'], images: [], method: null } });
+    expect(engine.calls).toEqual(['draw', 'reply hello']);
+    renderGate.open();
+    await drawing;
+    expect(engine.calls).toEqual(['draw', 'reply hello', 'drawn']);
+    expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2, 1]);
   });
 
   it('runs a dataset import beside the queue, so replies are answered while it is still running', async () => {

@@ -3,12 +3,13 @@
  * (a list of image records with five dialogs each), read and written. A malformed file is refused with
  * the file, the record and the field named, and what was expected.
  */
-import { describeJson, invalid, isPlainObject, ownValue, quoteForMessage, shortErrorText } from '../datasets/validation';
+import { describeJson, formatCount, invalid, isPlainObject, ownValue, quoteForMessage, shortErrorText } from '../datasets/validation';
 import { type ClevrDialog, type ClevrDialogRecord } from './generateDialogs';
 import type { Round } from './dialogGrammar';
 import {
   COLORS,
   MATERIALS,
+  MAX_SCENE_OBJECTS,
   RELATIONS,
   type Scene,
   type SceneObject,
@@ -34,14 +35,30 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], where: s
   return invalid(`${where} is ${typeof value === 'string' ? quoteForMessage(value) : describeJson(value)}; it must be one of ${allowed.join(', ')}.`);
 }
 
+/** A value from the file for a message: strings quoted (so "NaN" reads as text), numbers as they are. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return `the text ${quoteForMessage(value)}`;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'not a finite number (it reads as infinity)';
+  return describeJson(value);
+}
+
 function vec3(value: unknown, where: string): Vec3 {
-  if (Array.isArray(value) && value.length === 3 && value.every((x) => typeof x === 'number' && Number.isFinite(x))) return [value[0], value[1], value[2]];
-  return invalid(`${where} is ${describeJson(value)}; it must be a list of three numbers.`);
+  if (!Array.isArray(value)) return invalid(`${where} is ${shown(value)}; it must be a list of three numbers (x, y, z).`);
+  if (value.length !== 3) {
+    const items = value.every((x) => typeof x === 'number') ? 'number' : 'item';
+    return invalid(`${where} has ${value.length} ${items}${value.length === 1 ? '' : 's'}; it must have 3 numbers (x, y, z).`);
+  }
+  for (const [k, x] of value.entries()) {
+    if (typeof x !== 'number') return invalid(`${where}[${k}] is ${shown(x)}; it must be a number.`);
+    if (!Number.isFinite(x)) return invalid(`${where}[${k}] is not a finite number (it reads as infinity); it must be a finite number.`);
+  }
+  return [value[0] as number, value[1] as number, value[2] as number];
 }
 
 function integer(value: unknown, where: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  return invalid(`${where} is ${describeJson(value)}; it must be a whole number, 0 or more.`);
+  if (typeof value === 'number' && Number.isFinite(value)) return invalid(value < 0 ? `${where} is ${value}; it must be 0 or more.` : `${where} is ${value}; it must be a whole number.`);
+  return invalid(`${where} is ${shown(value)}; it must be a whole number, 0 or more.`);
 }
 
 function text(value: unknown, where: string): string {
@@ -49,12 +66,19 @@ function text(value: unknown, where: string): string {
   return invalid(`${where} is ${describeJson(value)}; it must be a string.`);
 }
 
-/** Reads a CLEVR scene file: {"scenes": [...]}, a list of scenes, or one scene. */
-export function parseClevrScenes(source: string, fileName: string): Scene[] {
+/**
+ * Reads a CLEVR scene file: {"scenes": [...]}, a list of scenes, or one scene. `onScene` hears after each
+ * scene is checked (a worker reading a large file turns it into progress).
+ */
+export function parseClevrScenes(source: string, fileName: string, onScene?: (checked: number, total: number) => void): Scene[] {
   const json = parseJson(source, fileName);
   const list = Array.isArray(json) ? json : isPlainObject(json) && Array.isArray(ownValue(json, 'scenes')) ? (ownValue(json, 'scenes') as unknown[]) : isPlainObject(json) && ownValue(json, 'objects') !== undefined ? [json] : null;
   if (!list) invalid(`${fileName} holds ${describeJson(json)} without a "scenes" list; a CLEVR scene file is {"scenes": [...]} (as CLEVR_val_scenes.json).`);
-  return list.map((raw, k) => parseScene(raw, `${fileName}, scene ${k}`));
+  return list.map((raw, k) => {
+    const scene = parseScene(raw, `${fileName}, scene ${k}`);
+    onScene?.(k + 1, list.length);
+    return scene;
+  });
 }
 
 function parseScene(raw: unknown, where: string): Scene {
@@ -63,6 +87,10 @@ function parseScene(raw: unknown, where: string): Scene {
   const at = `${where} (image_index ${index})`;
   const objectsRaw = ownValue(raw, 'objects');
   if (!Array.isArray(objectsRaw)) invalid(`${at}: "objects" is ${describeJson(objectsRaw)}; it must be a list of objects.`);
+  // Checked before any object is read: the relations grow with the square of the count.
+  if (objectsRaw.length > MAX_SCENE_OBJECTS) {
+    invalid(`${at} has ${formatCount(objectsRaw.length)} objects; a scene may have at most ${MAX_SCENE_OBJECTS} (CLEVR's generator places 3 to 10), since each one is drawn. Remove objects or split the scene, then load the file again.`);
+  }
   const objects: SceneObject[] = objectsRaw.map((o, j) => {
     const w = `${at}: objects[${j}]`;
     if (!isPlainObject(o)) invalid(`${w} is ${describeJson(o)}; it must be an object.`);
@@ -104,7 +132,7 @@ function parseRelationships(raw: unknown, count: number, at: string): Scene['rel
     const lists = ownValue(raw, r);
     if (!Array.isArray(lists) || lists.length !== count) invalid(`${at}: relationships.${r} is ${describeJson(lists)}${Array.isArray(lists) ? ` of ${lists.length}` : ''}; it must be one list per object (${count}).`);
     out[r] = lists.map((l, i) => {
-      if (!Array.isArray(l) || !l.every((j) => Number.isInteger(j) && j >= 0 && j < count && j !== i)) invalid(`${at}: relationships.${r}[${i}] must list other objects' indices (0 to ${count - 1}).`);
+      if (!Array.isArray(l) || l.length >= count || new Set(l).size !== l.length || !l.every((j) => Number.isInteger(j) && j >= 0 && j < count && j !== i)) invalid(`${at}: relationships.${r}[${i}] must list other objects' indices (0 to ${count - 1}), each once.`);
       return l as number[];
     });
   }

@@ -146,6 +146,13 @@ export function computeRelationships(objects: readonly Pick<SceneObject, '3d_coo
   return out;
 }
 
+/**
+ * The most objects a scene may hold: CLEVR's generator places 3 to 10 (render_images.py, --max_objects 10).
+ * Drawing and the relations grow with the objects (the relations with their square), so a file with more
+ * is refused rather than drawn.
+ */
+export const MAX_SCENE_OBJECTS = 10;
+
 export interface SceneOptions {
   readonly minObjects?: number;
   readonly maxObjects?: number;
@@ -161,7 +168,7 @@ export function generateScene(seed: number, index: number, options: SceneOptions
   const random = seededRandom(seed * 1_000_003 + index);
   const directions = sceneDirections();
   const min = options.minObjects ?? 3;
-  const max = options.maxObjects ?? 10;
+  const max = options.maxObjects ?? MAX_SCENE_OBJECTS;
   for (let attempt = 0; ; attempt++) {
     const count = min + Math.floor(random() * (max - min + 1));
     const objects: SceneObject[] = [];

@@ -65,6 +65,7 @@ export function ClevrView() {
   const sceneIndex = useClevrStore((s) => s.sceneIndex);
   const loaded = useClevrStore((s) => s.loaded);
   const fileError = useClevrStore((s) => s.fileError);
+  const fileProgress = useClevrStore((s) => s.fileProgress);
   const fileId = useId();
   const [typed, setTyped] = useState('');
   const inputId = useId();
@@ -137,6 +138,13 @@ export function ClevrView() {
               </button>
             )}
           </div>
+          {fileProgress && (
+            <div role="status" className="flex flex-col gap-1 text-sm text-slate-800" data-testid="clevr-file-progress">
+              <span>{fileProgress.text}</span>
+              {/* No value while the JSON is parsed: one step with nothing to count, shown as busy. */}
+              <progress className="h-2 w-full" aria-label="Reading the scene file" max={1} {...(fileProgress.fraction === null ? {} : { value: fileProgress.fraction })} />
+            </div>
+          )}
           {fileError && (
             <p role="alert" className="rounded-lg bg-red-50 p-2 text-sm text-red-900 ring-1 ring-red-300" data-testid="clevr-file-error">
               {fileError}

@@ -3,15 +3,16 @@ import { CLEVR_MODELS, type ClevrModelId } from '../../engine/clevr/clevrModels'
 import { type AskResult, type DialogState, ask, questionOptions } from '../../engine/clevr/dialogGrammar';
 import { dialogOpenings } from '../../engine/clevr/generateDialogs';
 import { parseQuestion } from '../../engine/clevr/questionParser';
-import { parseClevrScenes } from '../../engine/clevr/clevrFiles';
 import { type Scene, generateScene } from '../../engine/clevr/scene';
 import { QUESTION_TEMPLATES } from '../../engine/clevr/templates';
-import { errorMessage } from '../../engine/errors';
+import { assertNever, errorMessage } from '../../engine/errors';
+import { formatCount } from '../../engine/datasets/validation';
 import { seededRandom } from '../../engine/random';
 import { engine } from '../../shared/engine';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { ClevrRef } from '../../worker/protocol';
+import type { ClevrRef, ClevrSceneFileProgress } from '../../worker/protocol';
+import { SceneFileSuperseded, readSceneFileOffThePage } from './sceneFileReader';
 import { type ClevrSuggestion, useClevrStore } from './clevrStore';
 
 /** The page's scenes are the generator's (split "page"): scene k of seed s is the same in Node, so a test can replay it. */
@@ -74,22 +75,41 @@ function suggestionsFor(scene: Scene, dialog: DialogState, seed: number): ClevrS
 /** The largest scene file read (CLEVR's val scenes are about 60 MB); larger ones are refused before reading. */
 const MAX_SCENE_FILE_BYTES = 200 * 1024 * 1024;
 
-/** Reads a CLEVR scene file (as CLEVR_val_scenes.json); its scenes replace the generated ones until a reload. */
+function progressSentence(name: string, progress: ClevrSceneFileProgress): { text: string; fraction: number | null } {
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0);
+  switch (progress.stage) {
+    case 'reading':
+      return { text: `Reading ${name}: ${mb(progress.done)} of ${mb(progress.total)} MB…`, fraction: progress.total === 0 ? 1 : progress.done / progress.total };
+    case 'parsing':
+      return { text: `Reading ${name}: parsing its JSON…`, fraction: null };
+    case 'checking':
+      return { text: `Checking ${name}: scene ${formatCount(progress.done)} of ${formatCount(progress.total)}…`, fraction: progress.done / progress.total };
+    default:
+      return assertNever(progress);
+  }
+}
+
+/**
+ * Reads a CLEVR scene file (as CLEVR_val_scenes.json) in a worker of its own, with progress; its scenes
+ * replace the generated ones until a reload. A refused file leaves the scenes on screen as they were.
+ */
 export async function loadSceneFile(file: File): Promise<void> {
   if (file.size > MAX_SCENE_FILE_BYTES) {
     useClevrStore.setState({ fileError: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB, over the ${MAX_SCENE_FILE_BYTES / 1024 / 1024} MB this view reads. Split it into smaller scene files and load one.` });
     return;
   }
+  useClevrStore.setState({ fileProgress: progressSentence(file.name, { stage: 'reading', done: 0, total: file.size }), fileError: null });
+  let scenes: string[];
   try {
-    const scenes = parseClevrScenes(await file.text(), file.name);
-    if (scenes.length === 0) throw new Error(`${file.name} holds no scenes.`);
-    const empty = scenes.findIndex((s) => s.objects.length === 0);
-    if (empty >= 0) throw new Error(`${file.name}, scene ${empty} (image_index ${scenes[empty]!.image_index}) has no objects, so there is nothing to ask about. Remove it and load the file again.`);
-    useClevrStore.setState({ loaded: { name: file.name, scenes }, fileError: null });
-    await showScene(useClevrStore.getState().seed, 0);
+    scenes = await readSceneFileOffThePage(file, (progress) => useClevrStore.setState({ fileProgress: progressSentence(file.name, progress) }));
   } catch (error) {
-    useClevrStore.setState({ fileError: `${errorMessage(error)} The scenes on screen are kept.` });
+    // A newer file's reading stopped this one: that file's progress or outcome is what is shown.
+    if (error instanceof SceneFileSuperseded) return;
+    useClevrStore.setState({ fileProgress: null, fileError: `${errorMessage(error)} The scenes on screen are kept.` });
+    return;
   }
+  useClevrStore.setState({ loaded: { name: file.name, scenes }, fileError: null, fileProgress: null });
+  await showScene(useClevrStore.getState().seed, 0);
 }
 
 /** Back to the generator's scenes. */
@@ -100,7 +120,8 @@ export function backToGeneratedScenes(): Promise<void> {
 
 export async function showScene(seed: number, sceneIndex: number): Promise<void> {
   const loaded = useClevrStore.getState().loaded;
-  const scene = loaded ? loaded.scenes[sceneIndex % loaded.scenes.length]! : generateScene(seed, sceneIndex, { split: PAGE_SPLIT });
+  // A loaded scene's text was checked by the reader (parseClevrScenes) and written by JSON.stringify.
+  const scene = loaded ? (JSON.parse(loaded.scenes[sceneIndex % loaded.scenes.length]!) as Scene) : generateScene(seed, sceneIndex, { split: PAGE_SPLIT });
   const opening = dialogOpenings(scene, seed).openings[0] ?? null;
   const dialog = opening?.state ?? null;
   useClevrStore.setState({

@@ -51,10 +51,15 @@ interface ClevrStoreState {
   highlight: readonly number[];
   /** Every answer of this visit, across scenes, for the running figures. */
   accuracy: ClevrAccuracy;
-  /** Scenes from a CLEVR scene file the visitor loaded (null: the generator's), and the file's name. */
-  loaded: { name: string; scenes: Scene[] } | null;
+  /**
+   * Scenes from a CLEVR scene file the visitor loaded (null: the generator's), and the file's name. Each
+   * scene is kept as its checked JSON and read when shown: a 15,000-scene file is then one copy of text.
+   */
+  loaded: { name: string; scenes: readonly string[] } | null;
   /** Why a scene file was refused; the scenes on screen stay. */
   fileError: string | null;
+  /** A scene file being read, and how far: a sentence and a fraction (null while the JSON is parsed). */
+  fileProgress: { text: string; fraction: number | null } | null;
 }
 
 export const useClevrStore = create<ClevrStoreState>()(() => ({
@@ -76,4 +81,5 @@ export const useClevrStore = create<ClevrStoreState>()(() => ({
   accuracy: emptyAccuracy(),
   loaded: null,
   fileError: null,
+  fileProgress: null,
 }));
