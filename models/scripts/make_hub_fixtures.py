@@ -6,7 +6,6 @@ which a fake hub does not serve. Not a pack folder under models/ (no models/<id>
 dev server never lists it.
 
 Run: /usr/bin/python3 models/scripts/make_hub_fixtures.py [--shared ../shared]"""
-import argparse
 import copy
 import json
 import os
@@ -19,6 +18,7 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.dirname(__file__))
+from common.clip_fixture import clip_tokenizer_source  # noqa: E402
 from clip_preprocess import preprocess  # noqa: E402
 from clip_tokenizer import ReferenceTokenizer  # noqa: E402
 from clip_torch import CLIPTextModelWithProjection, CLIPVisionModelWithProjection, init_clip_  # noqa: E402
@@ -45,12 +45,16 @@ def config(real):
     return cfg
 
 
-class TextExport(torch.nn.Module):
-    """Xenova's text_model.onnx: input_ids only (causal mask; padding is end-of-text after the pooled token)."""
+class TowerExport(torch.nn.Module):
+    """One tower of the CLIP model m, with the inputs and outputs of Xenova's file for it."""
 
     def __init__(self, m):
         super().__init__()
         self.m = m
+
+
+class TextExport(TowerExport):
+    """Xenova's text_model.onnx: input_ids only (causal mask; padding is end-of-text after the pooled token)."""
 
     def forward(self, input_ids):
         t = self.m.text_model
@@ -62,10 +66,8 @@ class TextExport(torch.nn.Module):
         return self.m.text_projection(pooled), hidden
 
 
-class VisionExport(torch.nn.Module):
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
+class VisionExport(TowerExport):
+    """Xenova's vision_model.onnx: pixel_values in, image_embeds and last_hidden_state out."""
 
     def forward(self, pixel_values):
         v = self.m.vision_model
@@ -170,10 +172,7 @@ def to_fp16(src, dst, float_inputs):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
-    args = ap.parse_args()
-    tok_src = os.path.join(args.shared, "data", "clip-tokenizer")
+    tok_src = clip_tokenizer_source(ROOT)
     with open(os.path.join(tok_src, "config.json")) as f:
         cfg = config(json.load(f))
 

@@ -3,7 +3,6 @@ demo model), plus reference tokenizations, preprocessed crops and embeddings com
 PyTorch, which the engine's tests must reproduce.
 
 Run: /usr/bin/python3 models/scripts/make_test_pack.py [--shared ../shared]"""
-import argparse
 import json
 import os
 import shutil
@@ -14,6 +13,7 @@ import torch
 from PIL import Image, ImageDraw
 
 sys.path.insert(0, os.path.dirname(__file__))
+from common.clip_fixture import clip_tokenizer_source  # noqa: E402
 from clip_preprocess import preprocess, resized_crop  # noqa: E402
 from clip_tokenizer import ReferenceTokenizer, write_tokenizer_files  # noqa: E402
 from clip_torch import CLIPTextModelWithProjection, CLIPVisionModelWithProjection, export_onnx, init_clip_  # noqa: E402
@@ -65,10 +65,7 @@ def fixture_images():
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
-    args = ap.parse_args()
-    tok_dir = os.path.join(args.shared, "data", "clip-tokenizer")
+    tok_dir = clip_tokenizer_source(ROOT)
 
     torch.manual_seed(SEED)
     cfg = config()

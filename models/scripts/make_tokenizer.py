@@ -3,13 +3,13 @@ OpenAI's merges list in ../shared/data/clip-tokenizer (MIT), and a fixture of 20
 tokenized by the independent reference implementation in clip_tokenizer.py.
 
 Run: /usr/bin/python3 models/scripts/make_tokenizer.py [--shared ../shared]"""
-import argparse
 import json
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
+from common.clip_fixture import clip_tokenizer_source  # noqa: E402
 from clip_tokenizer import ReferenceTokenizer, write_tokenizer_files  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -80,10 +80,7 @@ def generated(rng, n):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
-    args = ap.parse_args()
-    tok_dir = os.path.join(args.shared, "data", "clip-tokenizer")
+    tok_dir = clip_tokenizer_source(ROOT)
     os.makedirs(OUT, exist_ok=True)
     write_tokenizer_files(tok_dir, OUT)
     rng = random.Random(77)

@@ -21,29 +21,24 @@ short and the recipe must run on the 2-core machine).
 Usage: /usr/bin/python3 models/scripts/avsd/train_avsd.py [--models q,...] [--epochs 20] [--data DIR]
 Seeded; torch on CPU with 2 threads.
 """
-import argparse
-import json
 import os
-import time
+import sys
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common.trainer import (  # noqa: E402
+    chosen_models, exported_models, export_onnx, load_split, record_training, seeded, start_training, trainer_arguments,
+    train_with_early_stopping, write_config as write_trained_config,
+)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MODELS = ["q", "q-dh", "q-dh-v", "q-dh-a", "q-dh-v-a"]
 FLOATS = ("video", "audio")
 EMBED, HIDDEN, JOINT = 64, 256, 128
-
-
-def load_split(data_dir, name):
-    meta = json.load(open(os.path.join(data_dir, f"{name}.json")))
-    out = {}
-    for key, shape in meta["shapes"].items():
-        dtype = np.float32 if key in FLOATS else np.int32
-        out[key] = np.fromfile(os.path.join(data_dir, f"{name}.{key}.{'f32' if key in FLOATS else 'i32'}"), dtype=dtype).reshape(shape)
-    return out
 
 
 def bag(embedded, tokens):
@@ -138,32 +133,17 @@ def stats(x):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default=os.path.join(ROOT, "models", ".cache", "avsd", "data"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "models", "avsd"))
-    parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--patience", type=int, default=3)
-    parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    torch.set_num_threads(2)
-    vocab = json.load(open(os.path.join(args.data, "vocab.json")))
-    train, val = load_split(args.data, "train"), load_split(args.data, "val")
+    args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "avsd", "data"), os.path.join(ROOT, "models", "avsd"), MODELS, epochs=20, patience=3, batch=64)
+    vocab, log_path, log = start_training(args.data, args.out)
+    train, val = load_split(args.data, "train", FLOATS), load_split(args.data, "val", FLOATS)
     index_answers(train)
     index_answers(val)
-    os.makedirs(os.path.join(args.out, "onnx"), exist_ok=True)
-    log_path = os.path.join(args.out, "training.json")
-    log = json.load(open(log_path)) if os.path.exists(log_path) else {}
-    for kind in [m for m in args.models.split(",") if m]:
-        torch.manual_seed(args.seed)
-        rng = np.random.default_rng(args.seed)
+    for kind in chosen_models(args.models):
+        rng = seeded(args.seed)
         model = Ranker(kind, len(vocab["words"]), train["history"].shape[1], stats(train["video"]), stats(train["audio"]))
         optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-        best, best_state, epochs, since = -1.0, None, [], 0
-        for epoch in range(args.epochs):
-            model.train()
-            start = time.time()
+
+        def train_epoch():
             order = rng.permutation(len(train["label"]))
             for b in range(0, len(order), args.batch):
                 inputs, label = batch(train, order[b:b + args.batch])
@@ -171,17 +151,9 @@ def main():
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
-            score = mrr(model, val)
-            epochs.append({"epoch": epoch, "val_mrr": round(score, 5), "seconds": round(time.time() - start, 1)})
-            print(f"{kind} epoch {epoch}: val MRR {100 * score:.2f} ({time.time() - start:.0f} s)", flush=True)
-            if score > best:
-                best, best_state, since = score, {k: v.clone() for k, v in model.state_dict().items()}, 0
-            else:
-                since += 1
-                if since >= args.patience:
-                    break
-        model.load_state_dict(best_state)
-        model.eval()
+
+        best, epochs = train_with_early_stopping(model, train_epoch, lambda: mrr(model, val), args.epochs, args.patience,
+                                                 "val_mrr", lambda score: f"val MRR {100 * score:.2f}", kind, digits=5)
         names = model.input_names()
         inputs, _ = batch(val, np.arange(2))
 
@@ -194,25 +166,16 @@ def main():
                 return self.inner(**dict(zip(names, xs)))
 
         path = os.path.join(args.out, "onnx", f"avsd-{kind}.onnx")
-        torch.onnx.export(
-            Exported(model), tuple(inputs[n] for n in names), path, opset_version=17,
-            input_names=names, output_names=["scores"],
-            dynamic_axes={**{n: {0: "batch"} for n in names}, "scores": {0: "batch"}},
-        )
-        log[kind] = {"best_val_mrr": round(best, 5), "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 1e-3}
-        json.dump(log, open(log_path, "w"), indent=1)
+        export_onnx(Exported(model), tuple(inputs[n] for n in names), path, names, "scores")
+        record_training(log, log_path, kind, {"best_val_mrr": round(best, 5), "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 1e-3})
         print(f"{kind}: best val MRR {100 * best:.2f} -> {path}", flush=True)
     write_config(args.out, vocab, log)
 
 
 def write_config(out, vocab, log):
     """models/avsd/avsd.json: the words, the answer bank, the models exported, and the default: the best on val."""
-    models = [m for m in MODELS if os.path.exists(os.path.join(out, "onnx", f"avsd-{m}.onnx")) and m in log]
-    json.dump({
-        "words": vocab["words"], "answers": vocab["answers"], "models": models,
-        "default": max(models, key=lambda m: log[m]["best_val_mrr"]) if models else None,
-        "val_mrr": {m: log[m]["best_val_mrr"] for m in models},
-    }, open(os.path.join(out, "avsd.json"), "w"), indent=1)
+    models = exported_models(out, MODELS, log, lambda m: f"avsd-{m}.onnx")
+    write_trained_config(os.path.join(out, "avsd.json"), vocab, log, models, "val_mrr")
 
 
 if __name__ == "__main__":

@@ -20,29 +20,25 @@ Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] 
 (--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """
-import argparse
 import json
 import os
-import time
+import sys
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common.trainer import (  # noqa: E402
+    chosen_models, exported_models, export_onnx, load_split, record_training, seeded, start_training, trainer_arguments,
+    train_with_early_stopping, write_config as write_trained_config,
+)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MODELS = ["lf-q", "lf-qi", "lf-qih", "hre-qih", "mn-qih", "coref-qih"]
+FLOATS = ("objects", "mask")
 EMBED, HIDDEN = 64, 128
-
-
-def load_split(data_dir, name):
-    meta = json.load(open(os.path.join(data_dir, f"{name}.json")))
-    out = {}
-    for key, shape in meta["shapes"].items():
-        kind = "f32" if key in ("objects", "mask") else "i32"
-        dtype = np.float32 if kind == "f32" else np.int32
-        out[key] = np.fromfile(os.path.join(data_dir, f"{name}.{key}.{kind}"), dtype=dtype).reshape(shape)
-    return out
 
 
 class SentenceEncoder(nn.Module):
@@ -199,32 +195,17 @@ def accuracy(model, split, size=512):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--data", default=os.path.join(ROOT, "models", ".cache", "clevr", "data"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "models", "clevr"))
-    parser.add_argument("--models", default=",".join(MODELS))
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--patience", type=int, default=2)
-    parser.add_argument("--batch", type=int, default=256)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
-    torch.set_num_threads(2)
-    vocab = json.load(open(os.path.join(args.data, "vocab.json")))
-    train, val = load_split(args.data, "train"), load_split(args.data, "val")
+    args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=6, patience=2, batch=256)
+    vocab, log_path, log = start_training(args.data, args.out)
+    train, val = load_split(args.data, "train", FLOATS), load_split(args.data, "val", FLOATS)
     # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
     assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
-    os.makedirs(os.path.join(args.out, "onnx"), exist_ok=True)
-    log_path = os.path.join(args.out, "training.json")
-    log = json.load(open(log_path)) if os.path.exists(log_path) else {}
-    for kind in [m for m in args.models.split(",") if m]:
-        torch.manual_seed(args.seed)
-        rng = np.random.default_rng(args.seed)
+    for kind in chosen_models(args.models):
+        rng = seeded(args.seed)
         model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), train["objects"].shape[2])
         optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
-        best, best_state, epochs, since = -1.0, None, [], 0
-        for epoch in range(args.epochs):
-            model.train()
-            start = time.time()
+
+        def train_epoch():
             for q, h, r, o, m, a, idx in dialog_batches(train, rng.permutation(len(train["answer"]) // 10), args.batch // 10):
                 logits = model.forward_dialogs(q, h, r, o, m)
                 loss = F.cross_entropy(logits, a)
@@ -235,26 +216,13 @@ def main():
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
-            acc = accuracy(model, val)
-            epochs.append({"epoch": epoch, "val_accuracy": acc, "seconds": round(time.time() - start, 1)})
-            print(f"{kind} epoch {epoch}: val accuracy {100 * acc:.2f}% ({time.time() - start:.0f} s)", flush=True)
-            if acc > best:
-                best, best_state, since = acc, {k: v.clone() for k, v in model.state_dict().items()}, 0
-            else:
-                since += 1
-                if since >= args.patience:
-                    break
-        model.load_state_dict(best_state)
-        model.eval()
+
+        best, epochs = train_with_early_stopping(model, train_epoch, lambda: accuracy(model, val), args.epochs, args.patience,
+                                                 "val_accuracy", lambda acc: f"val accuracy {100 * acc:.2f}%", kind)
         example = next(batches(val, np.arange(2), 2))[:4]
         path = os.path.join(args.out, "onnx", f"{kind}.onnx")
-        torch.onnx.export(
-            model, example, path, opset_version=17,
-            input_names=["question", "history", "objects", "object_mask"], output_names=["logits"],
-            dynamic_axes={"question": {0: "batch"}, "history": {0: "batch"}, "objects": {0: "batch"}, "object_mask": {0: "batch"}, "logits": {0: "batch"}},
-        )
-        log[kind] = {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3}
-        json.dump(log, open(log_path, "w"), indent=1)
+        export_onnx(model, example, path, ["question", "history", "objects", "object_mask"], "logits")
+        record_training(log, log_path, kind, {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3})
         print(f"{kind}: best val accuracy {100 * best:.2f}% -> {path}", flush=True)
     write_config(args.out, vocab, train)
 
@@ -262,13 +230,11 @@ def main():
 def write_config(out, vocab, train):
     """models/clevr/clevr.json: the words, the answers, the models exported, and the default: the best on val."""
     log = json.load(open(os.path.join(out, "training.json")))
-    models = [m for m in MODELS if os.path.exists(os.path.join(out, "onnx", f"{m}.onnx")) and m in log]
-    json.dump({
-        "words": vocab["words"], "answers": vocab["answers"], "models": models,
-        "default": max(models, key=lambda m: log[m]["best_val_accuracy"]) if models else None,
-        "val_accuracy": {m: round(log[m]["best_val_accuracy"], 4) for m in models},
+    models = exported_models(out, MODELS, log, lambda m: f"{m}.onnx")
+    write_trained_config(os.path.join(out, "clevr.json"), vocab, log, models, "val_accuracy", digits=4, extra={
         "inputs": {"question_tokens": train["question"].shape[1], "history_rounds": train["history"].shape[1], "round_tokens": train["history"].shape[2], "max_objects": train["objects"].shape[1], "object_features": train["objects"].shape[2]},
-    }, open(os.path.join(out, "clevr.json"), "w"), indent=1)
+    })
+
 
 if __name__ == "__main__":
     main()

