@@ -3,23 +3,31 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { parseCommandLine, runCommand } from './cliArgs';
 
 /**
- * `npm test`: type checks, the import rules (ESLint), unit tests (Vitest, Node), then the production
- * build and the end-to-end tests (Playwright, Debian's Chromium). Stops at the first failing stage,
- * exits non-zero, and ends with one line counting every test: "N passed, N failed".
+ * `npm test`: type checks, the import rules (ESLint), unit tests (Vitest, Node), the model parity
+ * tests (the shipped ONNX models against what PyTorch scored: most of the unit time, so a stage of
+ * their own with limits sized for a loaded machine), then the production build and the end-to-end
+ * tests (Playwright, Debian's Chromium). Stops at the first failing stage, exits non-zero, prints
+ * each stage's time, and ends with one line counting every test: "N passed, N failed".
  */
 // Outside test-results/, which Playwright empties when it starts.
 const REPORT_DIR = 'test-reports';
 const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
+const PARITY_REPORT = `${REPORT_DIR}/parity.json`;
+/** The model parity files: each runs a shipped model over a whole split (minutes on a busy 2-core machine). */
+const PARITY_FILES = ['src/node/clevrModels.test.ts', 'src/node/replyParity.test.ts', 'src/engine/__tests__/objectDetectorParity.test.ts', 'src/node/avsdModels.test.ts'];
 const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
 
 // No options: a stray word (say, a spec name) would otherwise be ignored while everything runs.
 await runCommand('test', () => parseCommandLine(process.argv.slice(2), {}, 'npm test   (for one file: npx vitest run FILE, or npx playwright test SPEC)'));
 
 let failedStage: string | null = null;
+const stageTimes: [string, number][] = [];
 
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+  const start = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stageTimes.push([title, (performance.now() - start) / 1000]);
   if (result.status !== 0) failedStage = title;
   return result.status === 0;
 }
@@ -30,9 +38,9 @@ interface Counts {
   skipped: number;
 }
 
-function unitCounts(): Counts | null {
-  if (!existsSync(UNIT_REPORT)) return null;
-  const r = JSON.parse(readFileSync(UNIT_REPORT, 'utf8')) as {
+function unitCounts(report: string): Counts | null {
+  if (!existsSync(report)) return null;
+  const r = JSON.parse(readFileSync(report, 'utf8')) as {
     numPassedTests: number;
     numFailedTests: number;
     numPendingTests: number;
@@ -58,14 +66,17 @@ let ok =
   run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
   // The import rules of docs/architecture.md (eslint.config.js).
   run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
-  run('Unit tests', npx('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
+  run('Unit tests', npx('vitest'), ['run', ...PARITY_FILES.flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
+  // Limits for a loaded machine: a model loaded in a hook, or a whole split, takes minutes there.
+  run('Model parity tests', npx('vitest'), ['run', ...PARITY_FILES, '--testTimeout=600000', '--hookTimeout=300000', '--reporter=default', '--reporter=json', `--outputFile=${PARITY_REPORT}`]) &&
   run('Chromium', npx('tsx'), ['src/node/checkChromium.ts']) &&
   run('Production build', npx('vite'), ['build']) &&
   // Playwright writes its JSON report to E2E_REPORT (see playwright.config.ts).
   run('End-to-end tests', npx('playwright'), ['test']);
 
 const stages = [
-  ['unit', unitCounts()],
+  ['unit', unitCounts(UNIT_REPORT)],
+  ['model parity', unitCounts(PARITY_REPORT)],
   ['e2e', e2eCounts()],
 ] as const;
 const total = { passed: 0, failed: 0, skipped: 0 };
@@ -85,5 +96,6 @@ if (total.skipped > 0) {
 }
 if (!stages.every(([, c]) => c !== null)) ok = false;
 if (failedStage) console.log(`Stopped: the stage "${failedStage}" failed, so the stages after it did not run.`);
+console.log(`\nStage times: ${stageTimes.map(([title, s]) => `${title} ${s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`}`).join(', ')}; in all ${(stageTimes.reduce((a, [, s]) => a + s, 0) / 60).toFixed(1)} min.`);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(ok && total.failed === 0 ? 0 : 1);
