@@ -8,7 +8,7 @@ import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
 import type { PackDownloadState } from '../../engine/pack/packDownload';
-import { storedPacks, watchStoredPacks } from './packDownloads';
+import { markPackLoadFailed, storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
@@ -117,6 +117,22 @@ export async function loadModels(): Promise<void> {
       noticeActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
       useSettingsStore.getState().setPoolId('demo');
       return loadModels();
+    }
+    if (pack.stored) {
+      // A downloaded pack that will not load must not leave the page without a model: back to the
+      // offline pack, and Settings offers to delete the download and fetch it again.
+      const fallback = defaultPackId(packs.filter((p) => !p.stored).map((p) => p.id));
+      await markPackLoadFailed(pack.id, errorMessage(error));
+      if (fallback) {
+        if (linked === pack.id) {
+          const url = new URL(window.location.href);
+          url.searchParams.delete('pack');
+          window.history.replaceState(window.history.state, '', url);
+        }
+        noticeActions.notify('error', `${pack.name} could not be loaded (${errorMessage(error)}), so the page went back to the offline pack. To use it, open Settings → Model packs and choose "Delete and download again".`);
+        useSettingsStore.getState().setPackId(fallback);
+        return loadModels();
+      }
     }
     // A damaged file (it parsed wrong) must not be served again from the offline copy after a reload.
     const damaged = (error as { code?: unknown } | null)?.code === 'pack-file-corrupt' && !pack.stored && dropDamagedPack(pack.id);
