@@ -30,7 +30,8 @@ function storedSummary(state: PackDownloadState): PackSummary {
 /** Finished downloads read once per load: CLIP packs for the chooser, and a captioner. */
 async function storedSummaries(): Promise<{ clip: PackSummary[]; captioner: CaptionerSummary | null }> {
   const finished = (await storedPacks()).filter((s) => s.status === 'complete');
-  const captioner = finished.find((s) => s.kind === 'captioner');
+  // A downloaded captioner that failed to load is not tried again until it is downloaded again.
+  const captioner = finished.find((s) => s.kind === 'captioner' && !s.loadFailure);
   return { clip: finished.filter((s) => s.kind === 'clip').map(storedSummary), captioner: captioner ? storedSummary(captioner) : null };
 }
 
@@ -111,6 +112,7 @@ export async function loadModels(): Promise<void> {
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
+    if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
