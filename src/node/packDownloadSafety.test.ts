@@ -158,7 +158,9 @@ describe('downloads from a server that is not a proper hub', () => {
     hub.faults.noTree = true;
     const state = await start();
     expect(unlistedNote(state)).toBe(`${url.slice(7)} gave no file list of ${pack.repo} (HTTP 404), so the files' sizes and hashes could not be checked; each file was limited to 310 MB.`);
-    expect(unlistedFileLimit(state)).toBe(Math.min(UNLISTED_FILE_CAP_BYTES, 2 * pack.approxBytes.q8));
+    expect(unlistedFileLimit(state, TEXT_MODEL)).toBe(Math.min(UNLISTED_FILE_CAP_BYTES, 2 * pack.approxBytes.q8));
+    // models:fetch takes every variant: an fp32 tower may be larger than the q8 variant in all.
+    expect(unlistedFileLimit(state, 'onnx/vision_model.onnx')).toBe(UNLISTED_FILE_CAP_BYTES);
     hub.faults.oversize.set(TEXT_MODEL, 20_000_000);
     const store = memoryStore();
     const error = await failure(continuePackDownload(state, { store, fetch: fetchImpl, unlistedFileCapBytes: 1_000_000 }));

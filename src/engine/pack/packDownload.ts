@@ -188,21 +188,29 @@ export async function planPackDownload(pack: RemotePack, hub: string, dtypes: re
   return answer.tree ? plan : { ...plan, unlisted: answer.unlisted };
 }
 
+/** The variant an ONNX file belongs to, by executionPlan's naming; null for the config files. */
+function variantOf(path: string): ModelDtype | null {
+  if (!path.endsWith('.onnx')) return null;
+  return path.endsWith('_quantized.onnx') ? 'q8' : path.endsWith('_fp16.onnx') ? 'fp16' : 'fp32';
+}
+
 /**
  * Most bytes a file the hub lists no size for may have: UNLISTED_FILE_CAP_BYTES, or twice what the
- * pack's variant weighs in all on the real hub when that is less (no file of it can be larger).
+ * file's variant weighs in all on the real hub when that is less (no file of it can be larger).
  */
-export function unlistedFileLimit(state: Pick<PackDownloadState, 'packId' | 'dtypes'>, capBytes = UNLISTED_FILE_CAP_BYTES): number {
+export function unlistedFileLimit(state: Pick<PackDownloadState, 'packId'>, path: string, capBytes = UNLISTED_FILE_CAP_BYTES): number {
   const pack = remotePack(state.packId);
-  const dtypes = Object.values(state.dtypes);
-  const approx = pack && dtypes.length > 0 ? Math.max(...dtypes.map((d) => pack.approxBytes[d])) : Infinity;
+  if (!pack) return capBytes;
+  const variant = variantOf(path);
+  const approx = variant ? pack.approxBytes[variant] : Math.min(...Object.values(pack.approxBytes));
   return Math.min(capBytes, 2 * approx);
 }
 
 /** What the page says of a pack downloaded without a file list. */
-export function unlistedNote(state: Pick<PackDownloadState, 'packId' | 'dtypes' | 'unlisted'>, capBytes?: number): string | null {
+export function unlistedNote(state: Pick<PackDownloadState, 'packId' | 'files' | 'unlisted'>, capBytes?: number): string | null {
   if (!state.unlisted) return null;
-  return `${state.unlisted}, so the files' sizes and hashes could not be checked; each file was limited to ${formatBytes(unlistedFileLimit(state, capBytes))}.`;
+  const most = Math.max(...state.files.map((f) => unlistedFileLimit(state, f.path, capBytes)));
+  return `${state.unlisted}, so the files' sizes and hashes could not be checked; each file was limited to ${formatBytes(most)}.`;
 }
 
 export function newDownloadState(pack: RemotePack, hub: string, plan: PackDownloadPlan, now: string): PackDownloadState {
@@ -290,7 +298,7 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const announced = length !== null && /^\d+$/.test(length) && !encoded ? keep + Number(length) : null;
   const listed = file.bytes !== null;
-  const cap = unlistedFileLimit(state, options.unlistedFileCapBytes);
+  const cap = unlistedFileLimit(state, file.path, options.unlistedFileCapBytes);
   if (!listed && announced !== null && announced > cap) {
     await response.body?.getReader().cancel().catch(() => undefined);
     throw new PackDownloadError('refused', `${host} announces ${file.path} as ${formatBytes(announced)}, more than any file of this pack can have (${formatBytes(cap)}), so it was not downloaded. Check the hub address in Settings.`);
