@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UNLISTED_FILE_CAP_BYTES, checkHubUrl, parseHubTree, refusedContentType, remotePack } from '../engine/pack/hub';
+import { UNLISTED_FILE_CAP_BYTES, checkHubUrl, parseHubTree, refusedContentType, remotePack, withoutCredentials } from '../engine/pack/hub';
 import { type HttpFetch, type PackByteStore, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload, unlistedFileLimit, unlistedNote } from '../engine/pack/packDownload';
 import { downloadOriginAllowed } from '../engine/securityPolicy';
 import { FakeHub } from './fakeHub';
@@ -59,6 +59,11 @@ describe('hub address', () => {
     const checked = checkHubUrl('http://user:s3cret@127.0.0.1:8080', downloadOriginAllowed);
     expect(checked).toEqual({ ok: false, reason: 'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).' });
     expect(JSON.stringify(checked)).not.toContain('s3cret');
+  });
+
+  it('strips credentials from an address saved before they were refused', () => {
+    expect(withoutCredentials('http://user:s3cret@127.0.0.1:8080/')).toBe('http://127.0.0.1:8080');
+    expect(withoutCredentials('https://huggingface.co')).toBe('https://huggingface.co');
   });
 
   it('refuses an address of 200,000 characters by its length', () => {
