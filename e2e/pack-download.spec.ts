@@ -148,6 +148,86 @@ test.describe('pack downloads', () => {
     expect(hub.requests.filter((r) => r.path.includes('/resolve/'))).toEqual([]);
   });
 
+  test('a web server that answers every file with a web page is refused at the first file, and nothing is stored', async ({ page }) => {
+    hub.faults.htmlEverywhere = true;
+    await openDownloads(page);
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(`${new URL(hub.url).host} answered config.json with a web page (text/html), not the file: this address does not serve the pack's files. Check the hub address in Settings.`);
+    await expect(phase(page)).toHaveAttribute('data-phase', 'error');
+    await expect(row(page).getByText(/Stored in this browser/)).toHaveCount(0);
+    await expect(row(page).getByRole('button', { name: 'Try again' })).toBeVisible();
+    // The demo keeps its pack: it still answers.
+    await sendText(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+  });
+
+  test('a server streaming far more than the listed size is stopped at it, and the file deleted', async ({ page }) => {
+    await openDownloads(page);
+    for (const variant of ['', '_quantized', '_fp16']) hub.faults.oversize.set(`onnx/text_model${variant}.onnx`, 60_000_000);
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(
+      /^127\.0\.0\.1:\d+ sent more of onnx\/text_model(_quantized|_fp16)?\.onnx than the [\d.]+ [kM]B the hub lists, so the download was stopped and the file deleted\. Check the hub address in Settings: it does not serve the pack's files as the hub does\.$/,
+    );
+    const file = [...hub.faults.oversize.keys()].find((f) => hub.sentBytes.has(f))!;
+    // The page closed the connection: the server got nowhere near the 60 MB it meant to send.
+    expect(hub.sentBytes.get(file)).toBeLessThan(30_000_000);
+  });
+
+  test('the hub address refuses on Save what cannot be used, and never keeps credentials', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&view=presenter');
+    await page.getByText('Settings', { exact: true }).click();
+    await openPanel(page);
+    const panel = page.getByRole('region', { name: 'Model packs to download' });
+    await expect(panel.getByText(/such as http:\/\/127\.0\.0\.1:8080\.$/)).toBeVisible();
+    await page.getByTestId('hub-address').fill('http://user:s3cret@127.0.0.1:9');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(panel.getByRole('alert')).toHaveText('The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).');
+    expect(await page.evaluate(() => localStorage.getItem('mmdialog-settings') ?? '')).not.toContain('s3cret');
+    await page.getByTestId('hub-address').fill('http://192.168.1.10:8080');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(panel.getByRole('alert')).toHaveText(/^This page's security policy lets it download only from huggingface\.co .*, so http:\/\/192\.168\.1\.10:8080 cannot be used\./);
+    expect(await page.evaluate(() => localStorage.getItem('mmdialog-settings') ?? '')).not.toContain('192.168');
+  });
+
+  test('a redirect loop and a redirect the security policy blocks say the hub was reached', async ({ page }) => {
+    await openDownloads(page);
+    const host = new URL(hub.url).host;
+    hub.faults.redirect.set('config.json', 'loop');
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(`${host} was reached, but its redirect for config.json could not be followed: it redirects in a loop, or to an address that is not http(s). Check the hub address in Settings; a mirror must serve the files itself or redirect to them once.`);
+    hub.faults.redirect.set('config.json', 'http://10.255.255.1:8080/config.json');
+    await row(page).getByRole('button', { name: 'Try again' }).click();
+    await expect(row(page).getByRole('alert')).toHaveText(/ was reached, but it redirects config\.json to .*, which this page's security policy does not allow/);
+  });
+
+  test('a downloaded pack that will not load: the page goes back to the offline pack and offers to download it again', async ({ page }) => {
+    hub.faults.noTree = true;
+    for (const variant of ['', '_quantized', '_fp16']) hub.faults.replaced.set(`onnx/text_model${variant}.onnx`, Buffer.alloc(4096, 9));
+    await openDownloads(page);
+    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'complete');
+    await expect(row(page).getByTestId('download-message')).toHaveText(/ gave no file list of Xenova\/clip-vit-base-patch32 \(HTTP 404\), so the files' sizes and hashes could not be checked; each file was limited to \d+ MB\.$/);
+    await row(page).getByRole('button', { name: 'Use it' }).click();
+    await expect(row(page).getByTestId('load-failure')).toContainText('It could not be loaded, so the page went back to the offline pack:', { timeout: 150_000 });
+    await expect(row(page).getByTestId('load-failure')).not.toContainText('re-run the script');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(page.getByTestId('pack-name')).not.toContainText('(downloaded)');
+    await expect(row(page).getByRole('button', { name: 'Use it' })).toHaveCount(0);
+    // After a reload too: the offline pack loads, and the broken download is still offered for a new download.
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(page.getByTestId('pack-name')).not.toContainText('(downloaded)');
+    await sendText(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    await page.getByText('Settings', { exact: true }).click();
+    await openPanel(page);
+    hub.reset();
+    await row(page).getByRole('button', { name: 'Delete and download again' }).click();
+    await expect(phase(page)).toHaveAttribute('data-phase', 'complete');
+    await expect(row(page).getByRole('button', { name: 'Use it' })).toBeVisible();
+    await expect(row(page).getByTestId('load-failure')).toHaveCount(0);
+  });
+
   test('download the captioner, use it, and it writes the caption of a shared photo', async ({ page }) => {
     const reference = JSON.parse(readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'reference.json'), 'utf8')) as { images: Record<string, Record<'fp32' | 'q8', { text: string }>> };
     await openDownloads(page);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { join, relative, sep } from 'node:path';
@@ -8,7 +9,8 @@ import { join, relative, sep } from 'node:path';
  * URL scheme ({repo}/resolve/{revision}/{file}, with LFS files redirected to a CDN path as the real
  * hub does), Range requests, ETag / X-Linked-Etag / X-Linked-Size, the tree API and CORS, and serves
  * the project's own packs under real repo names. Faults are set per test: a transfer cut after N
- * bytes, a 404, slow streaming, a server that ignores Range, a damaged byte.
+ * bytes, a 404, slow streaming, a server that ignores Range, a damaged byte; and hubs that are not
+ * one: no tree API, a damaged tree, web pages for every file, endless or inflating bodies, redirect loops.
  */
 export interface FakeHubRepo {
   /** e.g. "Xenova/clip-vit-base-patch32". */
@@ -30,6 +32,20 @@ export interface FakeHubFaults {
   ignoreRange: boolean;
   /** Flip one byte of these files' bodies (their listed size and hash stay right). */
   damaged: Set<string>;
+  /** Answer 404 for the tree API, as a plain file mirror does. */
+  noTree: boolean;
+  /** Answer the tree API with this body (200, application/json) instead of the real list. */
+  treeBody: string | null;
+  /** Answer 200 text/html (a web page) for every file, as a web server that is not a hub does. */
+  htmlEverywhere: boolean;
+  /** Serve this many bytes for these files instead of their own, without a Content-Length. */
+  oversize: Map<string, number>;
+  /** Serve these files as a gzip (Content-Encoding) of this many zero bytes. */
+  gzipBomb: Map<string, number>;
+  /** Serve these bytes for these files instead (octet-stream; the tree still lists the real ones). */
+  replaced: Map<string, Buffer>;
+  /** Redirect these files to this address ("loop": to themselves, for ever). */
+  redirect: Map<string, string>;
 }
 
 export interface FakeHubRequest {
@@ -66,8 +82,23 @@ function listFiles(dir: string): string[] {
 }
 
 export class FakeHub {
-  readonly faults: FakeHubFaults = { cutAfter: new Map(), notFound: new Set(), slowMsPerChunk: 0, ignoreRange: false, damaged: new Set() };
+  readonly faults: FakeHubFaults = {
+    cutAfter: new Map(),
+    notFound: new Set(),
+    slowMsPerChunk: 0,
+    ignoreRange: false,
+    damaged: new Set(),
+    noTree: false,
+    treeBody: null,
+    htmlEverywhere: false,
+    oversize: new Map(),
+    gzipBomb: new Map(),
+    replaced: new Map(),
+    redirect: new Map(),
+  };
   readonly requests: FakeHubRequest[] = [];
+  /** Body bytes written per file (before compression), to see where a client stopped reading. */
+  readonly sentBytes = new Map<string, number>();
   private readonly repos = new Map<string, Map<string, ServedFile>>();
   private server: Server | null = null;
   url = '';
@@ -106,7 +137,15 @@ export class FakeHub {
     this.faults.damaged.clear();
     this.faults.slowMsPerChunk = 0;
     this.faults.ignoreRange = false;
+    this.faults.noTree = false;
+    this.faults.treeBody = null;
+    this.faults.htmlEverywhere = false;
+    this.faults.oversize.clear();
+    this.faults.gzipBomb.clear();
+    this.faults.replaced.clear();
+    this.faults.redirect.clear();
     this.requests.length = 0;
+    this.sentBytes.clear();
   }
 
   /** The files of a repo as the hub would list them: path, size, sha256. */
@@ -124,6 +163,16 @@ export class FakeHub {
       return;
     }
     const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/([^/]+)$/.exec(path);
+    if (tree && (this.faults.noTree || this.faults.htmlEverywhere)) {
+      log(404);
+      res.writeHead(404, { ...CORS, 'Content-Type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+      return;
+    }
+    if (tree && this.faults.treeBody !== null) {
+      log(200);
+      res.writeHead(200, { ...CORS, 'Content-Type': 'application/json' }).end(this.faults.treeBody);
+      return;
+    }
     if (tree) {
       const files = this.repos.get(tree[1]!);
       log(files ? 200 : 404);
@@ -149,6 +198,21 @@ export class FakeHub {
     const cdn = /^\/cdn\/([^/]+\/[^/]+)\/(.+)$/.exec(path);
     const repo = resolve?.[1] ?? cdn?.[1];
     const file = resolve?.[3] ?? cdn?.[2];
+    if (this.faults.htmlEverywhere) {
+      log(200);
+      res.writeHead(200, { ...CORS, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Welcome</title></head><body>It works!</body></html>');
+      return;
+    }
+    const redirect = file !== undefined ? this.faults.redirect.get(file) : undefined;
+    if (redirect !== undefined) {
+      log(302);
+      res.writeHead(302, { ...CORS, Location: redirect === 'loop' ? (req.url ?? '/') : redirect }).end();
+      return;
+    }
+    if (file !== undefined && (this.faults.oversize.has(file) || this.faults.gzipBomb.has(file))) {
+      await this.sendEndless(res, file, log);
+      return;
+    }
     const served = repo && file ? this.repos.get(repo)?.get(file) : undefined;
     if (!served || !file || this.faults.notFound.has(file)) {
       log(404);
@@ -164,8 +228,44 @@ export class FakeHub {
     await this.sendBody(res, file, served, range, log);
   }
 
+  /** An oversized body without Content-Length, or a gzip that inflates to many times its size. */
+  private async sendEndless(res: ServerResponse, file: string, log: (status: number) => void): Promise<void> {
+    log(200);
+    const bomb = this.faults.gzipBomb.get(file);
+    if (bomb !== undefined) {
+      const gzip = gzipSync(Buffer.alloc(bomb));
+      res.writeHead(200, { ...CORS, 'Content-Type': 'application/octet-stream', 'Content-Encoding': 'gzip', 'Content-Length': String(gzip.length) });
+      this.sentBytes.set(file, gzip.length);
+      res.end(gzip);
+      return;
+    }
+    const total = this.faults.oversize.get(file)!;
+    res.writeHead(200, { ...CORS, 'Content-Type': 'application/octet-stream' });
+    const chunk = Buffer.alloc(CHUNK, 7);
+    let sent = 0;
+    while (sent < total && !res.destroyed) {
+      const part = chunk.subarray(0, Math.min(CHUNK, total - sent));
+      const drained = res.write(part);
+      sent += part.length;
+      this.sentBytes.set(file, sent);
+      if (!drained) {
+        const ok = await new Promise<boolean>((resolve) => {
+          const settle = (drained: boolean) => () => {
+            res.off('drain', onDrain).off('close', onClose);
+            resolve(drained);
+          };
+          const onDrain = settle(true);
+          const onClose = settle(false);
+          res.on('drain', onDrain).on('close', onClose);
+        });
+        if (!ok) return;
+      }
+    }
+    res.end();
+  }
+
   private async sendBody(res: ServerResponse, file: string, served: ServedFile, range: string | null, log: (status: number) => void): Promise<void> {
-    let body = served.bytes;
+    let body = this.faults.replaced.get(file) ?? served.bytes;
     if (this.faults.damaged.has(file)) {
       body = Buffer.from(body);
       body[Math.floor(body.length / 2)]! ^= 0xff;

@@ -2,8 +2,8 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ModelDtype } from '../engine/onnx/executionPlan';
-import { DEFAULT_HUB, type DownloadPlan, REMOTE_PACKS, formatBytes, remotePack } from '../engine/pack/hub';
-import { type DownloadProgress, type HttpFetch, type PackByteStore, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload } from '../engine/pack/packDownload';
+import { DEFAULT_HUB, REMOTE_PACKS, formatBytes, remotePack } from '../engine/pack/hub';
+import { type DownloadProgress, type HttpFetch, type PackByteStore, type PackDownloadPlan, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload } from '../engine/pack/packDownload';
 
 /**
  * `npm run models:fetch -- <pack>`: downloads a pack from the hub into models/<id>/ with the page's
@@ -62,12 +62,13 @@ function folderStore(dir: string): PackByteStore {
 }
 
 /** Every variant the repo has: one plan per dtype, merged. */
-async function planEveryVariant(id: string, hub: string, fetchImpl: HttpFetch, answerTimeoutMs?: number): Promise<DownloadPlan> {
+async function planEveryVariant(id: string, hub: string, fetchImpl: HttpFetch, answerTimeoutMs?: number): Promise<PackDownloadPlan> {
   const pack = remotePack(id)!;
-  const plans: DownloadPlan[] = [];
+  const plans: PackDownloadPlan[] = [];
   for (const dtype of ['q8', 'fp16', 'fp32'] as ModelDtype[]) plans.push(await planPackDownload(pack, hub, [dtype], fetchImpl, undefined, answerTimeoutMs));
   const files = new Map(plans.flatMap((p) => p.files.map((f) => [f.path, f] as const)));
-  return { files: [...files.values()], dtypes: plans[0]!.dtypes, bytes: [...files.values()].reduce((s, f) => s + (f.bytes ?? 0), 0) };
+  const unlisted = plans[0]!.unlisted;
+  return { files: [...files.values()], dtypes: plans[0]!.dtypes, bytes: [...files.values()].reduce((s, f) => s + (f.bytes ?? 0), 0), ...(unlisted ? { unlisted } : {}) };
 }
 
 export async function fetchPack(id: string, options: FetchOptions): Promise<{ dir: string; files: { path: string; bytes: number; sha256?: string }[] }> {

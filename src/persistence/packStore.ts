@@ -121,6 +121,7 @@ export async function deleteStoredPack(packId: string): Promise<void> {
 /** A finished pack as the engine reads packs. */
 export class StoredPackSource implements PackFileSource {
   readonly location: string;
+  readonly repairAdvice = 'Delete it in Settings → Model packs and download it again.';
   constructor(private readonly packId: string) {
     this.location = `stored pack ${packId}/`;
   }

@@ -66,7 +66,7 @@ export class ClipEncoder {
     const files = new Set(packFiles);
     for (const required of PACK_CONFIG_FILES) {
       if (!files.has(required)) {
-        throw new EngineError('pack-file-missing', `${source.location}${required} is missing, so the model pack cannot be loaded. Restore the pack (see docs/models.md, "Model packs") and reload.`);
+        throw new EngineError('pack-file-missing', `${source.location}${required} is missing, so the model pack cannot be loaded. ${source.repairAdvice ?? 'Restore the pack (see docs/models.md, "Model packs") and reload.'}`);
       }
     }
     const [configJson, imageJson, tokenizerJson, tokenizerConfig] = await Promise.all(
@@ -78,7 +78,7 @@ export class ClipEncoder {
     const sessionStart = nowMs();
     const sessions = await ModelSessions.load(source, files, TOWERS, plan, {
       ...options,
-      missingAdvice: 'the model pack cannot be loaded. Restore the pack (see docs/models.md, "Model packs") and reload.',
+      missingAdvice: `the model pack cannot be loaded. ${source.repairAdvice ?? 'Restore the pack (see docs/models.md, "Model packs") and reload.'}`,
     });
     const fingerprint = hashText(JSON.stringify([configJson, imageJson, tokenizerJson, tokenizerConfig, sessions.fileHashes]));
     const timings = { totalMs: 0, sessionMs: 0 };

@@ -17,6 +17,8 @@ export interface FileProgress {
 export interface PackFileSource {
   /** Human-readable location, used in error messages ("models/mini-clip/"). */
   readonly location: string;
+  /** What to do about a missing or damaged file, when it is not "restore the pack" (a downloaded pack is downloaded again). */
+  readonly repairAdvice?: string;
   readBytes(path: string, onProgress?: (progress: FileProgress) => void): Promise<Uint8Array>;
 }
 
@@ -27,7 +29,7 @@ export async function readPackJson(source: PackFileSource, path: string): Promis
   } catch (cause) {
     throw new EngineError(
       'pack-file-corrupt',
-      `${source.location}${path} is not valid JSON, so the model pack cannot be used. Restore the file (re-run the script that made the pack) and reload.`,
+      `${source.location}${path} is not valid JSON, so the model pack cannot be used. ${source.repairAdvice ?? 'Restore the file (re-run the script that made the pack) and reload.'}`,
       { cause },
     );
   }

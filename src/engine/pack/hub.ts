@@ -1,7 +1,7 @@
 import { type ModelDtype, pickOnnxFile } from '../onnx/executionPlan';
 
 // URL exists in browsers, workers and Node; the engine compiles without DOM types.
-declare const URL: new (input: string) => { protocol: string; search: string; hash: string; href: string; host: string };
+declare const URL: new (input: string) => { protocol: string; search: string; hash: string; href: string; host: string; origin: string; username: string; password: string };
 
 /**
  * The Hugging Face hub's layout, as the page's downloads and `npm run models:fetch` both use it:
@@ -69,16 +69,66 @@ export function remotePack(id: string): RemotePack | undefined {
 
 export const DEFAULT_HUB = 'https://huggingface.co';
 
+/** Longest hub address accepted: real ones are a few dozen characters, and a browser answers a far longer one with a bare network error. */
+export const MAX_HUB_URL_LENGTH = 2000;
+
 /** The hub address as typed, checked: an http(s) URL without a trailing slash; null when it is not one. */
 export function normalizeHubUrl(text: string): string | null {
+  const checked = checkHubUrl(text);
+  return checked.ok ? checked.url : null;
+}
+
+export type HubUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
+
+/**
+ * The hub address as typed, checked, with the sentence to show when it cannot be used. Credentials
+ * (user:pass@) are refused rather than kept: the page would store them in clear and browsers refuse
+ * to send them from fetch anyway. `originAllowed` is the page's security policy (the CLI has none).
+ */
+export function checkHubUrl(text: string, originAllowed?: (origin: string) => boolean): HubUrlCheck {
+  const trimmed = text.trim();
+  if (trimmed.length > MAX_HUB_URL_LENGTH) {
+    return { ok: false, reason: `The hub address is ${trimmed.length.toLocaleString('en')} characters long; a hub address has at most ${MAX_HUB_URL_LENGTH.toLocaleString('en')}. Type only the hub's address, such as https://huggingface.co.` };
+  }
+  let url: InstanceType<typeof URL>;
   try {
-    const url = new URL(text.trim());
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (url.search || url.hash) return null;
+    url = new URL(trimmed);
+  } catch {
+    return { ok: false, reason: `"${shortForMessage(trimmed)}" is not an http(s) address. Type one like https://huggingface.co or http://127.0.0.1:8080.` };
+  }
+  if (url.username || url.password) {
+    return { ok: false, reason: 'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).' };
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return { ok: false, reason: `"${shortForMessage(trimmed)}" is not an http(s) address. Type one like https://huggingface.co or http://127.0.0.1:8080.` };
+  }
+  if (url.search || url.hash) {
+    return { ok: false, reason: `The hub address "${shortForMessage(trimmed)}" has a query or fragment (? or #); a hub address has neither. Type one like https://huggingface.co.` };
+  }
+  if (originAllowed && !originAllowed(url.origin)) {
+    return {
+      ok: false,
+      reason: `This page's security policy lets it download only from huggingface.co (and its file servers) or a mirror on this machine (localhost, 127.0.0.1), so ${url.origin} cannot be used. Use one of those, or add the mirror to DOWNLOAD_ORIGINS in src/engine/securityPolicy.ts and rebuild.`,
+    };
+  }
+  return { ok: true, url: url.href.replace(/\/+$/, '') };
+}
+
+/** The address without a user name or password: for an address stored before they were refused. */
+export function withoutCredentials(text: string): string {
+  try {
+    const url = new URL(text);
+    if (!url.username && !url.password) return text;
+    url.username = '';
+    url.password = '';
     return url.href.replace(/\/+$/, '');
   } catch {
-    return null;
+    return text;
   }
+}
+
+function shortForMessage(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
 /** {hub}/{repo}/resolve/{revision}/{file}: the hub's address of one file (it may redirect to a CDN). */
@@ -97,21 +147,74 @@ export interface HubFileInfo {
   sha256?: string;
 }
 
-/** Reads the tree API's answer: [{type: 'file', path, size, lfs?: {oid, size}}, ...]; null when it is not that. */
-export function parseHubTree(json: unknown): Map<string, HubFileInfo> | null {
-  if (!Array.isArray(json)) return null;
+export type HubTreeReading = { files: Map<string, HubFileInfo> } | { damaged: string };
+
+const isByteCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+
+/**
+ * Reads the tree API's answer: [{type: 'file', path, size, lfs?: {oid, size}}, ...]. Anything else,
+ * or a file whose size is not a whole number of bytes, is `damaged` with the reason: such a list
+ * cannot be used to check sizes and hashes, and must not be taken for "no list".
+ */
+export function parseHubTree(json: unknown): HubTreeReading {
+  if (!Array.isArray(json)) return { damaged: 'it is not a list of files' };
   const files = new Map<string, HubFileInfo>();
-  for (const entry of json) {
-    if (typeof entry !== 'object' || entry === null) return null;
+  for (const [index, entry] of json.entries()) {
+    if (typeof entry !== 'object' || entry === null) return { damaged: `entry ${index + 1} is not a file record` };
     const e = entry as Record<string, unknown>;
     if (e['type'] !== 'file') continue;
-    if (typeof e['path'] !== 'string' || typeof e['size'] !== 'number') return null;
-    const lfs = e['lfs'] as Record<string, unknown> | undefined;
-    const oid = typeof lfs?.['oid'] === 'string' && /^[0-9a-f]{64}$/.test(lfs['oid']) ? lfs['oid'] : undefined;
-    const bytes = typeof lfs?.['size'] === 'number' ? lfs['size'] : e['size'];
-    files.set(e['path'], oid ? { bytes, sha256: oid } : { bytes });
+    if (typeof e['path'] !== 'string' || e['path'] === '') return { damaged: `entry ${index + 1} has no path` };
+    const path = shortName(e['path']);
+    if (!isByteCount(e['size'])) return { damaged: `it gives ${path} the size ${shortName(JSON.stringify(e['size']) ?? 'none')}, which is not a number of bytes` };
+    const lfs = e['lfs'];
+    if (lfs === undefined || lfs === null) {
+      files.set(e['path'], { bytes: e['size'] });
+      continue;
+    }
+    if (typeof lfs !== 'object') return { damaged: `its LFS record of ${path} is not an object` };
+    const l = lfs as Record<string, unknown>;
+    if (typeof l['oid'] !== 'string' || !/^[0-9a-f]{64}$/.test(l['oid'])) return { damaged: `its LFS record of ${path} has no SHA-256` };
+    if (l['size'] !== undefined && !isByteCount(l['size'])) return { damaged: `it gives ${path} the LFS size ${shortName(JSON.stringify(l['size']) ?? 'none')}, which is not a number of bytes` };
+    files.set(e['path'], { bytes: isByteCount(l['size']) ? l['size'] : e['size'], sha256: l['oid'] });
   }
-  return files;
+  return { files };
+}
+
+function shortName(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/**
+ * Most bytes one file may have when the hub lists no size (a plain mirror without the tree API):
+ * more than the largest file of any pack above (the captioner's fp32 decoder, about 0.6 GB), far
+ * less than a server streaming without end. Decoded bytes count (a gzip must not inflate past it).
+ */
+export const UNLISTED_FILE_CAP_BYTES = 1_000_000_000;
+
+/** Content types a hub or mirror may serve pack files as: the hub sends JSON and text files as text/plain, the models (LFS) as octet-stream. */
+const BINARY_TYPES = ['application/octet-stream', 'binary/octet-stream'];
+const TEXT_TYPES = ['application/json', 'text/plain', ...BINARY_TYPES];
+
+/**
+ * Why a response's Content-Type cannot be a pack file (a web page, an image...), or null when it can.
+ * A server that names no type is given the benefit of the doubt; the bytes are sniffed as well.
+ */
+export function refusedContentType(path: string, header: string | null): string | null {
+  if (header === null || header.trim() === '') return null;
+  const type = header.split(';')[0]!.trim().toLowerCase();
+  const text = /\.(json|txt)$/.test(path);
+  const allowed = text ? TEXT_TYPES : BINARY_TYPES;
+  if (allowed.includes(type)) return null;
+  if (type === 'text/html' || type === 'application/xhtml+xml') return `a web page (${type}), not the file`;
+  return `${shortName(type)}, which is not a model file (expected ${text ? 'application/json, text/plain or ' : ''}application/octet-stream)`;
+}
+
+/** Whether a file's first bytes are markup ("<!doctype html>", "<html", "<?xml"): a web page or an error page, never a model or JSON file. */
+export function startsLikeMarkup(bytes: Uint8Array): boolean {
+  let i = 0;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3; // UTF-8 BOM
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i++;
+  return bytes[i] === 0x3c; // "<"
 }
 
 export interface PlannedFile {

@@ -1,6 +1,6 @@
 import { errorMessage } from '../errors';
 import type { ModelDtype } from '../onnx/executionPlan';
-import { type DownloadPlan, type HubFileInfo, type RemotePack, type RemotePackKind, formatBytes, hubFileUrl, hubTreeUrl, parseHubTree, planDownload } from './hub';
+import { type DownloadPlan, type HubFileInfo, type RemotePack, type RemotePackKind, UNLISTED_FILE_CAP_BYTES, formatBytes, hubFileUrl, hubTreeUrl, parseHubTree, planDownload, refusedContentType, remotePack, startsLikeMarkup } from './hub';
 
 /**
  * Downloads a pack from the hub into a byte store, resumably: each file continues with an HTTP Range
@@ -47,6 +47,10 @@ export interface PackDownloadState {
   files: StoredFileState[];
   /** A download left 'downloading' by a reload continues when the page opens again. */
   status: 'downloading' | 'paused' | 'complete';
+  /** Set when the hub gave no file list: why, e.g. "127.0.0.1:8080 has no file list (HTTP 404)". Sizes and hashes were then not checked. */
+  unlisted?: string;
+  /** Set when the finished pack failed to load: what the loader said. The page then offers to delete it and download it again. */
+  loadFailure?: string;
   startedAt: string;
   completedAt?: string;
 }
@@ -68,7 +72,8 @@ export interface PackByteStore {
   removeFile(packId: string, path: string): Promise<void>;
 }
 
-export type DownloadFailure = 'unreachable' | 'not-found' | 'http' | 'interrupted' | 'mismatch' | 'quota' | 'paused';
+/** 'refused': the hub was reached but what it sent cannot be a pack (a web page, a damaged file list, more bytes than listed); 'redirect': a redirect that could not be followed. */
+export type DownloadFailure = 'unreachable' | 'not-found' | 'http' | 'interrupted' | 'mismatch' | 'quota' | 'paused' | 'refused' | 'redirect';
 
 export class PackDownloadError extends Error {
   override name = 'PackDownloadError';
@@ -97,6 +102,8 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void;
   /** Default ANSWER_TIMEOUT_MS. */
   answerTimeoutMs?: number;
+  /** Default UNLISTED_FILE_CAP_BYTES; tests set less. */
+  unlistedFileCapBytes?: number;
 }
 
 const RESUME_ADVICE = 'What arrived is kept: Resume continues from it.';
@@ -132,6 +139,8 @@ async function request(fetchImpl: HttpFetch, url: string, headers: Record<string
     return await Promise.race([fetchImpl(url, { headers, ...(signal ? { signal } : {}) }), timeout]);
   } catch (error) {
     if (signal?.aborted) throw pausedError();
+    // The page's fetch explains failures it can tell apart (a redirect loop, a redirect the security policy blocks).
+    if (error instanceof PackDownloadError) throw error;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
     throw new PackDownloadError('unreachable', `Could not reach ${hostOf(url)} (${errorMessage(cause)}). Check the network, or the hub address in Settings. ${RESUME_ADVICE}`, { cause: error });
   } finally {
@@ -139,28 +148,72 @@ async function request(fetchImpl: HttpFetch, url: string, headers: Record<string
   }
 }
 
-/** The hub's tree of the repo (sizes and hashes), or null when the hub (a plain mirror) has no tree API. */
-export async function readHubTree(pack: RemotePack, hub: string, fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<Map<string, HubFileInfo> | null> {
-  const response = await request(fetchImpl, hubTreeUrl(hub, pack), {}, signal, answerTimeoutMs);
-  if (response.status === 404 || !response.ok) return null;
+export type HubTreeAnswer = { tree: Map<string, HubFileInfo> } | { tree: null; unlisted: string };
+
+/**
+ * The hub's tree of the repo (sizes and hashes), or why there is none (a plain mirror has no tree
+ * API). A list that is there but damaged is refused: it must not pass for "no list".
+ */
+export async function readHubTree(pack: RemotePack, hub: string, fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<HubTreeAnswer> {
+  const url = hubTreeUrl(hub, pack);
+  const response = await request(fetchImpl, url, {}, signal, answerTimeoutMs);
+  if (!response.ok) return { tree: null, unlisted: `${hostOf(url)} gave no file list of ${pack.repo} (HTTP ${response.status})` };
+  const damaged = (why: string) =>
+    new PackDownloadError('refused', `The file list ${hostOf(url)} gave for ${pack.repo} is damaged (${why}), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`);
+  const refused = refusedContentType('tree.json', response.headers.get('content-type'));
+  if (refused) throw damaged(`it is ${refused}`);
+  let json: unknown;
   try {
-    return parseHubTree(await response.json());
+    json = await response.json();
   } catch {
-    return null;
+    throw damaged('it is not JSON');
   }
+  const reading = parseHubTree(json);
+  if ('damaged' in reading) throw damaged(reading.damaged);
+  return { tree: reading.files };
+}
+
+export interface PackDownloadPlan extends DownloadPlan {
+  /** Why the hub gave no file list, when it gave none. */
+  unlisted?: string;
 }
 
 /** Asks the hub what to download for these variants (best first). Throws when the repo lacks a file the pack needs. */
-export async function planPackDownload(pack: RemotePack, hub: string, dtypes: readonly ModelDtype[], fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<DownloadPlan> {
-  const tree = await readHubTree(pack, hub, fetchImpl, signal, answerTimeoutMs);
-  const plan = planDownload(pack, tree, dtypes);
+export async function planPackDownload(pack: RemotePack, hub: string, dtypes: readonly ModelDtype[], fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<PackDownloadPlan> {
+  const answer = await readHubTree(pack, hub, fetchImpl, signal, answerTimeoutMs);
+  const plan = planDownload(pack, answer.tree, dtypes);
   if ('missing' in plan) {
     throw new PackDownloadError('not-found', `${hub} has no file ${plan.missing} in ${pack.repo}, so ${pack.name} cannot be downloaded from it. Check the hub address in Settings (a mirror must hold the whole repo).`);
   }
-  return plan;
+  return answer.tree ? plan : { ...plan, unlisted: answer.unlisted };
 }
 
-export function newDownloadState(pack: RemotePack, hub: string, plan: DownloadPlan, now: string): PackDownloadState {
+/** The variant an ONNX file belongs to, by executionPlan's naming; null for the config files. */
+function variantOf(path: string): ModelDtype | null {
+  if (!path.endsWith('.onnx')) return null;
+  return path.endsWith('_quantized.onnx') ? 'q8' : path.endsWith('_fp16.onnx') ? 'fp16' : 'fp32';
+}
+
+/**
+ * Most bytes a file the hub lists no size for may have: UNLISTED_FILE_CAP_BYTES, or twice what the
+ * file's variant weighs in all on the real hub when that is less (no file of it can be larger).
+ */
+export function unlistedFileLimit(state: Pick<PackDownloadState, 'packId'>, path: string, capBytes = UNLISTED_FILE_CAP_BYTES): number {
+  const pack = remotePack(state.packId);
+  if (!pack) return capBytes;
+  const variant = variantOf(path);
+  const approx = variant ? pack.approxBytes[variant] : Math.min(...Object.values(pack.approxBytes));
+  return Math.min(capBytes, 2 * approx);
+}
+
+/** What the page says of a pack downloaded without a file list. */
+export function unlistedNote(state: Pick<PackDownloadState, 'packId' | 'files' | 'unlisted'>, capBytes?: number): string | null {
+  if (!state.unlisted) return null;
+  const most = Math.max(...state.files.map((f) => unlistedFileLimit(state, f.path, capBytes)));
+  return `${state.unlisted}, so the files' sizes and hashes could not be checked; each file was limited to ${formatBytes(most)}.`;
+}
+
+export function newDownloadState(pack: RemotePack, hub: string, plan: PackDownloadPlan, now: string): PackDownloadState {
   return {
     version: 1,
     packId: pack.id,
@@ -171,6 +224,7 @@ export function newDownloadState(pack: RemotePack, hub: string, plan: DownloadPl
     dtypes: plan.dtypes,
     files: plan.files.map((f) => ({ path: f.path, bytes: f.bytes, ...(f.sha256 ? { sha256: f.sha256 } : {}), done: false })),
     status: 'downloading',
+    ...(plan.unlisted ? { unlisted: plan.unlisted } : {}),
     startedAt: now,
   };
 }
@@ -233,16 +287,32 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
   const resumed = response.status === 206;
   // A server that ignores Range sends the whole file again: start it over rather than append it twice.
   const keep = resumed ? have : 0;
+  const host = hostOf(url);
+  const refusal = (why: string) => new PackDownloadError('refused', `${host} answered ${file.path} with ${why}: this address does not serve the pack's files. Check the hub address in Settings.`);
+  const refusedType = refusedContentType(file.path, response.headers.get('content-type'));
+  if (refusedType) {
+    await response.body?.getReader().cancel().catch(() => undefined);
+    throw refusal(refusedType);
+  }
   const length = response.headers.get('content-length');
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const announced = length !== null && /^\d+$/.test(length) && !encoded ? keep + Number(length) : null;
+  const listed = file.bytes !== null;
+  const cap = unlistedFileLimit(state, file.path, options.unlistedFileCapBytes);
+  if (!listed && announced !== null && announced > cap) {
+    await response.body?.getReader().cancel().catch(() => undefined);
+    throw new PackDownloadError('refused', `${host} announces ${file.path} as ${formatBytes(announced)}, more than any file of this pack can have (${formatBytes(cap)}), so it was not downloaded. Check the hub address in Settings.`);
+  }
   if (file.bytes === null && announced !== null) {
     file.bytes = announced;
     await store.writeState(state);
   } else if (file.bytes !== null && announced !== null && announced !== file.bytes) {
-    throw new PackDownloadError('mismatch', `${file.path} from ${hostOf(url)} is ${formatBytes(announced)}, but the hub lists it as ${formatBytes(file.bytes)}. The mirror holds another version of the pack; check the hub address in Settings.`);
+    throw new PackDownloadError('mismatch', `${file.path} from ${host} is ${formatBytes(announced)}, but the hub lists it as ${formatBytes(file.bytes)}. The mirror holds another version of the pack; check the hub address in Settings.`);
   }
-  if (!response.body) throw new PackDownloadError('interrupted', `${hostOf(url)} sent no data for ${file.path}. ${RESUME_ADVICE}`);
+  // Bytes past the limit are never written: the size listed (or announced), else the cap; decoded bytes count, so a gzip cannot inflate past it.
+  const limit = file.bytes ?? cap;
+  const limitSource = file.bytes === null ? 'any file of this pack can have' : state.unlisted ? 'the server announced' : 'the hub lists';
+  if (!response.body) throw new PackDownloadError('interrupted', `${host} sent no data for ${file.path}. ${RESUME_ADVICE}`);
   let writer: PackFileWriter;
   try {
     writer = await store.openAppend(state.packId, file.path, keep);
@@ -250,7 +320,9 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
     throw storageError(error, state);
   }
   const reader = response.body.getReader();
+  const sniff = keep === 0 && /\.(json|onnx)$/.test(file.path);
   let loaded = keep;
+  let stop: PackDownloadError | null = null;
   onBytes(loaded);
   try {
     for (;;) {
@@ -267,6 +339,19 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
       }
       if (chunk.done) break;
       const value = chunk.value!;
+      if (value.length === 0) continue;
+      if (loaded === 0 && sniff && startsLikeMarkup(value)) {
+        stop = refusal('a web page (it begins with "<"), not the file');
+      } else if (loaded + value.length > limit) {
+        stop = new PackDownloadError(
+          'refused',
+          `${host} sent more of ${file.path} than the ${formatBytes(limit)} ${limitSource}${encoded ? ' once unpacked (it came compressed)' : ''}, so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`,
+        );
+      }
+      if (stop) {
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
       try {
         await writer.write(value);
       } catch (error) {
@@ -277,6 +362,12 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
     }
   } finally {
     await writer.close().catch(() => undefined);
+  }
+  if (stop) {
+    if (!listed) file.bytes = null; // a Content-Length the server sent is not the file's size
+    await store.removeFile(state.packId, file.path).catch(() => undefined);
+    await store.writeState(state).catch(() => undefined);
+    throw stop;
   }
   if (file.bytes !== null && loaded < file.bytes) {
     throw new PackDownloadError('interrupted', `The download of ${file.path} broke off after ${formatBytes(loaded)} of ${formatBytes(file.bytes)}. ${RESUME_ADVICE}`);

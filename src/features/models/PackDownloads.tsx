@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { type ModelDtype } from '../../engine/onnx/executionPlan';
-import { type RemotePack, formatBytes, normalizeHubUrl } from '../../engine/pack/hub';
+import { type RemotePack, checkHubUrl, formatBytes } from '../../engine/pack/hub';
+import { downloadOriginAllowed } from '../../engine/securityPolicy';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';
-import { type PackDownloadView, deletePackDownload, pausePackDownload, remotePackSizes, resumePackDownload, startPackDownload, usePackDownloads } from './packDownloads';
+import { type PackDownloadView, deleteAndDownloadAgain, deletePackDownload, pausePackDownload, remotePackSizes, resumePackDownload, startPackDownload, usePackDownloads } from './packDownloads';
 
 const BUTTON = 'rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100 disabled:opacity-50';
 
@@ -35,13 +36,14 @@ function HubAddress() {
       className="flex flex-wrap items-center gap-2"
       onSubmit={(e) => {
         e.preventDefault();
-        const normalized = normalizeHubUrl(draft);
-        if (!normalized) {
-          setError(`"${draft}" is not an http(s) address. Type one like https://huggingface.co or http://192.168.1.10:8080.`);
+        // Checked here, not only at Download: an address with credentials must never be stored.
+        const checked = checkHubUrl(draft, downloadOriginAllowed);
+        if (!checked.ok) {
+          setError(checked.reason);
           return;
         }
         setError(null);
-        setHubUrl(normalized);
+        setHubUrl(checked.url);
       }}
     >
       <label className="flex items-center gap-2">
@@ -51,7 +53,7 @@ function HubAddress() {
       <button type="submit" className={BUTTON} disabled={draft === hubUrl}>
         Save
       </button>
-      <span className="w-full text-xs text-slate-600">The Hugging Face hub, a mirror, or a venue&apos;s local copy that serves the same addresses ({'{hub}/{repo}/resolve/main/{file}'}).</span>
+      <span className="w-full text-xs text-slate-600">The Hugging Face hub, or a mirror on this machine that serves the same addresses ({'{hub}/{repo}/resolve/main/{file}'}), such as http://127.0.0.1:8080.</span>
       {error && (
         <p role="alert" className="w-full rounded bg-red-50 px-2 py-1 text-red-900 ring-1 ring-red-200">
           {error}
@@ -115,7 +117,12 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
         {phase === 'complete' && (
           <>
             <span role="status">Stored in this browser: {formatBytes(stored)}. It needs no network.</span>
-            {pack.kind === 'clip' && activePackId !== pack.id && (
+            {view?.loadFailure && (
+              <button type="button" className={BUTTON} onClick={() => void deleteAndDownloadAgain(pack.id)}>
+                Delete and download again
+              </button>
+            )}
+            {!view?.loadFailure && pack.kind === 'clip' && activePackId !== pack.id && (
               <button
                 type="button"
                 className={BUTTON}
@@ -125,7 +132,7 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
               </button>
             )}
             {pack.kind === 'clip' && activePackId === pack.id && <span className="text-xs text-slate-600">In use.</span>}
-            {pack.kind === 'captioner' && captionerId !== pack.id && (
+            {!view?.loadFailure && pack.kind === 'captioner' && captionerId !== pack.id && (
               <button type="button" className={BUTTON} onClick={() => void loadModels()}>
                 Use it (reloads the models)
               </button>
@@ -139,6 +146,11 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
           </button>
         )}
       </div>
+      {phase === 'complete' && view?.loadFailure && (
+        <p role="alert" className="rounded bg-red-50 px-2 py-1 text-xs text-red-900 ring-1 ring-red-200" data-testid="load-failure">
+          It could not be loaded, so the page went back to the offline pack: {view.loadFailure} Delete it and download it again.
+        </p>
+      )}
       {view?.message && (
         <p role={phase === 'error' ? 'alert' : 'status'} className={`rounded px-2 py-1 text-xs ${phase === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-slate-50 text-slate-700'}`} data-testid="download-message">
           {view.message}

@@ -9,7 +9,7 @@ import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
 import type { PackDownloadState } from '../../engine/pack/packDownload';
-import { storedPacks, watchStoredPacks } from './packDownloads';
+import { markPackLoadFailed, storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
   const fallback = defaultPackId(packs.map((p) => p.id));
@@ -31,7 +31,8 @@ function storedSummary(state: PackDownloadState): PackSummary {
 /** Finished downloads read once per load: CLIP packs for the chooser, and a captioner. */
 async function storedSummaries(): Promise<{ clip: PackSummary[]; captioner: CaptionerSummary | null }> {
   const finished = (await storedPacks()).filter((s) => s.status === 'complete');
-  const captioner = finished.find((s) => s.kind === 'captioner');
+  // A downloaded captioner that failed to load is not tried again until it is downloaded again.
+  const captioner = finished.find((s) => s.kind === 'captioner' && !s.loadFailure);
   return { clip: finished.filter((s) => s.kind === 'clip').map(storedSummary), captioner: captioner ? storedSummary(captioner) : null };
 }
 
@@ -111,12 +112,29 @@ export async function loadModels(): Promise<void> {
       (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
+    if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
       noticeActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
       useSettingsStore.getState().setPoolId('demo');
       return loadModels();
+    }
+    if (pack.stored) {
+      // A downloaded pack that will not load must not leave the page without a model: back to the
+      // offline pack, and Settings offers to delete the download and fetch it again.
+      const fallback = defaultPackId(packs.filter((p) => !p.stored).map((p) => p.id));
+      await markPackLoadFailed(pack.id, errorMessage(error));
+      if (fallback) {
+        if (linked === pack.id) {
+          const url = new URL(window.location.href);
+          url.searchParams.delete('pack');
+          window.history.replaceState(window.history.state, '', url);
+        }
+        noticeActions.notify('error', `${pack.name} could not be loaded (${errorMessage(error)}), so the page went back to the offline pack. To use it, open Settings → Model packs and choose "Delete and download again".`);
+        useSettingsStore.getState().setPackId(fallback);
+        return loadModels();
+      }
     }
     // A damaged file (it parsed wrong) must not be served again from the offline copy after a reload.
     const damaged = (error as { code?: unknown } | null)?.code === 'pack-file-corrupt' && !pack.stored && dropDamagedPack(pack.id);

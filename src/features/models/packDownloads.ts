@@ -1,9 +1,10 @@
 import { create } from 'zustand';
 import { errorMessage } from '../../engine/errors';
 import { chooseExecutionPlan, type ModelDtype } from '../../engine/onnx/executionPlan';
-import { REMOTE_PACKS, type RemotePack, formatBytes, normalizeHubUrl, remotePack } from '../../engine/pack/hub';
+import { REMOTE_PACKS, type RemotePack, checkHubUrl, formatBytes, remotePack, withoutCredentials } from '../../engine/pack/hub';
 import { downloadOriginAllowed } from '../../engine/securityPolicy';
-import { type HttpFetch, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, packSize, planPackDownload } from '../../engine/pack/packDownload';
+import { type HttpFetch, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, packSize, planPackDownload, unlistedNote } from '../../engine/pack/packDownload';
+import { explainFailedFetch } from './fetchFailure';
 import { deleteStoredPack, listStoredPacks, packByteStore, storedPackBytes } from '../../persistence/packStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { detectCapabilities } from '../../worker/capabilities';
@@ -27,6 +28,8 @@ export interface PackDownloadView {
   /** What went wrong and what to do, or a note (resumed after a reload, persistence refused). */
   message: string | null;
   hub: string | null;
+  /** The finished pack failed to load (what the loader said): the row offers "Delete and download again" instead of "Use it". */
+  loadFailure: string | null;
 }
 
 export interface StorageEstimateView {
@@ -41,7 +44,7 @@ interface PackDownloadsState {
   persisted: boolean | null;
 }
 
-const EMPTY: PackDownloadView = { phase: 'idle', files: [], packLoaded: 0, packTotal: null, storedBytes: 0, dtypes: null, message: null, hub: null };
+const EMPTY: PackDownloadView = { phase: 'idle', files: [], packLoaded: 0, packTotal: null, storedBytes: 0, dtypes: null, message: null, hub: null, loadFailure: null };
 
 export const usePackDownloads = create<PackDownloadsState>()(() => ({ packs: {}, estimate: null, persisted: null }));
 
@@ -56,7 +59,27 @@ export function watchStoredPacks(listener: () => void): void {
   onStoredPacksChanged = listener;
 }
 
-const pageFetch: HttpFetch = (url, init) => fetch(url, { ...(init.headers ? { headers: init.headers } : {}), ...(init.signal ? { signal: init.signal as AbortSignal } : {}), cache: 'no-store' });
+/**
+ * The page's fetch for downloads. A failed request is asked again without following redirects: when
+ * the hub answered with a redirect, the failure gets its own sentence (a loop, or a target the
+ * security policy blocks) instead of "Could not reach".
+ */
+const pageFetch: HttpFetch = async (url, init) => {
+  const signal = init.signal ? { signal: init.signal as AbortSignal } : {};
+  const blocked: string[] = [];
+  const onViolation = (event: SecurityPolicyViolationEvent) => blocked.push(event.blockedURI);
+  document.addEventListener('securitypolicyviolation', onViolation);
+  try {
+    return await fetch(url, { ...(init.headers ? { headers: init.headers } : {}), ...signal, cache: 'no-store' });
+  } catch (error) {
+    if (init.signal?.aborted) throw error;
+    const explained = await explainFailedFetch(url, (u) => fetch(u, { redirect: 'manual', cache: 'no-store', ...signal }), () => blocked);
+    if (explained) throw new PackDownloadError('redirect', explained, { cause: error });
+    throw error;
+  } finally {
+    document.removeEventListener('securitypolicyviolation', onViolation);
+  }
+};
 
 async function refreshEstimate(): Promise<StorageEstimateView | null> {
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
@@ -67,6 +90,7 @@ async function refreshEstimate(): Promise<StorageEstimateView | null> {
 
 function viewOf(state: PackDownloadState, storedBytes: number): Partial<PackDownloadView> {
   return {
+    loadFailure: state.loadFailure ?? null,
     files: state.files.map((f) => ({ path: f.path, loaded: f.done ? (f.bytes ?? 0) : 0, total: f.bytes })),
     packLoaded: storedBytes,
     packTotal: packSize(state),
@@ -80,9 +104,13 @@ function viewOf(state: PackDownloadState, storedBytes: number): Partial<PackDown
 export async function restorePackDownloads(): Promise<void> {
   const states = await listStoredPacks().catch(() => []);
   for (const state of states) {
+    if (withoutCredentials(state.hub) !== state.hub) {
+      state.hub = withoutCredentials(state.hub); // saved before credentials were refused: not kept, not shown
+      await packByteStore.writeState(state).catch(() => undefined);
+    }
     const bytes = await storedPackBytes(state);
     const phase: DownloadPhase = state.status === 'complete' ? 'complete' : 'paused';
-    update(state.packId, { ...viewOf(state, bytes), phase });
+    update(state.packId, { ...viewOf(state, bytes), phase, message: unlistedNote(state) });
     for (const f of state.files) if (!f.done) setFileLoaded(state.packId, f.path, await packByteStore.storedBytes(state.packId, f.path));
     if (state.status === 'downloading') {
       update(state.packId, { message: `Continuing the download after the reload, from ${formatBytes(bytes)}${packSize(state) ? ` of ${formatBytes(packSize(state)!)}` : ''}.` });
@@ -108,18 +136,12 @@ async function variantsForThisBrowser(): Promise<ModelDtype[]> {
 export async function startPackDownload(packId: string): Promise<void> {
   const pack = remotePack(packId);
   if (!pack || running.has(packId)) return;
-  const hub = normalizeHubUrl(useSettingsStore.getState().hubUrl);
-  if (!hub) {
-    update(packId, { phase: 'error', message: `The hub address "${useSettingsStore.getState().hubUrl}" is not an http(s) address. Correct it above (for example https://huggingface.co) and try again.` });
+  const checked = checkHubUrl(useSettingsStore.getState().hubUrl, downloadOriginAllowed);
+  if (!checked.ok) {
+    update(packId, { phase: 'error', message: `${checked.reason} Then try again.` });
     return;
   }
-  if (!downloadOriginAllowed(new URL(hub).origin)) {
-    update(packId, {
-      phase: 'error',
-      message: `This page's security policy lets it download only from huggingface.co (and its file servers) or a mirror on this machine (localhost, 127.0.0.1), so ${new URL(hub).origin} cannot be reached. Use one of those, or add the mirror to DOWNLOAD_ORIGINS in src/engine/securityPolicy.ts and rebuild.`,
-    });
-    return;
-  }
+  const hub = checked.url;
   update(packId, { phase: 'checking', message: null });
   try {
     const plan = await planPackDownload(pack, hub, await variantsForThisBrowser(), pageFetch);
@@ -137,7 +159,8 @@ export async function startPackDownload(packId: string): Promise<void> {
     usePackDownloads.setState({ persisted: persisted ?? null });
     const state = newDownloadState(pack, hub, plan, new Date().toISOString());
     await packByteStore.writeState(state);
-    update(packId, { ...viewOf(state, 0), phase: 'downloading', message: persisted === false ? 'The browser did not promise to keep this site\'s storage, so it may clear the pack when the disk is nearly full; it stays until then.' : null });
+    const notes = [unlistedNote(state), persisted === false ? 'The browser did not promise to keep this site\'s storage, so it may clear the pack when the disk is nearly full; it stays until then.' : null];
+    update(packId, { ...viewOf(state, 0), phase: 'downloading', message: notes.filter(Boolean).join(' ') || null });
     await runDownload(state);
   } catch (error) {
     update(packId, { phase: 'error', message: describe(error) });
@@ -165,7 +188,7 @@ async function runDownload(state: PackDownloadState): Promise<void> {
         update(state.packId, { packLoaded: p.packLoaded, packTotal: p.packTotal });
       },
     });
-    update(state.packId, { ...viewOf(done, await storedPackBytes(done)), phase: 'complete', message: null });
+    update(state.packId, { ...viewOf(done, await storedPackBytes(done)), phase: 'complete', message: unlistedNote(done) });
     onStoredPacksChanged();
   } catch (error) {
     const paused = error instanceof PackDownloadError && error.kind === 'paused';
@@ -188,6 +211,21 @@ export async function resumePackDownload(packId: string): Promise<void> {
   if (!state) return startPackDownload(packId);
   update(packId, { message: null });
   await runDownload(state);
+}
+
+/**
+ * The loader could not load this finished pack (the page went back to the offline pack): remembered
+ * with the pack, so the row offers "Delete and download again" now and after a reload.
+ */
+export async function markPackLoadFailed(packId: string, message: string): Promise<void> {
+  const state = await packByteStore.readState(packId).catch(() => null);
+  if (state) await packByteStore.writeState({ ...state, loadFailure: message }).catch(() => undefined);
+  update(packId, { loadFailure: message });
+}
+
+export async function deleteAndDownloadAgain(packId: string): Promise<void> {
+  await deletePackDownload(packId);
+  await startPackDownload(packId);
 }
 
 /** Deletes a pack, finished or not, with every stored byte. */

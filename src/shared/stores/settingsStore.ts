@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { DEFAULT_HUB } from '../../engine/pack/hub';
+import { DEFAULT_HUB, withoutCredentials } from '../../engine/pack/hub';
 import type { ResponseMethodId } from '../../worker/protocol';
 
 interface SettingsState {
@@ -35,6 +35,14 @@ export const useSettingsStore = create<SettingsState>()(
       hubUrl: DEFAULT_HUB,
       setHubUrl: (hubUrl) => set({ hubUrl }),
     }),
-    { name: 'mmdialog-settings', version: 1, storage: createJSONStorage(() => localStorage) },
+    {
+      name: 'mmdialog-settings',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      // A hub address saved with user:password@ before they were refused is written back without them.
+      onRehydrateStorage: () => (state) => {
+        if (state && withoutCredentials(state.hubUrl) !== state.hubUrl) state.setHubUrl(withoutCredentials(state.hubUrl));
+      },
+    },
   ),
 );
