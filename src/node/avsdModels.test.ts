@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { AVSD_SPLITS, generateAvsdSplit, trainAnswerBank } from '../engine/video/avsdDataset';
 import { avsdItems, avsdModelFigures, rankAll } from '../engine/video/avsdEvaluation';
 import { AvsdRankers } from '../engine/video/avsdRankers';
+import { answerFromBank } from '../engine/video/videoAnswer';
+import { VideoService } from '../worker/videoService';
 import { generateClip } from '../engine/video/videoClips';
 import { clipFeatures, loadSpeechDetector } from './avsdData';
 import { writeAvsdClips } from './avsdGenerate';
@@ -31,12 +34,43 @@ describe('the shipped video models (models/avsd)', () => {
     // The val clips are made again here and go through analyzeVideo (frames, Silero VAD, features), the
     // arrays avsd:data wrote for the recipe: the export, the features and the runtime are checked together.
     const records = generateAvsdSplit('val', trainAnswerBank());
-    const items = avsdItems(records, await clipFeatures(records, await loadSpeechDetector()), rankers.vocab);
+    const items = avsdItems(records, await clipFeatures(records, await loadSpeechDetector()));
     expect(items).toHaveLength(AVSD_SPLITS.val.clips * 6);
     expect(rankers.models).toEqual(['q', 'q-dh', 'q-dh-v', 'q-dh-a', 'q-dh-v-a']);
     for (const model of rankers.models) {
       const { all } = avsdModelFigures(await rankAll(rankers, model, items));
       expect(all.mrr / 100, model).toBeCloseTo(training[model]!.best_val_mrr, 3);
+    }
+  }, 180_000);
+
+  it("answer a question in the worker (VideoService, the files fetched as the page fetches them) exactly as the engine's one path does", async () => {
+    // models/avsd served on loopback, as the page's server serves it.
+    const server = createServer((request, response) => {
+      try {
+        response.end(readFileSync(join(MODELS_DIR, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname))));
+      } catch {
+        response.statusCode = 404;
+        response.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const source = new FsPackSource(MODELS_DIR);
+      const files = [...(await source.listFiles())];
+      const records = generateAvsdSplit('val', trainAnswerBank(), 1);
+      const [features] = await clipFeatures(records, await loadSpeechDetector());
+      const rounds = records[0]!.dialog.rounds;
+      // As the page sends them: plain arrays (the worker rounds them when it analyzes a video).
+      const sent = { video: Array.from(features!.video, (v) => Math.round(v * 1000) / 1000), audio: Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000) };
+      const params = { avsd: { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, files }, features: sent, earlier: rounds.slice(0, 1), question: rounds[1]!.question };
+      const viaWorker = await new VideoService().answer(params, async () => WASM());
+      const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), { question: params.question, earlier: params.earlier, video: Float32Array.from(sent.video), audio: Float32Array.from(sent.audio) });
+      expect(viaWorker).toEqual(direct);
+      expect(viaWorker.candidates).toHaveLength(100);
+      expect(viaWorker.answer).toBe(viaWorker.candidates[0]!.text);
+      expect(viaWorker.bankSize).toBe(JSON.parse(readFileSync(join(MODELS_DIR, 'avsd.json'), 'utf8')).answers.length);
+    } finally {
+      server.close();
     }
   }, 180_000);
 

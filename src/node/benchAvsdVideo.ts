@@ -12,13 +12,14 @@ import { join } from 'node:path';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { AVSD_SPLITS, generateAvsdSplit, trainAnswerBank } from '../engine/video/avsdDataset';
 import { type AvsdModelFigures, avsdItems, avsdModelFigures, rankAll } from '../engine/video/avsdEvaluation';
-import { AVSD_MODELS, AVSD_MODEL_IDS, AvsdRankers, type AvsdModelId, avsdModelName } from '../engine/video/avsdRankers';
+import { AVSD_MODELS, AVSD_MODEL_IDS, AvsdRankers, type AvsdModelId, SCREENING_MODEL, avsdModelName } from '../engine/video/avsdRankers';
+import { answerFromBank } from '../engine/video/videoAnswer';
 import { QUESTION_KINDS, QUESTION_NEEDS } from '../engine/video/videoDialogs';
 import { clipFeatures, loadSpeechDetector } from './avsdData';
 import { UsageError, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { FsPackSource } from './fsPackSource';
 
-export const AVSD_VIDEO_USAGE = 'npm run bench -- avsd-video [--clips 200] [--models q,q-dh,q-dh-v,q-dh-a,q-dh-v-a] [--models-dir models/avsd] [--json out.json]';
+export const AVSD_VIDEO_USAGE = 'npm run bench -- avsd-video [--clips 200] [--models q,q-dh,q-dh-v,q-dh-a,q-dh-v-a] [--page-questions 120] [--models-dir models/avsd] [--json out.json]';
 
 /** AVSD paper, Table 3 (AVSD v1.0 test, MRR): real Charades videos, for scale, not comparison. */
 const PAPER_MRR: Partial<Record<AvsdModelId, number>> = { q: 36.12, 'q-dh': 50.4, 'q-dh-v': 53.41, 'q-dh-v-a': 53.03 };
@@ -28,6 +29,7 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
     clips: { type: 'string', default: String(AVSD_SPLITS.test.clips) },
     models: { type: 'string', default: AVSD_MODEL_IDS.join(',') },
     'models-dir': { type: 'string', default: join('models', 'avsd') },
+    'page-questions': { type: 'string', default: '120' },
     json: { type: 'string' },
   }, AVSD_VIDEO_USAGE);
   if (values.json === '') throw new UsageError('--json needs a file name.', AVSD_VIDEO_USAGE);
@@ -39,7 +41,7 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
   const analyzeStart = performance.now();
   const features = await clipFeatures(records, await loadSpeechDetector(values['models-dir']));
   const analyzeMs = (performance.now() - analyzeStart) / records.length;
-  const items = avsdItems(records, features, rankers.vocab);
+  const items = avsdItems(records, features);
   console.log(`AVSD-style answer ranking · generated test split: ${records.length} clips, ${items.length} questions, 100 candidates each (seed ${AVSD_SPLITS.test.seed}, never trained or chosen on)`);
   console.log(`clips analyzed by the worker's analyzeVideo (8 frames, Silero VAD, audio features; no detector: the shapes are not COCO objects): ${analyzeMs.toFixed(0)} ms per 4 s clip · rankers on onnxruntime-web, ${rankers.backend.provider}`);
   const figures: Partial<Record<AvsdModelId, AvsdModelFigures>> = {};
@@ -68,6 +70,15 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
   for (const model of models) {
     const g = figures[model]!.generation;
     console.log(`${avsdModelName(model).padEnd(11)}${[...g.bleu, g.meteor, g.rougeL, g.ciderD].map((v) => col(f(100 * v))).join('')}`);
+  }
+  // The page's way, which has no reference candidates: screened from the answer bank, then ranked (videoAnswer.ts).
+  const pageQuestions = items.slice(0, integerOption(values['page-questions'], 'page-questions', AVSD_VIDEO_USAGE));
+  if (pageQuestions.length > 0) {
+    const pageRankers = await AvsdRankers.load(source, await source.listFiles(), plan, 'page');
+    let right = 0;
+    for (const item of pageQuestions) if ((await answerFromBank(pageRankers, item.question)).answer === item.answer) right++;
+    const sameModel = avsdModelFigures(await rankAll(rankers, pageRankers.defaultModel, pageQuestions)).all.r1;
+    console.log(`\nthe page's way (${avsdModelName(pageRankers.defaultModel)}, candidates the ${pageRankers.answers.length}-answer bank screened by ${avsdModelName(SCREENING_MODEL)}), first ${pageQuestions.length} questions: the reference answer on top ${f((100 * right) / pageQuestions.length)}% (ranked among the dataset's own 100: ${f(sameModel)}%)`);
   }
   if (values.json) {
     const rows = models.map((model) => ({ name: avsdModelName(model), model, ...figures[model]!.all, byNeed: figures[model]!.byNeed, byKind: figures[model]!.byKind, generation: figures[model]!.generation, paperMrr: PAPER_MRR[model] ?? null }));

@@ -2,11 +2,10 @@ import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { shownDetections } from '../engine/perception/photoCaptions';
-import { AvsdRankers, SCREENING_MODEL } from '../engine/video/avsdRankers';
-import { textInputs } from '../engine/video/avsdInputs';
+import { AvsdRankers } from '../engine/video/avsdRankers';
 import { SpeechDetector, VAD_MODEL_FILE } from '../engine/video/speechDetector';
 import { analyzeVideo } from '../engine/video/videoAnalyzer';
-import { CANDIDATES_PER_QUESTION } from '../engine/video/videoDialogs';
+import { answerFromBank } from '../engine/video/videoAnswer';
 import { AUDIO_FEATURES } from '../engine/video/audioFeatures';
 import { VIDEO_FEATURES } from '../engine/video/videoFeatures';
 import { FetchPackSource } from './fetchPackSource';
@@ -66,33 +65,13 @@ export class VideoService {
     };
   }
 
-  /**
-   * Ranks 100 candidates for a question about a video, as AVSD's protocol does: the page has no
-   * reference candidates, so they are the 100 answers of the train split's bank the text-only Q+DH
-   * model finds most plausible for this question, then ranked by the default (full) model.
-   */
+  /** Answers a question about a video the engine's one way (videoAnswer.ts: candidates screened from the answer bank, then ranked). */
   async answer(params: VideoAnswerParams, plan: () => Promise<ExecutionPlan>): Promise<VideoAnswer> {
     const { rankers } = await this.load(params.avsd, plan);
     if (!rankers) throw new Error(`Questions about videos cannot be answered here: the video answer rankers are not loaded. ${MISSING_ADVICE}`);
     if (params.features.video.length !== VIDEO_FEATURES || params.features.audio.length !== AUDIO_FEATURES) {
       throw new Error('This video was analyzed by another version of the app; share it again to ask about it.');
     }
-    const video = Float32Array.from(params.features.video);
-    const audio = Float32Array.from(params.features.audio);
-    const bank = rankers.answers;
-    const screen = rankers.models.includes(SCREENING_MODEL) ? SCREENING_MODEL : rankers.defaultModel;
-    // The bank in slices of 100, scored by the screening model; the best 100 of all become the candidates.
-    const screened: { text: string; score: number }[] = [];
-    for (let start = 0; start < bank.length; start += CANDIDATES_PER_QUESTION) {
-      const slice = bank.slice(start, start + CANDIDATES_PER_QUESTION);
-      const padded = [...slice, ...bank.slice(0, CANDIDATES_PER_QUESTION - slice.length)];
-      const [scores] = await rankers.rank(screen, [{ text: textInputs(params.question, params.earlier, padded, rankers.vocab), video, audio }]);
-      slice.forEach((text, i) => screened.push({ text, score: scores![i]! }));
-    }
-    const candidates = screened.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_PER_QUESTION).map((c) => c.text);
-    const model = rankers.defaultModel;
-    const [scores] = await rankers.rank(model, [{ text: textInputs(params.question, params.earlier, candidates, rankers.vocab), video, audio }]);
-    const ranked = candidates.map((text, i) => ({ text, score: scores![i]! })).sort((a, b) => b.score - a.score);
-    return { answer: ranked[0]!.text, model, candidates: ranked, bankSize: bank.length };
+    return answerFromBank(rankers, { question: params.question, earlier: params.earlier, video: Float32Array.from(params.features.video), audio: Float32Array.from(params.features.audio) });
   }
 }

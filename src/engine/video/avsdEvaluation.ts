@@ -4,8 +4,8 @@
  * question needs, and DSTC7's answer-generation metrics for the top-ranked answer.
  */
 import { type CaptionScores, captionMetrics } from '../metrics/captionMetrics';
-import type { AvsdRankers, AvsdItem, AvsdModelId } from './avsdRankers';
-import { type WordVocabulary, textInputs } from './avsdInputs';
+import type { AvsdRankers, AvsdModelId } from './avsdRankers';
+import { type VideoQuestion, rankCandidates } from './videoAnswer';
 import type { AvsdRecord } from './avsdDataset';
 import { QUESTION_KINDS, QUESTION_NEEDS, type QuestionKind } from './videoDialogs';
 
@@ -47,10 +47,11 @@ export interface AvsdQuestionResult {
   answer: string;
 }
 
-export function avsdItems(records: readonly AvsdRecord[], features: readonly { video: Float32Array; audio: Float32Array }[], vocab: WordVocabulary): { item: AvsdItem; kind: QuestionKind; answer: string; right: number; candidates: string[] }[] {
+/** Every question of the records, with its own 100 candidates and the index of the right one. */
+export function avsdItems(records: readonly AvsdRecord[], features: readonly { video: Float32Array; audio: Float32Array }[]): { question: VideoQuestion; kind: QuestionKind; answer: string; right: number; candidates: string[] }[] {
   return records.flatMap((record, c) =>
     record.dialog.rounds.map((round, n) => ({
-      item: { text: textInputs(round.question, record.dialog.rounds.slice(0, n), record.candidates[n]!, vocab), video: features[c]!.video, audio: features[c]!.audio },
+      question: { question: round.question, earlier: record.dialog.rounds.slice(0, n), video: features[c]!.video, audio: features[c]!.audio },
       kind: round.kind,
       answer: round.answer,
       right: record.candidates[n]!.indexOf(round.answer),
@@ -59,19 +60,10 @@ export function avsdItems(records: readonly AvsdRecord[], features: readonly { v
   );
 }
 
+/** Each question's rank of the right answer and the top answer, ranked the engine's one way (videoAnswer.ts). */
 export async function rankAll(rankers: AvsdRankers, model: AvsdModelId, items: ReturnType<typeof avsdItems>, batch = 256): Promise<AvsdQuestionResult[]> {
-  const results: AvsdQuestionResult[] = [];
-  for (let start = 0; start < items.length; start += batch) {
-    const slice = items.slice(start, start + batch);
-    const scores = await rankers.rank(model, slice.map((s) => s.item));
-    slice.forEach((s, i) => {
-      const row = scores[i]!;
-      let best = 0;
-      for (let j = 1; j < row.length; j++) if (row[j]! > row[best]!) best = j;
-      results.push({ kind: s.kind, rank: rankOf(row, s.right), top: s.candidates[best]!, answer: s.answer });
-    });
-  }
-  return results;
+  const ranked = await rankCandidates(rankers, model, items, batch);
+  return items.map((s, i) => ({ kind: s.kind, rank: rankOf(ranked[i]!.scores, s.right), top: ranked[i]!.ranked[0]!.text, answer: s.answer }));
 }
 
 export interface AvsdModelFigures {
