@@ -2,7 +2,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText, storedMessages } from './helpers';
 
 // Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
 // or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
@@ -111,5 +111,28 @@ test.describe('videos in the conversation', () => {
     await expect(replies).toHaveCount(4, { timeout: 60_000 });
     await expect(video(page).nth(1).getByTestId('video-description')).toHaveText('a cup; a quiet steady tone throughout');
     await expect(replies.nth(3).getByTestId('reply-text')).toHaveText('A cup.');
+  });
+
+  test('a reload while the video is being watched: the turn is watched again and answered after the reload, once', async ({ page }) => {
+    test.setTimeout(300_000);
+    await openReady(page);
+    await shareVideo(page, SPEECH_CLIP, 'does anyone speak?');
+    // Reloaded as soon as the turn is stored, while its video is still being watched (as the probe did, 1.5 s after Enter).
+    await expect.poll(async () => (await storedMessages(page)).some((m) => m.elements.some((e) => e.kind === 'video'))).toBe(true);
+    await expect(video(page).getByTestId('video-description')).toHaveText('Watching the video…');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(page.getByRole('status').filter({ hasText: 'The page was reloaded before your last turn was answered, so it is answered now: the video is watched again.' })).toBeVisible();
+    await expect(replies).toHaveCount(1, { timeout: 90_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(replies.first().getByTestId('reply-text')).toHaveText('yes, someone says a few words');
+    // Answered once: a second reload shows the same exchange and asks nothing again.
+    await expect.poll(async () => (await storedMessages(page)).filter((m) => m.role === 'assistant').length).toBe(1);
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(replies).toHaveCount(1);
+    await expect(page.getByRole('status').filter({ hasText: 'answered now' })).toHaveCount(0);
   });
 });
