@@ -2,7 +2,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openPresenter, openReady, sendText, storedMessages } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPresenter, openReady, sendText, storedMessages } from './helpers';
 
 // Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
 // or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
@@ -134,5 +134,17 @@ test.describe('videos in the conversation', () => {
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
     await expect(replies).toHaveCount(1);
     await expect(page.getByRole('status').filter({ hasText: 'answered now' })).toHaveCount(0);
+  });
+
+  test('an export says the video was left out: in its notice, and in the text line that stands for it', async ({ page }) => {
+    test.setTimeout(240_000);
+    await openPresenter(page);
+    await shareVideo(page, { name: 'silent.webm', mimeType: 'video/webm', buffer: asset('video/silent.webm') }, '');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    const { name, files } = await exportConversationAs(page, 'Markdown');
+    await expect(page.getByRole('alert').filter({ hasText: `Saved ${name} (Markdown): 2 messages, 0 images. 1 video was left out: the MMDialog and Markdown formats hold texts and images only` })).toBeVisible();
+    const md = new TextDecoder().decode(files[`${name.replace(/\.zip$/, '')}/conversation.md`]);
+    expect(md).toContain('A video was shared here and is not in this export: silent.webm');
+    expect(md).toContain('What was seen: a green square; no sound track');
   });
 });
