@@ -89,6 +89,35 @@ test.describe('videos in the conversation', () => {
     await expect(video(page)).toHaveCount(0);
   });
 
+  test('a picture too large to decode and damaged WebM files are each told apart from "no picture" and from an unplayable codec', async ({ page }) => {
+    test.setTimeout(180_000);
+    await openPresenter(page);
+    // coffee-pan.webm writes its size in two bytes each (PixelWidth b0 82 01 90, PixelHeight ba 82 01 2c): claim 65535 x 65535.
+    const huge = Buffer.from(asset('video/coffee-pan.webm'));
+    const width = huge.indexOf(Buffer.from([0xb0, 0x82, 0x01, 0x90]));
+    const height = huge.indexOf(Buffer.from([0xba, 0x82, 0x01, 0x2c]));
+    expect(width).toBeGreaterThan(0);
+    expect(height).toBeGreaterThan(0);
+    huge.writeUInt16BE(0xffff, width + 2);
+    huge.writeUInt16BE(0xffff, height + 2);
+    const speech = asset('video/speech-test-1-15.webm');
+    const scrambled = Buffer.from(speech);
+    for (let i = 600; i < scrambled.length; i++) scrambled[i] = (i * 37) % 251;
+    const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [
+      [{ name: 'giant.webm', mimeType: 'video/webm', buffer: huge }, 'giant.webm cannot be decoded: its file says the picture is 65535 × 65535 pixels, larger than this browser can decode'],
+      [{ name: 'cut.webm', mimeType: 'video/webm', buffer: speech.subarray(0, 2000) }, 'cut.webm is damaged: it is cut short: it should run to byte 28048, but the file has 2000 bytes.'],
+      [{ name: 'scrambled.webm', mimeType: 'video/webm', buffer: scrambled }, 'scrambled.webm is damaged: there is unreadable data at byte 666.'],
+    ];
+    for (const [file, message] of cases) {
+      await choosePhotos(page, file);
+      const alert = page.getByRole('alert').filter({ hasText: message });
+      await expect(alert).toBeVisible({ timeout: 30_000 });
+      await expect(alert).not.toContainText('no picture');
+      await expect(alert).not.toContainText('HEVC');
+      await expect(page.getByRole('list', { name: 'Video to send' })).toHaveCount(0);
+    }
+  });
+
   test('a video of a real scene is described by the object detector, not as coloured shapes', async ({ page }) => {
     test.setTimeout(240_000);
     // The presenter view: each answer's developer line says where it came from.
