@@ -162,7 +162,9 @@ test.describe('the app reads its own exports', () => {
     const messages = Array.from({ length: 220 }, (_, i) => ({ id: `m${i}`, role: i % 2 === 0 ? 'user' : 'assistant', createdAt: 1_700_000_000_000 + i, elements: [{ kind: 'text', text: `message number ${i}` }] }));
     await storeConversation(page, 'main', messages);
     await page.reload();
-    await expect(you(page)).toHaveCount(110);
+    // The page shows the latest 60 messages; the export holds all 220.
+    await expect(you(page)).toHaveCount(30);
+    await expect(page.getByRole('button', { name: 'Show 60 earlier messages (160 not shown)' })).toBeVisible();
     const exported = await exportConversationAs(page, 'MMDialog JSON');
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(exported.path);

@@ -54,14 +54,18 @@ export async function soakBench(argv: string[]): Promise<void> {
     await cdp.send('Performance.enable');
     console.log(`Chromium ${browser.version()} · ${values.pack} · ${values.presenter ? 'presenter' : 'visitor'} view · ${exchanges} exchanges`);
     const box = page.getByRole('textbox', { name: 'Message' });
-    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    const said = page.getByRole('listitem', { name: 'You said' });
+    const thinking = page.getByText('Thinking…');
     const middle = Math.floor(exchanges / 2);
     const weights: PageWeight[] = [await measurePageWeight(cdp, 0)];
     console.log(weightLine('start', weights[0]!));
     for (let i = 0; i < exchanges; i++) {
-      await box.fill(`turn ${i}: what a lovely day for a walk by the sea`);
+      const text = `turn ${i}: what a lovely day for a walk by the sea`;
+      await box.fill(text);
       await box.press('Enter');
-      await replies.nth(i).waitFor({ timeout: 60_000 });
+      // By the last turn shown, not by counting replies: the page may show only the latest messages.
+      await said.last().filter({ hasText: text }).waitFor({ timeout: 60_000 });
+      await thinking.waitFor({ state: 'detached', timeout: 60_000 });
       if (i + 1 === middle || i + 1 === exchanges) {
         const w = await measurePageWeight(cdp, i + 1);
         weights.push(w);
