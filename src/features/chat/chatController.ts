@@ -138,10 +138,36 @@ interface TurnInputs {
  * reload) can tell a turn being answered from one a reload interrupted. Locks die with the page.
  */
 async function whileAnswering(turnId: string, answer: () => Promise<void>): Promise<void> {
-  if (typeof navigator === 'undefined' || !navigator.locks) return answer();
-  await navigator.locks.request(turnLockName(turnId), answer);
+  markAnswering(turnId);
+  try {
+    if (typeof navigator === 'undefined' || !navigator.locks) await answer();
+    else await navigator.locks.request(turnLockName(turnId), answer);
+  } finally {
+    if (answeringMark() === turnId) markAnswering(null);
+  }
 }
 const turnLockName = (turnId: string) => `mmdialog-answering:${turnId}`;
+
+/**
+ * The turn this tab is answering, kept in its sessionStorage: after a reload only that turn is
+ * answered again, never one another tab sent or one whose reply failed long ago.
+ */
+const ANSWERING_KEY = 'mmdialog-answering-turn';
+function markAnswering(turnId: string | null): void {
+  try {
+    if (turnId === null) sessionStorage.removeItem(ANSWERING_KEY);
+    else sessionStorage.setItem(ANSWERING_KEY, turnId);
+  } catch {
+    // No sessionStorage (disabled, or a test without a page): nothing is resumed after a reload.
+  }
+}
+function answeringMark(): string | null {
+  try {
+    return sessionStorage.getItem(ANSWERING_KEY);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Answers a turn already on screen and queued for saving: watches its video first, if it has one,
@@ -241,7 +267,7 @@ export function unansweredTurn(messages: readonly ChatMessage[]): ChatMessage | 
 
 async function answerInterruptedTurn(): Promise<void> {
   const turn = unansweredTurn(useChatStore.getState().messages);
-  if (!turn || useChatStore.getState().awaitingReply) return;
+  if (!turn || useChatStore.getState().awaitingReply || answeringMark() !== turn.id) return;
   const answer = async () => {
     const { messages, awaitingReply } = useChatStore.getState();
     if (awaitingReply || unansweredTurn(messages)?.id !== turn.id) return;
@@ -253,12 +279,15 @@ async function answerInterruptedTurn(): Promise<void> {
       inputs = await storedInputsOf(turn);
     } catch (error) {
       chatActions.setAwaitingReply(false);
+      markAnswering(null);
       noticeActions.notifyAboutConversation('error', `Your last turn was not answered before the page reloaded, and it cannot be answered now: ${errorMessage(error)}`);
       return;
     }
     const watching = inputs.watch && !turn.elements.some((e) => e.kind === 'video' && e.analysis);
     noticeActions.notifyAboutConversation('info', `The page was reloaded before your last turn was answered, so it is answered now${watching ? ': the video is watched again' : ''}.`);
+    // The mark stays until the answer is in, so a reload meanwhile answers it again; the lock is held already.
     await replyToTurn(turn, inputs, messages.slice(0, -1), conversation, epoch);
+    if (answeringMark() === turn.id) markAnswering(null);
   };
   if (typeof navigator === 'undefined' || !navigator.locks) return answer();
   // ifAvailable: a tab that holds the lock is answering this turn now, and its reply will show here.
