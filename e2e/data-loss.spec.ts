@@ -109,6 +109,43 @@ test('a full disk keeps the turn on screen, says what to delete, and Retry saves
   await expect(replies(page)).toHaveCount(1);
 });
 
+test('a turn whose save failed survives a reload before Retry: this tab keeps it in session storage until it is saved', async ({ page }) => {
+  // The disk stays full across reloads (the flag lives in this tab's session storage) until the test lifts it.
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (sessionStorage.getItem('test-disk-full') === '1' && this.name === 'conversation') throw new DOMException('Quota exceeded', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+  });
+  await openReady(page);
+  await choosePhotos(page, { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') });
+  await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+  await page.evaluate(() => sessionStorage.setItem('test-disk-full', '1'));
+  await exchange(page, 'will this be kept?', 1);
+  await expect(notice(page, 'on screen but not saved yet')).toContainText('Until then this tab keeps them in its session storage, so a reload does not lose them.');
+
+  await page.reload();
+  await expect(notice(page, 'could not be saved before the page was reloaded are back on screen: this tab kept them in its session storage')).toBeVisible();
+  await expect(you(page)).toHaveText([/will this be kept\?$/]);
+  await expect(replies(page)).toHaveCount(1);
+  await expect.poll(() => photosLoaded(page)).toBe(true);
+  // Still full: saving again fails and offers Retry, which works once there is room.
+  const failure = notice(page, 'on screen but not saved yet');
+  await expect(failure).toBeVisible();
+  await page.evaluate(() => sessionStorage.removeItem('test-disk-full'));
+  await failure.getByRole('button', { name: 'Retry' }).click();
+  await expect(notice(page, 'Saved: every turn on screen is stored again.')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('mmdialog-unsaved-turns'))).toBeNull();
+
+  // Stored now: a reload reads it from IndexedDB, with nothing left in session storage.
+  await page.reload();
+  await expect(you(page)).toHaveText([/will this be kept\?$/]);
+  await expect(replies(page)).toHaveCount(1);
+  await expect.poll(() => photosLoaded(page)).toBe(true);
+  await expect(notice(page, 'back on screen')).toHaveCount(0);
+});
+
 test.describe('the app reads its own exports', () => {
   test('a text-only chat exported as MMDialog JSON loads back as a dataset', async ({ page }) => {
     await openPresenter(page);
@@ -125,7 +162,9 @@ test.describe('the app reads its own exports', () => {
     const messages = Array.from({ length: 220 }, (_, i) => ({ id: `m${i}`, role: i % 2 === 0 ? 'user' : 'assistant', createdAt: 1_700_000_000_000 + i, elements: [{ kind: 'text', text: `message number ${i}` }] }));
     await storeConversation(page, 'main', messages);
     await page.reload();
-    await expect(you(page)).toHaveCount(110);
+    // The page shows the latest 60 messages; the export holds all 220.
+    await expect(you(page)).toHaveCount(30);
+    await expect(page.getByRole('button', { name: 'Show 60 earlier messages (160 not shown)' })).toBeVisible();
     const exported = await exportConversationAs(page, 'MMDialog JSON');
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(exported.path);

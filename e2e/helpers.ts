@@ -128,3 +128,24 @@ export async function storeConversation(page: Page, slot: 'main' | 'kiosk', mess
     { slot, messages },
   );
 }
+
+/** The messages stored in IndexedDB (every conversation), as the app wrote them: a test reloads once a turn is stored. */
+export async function storedMessages(page: Page): Promise<{ id: string; role: string; elements: { kind: string; description?: string }[] }[]> {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('mmdialog');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    try {
+      if (!db.objectStoreNames.contains('conversation')) return [];
+      return await new Promise((resolve, reject) => {
+        const request = db.transaction('conversation', 'readonly').objectStore('conversation').getAll(IDBKeyRange.bound('msg:', 'msg:\uffff'));
+        request.onsuccess = () => resolve(request.result as { id: string; role: string; elements: { kind: string; description?: string }[] }[]);
+        request.onerror = () => reject(request.error);
+      });
+    } finally {
+      db.close();
+    }
+  });
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPresenter, openReady, sendText, storedMessages } from './helpers';
 
 // Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
 // or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
@@ -89,6 +89,35 @@ test.describe('videos in the conversation', () => {
     await expect(video(page)).toHaveCount(0);
   });
 
+  test('a picture too large to decode and damaged WebM files are each told apart from "no picture" and from an unplayable codec', async ({ page }) => {
+    test.setTimeout(180_000);
+    await openPresenter(page);
+    // coffee-pan.webm writes its size in two bytes each (PixelWidth b0 82 01 90, PixelHeight ba 82 01 2c): claim 65535 x 65535.
+    const huge = Buffer.from(asset('video/coffee-pan.webm'));
+    const width = huge.indexOf(Buffer.from([0xb0, 0x82, 0x01, 0x90]));
+    const height = huge.indexOf(Buffer.from([0xba, 0x82, 0x01, 0x2c]));
+    expect(width).toBeGreaterThan(0);
+    expect(height).toBeGreaterThan(0);
+    huge.writeUInt16BE(0xffff, width + 2);
+    huge.writeUInt16BE(0xffff, height + 2);
+    const speech = asset('video/speech-test-1-15.webm');
+    const scrambled = Buffer.from(speech);
+    for (let i = 600; i < scrambled.length; i++) scrambled[i] = (i * 37) % 251;
+    const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [
+      [{ name: 'giant.webm', mimeType: 'video/webm', buffer: huge }, 'giant.webm cannot be decoded: its file says the picture is 65535 × 65535 pixels, larger than this browser can decode'],
+      [{ name: 'cut.webm', mimeType: 'video/webm', buffer: speech.subarray(0, 2000) }, 'cut.webm is damaged: it is cut short: it should run to byte 28048, but the file has 2000 bytes.'],
+      [{ name: 'scrambled.webm', mimeType: 'video/webm', buffer: scrambled }, 'scrambled.webm is damaged: there is unreadable data at byte 666.'],
+    ];
+    for (const [file, message] of cases) {
+      await choosePhotos(page, file);
+      const alert = page.getByRole('alert').filter({ hasText: message });
+      await expect(alert).toBeVisible({ timeout: 30_000 });
+      await expect(alert).not.toContainText('no picture');
+      await expect(alert).not.toContainText('HEVC');
+      await expect(page.getByRole('list', { name: 'Video to send' })).toHaveCount(0);
+    }
+  });
+
   test('a video of a real scene is described by the object detector, not as coloured shapes', async ({ page }) => {
     test.setTimeout(240_000);
     // The presenter view: each answer's developer line says where it came from.
@@ -111,5 +140,40 @@ test.describe('videos in the conversation', () => {
     await expect(replies).toHaveCount(4, { timeout: 60_000 });
     await expect(video(page).nth(1).getByTestId('video-description')).toHaveText('a cup; a quiet steady tone throughout');
     await expect(replies.nth(3).getByTestId('reply-text')).toHaveText('A cup.');
+  });
+
+  test('a reload while the video is being watched: the turn is watched again and answered after the reload, once', async ({ page }) => {
+    test.setTimeout(300_000);
+    await openReady(page);
+    await shareVideo(page, SPEECH_CLIP, 'does anyone speak?');
+    // Reloaded as soon as the turn is stored, while its video is still being watched (as the probe did, 1.5 s after Enter).
+    await expect.poll(async () => (await storedMessages(page)).some((m) => m.elements.some((e) => e.kind === 'video'))).toBe(true);
+    await expect(video(page).getByTestId('video-description')).toHaveText('Watching the video…');
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(page.getByRole('status').filter({ hasText: 'The page was reloaded before your last turn was answered, so it is answered now: the video is watched again.' })).toBeVisible();
+    await expect(replies).toHaveCount(1, { timeout: 90_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(replies.first().getByTestId('reply-text')).toHaveText('yes, someone says a few words');
+    // Answered once: a second reload shows the same exchange and asks nothing again.
+    await expect.poll(async () => (await storedMessages(page)).filter((m) => m.role === 'assistant').length).toBe(1);
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
+    await expect(replies).toHaveCount(1);
+    await expect(page.getByRole('status').filter({ hasText: 'answered now' })).toHaveCount(0);
+  });
+
+  test('an export says the video was left out: in its notice, and in the text line that stands for it', async ({ page }) => {
+    test.setTimeout(240_000);
+    await openPresenter(page);
+    await shareVideo(page, { name: 'silent.webm', mimeType: 'video/webm', buffer: asset('video/silent.webm') }, '');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
+    const { name, files } = await exportConversationAs(page, 'Markdown');
+    await expect(page.getByRole('alert').filter({ hasText: `Saved ${name} (Markdown): 2 messages, 0 images. 1 video was left out: the MMDialog and Markdown formats hold texts and images only` })).toBeVisible();
+    const md = new TextDecoder().decode(files[`${name.replace(/\.zip$/, '')}/conversation.md`]);
+    expect(md).toContain('A video was shared here and is not in this export: silent.webm');
+    expect(md).toContain('What was seen: a green square; no sound track');
   });
 });

@@ -1,4 +1,4 @@
-import { startNewConversation } from '../features/chat/chatController';
+import { answerInterruptedTurnWhenReady, startNewConversation } from '../features/chat/chatController';
 import { followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
 import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
@@ -42,6 +42,8 @@ export function startApp(): void {
   });
   // Turns and new conversations of other tabs show here too, so no tab writes over another's.
   followOtherTabs();
+  // A turn a reload interrupted (its reply, or its video's watching) is answered once the model is ready.
+  answerInterruptedTurnWhenReady();
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();

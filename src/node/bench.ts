@@ -21,6 +21,7 @@ import { REPLIES_USAGE, repliesBench } from './benchReplies';
 import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformers';
 import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
 import { VISITOR_USAGE, visitorBench } from './benchVisitor';
+import { SOAK_USAGE, soakBench } from './benchSoak';
 import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
@@ -41,6 +42,7 @@ import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300] [--json out.json]   (CLEVR-Dialog answerers: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
  *   npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns FILE]   (plays ../shared/data/visitor-turns in Chromium against the production build; every reply to visitor-replies.json, a contact sheet to visitor-replies.png)
+ *   npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (a long conversation: heap, DOM nodes and event listeners at start, middle and end)
  *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--json out.json]   (response selection on real dialogues)
  *   npm run bench -- replies [--pack mini-clip] [--images DIR] [--methods hybrid,depp]   (what the reply rules do: photo replies that name what is shown, picture requests)
  */
@@ -64,6 +66,7 @@ const USAGE = [
   `  ${VS_TRANSFORMERS_USAGE}`,
   `  ${GPU_RANK_USAGE}`,
   `  ${VISITOR_USAGE}`,
+  `  ${SOAK_USAGE}`,
 ].join('\n');
 
 function loadAverage(): string {
@@ -195,6 +198,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   clevr: clevrBench,
   'avsd-video': avsdVideoBench,
   visitor: visitorBench,
+  soak: soakBench,
 };
 
 const { command, rest } = await runCommand('bench', () => parseSubcommand(process.argv.slice(2), Object.keys(benchmarks), 'benchmark', USAGE));

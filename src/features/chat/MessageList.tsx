@@ -8,6 +8,7 @@ import { useImageUrl, useVideoUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
 import { ReplyReference } from './ReplyReference';
 import { StartScreen } from './StartScreen';
+import { SHOWN_MESSAGES, visibleMessages } from './messageWindow';
 
 /**
  * How tall an image in a message may be. The visitor view caps it by the screen's height, so that at
@@ -124,17 +125,27 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
 
 /** The conversation; `presenter` adds each reply's developer line and the visitor's reference answer. */
 export function MessageList({ presenter }: { presenter: boolean }) {
-  const messages = useChatStore((s) => s.messages);
+  const allMessages = useChatStore((s) => s.messages);
   const hydrated = useChatStore((s) => s.hydrated);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
+  // Counted from the end, so the window follows the conversation as it grows.
+  const [shown, setShown] = useState(SHOWN_MESSAGES);
+  const { hidden, visible: messages } = visibleMessages(allMessages, shown);
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });
-  }, [messages.length, awaitingReply]);
+  }, [allMessages.length, awaitingReply]);
   return (
     // Focusable, so a long conversation scrolls with the keyboard.
     <ol tabIndex={0} className={`flex flex-1 flex-col overflow-y-auto ${presenter ? 'gap-3 p-4' : 'gap-2 px-4 py-2'} focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600`} aria-label="Conversation" aria-live="polite">
-      {hydrated && messages.length === 0 && (
+      {hidden > 0 && (
+        <li className="self-center">
+          <button type="button" onClick={() => setShown((n) => n + SHOWN_MESSAGES)} className="rounded-lg border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+            Show {Math.min(hidden, SHOWN_MESSAGES)} earlier messages ({hidden} not shown)
+          </button>
+        </li>
+      )}
+      {hydrated && allMessages.length === 0 && (
         <li className="m-auto">
           <StartScreen />
         </li>

@@ -1,6 +1,6 @@
 import { errorMessage } from '../../engine/errors';
 import { loadImage, loadVideo } from '../../persistence/conversationDb';
-import type { ChatMessage } from '../../shared/conversation';
+import type { ChatMessage, VideoElement } from '../../shared/conversation';
 import { engine } from '../../shared/engine';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -8,7 +8,7 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
-import { isVideoLike } from './videoDecoder';
+import { decodeVideo, isVideoLike } from './videoDecoder';
 import { acknowledgeVideo, answerAboutVideo, attachVideo, isQuestion, lastSharedVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
@@ -122,6 +122,58 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   chatActions.setDraftVideo(null);
   chatActions.setAwaitingReply(true);
   void saveChanged([userMessage], [...draftImages, ...(draftVideo ? videoBlobs(draftVideo) : [])], conversation);
+  await whileAnswering(userMessage.id, () => replyToTurn(userMessage, { text, images: draftImages, watch: draftVideo ? () => watchVideo(draftVideo) : null }, messages, conversation, epoch));
+  return true;
+}
+
+/** What a turn's reply is made from: its text, its photos' Blobs, and how to watch its video (null without one). */
+interface TurnInputs {
+  text: string;
+  images: readonly { imageId: string; name: string; blob: Blob }[];
+  watch: (() => Promise<VideoElement>) | null;
+}
+
+/**
+ * Holds a lock named after the turn while it is answered, so that another tab (or this one after a
+ * reload) can tell a turn being answered from one a reload interrupted. Locks die with the page.
+ */
+async function whileAnswering(turnId: string, answer: () => Promise<void>): Promise<void> {
+  markAnswering(turnId);
+  try {
+    if (typeof navigator === 'undefined' || !navigator.locks) await answer();
+    else await navigator.locks.request(turnLockName(turnId), answer);
+  } finally {
+    if (answeringMark() === turnId) markAnswering(null);
+  }
+}
+const turnLockName = (turnId: string) => `mmdialog-answering:${turnId}`;
+
+/**
+ * The turn this tab is answering, kept in its sessionStorage: after a reload only that turn is
+ * answered again, never one another tab sent or one whose reply failed long ago.
+ */
+const ANSWERING_KEY = 'mmdialog-answering-turn';
+function markAnswering(turnId: string | null): void {
+  try {
+    if (turnId === null) sessionStorage.removeItem(ANSWERING_KEY);
+    else sessionStorage.setItem(ANSWERING_KEY, turnId);
+  } catch {
+    // No sessionStorage (disabled, or a test without a page): nothing is resumed after a reload.
+  }
+}
+function answeringMark(): string | null {
+  try {
+    return sessionStorage.getItem(ANSWERING_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Answers a turn already on screen and queued for saving: watches its video first, if it has one,
+ * then replies. `earlier` is the conversation before the turn.
+ */
+async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: TurnInputs, earlier: readonly ChatMessage[], conversation: string | null, epoch: number): Promise<void> {
   const stillHere = () => epoch === conversationEpoch && currentConversationId() === conversation;
   /** Shows a reply made without the MMDialog pipeline (a video turn), or stores it alone when the conversation was cleared meanwhile. */
   const finish = (assistant: ChatMessage) => {
@@ -131,24 +183,26 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     void saveChanged([updated, assistant], [], conversation);
   };
   try {
-    if (draftVideo) {
-      const watched = await watchVideo(draftVideo);
+    if (watch) {
+      const watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
-      else void saveChanged([{ ...userMessage, elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)) }], [], conversation);
-      finish(text && isQuestion(text) ? await answerAboutVideo(watched, text, messages) : acknowledgeVideo(watched));
-      return true;
+      // Saved as soon as it is watched, so a reload now does not watch it again.
+      const updated = (stillHere() ? useChatStore.getState().messages.find((m) => m.id === userMessage.id) : undefined) ?? { ...userMessage, elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)) };
+      void saveChanged([updated], [], conversation);
+      finish(text && isQuestion(text) ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
+      return;
     }
     // A question right after a video (no photo since) is about that video.
-    const video = draftImages.length === 0 && text && isQuestion(text) ? lastSharedVideo(messages) : null;
+    const video = images.length === 0 && text && isQuestion(text) ? lastSharedVideo(earlier) : null;
     if (video) {
-      finish(await answerAboutVideo(video, text, messages));
-      return true;
+      finish(await answerAboutVideo(video, text, earlier));
+      return;
     }
-    const history = await historyOf(messages);
+    const history = await historyOf(earlier);
     const reply = await engine().call('reply', {
       history,
       texts: text ? [text] : [],
-      images: draftImages.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
+      images: images.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
       method: useSettingsStore.getState().method,
     });
     const poolId = useSettingsStore.getState().poolId;
@@ -171,9 +225,9 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       },
     };
     // A reply to a conversation since cleared is not shown, but stored with its turn, so Undo brings both back.
-    if (epoch !== conversationEpoch || currentConversationId() !== conversation) {
+    if (!stillHere()) {
       void saveChanged([assistantMessage], [], conversation);
-      return true;
+      return;
     }
     chatActions.setCaptions(userMessage.id, reply.captions);
     chatActions.appendMessage(assistantMessage);
@@ -184,7 +238,84 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   } finally {
     chatActions.setAwaitingReply(false);
   }
-  return true;
+}
+
+/**
+ * The person's last turn, when a reload came before its reply: the turn is stored (it is saved as it
+ * is sent) but nothing answers it. Answered once per page, when the conversation and the model are
+ * both ready, unless another tab holds the turn's lock (it is answering it now).
+ */
+let interruptedTurnChecked = false;
+export function answerInterruptedTurnWhenReady(): () => void {
+  const check = () => {
+    if (interruptedTurnChecked || !useChatStore.getState().hydrated || useModelStore.getState().phase !== 'ready') return;
+    interruptedTurnChecked = true;
+    stop();
+    void answerInterruptedTurn();
+  };
+  const unsubscribes = [useChatStore.subscribe(check), useModelStore.subscribe(check)];
+  const stop = () => unsubscribes.forEach((u) => u());
+  check();
+  return stop;
+}
+
+/** The last message, when it is the person's and has no reply after it. */
+export function unansweredTurn(messages: readonly ChatMessage[]): ChatMessage | null {
+  const last = messages[messages.length - 1];
+  return last?.role === 'user' ? last : null;
+}
+
+async function answerInterruptedTurn(): Promise<void> {
+  const turn = unansweredTurn(useChatStore.getState().messages);
+  if (!turn || useChatStore.getState().awaitingReply || answeringMark() !== turn.id) return;
+  const answer = async () => {
+    const { messages, awaitingReply } = useChatStore.getState();
+    if (awaitingReply || unansweredTurn(messages)?.id !== turn.id) return;
+    chatActions.setAwaitingReply(true);
+    const epoch = conversationEpoch;
+    const conversation = currentConversationId();
+    let inputs: TurnInputs;
+    try {
+      inputs = await storedInputsOf(turn);
+    } catch (error) {
+      chatActions.setAwaitingReply(false);
+      markAnswering(null);
+      noticeActions.notifyAboutConversation('error', `Your last turn was not answered before the page reloaded, and it cannot be answered now: ${errorMessage(error)}`);
+      return;
+    }
+    const watching = inputs.watch && !turn.elements.some((e) => e.kind === 'video' && e.analysis);
+    noticeActions.notifyAboutConversation('info', `The page was reloaded before your last turn was answered, so it is answered now${watching ? ': the video is watched again' : ''}.`);
+    // The mark stays until the answer is in, so a reload meanwhile answers it again; the lock is held already.
+    await replyToTurn(turn, inputs, messages.slice(0, -1), conversation, epoch);
+    if (answeringMark() === turn.id) markAnswering(null);
+  };
+  if (typeof navigator === 'undefined' || !navigator.locks) return answer();
+  // ifAvailable: a tab that holds the lock is answering this turn now, and its reply will show here.
+  await navigator.locks.request(turnLockName(turn.id), { ifAvailable: true }, async (lock) => (lock ? answer() : undefined));
+}
+
+/** A stored turn's inputs, read back: its photos' Blobs, and its video (decoded again from the stored file when it was not watched). */
+async function storedInputsOf(turn: ChatMessage): Promise<TurnInputs> {
+  const text = turn.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join('\n');
+  const images: { imageId: string; name: string; blob: Blob }[] = [];
+  for (const e of turn.elements) {
+    if (e.kind !== 'image') continue;
+    const blob = await loadImage(e.imageId);
+    if (!blob) throw new Error(`its photo ${e.name} is not stored in this browser. Share it again.`);
+    images.push({ imageId: e.imageId, name: e.name, blob });
+  }
+  const video = turn.elements.find((e) => e.kind === 'video');
+  let watch: TurnInputs['watch'] = null;
+  if (video?.analysis) watch = () => Promise.resolve(video);
+  else if (video) {
+    watch = async () => {
+      const blob = await loadVideo(video.videoId);
+      if (!blob) throw new Error(`the video ${video.name} is not stored in this browser. Share it again.`);
+      const decoded = await decodeVideo(new File([blob], video.name, { type: blob.type }));
+      return watchVideo({ videoId: video.videoId, posterId: video.posterId, sheetId: video.sheetId, name: video.name, file: blob, decoded });
+    };
+  }
+  return { text, images, watch };
 }
 
 function activePackName(): string | undefined {

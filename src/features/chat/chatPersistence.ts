@@ -11,10 +11,11 @@ import {
   startConversation,
 } from '../../persistence/conversationDb';
 import { fullStorageAdvice, isQuotaError } from '../../persistence/storageSpace';
+import { keepUnsavedTurns, readUnsavedTurns } from '../../persistence/unsavedTurns';
 import type { ChatMessage } from '../../shared/conversation';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { chatActions, useChatStore } from './chatStore';
-import { loadConversation, messageToStored, saveMessages } from './storedConversation';
+import { loadConversation, messageFromStored, messageToStored, saveMessages } from './storedConversation';
 
 /**
  * Keeps the chat's messages in IndexedDB: which conversation this tab shows (its slot and id), saves
@@ -38,6 +39,7 @@ export const currentSlot = () => slot;
 
 export async function restoreConversation(nextSlot: ConversationSlot = slot): Promise<void> {
   slot = nextSlot;
+  const keptOverReload = takeBackKeptTurns();
   try {
     const loaded = await loadConversation(slot);
     conversationId = loaded.conversationId;
@@ -46,6 +48,42 @@ export async function restoreConversation(nextSlot: ConversationSlot = slot): Pr
     chatActions.hydrate([...unsaved.values()].map((p) => p.message));
     noticeActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
   }
+  if (keptOverReload > 0) {
+    noticeActions.notify('info', `${keptOverReload === 1 ? 'A message' : `${keptOverReload} messages`} that could not be saved before the page was reloaded ${keptOverReload === 1 ? 'is' : 'are'} back on screen: this tab kept ${keptOverReload === 1 ? 'it' : 'them'} in its session storage. Saving again now.`);
+    void flush();
+  }
+}
+
+/**
+ * Once per page: the turns an earlier page of this tab could not save (kept in sessionStorage) join
+ * the queue again, with their photos; returns how many came back.
+ */
+let keptTurnsTaken = false;
+function takeBackKeptTurns(): number {
+  if (keptTurnsTaken) return 0;
+  keptTurnsTaken = true;
+  const kept = readUnsavedTurns(slot);
+  for (const t of kept.turns) if (!unsaved.has(t.message.id)) unsaved.set(t.message.id, { message: messageFromStored(t.message), conversationId: t.conversationId });
+  for (const image of kept.images) unsavedImages.set(image.imageId, image);
+  rememberSessionImages(kept.images);
+  sessionHoldsTurns = kept.turns.length > 0;
+  return kept.turns.length;
+}
+
+/** Whether this tab's sessionStorage may hold turns: only then does a change of the queue rewrite it. */
+let sessionHoldsTurns = false;
+/** Mirrors the save queue into this tab's sessionStorage (or clears it once empty); in order, one write at a time. */
+let keeping: Promise<unknown> = Promise.resolve();
+function keepQueueOverReload(): Promise<Awaited<ReturnType<typeof keepUnsavedTurns>>> {
+  const next = keeping.then(() => {
+    sessionHoldsTurns = unsaved.size > 0;
+    return keepUnsavedTurns(
+      [...unsaved.values()].map((p) => ({ slot, conversationId: p.conversationId, message: messageToStored(p.message) })),
+      [...unsavedImages.values()],
+    );
+  });
+  keeping = next.catch(() => undefined);
+  return next.catch(() => null);
 }
 
 /** Stored messages with the ones this tab could not save yet, in time order. */
@@ -84,6 +122,7 @@ function flush(): Promise<void> {
       }
       for (const p of batch) if (unsaved.get(p.message.id) === p) unsaved.delete(p.message.id);
       for (const i of images) unsavedImages.delete(i.imageId);
+      if (sessionHoldsTurns) void keepQueueOverReload();
       if (failureNotice !== null) {
         noticeActions.dismiss(failureNotice);
         failureNotice = null;
@@ -98,9 +137,15 @@ function flush(): Promise<void> {
 
 async function reportSaveFailure(error: unknown, messages: ChatMessage[], images: { blob: Blob }[]): Promise<void> {
   const turns = messages.length === 1 ? 'This turn is' : `${messages.length} messages are`;
+  const kept = await keepQueueOverReload();
+  const photosLeftOut = kept?.imagesLeftOut.length ?? 0;
+  const overReload =
+    kept === null
+      ? ' This tab could not keep them for a reload either: do not reload before they are saved, or export the conversation (Conversation tools) first.'
+      : ` Until then this tab keeps them in its session storage, so a reload does not lose them${photosLeftOut > 0 ? ` (except ${photosLeftOut === 1 ? 'a photo' : `${photosLeftOut} photos`}, too large to keep there)` : ''}.`;
   const why = isQuotaError(error)
-    ? `the browser's storage for this page is full. ${await fullStorageAdvice(bytesToStore(messages.map(messageToStored), images))}`
-    : `${errorMessage(error)}. Press Retry; if it keeps failing, export the conversation (Conversation tools) before you reload.`;
+    ? `the browser's storage for this page is full. ${await fullStorageAdvice(bytesToStore(messages.map(messageToStored), images))}${overReload}`
+    : `${errorMessage(error)}. Press Retry; if it keeps failing, export the conversation (Conversation tools).${overReload}`;
   if (failureNotice !== null) noticeActions.dismiss(failureNotice);
   failureNotice = noticeActions.notify('error', `${turns} on screen but not saved yet: ${why}`, { label: 'Retry', run: () => void flush() });
 }
@@ -110,6 +155,7 @@ export const unsavedCount = () => unsaved.size;
 
 export async function removeStored(conversation: string, messageIds: readonly string[], imageIds: readonly string[]): Promise<void> {
   for (const id of messageIds) unsaved.delete(id);
+  if (sessionHoldsTurns) void keepQueueOverReload();
   await removeMessages(slot, conversation, messageIds, imageIds);
 }
 
@@ -120,6 +166,7 @@ export async function startFresh(keepForUndo: boolean): Promise<{ previousId: st
   if (!keepForUndo) {
     for (const [id, p] of unsaved) if (p.conversationId === conversationId) unsaved.delete(id);
     forgetSessionImages();
+    if (sessionHoldsTurns) void keepQueueOverReload();
   }
   const ids = await startConversation(slot, keepForUndo);
   conversationId = ids.conversationId;

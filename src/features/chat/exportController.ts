@@ -23,6 +23,19 @@ export type ExportFormat = 'mmdialog' | 'markdown';
 
 let exporting = false;
 
+/** The text line that stands in an export for a video it cannot hold. */
+export function videoLine(video: Extract<ChatMessage['elements'][number], { kind: 'video' }>): string {
+  return `[A video was shared here and is not in this export: ${video.name}, ${video.seconds.toFixed(1)} s${video.description ? `. What was seen: ${video.description}` : ''}]`;
+}
+
+/** The notice's sentence about videos left out, or '' when the conversation has none. */
+export function videosLeftOut(messages: readonly ChatMessage[]): string {
+  const count = messages.reduce((n, m) => n + m.elements.filter((e) => e.kind === 'video').length, 0);
+  if (count === 0) return '';
+  const videos = count === 1 ? '1 video was' : `${count} videos were`;
+  return ` ${videos} left out: the MMDialog and Markdown formats hold texts and images only, so each video is a text line there that names it and says what was seen. Keep the video files themselves if you need them.`;
+}
+
 function toExportMessage(message: ChatMessage): ExportMessage {
   return {
     role: message.role,
@@ -33,8 +46,8 @@ function toExportMessage(message: ChatMessage): ExportMessage {
         : e.kind === 'image'
           ? { kind: 'photo', id: e.imageId, name: e.name, ...(e.caption ? { caption: e.caption } : {}) }
           : e.kind === 'video'
-            ? // The export formats have no video element: a video goes out as what was said about it.
-              { kind: 'text', text: `[video ${e.name}, ${e.seconds.toFixed(1)} s${e.description ? `: ${e.description}` : ''}]` }
+            ? // The export formats have no video element: a video goes out as what was said about it, and says so.
+              { kind: 'text', text: videoLine(e) }
             : { kind: 'poolImage', key: e.key, alt: e.alt },
     ),
     ...(message.reply ? { reply: { method: message.reply.method, intentModel: message.reply.intentModel } } : {}),
@@ -117,7 +130,8 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
     download(name, zipSync(entries));
     const imageCount = built.files.filter((f) => 'image' in f).length;
     const what = format === 'mmdialog' ? 'MMDialog JSON; load it back under Pool and datasets' : 'Markdown';
-    noticeActions.notify(built.missing.length > 0 ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
+    const leftOut = videosLeftOut(messages);
+    noticeActions.notify(built.missing.length > 0 || leftOut ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${leftOut}${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
   } catch (error) {
     noticeActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
   } finally {

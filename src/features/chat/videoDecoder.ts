@@ -1,4 +1,4 @@
-import { videoContainer } from '../../engine/video/videoContainer';
+import { type ContainerProbe, pictureTooLarge, probeWebm, videoCodecMime, videoCodecName, videoContainer } from '../../engine/video/videoContainer';
 import { SAMPLED_FRAMES, sampleTimes } from '../../engine/video/videoFeatures';
 import { VIDEO_SHEET_COLUMNS } from '../../shared/conversation';
 import type { VideoPayload } from '../../worker/protocol';
@@ -50,6 +50,38 @@ async function containerOf(file: File): Promise<'mp4' | 'webm' | null> {
   return videoContainer(new Uint8Array(await file.slice(0, 12).arrayBuffer()));
 }
 
+/** How much of a WebM file its structure is read from: the header, the tracks and the first cluster sit well inside it. */
+const PROBE_BYTES = 4 * 1024 * 1024;
+
+/** What the container's own structure says (WebM only; MP4/MOV is left to the browser), or null. */
+async function probeOf(file: File, container: 'mp4' | 'webm' | null): Promise<ContainerProbe | null> {
+  if (container !== 'webm') return null;
+  try {
+    return probeWebm(new Uint8Array(await file.slice(0, PROBE_BYTES).arrayBuffer()), file.size);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sentence for a video the browser could not open, or whose picture it could not show, by what
+ * the container says: damaged first (a broken structure), then a picture too large to decode, then a
+ * codec this browser plays (so the frames themselves are damaged), then a codec it does not play.
+ */
+function undecodableVideo(name: string, container: 'mp4' | 'webm', probe: ContainerProbe | null, video: HTMLVideoElement): string {
+  if (probe?.damage) return `${name} is damaged: ${probe.damage}. Copy or export it again from where it was recorded, then share the new file.`;
+  const track = probe?.video;
+  if (track && pictureTooLarge(track.width, track.height)) {
+    return `${name} cannot be decoded: its file says the picture is ${track.width} × ${track.height} pixels, larger than this browser can decode (up to 4K, 3840 × 2160, is safe). Export it at a normal size (1080p, for example) and share it again.`;
+  }
+  const mime = track ? videoCodecMime(track.codec) : null;
+  if (track && mime && video.canPlayType(mime) !== '') {
+    return `${name} could not be decoded, though its codec (${videoCodecName(track.codec)}) is one this browser plays: its frames are damaged. Export it again and share the new file.`;
+  }
+  const codec = track ? `its video codec (${videoCodecName(track.codec)})` : 'its video codec (HEVC/H.265 from a phone, for example)';
+  return `This browser cannot decode ${name}: it is ${container === 'mp4' ? 'an MP4/MOV' : 'a WebM'} file, but ${codec} is not one this browser plays, or the file is damaged. Export it as MP4 (H.264) or WebM (VP9) and share it again.`;
+}
+
 function once(target: EventTarget, ok: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (f: () => void) => {
@@ -90,6 +122,9 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
     throw new VideoInputError(`${name} is a sound file with no picture. Share a video (MP4, WebM or MOV) or a photo instead.`);
   }
   const container = await containerOf(file);
+  const probe = await probeOf(file, container);
+  // A broken structure is said at once: the browser would stall on it (a seek waits its full timeout) or blame the codec.
+  if (container && probe?.damage) throw new VideoInputError(undecodableVideo(name, container, probe, document.createElement('video')));
   const url = URL.createObjectURL(file);
   const video = document.createElement('video');
   video.muted = true;
@@ -103,14 +138,16 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
       const timedOut = error instanceof Error && error.message === 'timeout';
       if (container) {
         throw new VideoInputError(
-          timedOut
+          timedOut && !probe?.damage
             ? `${name} did not open within ${METADATA_TIMEOUT_MS / 1000} s, so it was not shared. Try a shorter video, or export it as MP4 (H.264) or WebM.`
-            : `This browser cannot decode ${name}: it is ${container === 'mp4' ? 'an MP4/MOV' : 'a WebM'} file, but its video codec (HEVC/H.265 from a phone, for example) is not one this browser plays, or the file is damaged. Export it as MP4 (H.264) or WebM (VP9) and share it again.`,
+            : undecodableVideo(name, container, probe, video),
         );
       }
       throw new VideoInputError(`${name} could not be opened as a video: it is damaged or not a video file. Share an MP4, WebM or MOV video.`);
     }
     if (video.videoWidth === 0 || video.videoHeight === 0) {
+      // A picture the container declares but the browser could not show is not "no picture".
+      if (container && probe?.video) throw new VideoInputError(undecodableVideo(name, container, probe, video));
       throw new VideoInputError(`${name} has sound but no picture. Share a video (MP4, WebM or MOV) or a photo instead.`);
     }
     const seconds = await knownDuration(video);
