@@ -9,7 +9,8 @@ import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
 import { decodeVideo, isVideoLike } from './videoDecoder';
-import { acknowledgeVideo, answerAboutVideo, attachVideo, isQuestion, lastSharedVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
+import { routeTurn } from './turnRoute';
+import { acknowledgeVideo, answerAboutVideo, attachVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
 /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
@@ -183,19 +184,18 @@ async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: Tu
     void saveChanged([updated, assistant], [], conversation);
   };
   try {
+    const route = routeTurn({ text, photos: images.length, newVideo: watch !== null }, earlier);
     if (watch) {
       const watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
       // Saved as soon as it is watched, so a reload now does not watch it again.
       const updated = (stillHere() ? useChatStore.getState().messages.find((m) => m.id === userMessage.id) : undefined) ?? { ...userMessage, elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)) };
       void saveChanged([updated], [], conversation);
-      finish(text && isQuestion(text) ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
+      finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
       return;
     }
-    // A question right after a video (no photo since) is about that video.
-    const video = images.length === 0 && text && isQuestion(text) ? lastSharedVideo(earlier) : null;
-    if (video) {
-      finish(await answerAboutVideo(video, text, earlier));
+    if (route.kind === 'ask-last-video') {
+      finish(await answerAboutVideo(route.video, text, earlier));
       return;
     }
     const history = await historyOf(earlier);

@@ -57,25 +57,6 @@ export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[]
   ];
 }
 
-const QUESTION_START = /^(what|who|whom|whose|where|when|why|how|which|is|are|was|were|does|do|did|can|could|will|would|has|have|any)\b/i;
-
-export function isQuestion(text: string): boolean {
-  return /\?\s*$/.test(text) || QUESTION_START.test(text.trim());
-}
-
-/** The video the person shared last, if their last shared media was a video that has been watched. */
-export function lastSharedVideo(messages: readonly ChatMessage[]): VideoElement | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== 'user') continue;
-    const media = m.elements.filter((e) => e.kind === 'image' || e.kind === 'video');
-    if (media.length === 0) continue;
-    const last = media[media.length - 1]!;
-    return last.kind === 'video' && last.analysis ? last : null;
-  }
-  return null;
-}
-
 /** Watches a shared video in the worker; returns the element with its description and analysis. */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
   const analyzed = await engine().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
