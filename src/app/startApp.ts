@@ -11,7 +11,7 @@ import { resumeInterruptedImports } from '../features/pool/poolController';
 import { onScoredTurn } from '../shared/scoredTurns';
 import { useModelStore } from '../shared/stores/modelStore';
 // Starts the model worker and provides it to the features, before anything renders.
-import './engine';
+import './modelWorker';
 import { installShortcuts } from './shortcuts';
 
 let started = false;

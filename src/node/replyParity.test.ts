@@ -10,7 +10,7 @@ import { RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/m
 import { type SessionReply, evaluateSession, sessionChat } from '../engine/response/session';
 import { evaluateDialogs, type ResponseScore } from '../engine/response/evaluate';
 import type { ReplyResult, WorkerEvent } from '../worker/protocol';
-import { type WorkerEngine, createRequestHandler } from '../worker/requestHandler';
+import { type WorkerApi, createRequestHandler } from '../worker/requestHandler';
 import { type PoolImageInfo, Responder } from '../worker/responder';
 import { loadDialogBenchData } from './benchDialog';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
@@ -20,7 +20,7 @@ import { chatPoolOf } from './replyParts';
 /**
  * The page and the benchmark must compose the same replies and score them alike. A demo test
  * dialogue is replayed, for every method a pack offers, (1) through the worker's request handler and
- * Responder, fed the pool and train split as BrowserEngine feeds them, and (2) through the dialog
+ * Responder, fed the pool and train split as WorkerModels feeds them, and (2) through the dialog
  * benchmark's own loader and run (loadDialogBenchData, evaluateSession). Each method starts from a
  * fresh worker and a fresh benchmark session, as a fresh page and a benchmark run do.
  */
@@ -30,7 +30,7 @@ const POOL_DIR = join('public', 'pool');
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unknown;
 const readDialogues = (split: string) => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), { file: `dialogues/${split}/conversations.json` });
 
-/** The worker's path: what BrowserEngine does for the demo pool, minus fetch and IndexedDB. */
+/** The worker's path: what WorkerModels does for the demo pool, minus fetch and IndexedDB. */
 async function workerPath(packId: string) {
   // As the worker: the detector beside the pack, so the pool file made through the page's photo path matches.
   const { analyzer, encoder, detector, source, files } = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
@@ -39,7 +39,7 @@ async function workerPath(packId: string) {
   const chat = chatEncoder ? sessionChat(chatEncoder, await loadChatFusion(source, new Set(files))) : null;
   const images = parseMediaCatalogue(readJson(join(POOL_DIR, 'media.json')), { file: 'pool/media.json', strict: true });
   const texts = parseTextCatalogue(readJson(join(POOL_DIR, 'texts.json')), { file: 'pool/texts.json', strict: true });
-  // As BrowserEngine.usePool: text rows the file lacks are deferred, and computed while the replies go on.
+  // As WorkerModels.usePool: text rows the file lacks are deferred, and computed while the replies go on.
   const embedded = await embedPool({
     encoder: analyzer,
     texts,
@@ -51,7 +51,7 @@ async function workerPath(packId: string) {
   });
   const textsComplete = completeDeferredRows(embedded, analyzer, { textBatchSize: 256, yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)) });
   const imageInfo: PoolImageInfo[] = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `/pool/${m.file}`, kind: m.kind, keywords: m.keywords }));
-  // As BrowserEngine.chatPool: the precomputed keys and stored contexts of the demo pool.
+  // As WorkerModels.chatPool: the precomputed keys and stored contexts of the demo pool.
   const chatParts = chat ? await chatPoolOf(chat, POOL_DIR, packId, texts.map((t) => t.text), imageInfo.map((i) => i.label)) : null;
   const records = readDialogues('test');
   const train = readDialogues('train');
@@ -63,7 +63,7 @@ async function workerPath(packId: string) {
     const notUsed = async (): Promise<never> => {
       throw new Error('not used by this test');
     };
-    const engine: WorkerEngine = {
+    const engine: WorkerApi = {
       loadPack: notUsed, usePool: notUsed, stageDatasetFiles: notUsed, importDataset: notUsed, resumeDataset: notUsed, checkImage: notUsed, reply: notUsed,
       listReferenceDialogues: notUsed, loadReferenceDialogue: notUsed, scoreReference: notUsed, trainHeads: notUsed, encodeTexts: notUsed, encodeImages: notUsed,
       clevrLoad: notUsed, clevrRender: notUsed, clevrAnswer: notUsed, analyzeVideo: notUsed, answerVideo: notUsed, warmUp: notUsed,

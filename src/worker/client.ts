@@ -25,7 +25,7 @@ export interface WorkerPort {
 }
 
 /** Typed calls into the model worker: each call resolves with its own method's result. */
-export class EngineClient {
+export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly backendListeners = new Set<(backend: BackendState) => void>();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../engine/errors';
 import type { WorkerEvent } from './protocol';
-import { type WorkerEngine, createRequestHandler } from './requestHandler';
-import { EngineClient, type WorkerPort } from './client';
+import { type WorkerApi, createRequestHandler } from './requestHandler';
+import { WorkerClient, type WorkerPort } from './client';
 
 const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, deferred: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
@@ -35,7 +35,7 @@ const score = {
 };
 
 /** A deterministic engine: fixed results, one progress event, one backend announcement. */
-function fakeEngine(): WorkerEngine & { calls: string[] } {
+function fakeEngine(): WorkerApi & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
@@ -247,9 +247,9 @@ describe('the idle gate for background work', () => {
   });
 });
 
-describe('EngineClient over the handler', () => {
+describe('WorkerClient over the handler', () => {
   /** Connects a client to a handler in the same thread, as the worker boundary would. */
-  function connected(): EngineClient {
+  function connected(): WorkerClient {
     const listeners: ((e: MessageEvent<WorkerEvent>) => void)[] = [];
     const handle = createRequestHandler(fakeEngine(), (event) => queueMicrotask(() => listeners.forEach((l) => l({ data: event } as MessageEvent<WorkerEvent>))));
     const port: WorkerPort = {
@@ -258,7 +258,7 @@ describe('EngineClient over the handler', () => {
         if (type === 'message') listeners.push(listener);
       }) as WorkerPort['addEventListener'],
     };
-    return new EngineClient(port);
+    return new WorkerClient(port);
   }
 
   it('resolves a call with its typed result and reports progress and backend', async () => {

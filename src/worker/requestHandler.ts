@@ -3,7 +3,7 @@ import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, Local
 import { BACKGROUND_METHODS, IDLE_METHODS, isWorkerRequest } from './protocol';
 
 /** What the worker needs from an engine; the real one and the tests' fake both implement it. */
-export interface WorkerEngine {
+export interface WorkerApi {
   /** onDetector: the detector's status when it changes after the load (a move to WASM, or a failure). */
   loadPack(
     params: WorkerMethods['loadPack']['params'],
@@ -47,7 +47,7 @@ export interface WorkerEngine {
  * `yieldToMessages` lets messages already posted arrive before the next idle one starts.
  */
 export function createRequestHandler(
-  engine: WorkerEngine,
+  engine: WorkerApi,
   post: (event: WorkerEvent) => void,
   yieldToMessages: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
 ): (message: unknown) => Promise<void> {

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { loadImage, loadVideo } from '../../persistence/conversationDb';
 import type { ChatMessage, VideoElement } from '../../shared/conversation';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -54,7 +54,7 @@ async function checkImages(files: readonly File[]): Promise<number> {
     }
     chatActions.setChecking(1);
     try {
-      const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
+      const checked = await modelWorker().call('checkImage', { image: { name: file.name, blob: file } });
       // Kept as the type its bytes prove, never the type the file claimed (a "photo" sent as text/html).
       const blob = file.slice(0, file.size, `image/${checked.format}`);
       chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob, width: checked.width, height: checked.height });
@@ -199,7 +199,7 @@ async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: Tu
       return;
     }
     const history = await historyOf(earlier);
-    const reply = await engine().call('reply', {
+    const reply = await modelWorker().call('reply', {
       history,
       texts: text ? [text] : [],
       images: images.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),

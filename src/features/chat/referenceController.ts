@@ -1,6 +1,6 @@
 import { errorMessage } from '../../engine/errors';
 import type { VisitorReference } from '../../shared/conversation';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { reportScoredTurn } from '../../shared/scoredTurns';
 import { useModelStore } from '../../shared/stores/modelStore';
 import type { HistoryElement } from '../../worker/protocol';
@@ -22,12 +22,12 @@ export async function answerReply(messageId: string, rawText: string, photos: re
   try {
     const images: { imageId: string; name: string; blob: Blob; width: number; height: number }[] = [];
     for (const file of photos) {
-      const checked = await engine().call('checkImage', { image: { name: file.name, blob: file } });
+      const checked = await modelWorker().call('checkImage', { image: { name: file.name, blob: file } });
       images.push({ imageId: crypto.randomUUID(), name: file.name || 'pasted image', blob: file.slice(0, file.size, `image/${checked.format}`), width: checked.width, height: checked.height });
     }
     const reply = message.elements.flatMap((e): HistoryElement[] => (e.kind === 'text' ? [{ kind: 'text', text: e.text }] : e.kind === 'poolImage' ? [{ kind: 'poolImage', key: e.key }] : []));
     const reference: HistoryElement[] = [...(text ? [{ kind: 'text' as const, text }] : []), ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob }))];
-    const { score, captions } = await engine().call('scoreReference', { reply, reference });
+    const { score, captions } = await modelWorker().call('scoreReference', { reply, reference });
     const caption = new Map(captions.map((c) => [c.imageId, c]));
     const answer: VisitorReference = {
       elements: [

@@ -1,7 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { answerFromFrames } from '../../engine/video/shownInVideo';
 import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -59,7 +59,7 @@ export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[]
 
 /** Watches a shared video in the worker; returns the element with its description and analysis. */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
-  const analyzed = await engine().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
+  const analyzed = await modelWorker().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
   for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
   return { ...videoElementOf(draft), description: analyzed.description, analysis };
@@ -85,7 +85,7 @@ export async function answerAboutVideo(video: VideoElement, question: string, me
     const meta: VideoAnswerMeta = { videoId: video.videoId, question, answeredFrom: 'frames', totalMs: performance.now() - start };
     return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text: fromFrames }], videoAnswer: meta };
   }
-  const answered = await engine().call('answerVideo', {
+  const answered = await modelWorker().call('answerVideo', {
     avsd: await avsd(),
     features: video.analysis!.features,
     earlier: earlierRounds(messages, video.videoId),

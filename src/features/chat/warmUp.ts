@@ -1,5 +1,5 @@
 import { WARM_UP_STEPS } from '../../engine/response/warmUpSteps';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { useChatStore } from './chatStore';
 
@@ -40,7 +40,7 @@ async function warmUp(): Promise<void> {
   const method = useSettingsStore.getState().method;
   await Promise.all(
     WARM_UP_STEPS.map((step) =>
-      engine()
+      modelWorker()
         .call('warmUp', { step, method })
         .then(
           () => note(step),

@@ -8,7 +8,7 @@ import { QUESTION_TEMPLATES } from '../../engine/clevr/templates';
 import { assertNever, errorMessage } from '../../engine/errors';
 import { formatCount } from '../../engine/datasets/validation';
 import { seededRandom } from '../../engine/random';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { ClevrRef, ClevrSceneFileProgress } from '../../worker/protocol';
@@ -41,7 +41,7 @@ export async function openClevr(): Promise<void> {
     note = `The list of models could not be read (${errorMessage(error)}), so only the baselines answer.`;
   }
   try {
-    const loaded = await engine().call('clevrLoad', { clevr: ref, forceWasm: useSettingsStore.getState().forceWasm });
+    const loaded = await modelWorker().call('clevrLoad', { clevr: ref, forceWasm: useSettingsStore.getState().forceWasm });
     const models: ClevrModelId[] = ['random', 'random-q', ...loaded.models];
     // The default is the model that did best on the val split when it was trained (clevr.json "default").
     const best = loaded.defaultModel ?? 'random-q';
@@ -138,7 +138,7 @@ export async function showScene(seed: number, sceneIndex: number): Promise<void>
     highlight: opening?.caption.objects ?? [],
   });
   try {
-    const picture = await engine().call('clevrRender', { objects: [...scene.objects] });
+    const picture = await modelWorker().call('clevrRender', { objects: [...scene.objects] });
     if (useClevrStore.getState().scene === scene) useClevrStore.setState({ picture });
   } catch (error) {
     if (useClevrStore.getState().scene === scene) useClevrStore.setState({ pictureError: `The picture could not be drawn: ${errorMessage(error)} The questions still work from the scene.` });
@@ -191,7 +191,7 @@ async function commit(result: AskResult): Promise<void> {
     highlight: round.referents.length > 0 ? round.referents : round.answer_objects,
   });
   try {
-    const answered = await engine().call('clevrAnswer', {
+    const answered = await modelWorker().call('clevrAnswer', {
       model,
       objects: [...scene.objects],
       caption: caption.text,

@@ -6,7 +6,7 @@ import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolRowsStatus 
 import type { ViewMode } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
 import { errorMessage } from '../../engine/errors';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';
 import { PackDownloads } from './PackDownloads';
@@ -247,7 +247,7 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
             )}
             {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
             {methods && !methods.available.includes('depp') && localHeads?.state !== 'trained' && localHeads?.state !== 'training' && (
-              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={() => void engine().call('trainHeads', {}).catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))}>
+              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={() => void modelWorker().call('trainHeads', {}).catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))}>
                 Train clip-map and the intent head in this browser
               </button>
             )}

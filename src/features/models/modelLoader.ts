@@ -1,7 +1,7 @@
 import { EngineError, errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
 import { poolRef } from '../../shared/demoPool';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { MODELS_BASE_URL, readModelsIndex } from '../../shared/modelsIndex';
 import { dropDamagedPack } from '../../shared/offlineRepair';
 import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
@@ -100,7 +100,7 @@ export async function loadModels(): Promise<void> {
   }
   modelActions.startLoading(packs, pack.id);
   try {
-    const loaded = await engine().call(
+    const loaded = await modelWorker().call(
       'loadPack',
       {
         pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path), ...(pack.stored ? { stored: true } : {}) },

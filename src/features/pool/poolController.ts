@@ -1,7 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
 import { loadDemoPoolCredits, loadDemoTextCredits, poolRef } from '../../shared/demoPool';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -57,13 +57,13 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
   try {
     const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
     for (let i = 0; i < files.length; i += STAGE_SLICE) {
-      const { staged } = await engine().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
+      const { staged } = await modelWorker().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
       poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
     }
     // A folder chosen while the pack still loads waits for it: the worker embeds with the loaded pack.
     if (useModelStore.getState().phase !== 'ready') poolActions.importing({ name, step: 'Waiting for the model to load', loaded: files.length, total: files.length });
     await modelReady();
-    const result = await engine().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const result = await modelWorker().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     poolActions.imported({ name: result.name, problems: result.problems });
     noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}.${keptBesideNote(result.keptBeside)} Choose it under Pool to reply from it.`);
   } catch (error) {
@@ -88,7 +88,7 @@ export async function resumeInterruptedImports(): Promise<void> {
     if (usePoolStore.getState().importing) return;
     poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
     try {
-      await engine().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+      await modelWorker().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
       noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
       if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
@@ -109,7 +109,7 @@ export async function selectPool(poolId: string): Promise<void> {
   const name = poolId === 'demo' ? 'Demo pool' : usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId;
   poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
   try {
-    const pool = await engine().call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const pool = await modelWorker().call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
     useSettingsStore.getState().setPoolId(poolId);
     modelActions.poolChanged(pool);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../engine/errors';
-import { engine } from '../../shared/engine';
+import { modelWorker } from '../../shared/modelWorker';
 import { reportScoredTurn } from '../../shared/scoredTurns';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -26,7 +26,7 @@ export async function listReferenceDialogues(): Promise<void> {
   if (phase !== 'ready' || listedFor === key) return;
   replayActions.listing(key);
   try {
-    const listed = await engine().call('listReferenceDialogues', { split });
+    const listed = await modelWorker().call('listReferenceDialogues', { split });
     replayActions.listed(key, listed.dialogues);
   } catch (error) {
     replayActions.listFailed(`The ${split} dialogues could not be listed: ${errorMessage(error)}`);
@@ -54,7 +54,7 @@ export async function startReplay(): Promise<void> {
   replayActions.dispatch({ type: 'start' });
   const run = useReplayStore.getState().machine.run;
   try {
-    const dialogue = await engine().call('loadReferenceDialogue', { split, dialogueId });
+    const dialogue = await modelWorker().call('loadReferenceDialogue', { split, dialogueId });
     replayActions.dispatch({ type: 'loaded', run, dialogue });
     await advance(run);
   } catch (error) {
@@ -75,7 +75,7 @@ async function advance(run: number): Promise<void> {
     const dialogue = machine.dialogue;
     replayActions.dispatch({ type: 'composing', run, turn: step.turn });
     try {
-      const { reply, score } = await engine().call('replayTurn', { split, dialogueId: dialogue.id, turn: step.turn, method: useSettingsStore.getState().method });
+      const { reply, score } = await modelWorker().call('replayTurn', { split, dialogueId: dialogue.id, turn: step.turn, method: useSettingsStore.getState().method });
       if (useReplayStore.getState().machine.run !== run) return; // stopped or restarted meanwhile
       replayActions.dispatch({ type: 'scored', run, turn: step.turn, reply, score });
       reportScoredTurn({

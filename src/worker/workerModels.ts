@@ -30,7 +30,7 @@ import { VideoService } from './videoService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource, isOffline } from './fetchPackSource';
-import type { WorkerEngine } from './requestHandler';
+import type { WorkerApi } from './requestHandler';
 import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolRowsStatus } from './protocol';
 import type { WorkerMethods } from './protocol';
 
@@ -42,7 +42,7 @@ interface ActivePool {
 }
 
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
-export class BrowserEngine implements WorkerEngine {
+export class WorkerModels implements WorkerApi {
   /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
@@ -116,8 +116,8 @@ export class BrowserEngine implements WorkerEngine {
   }
 
   async loadPack(
-    params: Parameters<WorkerEngine['loadPack']>[0],
-    onProgress: Parameters<WorkerEngine['loadPack']>[1],
+    params: Parameters<WorkerApi['loadPack']>[0],
+    onProgress: Parameters<WorkerApi['loadPack']>[1],
     onBackend: (b: BackendState) => void,
     onDetector: (d: DetectorStatus) => void,
     onCaptioner: (c: CaptionerStatus) => void,
@@ -509,7 +509,7 @@ export class BrowserEngine implements WorkerEngine {
     return { staged: files.length };
   }
 
-  async importDataset(params: Parameters<WorkerEngine['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
+  async importDataset(params: Parameters<WorkerApi['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
     const files = this.staged.get(params.stagingId) ?? [];
     this.staged.delete(params.stagingId);
     const { dataset, keptBeside } = await copyDataset(params.name, files, onProgress);
@@ -586,41 +586,41 @@ export class BrowserEngine implements WorkerEngine {
     }
   }
 
-  async checkImage(params: Parameters<WorkerEngine['checkImage']>[0]) {
+  async checkImage(params: Parameters<WorkerApi['checkImage']>[0]) {
     const { header } = await decodeImage(params.image);
     return header;
   }
 
-  async reply(params: Parameters<WorkerEngine['reply']>[0]) {
+  async reply(params: Parameters<WorkerApi['reply']>[0]) {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
   }
 
-  async warmUp(params: Parameters<WorkerEngine['warmUp']>[0]) {
+  async warmUp(params: Parameters<WorkerApi['warmUp']>[0]) {
     this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.warmUp(params);
   }
 
-  async listReferenceDialogues(params: Parameters<WorkerEngine['listReferenceDialogues']>[0]) {
+  async listReferenceDialogues(params: Parameters<WorkerApi['listReferenceDialogues']>[0]) {
     const records = await this.referenceDialogues(params.split);
     return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };
   }
 
-  async loadReferenceDialogue(params: Parameters<WorkerEngine['loadReferenceDialogue']>[0]) {
+  async loadReferenceDialogue(params: Parameters<WorkerApi['loadReferenceDialogue']>[0]) {
     const { responder } = this.readyResponder();
     const record = await this.referenceDialogue(params.split, params.dialogueId);
     return { split: params.split, id: record.id, turns: responder.describeDialogue(record) };
   }
 
-  async replayTurn(params: Parameters<WorkerEngine['replayTurn']>[0]) {
+  async replayTurn(params: Parameters<WorkerApi['replayTurn']>[0]) {
     const { encoder, responder } = this.readyResponder();
     const record = await this.referenceDialogue(params.split, params.dialogueId);
     return responder.replayTurn(record, params.turn, params.method, encoder.backend);
   }
 
-  async scoreReference(params: Parameters<WorkerEngine['scoreReference']>[0]) {
+  async scoreReference(params: Parameters<WorkerApi['scoreReference']>[0]) {
     const { responder } = this.readyResponder();
     return responder.scoreReference(params, async (image) => (await decodeImage(image)).pixels);
   }
@@ -671,13 +671,13 @@ export class BrowserEngine implements WorkerEngine {
     return { encoder, responder: this.responder };
   }
 
-  async encodeTexts(params: Parameters<WorkerEngine['encodeTexts']>[0]) {
+  async encodeTexts(params: Parameters<WorkerApi['encodeTexts']>[0]) {
     const { encoder } = this.ready();
     const embeddings = await encoder.encodeTexts(params.texts);
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
-  async encodeImages(params: Parameters<WorkerEngine['encodeImages']>[0]) {
+  async encodeImages(params: Parameters<WorkerApi['encodeImages']>[0]) {
     this.ready();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
     const embeddings = params.grounding ? await this.ready().encoder.encodeImages(images, params.grounding) : await this.embeddingAnalyzer()!.encodeImages(images);
