@@ -367,23 +367,42 @@ export type WorkerEvent =
   /** The pool's CLIP rows being computed after Ready (see PoolRowsStatus). */
   | { type: 'poolRows'; status: PoolRowsStatus };
 
-const METHODS: readonly WorkerMethod[] = ['loadPack', 'usePool', 'stageDatasetFiles', 'importDataset', 'resumeDataset', 'checkImage', 'reply', 'listReferenceDialogues', 'loadReferenceDialogue', 'replayTurn', 'scoreReference', 'trainHeads', 'encodeTexts', 'encodeImages', 'clevrLoad', 'clevrRender', 'clevrAnswer', 'analyzeVideo', 'answerVideo', 'warmUp'];
-
 /**
- * Long work run beside the request queue, so the chat keeps answering while a dataset is embedded or a
- * CLEVR scene is drawn (in slices of a frame's budget).
+ * How the worker schedules each method, one row per method of WorkerMethods (the compiler asks for a
+ * new one's): 'queue', one at a time in arrival order, so a reply never races a pack load;
+ * 'background', beside that queue, for long work (a dataset embedded, a CLEVR scene drawn in slices of
+ * a frame's budget) so the chat keeps answering; 'idle', work nobody waits for (warm-up steps), run
+ * only when nothing else is queued or running, so a visitor's turn goes ahead of every such request
+ * not yet started and waits for one step at most.
  */
-export const BACKGROUND_METHODS: readonly WorkerMethod[] = ['stageDatasetFiles', 'importDataset', 'resumeDataset', 'clevrRender'];
+export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'background' | 'idle' } = {
+  loadPack: 'queue',
+  usePool: 'queue',
+  stageDatasetFiles: 'background',
+  importDataset: 'background',
+  resumeDataset: 'background',
+  checkImage: 'queue',
+  reply: 'queue',
+  listReferenceDialogues: 'queue',
+  loadReferenceDialogue: 'queue',
+  replayTurn: 'queue',
+  scoreReference: 'queue',
+  trainHeads: 'queue',
+  encodeTexts: 'queue',
+  encodeImages: 'queue',
+  clevrLoad: 'queue',
+  clevrRender: 'background',
+  clevrAnswer: 'queue',
+  analyzeVideo: 'queue',
+  answerVideo: 'queue',
+  warmUp: 'idle',
+};
 
-/**
- * Work nobody waits for: run only when no other request is queued or running, so a visitor's turn goes
- * ahead of every such request not yet started (and waits for one step at most).
- */
-export const IDLE_METHODS: readonly WorkerMethod[] = ['warmUp'];
+/** What the worker announces outside any call's answer: a move to WASM, the detector's or captioner's state, in-worker training, the pool's rows. */
+export type WorkerAnnouncement = Extract<WorkerEvent, { type: 'backend' | 'detector' | 'captioner' | 'localHeads' | 'poolRows' }>;
 
-/** Messages come from another realm: check the envelope before trusting the type. */
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v['id'] === 'number' && typeof v['type'] === 'string' && (METHODS as readonly string[]).includes(v['type']) && typeof v['params'] === 'object' && v['params'] !== null;
+  return typeof v['id'] === 'number' && typeof v['type'] === 'string' && Object.hasOwn(METHOD_SCHEDULING, v['type']) && typeof v['params'] === 'object' && v['params'] !== null;
 }

@@ -39,14 +39,14 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    async loadPack(params, onProgress, onBackend, onDetector) {
+    async loadPack(params, context) {
       calls.push(`load ${params.pack.id}`);
-      onProgress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
-      onBackend(backend);
+      context.progress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
+      context.announce({ type: 'backend', backend });
       const detector = params.detector
         ? { state: 'ready' as const, backend: detectorBackend, loadMs: 30 }
         : { state: 'unavailable' as const, reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.' };
-      if (params.detector) setTimeout(() => onDetector(detectorFellBack), 0);
+      if (params.detector) setTimeout(() => context.announce({ type: 'detector', detector: detectorFellBack }), 0);
       // A real load waits for its files: a request that arrives meanwhile must wait for it.
       await new Promise((resolve) => setTimeout(resolve, 0));
       calls.push(`loaded ${params.pack.id}`);
@@ -57,9 +57,9 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
       return pool;
     },
     /** A long import: it waits until the test releases it, so the test can show replies are not held up. */
-    async importDataset(params, onProgress) {
+    async importDataset(params, context) {
       calls.push(`import ${params.name}`);
-      onProgress({ file: 'Copying images', loaded: 1, total: 2 });
+      context.progress({ file: 'Copying images', loaded: 1, total: 2 });
       await importGate.promise;
       calls.push(`imported ${params.name}`);
       return { datasetId: 'ds-1', name: params.name, images: 2, texts: 1, dialogues: 0, problems: [] };
@@ -96,7 +96,7 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     },
     async replayTurn(params) {
       calls.push(`replay ${params.dialogueId} turn ${params.turn}`);
-      return { reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }), score };
+      return { reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }, { progress: () => undefined, announce: () => undefined }), score };
     },
     async scoreReference(params) {
       calls.push(`score ${params.reference.length}`);

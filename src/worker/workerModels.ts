@@ -30,7 +30,7 @@ import { VideoService } from './videoService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource, isOffline } from './fetchPackSource';
-import type { WorkerApi } from './requestHandler';
+import type { RequestContext, WorkerApi } from './requestHandler';
 import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolRowsStatus } from './protocol';
 import type { WorkerMethods } from './protocol';
 
@@ -115,17 +115,17 @@ export class WorkerModels implements WorkerApi {
     return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
   }
 
-  async loadPack(
-    params: Parameters<WorkerApi['loadPack']>[0],
-    onProgress: Parameters<WorkerApi['loadPack']>[1],
-    onBackend: (b: BackendState) => void,
-    onDetector: (d: DetectorStatus) => void,
-    onCaptioner: (c: CaptionerStatus) => void,
-    onLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined,
-    onPoolRows: (status: PoolRowsStatus) => void = () => undefined,
-  ) {
-    this.announceLocalHeads = onLocalHeads;
-    this.announcePoolRows = onPoolRows;
+  /**
+   * Loads a pack and its pool. What changes after it answers is announced through `context`: a move
+   * to WASM, the detector's and captioner's state, in-worker training, the pool's rows.
+   */
+  async loadPack(params: WorkerMethods['loadPack']['params'], context: RequestContext) {
+    const onProgress = (p: FileProgress) => context.progress(p);
+    const onBackend = (backend: BackendState) => context.announce({ type: 'backend', backend });
+    const onDetector = (detector: DetectorStatus) => context.announce({ type: 'detector', detector });
+    const onCaptioner = (captioner: CaptionerStatus) => context.announce({ type: 'captioner', captioner });
+    this.announceLocalHeads = (packId: string, status: LocalHeadsStatus) => context.announce({ type: 'localHeads', packId, status });
+    this.announcePoolRows = (status: PoolRowsStatus) => context.announce({ type: 'poolRows', status });
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const plan = await this.configureRuntime(params.forceWasm);
@@ -181,7 +181,7 @@ export class WorkerModels implements WorkerApi {
       if (this.captioner === captioner) onCaptioner({ state: 'unavailable', reason: `The captioner failed on a photo (${reason.replace(/\.$/, '')}), so photos keep their grounded captions from now on. Reload the page to try it again.` });
     };
     this.responder = new Responder(analyzer, heads, note + chatNote, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason), captioner && { captioner, onFailed: onCaptionerFailed }, chat);
-    const pool = await this.usePool({ pool: params.pool }, onProgress);
+    const pool = await this.loadPool({ pool: params.pool }, onProgress);
     return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus), captioner: captionerStatus };
   }
 
@@ -259,7 +259,11 @@ export class WorkerModels implements WorkerApi {
   }
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
-  async usePool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void): Promise<PoolLoaded> {
+  usePool(params: { pool: PoolRef }, context: RequestContext): Promise<PoolLoaded> {
+    return this.loadPool(params, (p) => context.progress(p));
+  }
+
+  private async loadPool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void): Promise<PoolLoaded> {
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     const responder = this.responder;
@@ -509,11 +513,11 @@ export class WorkerModels implements WorkerApi {
     return { staged: files.length };
   }
 
-  async importDataset(params: Parameters<WorkerApi['importDataset']>[0], onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
+  async importDataset(params: WorkerMethods['importDataset']['params'], context: RequestContext): Promise<DatasetImported> {
     const files = this.staged.get(params.stagingId) ?? [];
     this.staged.delete(params.stagingId);
-    const { dataset, keptBeside } = await copyDataset(params.name, files, onProgress);
-    const imported = await this.resumeDataset({ datasetId: dataset.id }, onProgress);
+    const { dataset, keptBeside } = await copyDataset(params.name, files, (p) => context.progress(p));
+    const imported = await this.resumeDataset({ datasetId: dataset.id }, context);
     return keptBeside ? { ...imported, keptBeside: { name: keptBeside.name, createdAt: keptBeside.createdAt } } : imported;
   }
 
@@ -523,7 +527,8 @@ export class WorkerModels implements WorkerApi {
    * header check) is left out and named in the dataset's problems, and the rest goes on: a dataset
    * never stays "embedding" for good. Deleting the dataset meanwhile stops the work.
    */
-  async resumeDataset(params: { datasetId: string }, onProgress: (p: FileProgress) => void): Promise<DatasetImported> {
+  async resumeDataset(params: { datasetId: string }, context: RequestContext): Promise<DatasetImported> {
+    const onProgress = (p: FileProgress) => context.progress(p);
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
