@@ -6,7 +6,7 @@ import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/pool
 import { completeDeferredRows, embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
-import { RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/methods';
+import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/methods';
 import { type SessionReply, evaluateSession, sessionChat } from '../engine/response/session';
 import { evaluateDialogs, type ResponseScore } from '../engine/response/evaluate';
 import type { ReplyResult, WorkerEvent } from '../worker/protocol';
@@ -83,7 +83,7 @@ async function workerPath(packId: string) {
     return responder.methods().available;
   };
   // Released once the background rows are done: they run on the same sessions.
-  return { heads, replay, methods, release: async () => textsComplete.then(() => Promise.all([heads?.release(), chatEncoder?.release(), releasePhotoAnalyzer({ encoder, detector })])) };
+  return { heads, replay, methods, rowsComplete: textsComplete, release: async () => textsComplete.then(() => Promise.all([heads?.release(), chatEncoder?.release(), releasePhotoAnalyzer({ encoder, detector })])) };
 }
 
 /**
@@ -144,6 +144,8 @@ describe.each([
     // mini-clip has every part (heads, the conversational encoder, the stored contexts); the tiny pack none of them.
     expect(methods).toEqual(packId === 'mini-clip' ? [...RESPONSE_METHOD_IDS] : ['random', 'tfidf', 'bm25', 'clip-sim']);
     for (const method of methods) {
+      // clip-sim answers from the pool's CLIP rows there so far (methods.ts clipRows 'live'); the benchmark has them all, so the two are compared once the page has them too.
+      if (RESPONSE_METHODS[method].needs.clipRows.text === 'live') await worker.rowsComplete;
       const page = await worker.replay(method, record.turns.length - 1);
       const replayed: { reply: SessionReply; score: ResponseScore }[] = [];
       const result = await evaluateSession(bench.newSession(), [record], { method, intent }, { onTurn: (_, __, r) => replayed.push(r) });
