@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { parseCommandLine, runCommand } from './cliArgs';
 
 /**
- * `npm test`: type checks, the import rules (ESLint), unit tests (Vitest, Node), the model parity
+ * `npm test`: type checks, the import rules (ESLint), the format check (Prettier), unit tests (Vitest, Node), the model parity
  * tests (the shipped ONNX models against what PyTorch scored: most of the unit time, so a stage of
  * their own with limits sized for a loaded machine), then the production build and the end-to-end
  * tests (Playwright, Debian's Chromium). Stops at the first failing stage, exits non-zero, prints
@@ -66,6 +66,8 @@ let ok =
   run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
   // The import rules of docs/architecture.md (eslint.config.js).
   run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
+  // One layout for the code (.prettierrc.json); `npx prettier --write .` applies it.
+  run('Format check', npx('prettier'), ['--check', '.']) &&
   run('Unit tests', npx('vitest'), ['run', ...PARITY_FILES.flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
   // Limits for a loaded machine: a model loaded in a hook, or a whole split, takes minutes there.
   run('Model parity tests', npx('vitest'), ['run', ...PARITY_FILES, '--testTimeout=600000', '--hookTimeout=300000', '--reporter=default', '--reporter=json', `--outputFile=${PARITY_REPORT}`]) &&

@@ -2,7 +2,6 @@ import * as ort from 'onnxruntime-web';
 import type { ExecutionProvider } from './executionPlan';
 
 export type OrtSession = ort.InferenceSession;
-export type OrtTensor = ort.Tensor;
 export { ort };
 
 /** Creates an inference session on one provider; split out so tests can inject a failing WebGPU. */

@@ -35,7 +35,6 @@ const unsavedImages = new Map<string, { imageId: string; blob: Blob }>();
 let failureNotice: number | null = null;
 
 export const currentConversationId = () => conversationId;
-export const currentSlot = () => slot;
 
 export async function restoreConversation(nextSlot: ConversationSlot = slot): Promise<void> {
   slot = nextSlot;
@@ -149,9 +148,6 @@ async function reportSaveFailure(error: unknown, messages: ChatMessage[], images
   if (failureNotice !== null) noticeActions.dismiss(failureNotice);
   failureNotice = noticeActions.notify('error', `${turns} on screen but not saved yet: ${why}`, { label: 'Retry', run: () => void flush() });
 }
-
-/** How many messages wait to be saved (shown nowhere else; e2e and the kiosk read it). */
-export const unsavedCount = () => unsaved.size;
 
 export async function removeStored(conversation: string, messageIds: readonly string[], imageIds: readonly string[]): Promise<void> {
   for (const id of messageIds) unsaved.delete(id);
