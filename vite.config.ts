@@ -16,7 +16,9 @@ const isolation = CROSS_ORIGIN_ISOLATION_HEADERS;
 const securityPolicyMeta: Plugin = {
   name: 'security-policy-meta',
   apply: 'build',
-  transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ meta: true }) }, injectTo: 'head-prepend' }],
+  transformIndexHtml: () => [
+    { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy({ meta: true }) }, injectTo: 'head-prepend' },
+  ],
 };
 
 export default defineConfig({

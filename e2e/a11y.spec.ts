@@ -57,11 +57,15 @@ test.describe('accessibility (axe-core)', () => {
 
   test('keyboard only: send a message, open and close the inspector, with a visible focus ring on the way', async ({ page }) => {
     await openPresenter(page);
-    const focusRing = () => page.evaluate(() => {
-      const el = document.activeElement as HTMLElement;
-      const style = getComputedStyle(el);
-      return { name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName, outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 };
-    });
+    const focusRing = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        return {
+          name: el.getAttribute('aria-label') ?? el.textContent?.trim() ?? el.tagName,
+          outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+        };
+      });
     // Tab until the message box has focus; every stop on the way shows where the focus is.
     const seen: string[] = [];
     for (let i = 0; i < 30 && !(await page.getByRole('textbox', { name: 'Message' }).evaluate((el) => el === document.activeElement)); i++) {

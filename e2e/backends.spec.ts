@@ -26,12 +26,23 @@ function packFixture(packId: string): { reference: Reference; imageFiles: string
   return { reference, imageFiles: [...reference.images.map((i) => join(dir, i.file)), join(ASSETS, 'meadow.jpg')], grounding };
 }
 
-async function embeddingsIn(page: Page, texts: string[], imageFiles: string[], grounding: Grounding[] | undefined): Promise<{ texts: number[][]; images: number[][] }> {
+async function embeddingsIn(
+  page: Page,
+  texts: string[],
+  imageFiles: string[],
+  grounding: Grounding[] | undefined,
+): Promise<{ texts: number[][]; images: number[][] }> {
   const images = imageFiles.map((f) => Array.from(readFileSync(f)));
   return page.evaluate(
     async ({ texts, images, grounding }) => {
       const api = window.mmdialog!;
-      return { texts: await api.encodeTexts(texts), images: await api.encodeImages(images.map((bytes) => new Blob([new Uint8Array(bytes)])), grounding ?? undefined) };
+      return {
+        texts: await api.encodeTexts(texts),
+        images: await api.encodeImages(
+          images.map((bytes) => new Blob([new Uint8Array(bytes)])),
+          grounding ?? undefined,
+        ),
+      };
     },
     { texts, images, grounding: grounding ?? null },
   );
@@ -81,8 +92,18 @@ test.describe('backends', () => {
       expect(maxAbsDiff(gpu.images, wasm.images)).toBeLessThan(1e-3);
       // Both also match the PyTorch reference the pack's script computed.
       const referenceImages = reference.images.map((i) => i.image_embeds);
-      expect(maxAbsDiff(wasm.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-4);
-      expect(maxAbsDiff(gpu.texts, reference.texts.map((t) => t.text_embeds))).toBeLessThan(1e-3);
+      expect(
+        maxAbsDiff(
+          wasm.texts,
+          reference.texts.map((t) => t.text_embeds),
+        ),
+      ).toBeLessThan(1e-4);
+      expect(
+        maxAbsDiff(
+          gpu.texts,
+          reference.texts.map((t) => t.text_embeds),
+        ),
+      ).toBeLessThan(1e-3);
       expect(maxAbsDiff(wasm.images.slice(0, referenceImages.length), referenceImages)).toBeLessThan(1e-4);
       expect(maxAbsDiff(gpu.images.slice(0, referenceImages.length), referenceImages)).toBeLessThan(1e-3);
     });

@@ -75,13 +75,19 @@ test.describe('broken model pack', () => {
       await route.fulfill({ json: index });
     });
     await page.goto('/?pack=test-tiny-clip');
-    await expect(page.getByRole('region', { name: 'Model status' }).getByRole('alert')).toContainText('/models/index.json: packs[0].files[0].bytes is "lots"; it must be a whole number of bytes, 0 or more. The build writes this file from models/');
+    await expect(page.getByRole('region', { name: 'Model status' }).getByRole('alert')).toContainText(
+      '/models/index.json: packs[0].files[0].bytes is "lots"; it must be a whole number of bytes, 0 or more. The build writes this file from models/',
+    );
     await expect(page.getByTestId('model-phase')).toHaveText('Not loaded');
   });
 
   test('a corrupt model file is reported as damaged', async ({ page }) => {
-    await page.route('**/models/test-tiny-clip/onnx/text_model.onnx', (route) => route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }));
+    await page.route('**/models/test-tiny-clip/onnx/text_model.onnx', (route) =>
+      route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }),
+    );
     await page.goto('/?pack=test-tiny-clip');
-    await expect(page.getByRole('region', { name: 'Model status' }).getByRole('alert')).toContainText('onnx/text_model.onnx could not be loaded as an ONNX model');
+    await expect(page.getByRole('region', { name: 'Model status' }).getByRole('alert')).toContainText(
+      'onnx/text_model.onnx could not be loaded as an ONNX model',
+    );
   });
 });

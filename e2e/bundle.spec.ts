@@ -10,7 +10,7 @@ function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-test('the build holds exactly one copy of onnxruntime-web\'s JS, inside the worker only, and its one WebAssembly build', () => {
+test("the build holds exactly one copy of onnxruntime-web's JS, inside the worker only, and its one WebAssembly build", () => {
   // Every copy of onnxruntime-web embeds onnxruntime-common's version string once (env.versions.common).
   const commonVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'onnxruntime-common', 'package.json'), 'utf8')) as { version: string }).version;
   const files = readdirSync(assets);

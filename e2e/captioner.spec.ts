@@ -72,13 +72,19 @@ test.describe('a captioning pack (transformers.js image-to-text) writes the capt
     expect(await grounded.textContent()).not.toBe(expected.text);
 
     // The worker's requests are seen too: it read the q8 files from the pack, and nothing else.
-    expect(requests.filter((url) => url.includes(`/models/${ID}/onnx/`)).map((url) => url.split('/onnx/')[1])).toEqual(['encoder_model_quantized.onnx', 'decoder_model_merged_quantized.onnx']);
+    expect(requests.filter((url) => url.includes(`/models/${ID}/onnx/`)).map((url) => url.split('/onnx/')[1])).toEqual([
+      'encoder_model_quantized.onnx',
+      'decoder_model_merged_quantized.onnx',
+    ]);
     // Everything came from the app's own server: no CDN (transformers.js's default for the wasm), no hub.
     expect(requests.filter((url) => !url.startsWith('http://localhost:') && !url.startsWith('blob:') && !url.startsWith('data:'))).toEqual([]);
   });
 
   test('a captioning pack that cannot load leaves the grounded captions, and the status area says why', async ({ page }) => {
-    await serveCaptioner(page, packFiles(FIXTURE).filter((f) => f.path !== 'tokenizer.json'));
+    await serveCaptioner(
+      page,
+      packFiles(FIXTURE).filter((f) => f.path !== 'tokenizer.json'),
+    );
     await openReady(page, 'test-tiny-clip', '&view=presenter');
     const status = page.getByTestId('captioner-status');
     await expect(status).toHaveAttribute('data-state', 'unavailable');

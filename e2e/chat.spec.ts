@@ -9,7 +9,9 @@ test.describe('chat', () => {
     await expect(replies).toHaveCount(1);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
     // The reply says how it was made: the method (this pack has no trained heads) and the cosine the worker computed.
-    await expect(replies.getByTestId('reply-meta')).toContainText(/^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\)/);
+    await expect(replies.getByTestId('reply-meta')).toContainText(
+      /^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\)/,
+    );
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
   });
 
@@ -90,7 +92,9 @@ test.describe('chat', () => {
 
   test('a pack named in the address that does not exist is reported, and the default loads', async ({ page }) => {
     await page.goto('/?pack=no-such-pack&view=presenter');
-    await expect(page.getByRole('alert')).toContainText('The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.');
+    await expect(page.getByRole('alert')).toContainText(
+      'The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.',
+    );
     await expect(page.getByTestId('model-phase')).toContainText('Ready');
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
   });
@@ -100,7 +104,9 @@ test.describe('response methods', () => {
   test('the method chosen in Settings applies to the next reply, and a pack without heads says so', async ({ page }) => {
     await openPresenter(page);
     await page.getByText('Settings').click();
-    await expect(page.getByTestId('methods-note')).toContainText('This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser');
+    await expect(page.getByTestId('methods-note')).toContainText(
+      'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser',
+    );
     const select = page.getByRole('combobox', { name: 'Response method' });
     await expect(select.getByRole('option')).toHaveText(['Best available (clip-sim)', 'random', 'tfidf', 'bm25', 'clip-sim']);
     await sendText(page, 'we had pizza by the sea');
@@ -111,17 +117,32 @@ test.describe('response methods', () => {
     await expect(page.getByTestId('reply-meta').last()).toContainText(/^BM25 · intent majority ·/);
   });
 
-  test('a pack with trained heads and a conversational encoder offers the encoder, context match and their hybrid, which it prefers, and the hybrid replies', async ({ page }) => {
+  test('a pack with trained heads and a conversational encoder offers the encoder, context match and their hybrid, which it prefers, and the hybrid replies', async ({
+    page,
+  }) => {
     await openPresenter(page, 'mini-clip');
     await page.getByText('Settings', { exact: true }).click(); // the methods note names Settings too
     const select = page.getByRole('combobox', { name: 'Response method' });
-    await expect(select.getByRole('option')).toHaveText(['Best available (hybrid)', 'random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid']);
+    await expect(select.getByRole('option')).toHaveText([
+      'Best available (hybrid)',
+      'random',
+      'tfidf',
+      'bm25',
+      'clip-sim',
+      'clip-map',
+      'depp',
+      'chat-encoder',
+      'context-match',
+      'hybrid',
+    ]);
     await select.selectOption('context-match');
     await sendText(page, 'we had pizza by the sea');
     await expect(page.getByTestId('reply-meta').last()).toContainText(/^context match · intent trained ·/);
     await select.selectOption('hybrid');
     await sendText(page, 'and ice cream after that');
     await expect(page.getByTestId('reply-meta')).toHaveCount(2);
-    await expect(page.getByTestId('reply-meta').last()).toContainText(/^hybrid \(BM25 \+ conversational encoder \+ context match; images BM25 \+ DE\+\+\) · intent trained ·/);
+    await expect(page.getByTestId('reply-meta').last()).toContainText(
+      /^hybrid \(BM25 \+ conversational encoder \+ context match; images BM25 \+ DE\+\+\) · intent trained ·/,
+    );
   });
 });

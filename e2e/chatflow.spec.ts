@@ -44,7 +44,9 @@ test.describe('a conversation a stranger can start', () => {
     await expect(page.getByTestId('replay-context')).not.toContainText(':party_popper:');
   });
 
-  test('the start screen shares a sample photo of the pool as the visitor\'s own, and a sample prompt gets a reply of a line and a picture', async ({ page }) => {
+  test("the start screen shares a sample photo of the pool as the visitor's own, and a sample prompt gets a reply of a line and a picture", async ({
+    page,
+  }) => {
     await openPresenter(page, 'mini-clip');
     const start = page.getByTestId('start-screen');
     await start.getByRole('button', { name: 'Share the photo: horse' }).click();

@@ -14,7 +14,9 @@ const scene = generateScene(SEED, 0, { split: 'page' });
 const dialog = generateDialogs(scene, SEED).dialogs[0]!;
 
 test.describe('CLEVR-Dialog view', () => {
-  test('plays a generated dialog: the page answers from the scene graph as the generator did, links each reference to its object, and counts accuracy by distance', async ({ page }) => {
+  test('plays a generated dialog: the page answers from the scene graph as the generator did, links each reference to its object, and counts accuracy by distance', async ({
+    page,
+  }) => {
     await openReady(page, 'test-tiny-clip', '&clevr=1:0');
     const view = page.getByTestId('clevr-view');
     await expect(view).toBeVisible();
@@ -43,11 +45,14 @@ test.describe('CLEVR-Dialog view', () => {
     await expect(accuracy).toContainText(/of 10 answers right/);
     // Every question with a reference is counted under its distance.
     const byDistance = new Map<number, number>();
-    for (const r of dialog.dialog) if (r.coref_distance) byDistance.set(Math.min(10, r.coref_distance), (byDistance.get(Math.min(10, r.coref_distance)) ?? 0) + 1);
+    for (const r of dialog.dialog)
+      if (r.coref_distance) byDistance.set(Math.min(10, r.coref_distance), (byDistance.get(Math.min(10, r.coref_distance)) ?? 0) + 1);
     for (const [d, count] of byDistance) await expect(accuracy.getByTestId(`clevr-distance-${d}`)).toContainText(new RegExp(`\\d+/${count}`));
   });
 
-  test('at 1280x720 the picture stays in sight beside ten answers, the model list stays in its column, and the scene file is chosen with a button', async ({ page }) => {
+  test('at 1280x720 the picture stays in sight beside ten answers, the model list stays in its column, and the scene file is chosen with a button', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await openReady(page, 'test-tiny-clip', '&clevr=1:0');
     const view = page.getByTestId('clevr-view');
@@ -104,7 +109,8 @@ test.describe('CLEVR-Dialog view', () => {
     const opening = dialogOpenings(scene, SEED).openings[0]!;
     const parsed = parseQuestion(question, scene, opening.state);
     expect(parsed.ok).toBe(true);
-    if (parsed.ok) await expect(round.getByTestId('clevr-truth')).toHaveText(`scene graph: ${ask(scene, opening.state, parsed.plan, seededRandom(1)).round.answer}`);
+    if (parsed.ok)
+      await expect(round.getByTestId('clevr-truth')).toHaveText(`scene graph: ${ask(scene, opening.state, parsed.plan, seededRandom(1)).round.answer}`);
   });
 
   test('in kiosk mode, from the keyboard alone, at phone, tablet and laptop sizes, with no serious accessibility violations', async ({ page }) => {
@@ -122,7 +128,11 @@ test.describe('CLEVR-Dialog view', () => {
     await expect(view.getByRole('list', { name: 'Suggested questions' }).getByRole('button').first()).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(view.getByTestId('clevr-round')).toHaveCount(2);
-    for (const [width, height] of [[390, 844], [820, 1180], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [820, 1180],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await expect(view.getByTestId('clevr-picture')).toBeVisible();
       const box = (await view.getByTestId('clevr-picture').boundingBox())!;
@@ -131,24 +141,47 @@ test.describe('CLEVR-Dialog view', () => {
     }
   });
 
-  test('loads a CLEVR scene file in CLEVR layout (without pixels or relations), and refuses a malformed one naming the file, scene and field, keeping the scene on screen', async ({ page }) => {
+  test('loads a CLEVR scene file in CLEVR layout (without pixels or relations), and refuses a malformed one naming the file, scene and field, keeping the scene on screen', async ({
+    page,
+  }) => {
     await openReady(page, 'test-tiny-clip', '&clevr=1:0');
     const view = page.getByTestId('clevr-view');
     await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
     const fileInput = view.getByLabel('Load CLEVR scenes (JSON)');
-    const bad = { info: {}, scenes: [{ image_index: 0, objects: [{ shape: 'cube', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] }, { image_index: 12, objects: [{ shape: 'pyramid', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] }] };
+    const bad = {
+      info: {},
+      scenes: [
+        { image_index: 0, objects: [{ shape: 'cube', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] },
+        { image_index: 12, objects: [{ shape: 'pyramid', color: 'red', material: 'metal', size: 'large', '3d_coords': [0, 0, 0.5] }] },
+      ],
+    };
     await fileInput.setInputFiles({ name: 'broken_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
-    await expect(view.getByTestId('clevr-file-error')).toHaveText('broken_scenes.json, scene 1 (image_index 12): objects[0].shape is "pyramid"; it must be one of cube, sphere, cylinder. The scenes on screen are kept.');
+    await expect(view.getByTestId('clevr-file-error')).toHaveText(
+      'broken_scenes.json, scene 1 (image_index 12): objects[0].shape is "pyramid"; it must be one of cube, sphere, cylinder. The scenes on screen are kept.',
+    );
     await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
 
     // Two scenes as CLEVR writes them, less the fields the view can compute.
-    const good = { info: { split: 'val' }, scenes: [
-      { image_index: 7, image_filename: 'CLEVR_val_000007.png', split: 'val', objects: [
-        { shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 },
-        { shape: 'cube', color: 'yellow', material: 'rubber', size: 'small', '3d_coords': [1.8, -1.0, 0.35], rotation: 40 },
-      ] },
-      { image_index: 8, image_filename: 'CLEVR_val_000008.png', split: 'val', objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }] },
-    ] };
+    const good = {
+      info: { split: 'val' },
+      scenes: [
+        {
+          image_index: 7,
+          image_filename: 'CLEVR_val_000007.png',
+          split: 'val',
+          objects: [
+            { shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 },
+            { shape: 'cube', color: 'yellow', material: 'rubber', size: 'small', '3d_coords': [1.8, -1.0, 0.35], rotation: 40 },
+          ],
+        },
+        {
+          image_index: 8,
+          image_filename: 'CLEVR_val_000008.png',
+          split: 'val',
+          objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }],
+        },
+      ],
+    };
     await fileInput.setInputFiles({ name: 'CLEVR_val_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
     await expect(view.getByTestId('clevr-file-error')).toHaveCount(0);
     await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 1 of 2');
@@ -165,14 +198,24 @@ test.describe('CLEVR-Dialog view', () => {
   });
 });
 
-
 test.describe('CLEVR scene files: limits by what is drawn', () => {
-  const good = { info: { split: 'val' }, scenes: [
-    { image_index: 7, split: 'val', objects: [{ shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 }] },
-    { image_index: 8, split: 'val', objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }] },
-  ] };
+  const good = {
+    info: { split: 'val' },
+    scenes: [
+      {
+        image_index: 7,
+        split: 'val',
+        objects: [{ shape: 'sphere', color: 'purple', material: 'metal', size: 'large', '3d_coords': [-1.5, 1.2, 0.7], rotation: 10 }],
+      },
+      {
+        image_index: 8,
+        split: 'val',
+        objects: [{ shape: 'cylinder', color: 'cyan', material: 'rubber', size: 'small', '3d_coords': [0.5, 0.5, 0.35], rotation: 0 }],
+      },
+    ],
+  };
 
-  test('a scene of 10,000 objects is refused with the limit\'s sentence; the loaded scenes stay, and a chat turn is still answered', async ({ page }) => {
+  test("a scene of 10,000 objects is refused with the limit's sentence; the loaded scenes stay, and a chat turn is still answered", async ({ page }) => {
     await openPresenter(page, 'test-tiny-clip', '&clevr=1:0');
     const view = page.getByTestId('clevr-view');
     const fileInput = view.getByLabel('Load CLEVR scenes (JSON)');
@@ -181,7 +224,14 @@ test.describe('CLEVR scene files: limits by what is drawn', () => {
     await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
 
     // The issue's file: one scene of 10,000 valid objects (1.3 MB), made here.
-    const object = (i: number) => ({ shape: 'cube', color: 'red', material: 'rubber', size: 'small', '3d_coords': [-3 + (i % 100) * 0.06, -3 + Math.floor(i / 100) * 0.06, 0.25], rotation: 0 });
+    const object = (i: number) => ({
+      shape: 'cube',
+      color: 'red',
+      material: 'rubber',
+      size: 'small',
+      '3d_coords': [-3 + (i % 100) * 0.06, -3 + Math.floor(i / 100) * 0.06, 0.25],
+      rotation: 0,
+    });
     const crowded = { scenes: [{ image_index: 0, objects: Array.from({ length: 10_000 }, (_, i) => object(i)) }] };
     await fileInput.setInputFiles({ name: 'crowded_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(crowded)) });
     await expect(view.getByTestId('clevr-file-error')).toHaveText(

@@ -28,7 +28,9 @@ async function replyContents(page: Page, index: number): Promise<({ text: string
 }
 
 test.describe('undo and new conversation', () => {
-  test('undo removes the last exchange and puts its text and photo back; Undo takes it back; Ctrl+Z works outside the text box; it is stored', async ({ page }) => {
+  test('undo removes the last exchange and puts its text and photo back; Undo takes it back; Ctrl+Z works outside the text box; it is stored', async ({
+    page,
+  }) => {
     await openPresenter(page);
     await sendText(page, 'we went to the lake');
     await expect(replies(page)).toHaveCount(1);
@@ -51,7 +53,11 @@ test.describe('undo and new conversation', () => {
     await notice.getByRole('button', { name: 'Undo' }).click();
     await expect(replies(page)).toHaveCount(2);
     await expect(you(page).nth(1)).toContainText('then to the meadow');
-    await expect(you(page).nth(1).getByRole('img', { name: /^Shared photo: / })).toBeVisible();
+    await expect(
+      you(page)
+        .nth(1)
+        .getByRole('img', { name: /^Shared photo: / }),
+    ).toBeVisible();
     await expect(composer(page)).toHaveValue('');
     await expect(tray(page)).toHaveCount(0);
 
@@ -126,7 +132,9 @@ test.describe('undo and new conversation', () => {
     expect(await page.getByRole('list', { name: 'Conversation' }).innerText()).toBe(before);
     await page.reload();
     await expect(replies(page)).toHaveCount(2);
-    const photo = you(page).first().getByRole('img', { name: /^Shared photo: / });
+    const photo = you(page)
+      .first()
+      .getByRole('img', { name: /^Shared photo: / });
     await expect(photo).toBeVisible();
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(400);
   });
@@ -184,7 +192,9 @@ test.describe('export', () => {
     expect(name).toMatch(/^conversation-\d{8}-\d{6}-markdown\.zip$/);
     const folder = name.replace(/\.zip$/, '');
     const md = new TextDecoder().decode(files[`${folder}/conversation.md`]);
-    expect(md).toMatch(/^# Conversation\n\nExported from MMDialog in the browser on \d{4}-\d\d-\d\d \d\d:\d\d UTC · 2 turns by you · 2 replies · model pack .+ · pool Demo pool\n/);
+    expect(md).toMatch(
+      /^# Conversation\n\nExported from MMDialog in the browser on \d{4}-\d\d-\d\d \d\d:\d\d UTC · 2 turns by you · 2 replies · model pack .+ · pool Demo pool\n/,
+    );
     expect(md.match(/^\*\*You\*\* · \d{4}-\d\d-\d\d \d\d:\d\d UTC$/gm)).toHaveLength(2);
     expect(md.match(/^\*\*System\*\* · \d{4}-\d\d-\d\d \d\d:\d\d UTC · reply by CLIP similarity, intent majority$/gm)).toHaveLength(2);
     expect(md).toContain(`![Photo: ${caption}](images/photo-1.jpg)`);
@@ -223,14 +233,19 @@ async function recordStreams(page: Page): Promise<void> {
 }
 
 async function liveTracks(page: Page): Promise<number> {
-  return page.evaluate(() => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length);
+  return page.evaluate(
+    () => (window as unknown as { __streams: MediaStream[] }).__streams.flatMap((s) => s.getTracks()).filter((t) => t.readyState === 'live').length,
+  );
 }
 
-test.describe('camera, with Chromium\'s fake camera', () => {
+test.describe("camera, with Chromium's fake camera", () => {
   // Launch flags are per browser, so this test starts its own: a fake camera that needs no permission prompt.
   let browser: Browser;
   test.beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: [...BASE_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+    });
   });
   test.afterAll(async () => {
     await browser.close();
@@ -290,7 +305,9 @@ test.describe('camera, when there is none or it cannot be used', () => {
   ] as const) {
     test(`the camera failing with ${errorName} is explained in the dialog, and nothing else changes`, async ({ page }) => {
       await page.addInitScript((name) => {
-        navigator.mediaDevices.enumerateDevices = async () => [{ kind: 'videoinput', deviceId: 'cam', groupId: 'g', label: '', toJSON: () => ({}) } as MediaDeviceInfo];
+        navigator.mediaDevices.enumerateDevices = async () => [
+          { kind: 'videoinput', deviceId: 'cam', groupId: 'g', label: '', toJSON: () => ({}) } as MediaDeviceInfo,
+        ];
         navigator.mediaDevices.getUserMedia = async () => {
           throw new DOMException('refused in this test', name);
         };

@@ -39,7 +39,10 @@ test.describe('two tabs', () => {
     await expect(you(b)).toHaveText(all);
   });
 
-  test('a new conversation in one tab shows in the other; its Undo brings back the other tab\'s photo, and nothing cleared comes back by itself', async ({ page: a, context }) => {
+  test("a new conversation in one tab shows in the other; its Undo brings back the other tab's photo, and nothing cleared comes back by itself", async ({
+    page: a,
+    context,
+  }) => {
     await openPresenter(a);
     const b = await context.newPage();
     await openPresenter(b);
@@ -96,7 +99,10 @@ test('a full disk keeps the turn on screen, says what to delete, and Retry saves
   await openReady(page);
   await page.evaluate(() => ((globalThis as { diskFull?: boolean }).diskFull = true));
   await exchange(page, 'will this be kept?', 1);
-  const failure = notice(page, /on screen but not saved yet: the browser's storage for this page is full\. It needs about \d+ kB more\. This page uses .* of the .* the browser allows it\./);
+  const failure = notice(
+    page,
+    /on screen but not saved yet: the browser's storage for this page is full\. It needs about \d+ kB more\. This page uses .* of the .* the browser allows it\./,
+  );
   await expect(failure).toBeVisible();
   await expect(failure).toContainText('then press Retry');
   await expect(you(page)).toHaveText(['will this be kept?']);
@@ -123,7 +129,9 @@ test('a turn whose save failed survives a reload before Retry: this tab keeps it
   await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
   await page.evaluate(() => sessionStorage.setItem('test-disk-full', '1'));
   await exchange(page, 'will this be kept?', 1);
-  await expect(notice(page, 'on screen but not saved yet')).toContainText('Until then this tab keeps them in its session storage, so a reload does not lose them.');
+  await expect(notice(page, 'on screen but not saved yet')).toContainText(
+    'Until then this tab keeps them in its session storage, so a reload does not lose them.',
+  );
 
   await page.reload();
   await expect(notice(page, 'could not be saved before the page was reloaded are back on screen: this tab kept them in its session storage')).toBeVisible();
@@ -154,12 +162,19 @@ test.describe('the app reads its own exports', () => {
     const exported = await exportConversationAs(page, 'MMDialog JSON');
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(exported.path);
-    await expect(page.getByRole('status').filter({ hasText: 'Loaded "' })).toContainText(/Loaded "conversation-\d{8}-\d{6}-mmdialog": 0 images, 4 texts, 1 dialogues\./);
+    await expect(page.getByRole('status').filter({ hasText: 'Loaded "' })).toContainText(
+      /Loaded "conversation-\d{8}-\d{6}-mmdialog": 0 images, 4 texts, 1 dialogues\./,
+    );
   });
 
   test('a chat of 110 exchanges (220 turns, over the 200-turn limit of a dialogue) exports as two parts that load back', async ({ page }) => {
     await openPresenter(page);
-    const messages = Array.from({ length: 220 }, (_, i) => ({ id: `m${i}`, role: i % 2 === 0 ? 'user' : 'assistant', createdAt: 1_700_000_000_000 + i, elements: [{ kind: 'text', text: `message number ${i}` }] }));
+    const messages = Array.from({ length: 220 }, (_, i) => ({
+      id: `m${i}`,
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      createdAt: 1_700_000_000_000 + i,
+      elements: [{ kind: 'text', text: `message number ${i}` }],
+    }));
     await storeConversation(page, 'main', messages);
     await page.reload();
     // The page shows the latest 60 messages; the export holds all 220.
@@ -190,7 +205,11 @@ test.describe('datasets', () => {
     await openPresenter(page);
     await openPoolDialog(page);
     await page.getByTestId('dataset-zip-input').setInputFiles(
-      zipFile('trip.zip', { 'trip/lines.txt': text('what a view\nso green\n'), 'trip/sky.png': new Uint8Array(asset('sky.png')), 'trip/cut.jpg': new Uint8Array(meadow.subarray(0, Math.floor(meadow.length * 0.4))) }),
+      zipFile('trip.zip', {
+        'trip/lines.txt': text('what a view\nso green\n'),
+        'trip/sky.png': new Uint8Array(asset('sky.png')),
+        'trip/cut.jpg': new Uint8Array(meadow.subarray(0, Math.floor(meadow.length * 0.4))),
+      }),
     );
     await expect(loaded(page)).toContainText('Loaded "trip": 1 images, 2 texts, 0 dialogues (1 files left out, see Pool).');
     await page.getByText('1 files of “trip” were left out').click();
@@ -218,7 +237,9 @@ test.describe('datasets', () => {
     await expect(page.getByTestId('pool-progress')).toBeVisible();
     await page.getByRole('button', { name: 'Delete big' }).click();
     await expect(page.getByTestId('stored-dataset')).toHaveCount(0);
-    await expect(page.getByRole('status').filter({ hasText: '"big" was deleted while it loaded, so loading it stopped and nothing of it is kept.' })).toBeVisible({ timeout: 60_000 });
+    await expect(
+      page.getByRole('status').filter({ hasText: '"big" was deleted while it loaded, so loading it stopped and nothing of it is kept.' }),
+    ).toBeVisible({ timeout: 60_000 });
     await expect(page.getByTestId('stored-dataset')).toHaveCount(0);
     await page.reload();
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
@@ -239,15 +260,20 @@ test.describe('datasets', () => {
 
     const inner = zipSync({ 'sky.png': new Uint8Array(asset('sky.png')) });
     await page.getByTestId('dataset-zip-input').setInputFiles(zipFile('nested.zip', { 'nested/inner.zip': inner }));
-    await expect(refused(page)).toContainText('Nothing in nested.zip can be loaded: it holds only other zips (nested/inner.zip), and zips inside a zip are not opened.');
+    await expect(refused(page)).toContainText(
+      'Nothing in nested.zip can be loaded: it holds only other zips (nested/inner.zip), and zips inside a zip are not opened.',
+    );
 
     // A "zip bomb": 50 small entries that declare 49 MB each once unpacked (2.4 GB in all).
     const bombFiles: Record<string, Uint8Array> = {};
     for (let i = 0; i < 50; i++) bombFiles[`bomb/img-${i}.png`] = new Uint8Array(tinyPng(i));
     const bomb = Buffer.from(zipSync(bombFiles, { level: 0 }));
-    for (let at = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4)) bomb.writeUInt32LE(49 * 1024 * 1024, at + 24);
+    for (let at = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])); at >= 0; at = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 4))
+      bomb.writeUInt32LE(49 * 1024 * 1024, at + 24);
     await page.getByTestId('dataset-zip-input').setInputFiles({ name: 'bomb.zip', mimeType: 'application/zip', buffer: bomb });
-    await expect(refused(page)).toContainText(/bomb\.zip would unpack to more than 2 GB from 0\.\d MB, more than this tab can hold \(or it is a "zip bomb"\), so it was not opened\./);
+    await expect(refused(page)).toContainText(
+      /bomb\.zip would unpack to more than 2 GB from 0\.\d MB, more than this tab can hold \(or it is a "zip bomb"\), so it was not opened\./,
+    );
     await expect(page.getByTestId('stored-dataset')).toHaveCount(1);
     await expect(page.getByTestId('dataset-status')).toHaveText('ready');
   });

@@ -4,7 +4,7 @@ import { runGpuRankPage } from '../src/node/benchGpuRank';
 import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
 
 // Issue 16, "Scale": the WebGPU path of the int8 ranking agrees with the WASM SIMD kernel, on SwiftShader.
-test('int8 ranking on WebGPU (SwiftShader) gives the WASM kernel\'s scores bit for bit and the same top-10', async () => {
+test("int8 ranking on WebGPU (SwiftShader) gives the WASM kernel's scores bit for bit and the same top-10", async () => {
   const port = Number(process.env['E2E_PORT'] ?? 4173) + 7;
   const server = await startBenchServer(port);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...WEBGPU_ARGS] });

@@ -36,7 +36,11 @@ export async function sendText(page: Page, text: string): Promise<void> {
 
 /** Messages as the list shows them: who said it, and its text. */
 export async function conversation(page: Page): Promise<string[]> {
-  return page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') }).allInnerTexts();
+  return page
+    .getByRole('list', { name: 'Conversation' })
+    .getByRole('listitem')
+    .filter({ has: page.locator('p, img') })
+    .allInnerTexts();
 }
 
 /** A real 12000 x 12000 PNG (1-bit, all black): tiny on disk, 576 MB once decoded to RGBA. */
@@ -54,7 +58,12 @@ export function hugePng(side = 12000): Buffer {
   ihdr.writeUInt32BE(side, 4);
   ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale
   const rows = Buffer.alloc((1 + Math.ceil(side / 8)) * side);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Drops files on the chat the way a browser does: dragenter, dragover, drop with a DataTransfer. */
@@ -88,7 +97,10 @@ export async function choosePhotos(page: Page, files: FilePayload | FilePayload[
 }
 
 /** Exports the conversation through the Export menu; returns the zip's name, where it was saved, and its files. */
-export async function exportConversationAs(page: Page, format: 'MMDialog JSON' | 'Markdown'): Promise<{ name: string; path: string; files: Record<string, Uint8Array> }> {
+export async function exportConversationAs(
+  page: Page,
+  format: 'MMDialog JSON' | 'Markdown',
+): Promise<{ name: string; path: string; files: Record<string, Uint8Array> }> {
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export' }).click();
   await page.getByRole('menuitem', { name: new RegExp(`^${format} `) }).click();

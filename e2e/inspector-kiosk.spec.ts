@@ -51,7 +51,15 @@ test.describe('inspector', () => {
 
     const timings = inspector.getByTestId('timing');
     await expect(timings).toHaveCount(7);
-    await expect(timings).toContainText([/Decode photos\s*\d+\.\d ms/, /Detect objects\s*\d+\.\d ms/, /Encode \(CLIP\)\s*\d+\.\d ms/, /Caption photos/, /Intent/, /Rank/, /Total\s*\d+\.\d ms/]);
+    await expect(timings).toContainText([
+      /Decode photos\s*\d+\.\d ms/,
+      /Detect objects\s*\d+\.\d ms/,
+      /Encode \(CLIP\)\s*\d+\.\d ms/,
+      /Caption photos/,
+      /Intent/,
+      /Rank/,
+      /Total\s*\d+\.\d ms/,
+    ]);
     await expect(inspector.getByTestId('inspector-backend')).toContainText('WASM');
     await expect(inspector.getByTestId('inspector-pack')).toHaveText('test-tiny-clip (random weights)');
     await expect(inspector.getByTestId('inspector-method')).toHaveText('CLIP similarity');

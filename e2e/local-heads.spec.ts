@@ -19,7 +19,9 @@ test('clip-map and the intent head trained in the browser, while the chat answer
   await sendText(page, 'I love hiking in the mountains');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
   await expect(line).toHaveAttribute('data-state', 'trained', { timeout: 240_000 });
-  await expect(line).toHaveText(/^Intent and clip-map: trained in this browser \(valid intent accuracy \d+\.\d%, clip-map text R@1 \d+\.\d%\) · DE\+\+: zero-shot \(needs the Python heads\)\.$/);
+  await expect(line).toHaveText(
+    /^Intent and clip-map: trained in this browser \(valid intent accuracy \d+\.\d%, clip-map text R@1 \d+\.\d%\) · DE\+\+: zero-shot \(needs the Python heads\)\.$/,
+  );
   await expect(page.getByTestId('methods-note')).toContainText('clip-map and the intent head were trained in this browser in');
   await expect(page.getByRole('combobox', { name: 'Response method' }).getByRole('option', { name: 'clip-map', exact: true })).toHaveCount(1);
   await sendText(page, 'show me a picture of your dog');

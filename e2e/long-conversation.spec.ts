@@ -12,12 +12,21 @@ async function weight(cdp: CDPSession): Promise<{ nodes: number; listeners: numb
   return { nodes: metric('Nodes'), listeners: metric('JSEventListeners') };
 }
 
-test('a long conversation stays light: the page holds the latest 60 messages, and more exchanges add no DOM nodes or listeners for the messages', async ({ page }) => {
+test('a long conversation stays light: the page holds the latest 60 messages, and more exchanges add no DOM nodes or listeners for the messages', async ({
+  page,
+}) => {
   test.setTimeout(360_000);
   await openPresenter(page);
   // 200 exchanges of an earlier visit, then 12 more typed here.
   // Replies stored with their developer line, so they are drawn as heavy as the ones typed here.
-  const reply = { method: 'clip-sim', intentModel: 'majority', relevance: 0.5, steps: [], timings: { decodeMs: 1, encodeMs: 2, captionMs: 3, intentMs: 0, rankMs: 1, totalMs: 7 }, provider: 'wasm' };
+  const reply = {
+    method: 'clip-sim',
+    intentModel: 'majority',
+    relevance: 0.5,
+    steps: [],
+    timings: { decodeMs: 1, encodeMs: 2, captionMs: 3, intentMs: 0, rankMs: 1, totalMs: 7 },
+    provider: 'wasm',
+  };
   const earlier = Array.from({ length: 400 }, (_, i) => ({
     id: `m${String(i).padStart(3, '0')}`,
     role: i % 2 === 0 ? 'user' : 'assistant',

@@ -159,7 +159,9 @@ test.describe('offline', () => {
     await page.context().close();
   });
 
-  test('on a static host that sends no headers, the service worker makes the page cross-origin isolated (WASM threads possible) and sends the security policy', async ({ browser }) => {
+  test('on a static host that sends no headers, the service worker makes the page cross-origin isolated (WASM threads possible) and sends the security policy', async ({
+    browser,
+  }) => {
     const server = await serveBuild({ isolation: false });
     const page = await open(browser, server);
     await openPresenter(page, 'test-tiny-clip');
@@ -170,10 +172,17 @@ test.describe('offline', () => {
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
     // The model worker is isolated too: SharedArrayBuffer, which onnxruntime-web's threads need, exists there.
-    expect(await page.evaluate(() => new Promise<boolean>((resolve) => {
-      const worker = new Worker(URL.createObjectURL(new Blob(['postMessage(typeof SharedArrayBuffer === "function" && crossOriginIsolated)'], { type: 'text/javascript' })));
-      worker.onmessage = (e) => resolve(e.data as boolean);
-    }))).toBe(true);
+    expect(
+      await page.evaluate(
+        () =>
+          new Promise<boolean>((resolve) => {
+            const worker = new Worker(
+              URL.createObjectURL(new Blob(['postMessage(typeof SharedArrayBuffer === "function" && crossOriginIsolated)'], { type: 'text/javascript' })),
+            );
+            worker.onmessage = (e) => resolve(e.data as boolean);
+          }),
+      ),
+    ).toBe(true);
     await answersAText(page);
     await server.close();
   });

@@ -46,7 +46,8 @@ async function openDownloads(page: Page, hubUrl = hub.url): Promise<void> {
 
 /** Unfolds Settings → Model packs to download when it is folded (it opens by itself while a download runs). */
 async function openPanel(page: Page): Promise<void> {
-  if (!(await page.getByRole('region', { name: 'Model packs to download' }).isVisible())) await page.locator('summary', { hasText: 'Model packs to download' }).click();
+  if (!(await page.getByRole('region', { name: 'Model packs to download' }).isVisible()))
+    await page.locator('summary', { hasText: 'Model packs to download' }).click();
   await expect(page.getByRole('region', { name: 'Model packs to download' })).toBeVisible();
 }
 
@@ -62,7 +63,9 @@ test.describe('pack downloads', () => {
     await openDownloads(page);
     await expect(row(page).getByRole('button', { name: /^Download real CLIP \(≈ / })).toBeVisible();
     hub.faults.slowMsPerChunk = 300; // the text tower (0.9 to 3.2 MB by variant): seconds, time to reload in the middle
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
     await expect(phase(page)).toHaveAttribute('data-phase', 'downloading');
     // Wait until the text tower has committed at least one 256 kB chunk, then reload.
     await expect.poll(() => hub.requests.filter((r) => r.path.includes('/onnx/text_model')).length).toBeGreaterThan(0);
@@ -107,8 +110,12 @@ test.describe('pack downloads', () => {
   test('a transfer cut mid-file says so, and Resume continues from the bytes stored', async ({ page }) => {
     await openDownloads(page);
     for (const variant of ['', '_quantized', '_fp16']) hub.faults.cutAfter.set(`onnx/text_model${variant}.onnx`, 600_000);
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
-    await expect(row(page).getByTestId('download-message')).toHaveText(/^The download of onnx\/text_model(_quantized|_fp16)?\.onnx broke off after .* What arrived is kept: Resume continues from it\.$/);
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
+    await expect(row(page).getByTestId('download-message')).toHaveText(
+      /^The download of onnx\/text_model(_quantized|_fp16)?\.onnx broke off after .* What arrived is kept: Resume continues from it\.$/,
+    );
     await expect(phase(page)).toHaveAttribute('data-phase', 'error');
     await screenshotPanel(page, 'pack-download-cut');
     await row(page).getByRole('button', { name: 'Resume' }).click();
@@ -125,13 +132,19 @@ test.describe('pack downloads', () => {
   test('a file the hub does not have is named, with what to do', async ({ page }) => {
     await openDownloads(page);
     hub.faults.notFound.add('tokenizer.json');
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
-    await expect(row(page).getByRole('alert')).toHaveText(`${new URL(hub.url).host} has no file tokenizer.json in ${REPO} (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`);
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
+    await expect(row(page).getByRole('alert')).toHaveText(
+      `${new URL(hub.url).host} has no file tokenizer.json in ${REPO} (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`,
+    );
   });
 
   test('a hub that refuses the connection is named, with what to do', async ({ page }) => {
     await openDownloads(page, 'http://127.0.0.1:9');
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
     await expect(row(page).getByRole('alert')).toHaveText(/^Could not reach 127\.0\.0\.1:9 \(.+\)\. Check the network, or the hub address in Settings\./);
     await expect(row(page).getByRole('button', { name: 'Try again' })).toBeVisible();
   });
@@ -141,7 +154,9 @@ test.describe('pack downloads', () => {
       Object.defineProperty(navigator.storage, 'estimate', { value: async () => ({ usage: 1_000_000, quota: 2_000_000 }) });
     });
     await openDownloads(page);
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
     await expect(row(page).getByRole('alert')).toHaveText(
       /^CLIP ViT-B\/32 \(OpenAI\) needs \d\.\d MB more, but this browser lets the page store only 1\.0 MB more \(1\.0 MB of 2\.0 MB in use\)\. Delete stored packs or datasets, or free disk space, and try again\.$/,
     );
@@ -151,8 +166,12 @@ test.describe('pack downloads', () => {
   test('a web server that answers every file with a web page is refused at the first file, and nothing is stored', async ({ page }) => {
     hub.faults.htmlEverywhere = true;
     await openDownloads(page);
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
-    await expect(row(page).getByRole('alert')).toHaveText(`${new URL(hub.url).host} answered config.json with a web page (text/html), not the file: this address does not serve the pack's files. Check the hub address in Settings.`);
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
+    await expect(row(page).getByRole('alert')).toHaveText(
+      `${new URL(hub.url).host} answered config.json with a web page (text/html), not the file: this address does not serve the pack's files. Check the hub address in Settings.`,
+    );
     await expect(phase(page)).toHaveAttribute('data-phase', 'error');
     await expect(row(page).getByText(/Stored in this browser/)).toHaveCount(0);
     await expect(row(page).getByRole('button', { name: 'Try again' })).toBeVisible();
@@ -164,7 +183,9 @@ test.describe('pack downloads', () => {
   test('a server streaming far more than the listed size is stopped at it, and the file deleted', async ({ page }) => {
     await openDownloads(page);
     for (const variant of ['', '_quantized', '_fp16']) hub.faults.oversize.set(`onnx/text_model${variant}.onnx`, 60_000_000);
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
     await expect(row(page).getByRole('alert')).toHaveText(
       /^127\.0\.0\.1:\d+ sent more of onnx\/text_model(_quantized|_fp16)?\.onnx than the [\d.]+ [kM]B the hub lists, so the download was stopped and the file deleted\. Check the hub address in Settings: it does not serve the pack's files as the hub does\.$/,
     );
@@ -181,11 +202,15 @@ test.describe('pack downloads', () => {
     await expect(panel.getByText(/such as http:\/\/127\.0\.0\.1:8080\.$/)).toBeVisible();
     await page.getByTestId('hub-address').fill('http://user:s3cret@127.0.0.1:9');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(panel.getByRole('alert')).toHaveText('The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).');
+    await expect(panel.getByRole('alert')).toHaveText(
+      'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).',
+    );
     expect(await page.evaluate(() => localStorage.getItem('mmdialog-settings') ?? '')).not.toContain('s3cret');
     await page.getByTestId('hub-address').fill('http://192.168.1.10:8080');
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(panel.getByRole('alert')).toHaveText(/^This page's security policy lets it download only from huggingface\.co .*, so http:\/\/192\.168\.1\.10:8080 cannot be used\./);
+    await expect(panel.getByRole('alert')).toHaveText(
+      /^This page's security policy lets it download only from huggingface\.co .*, so http:\/\/192\.168\.1\.10:8080 cannot be used\./,
+    );
     expect(await page.evaluate(() => localStorage.getItem('mmdialog-settings') ?? '')).not.toContain('192.168');
   });
 
@@ -193,22 +218,34 @@ test.describe('pack downloads', () => {
     await openDownloads(page);
     const host = new URL(hub.url).host;
     hub.faults.redirect.set('config.json', 'loop');
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
-    await expect(row(page).getByRole('alert')).toHaveText(`${host} was reached, but its redirect for config.json could not be followed: it redirects in a loop, or to an address that is not http(s). Check the hub address in Settings; a mirror must serve the files itself or redirect to them once.`);
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
+    await expect(row(page).getByRole('alert')).toHaveText(
+      `${host} was reached, but its redirect for config.json could not be followed: it redirects in a loop, or to an address that is not http(s). Check the hub address in Settings; a mirror must serve the files itself or redirect to them once.`,
+    );
     hub.faults.redirect.set('config.json', 'http://10.255.255.1:8080/config.json');
     await row(page).getByRole('button', { name: 'Try again' }).click();
-    await expect(row(page).getByRole('alert')).toHaveText(/ was reached, but it redirects config\.json to .*, which this page's security policy does not allow/);
+    await expect(row(page).getByRole('alert')).toHaveText(
+      / was reached, but it redirects config\.json to .*, which this page's security policy does not allow/,
+    );
   });
 
   test('a downloaded pack that will not load: the page goes back to the offline pack and offers to download it again', async ({ page }) => {
     hub.faults.noTree = true;
     for (const variant of ['', '_quantized', '_fp16']) hub.faults.replaced.set(`onnx/text_model${variant}.onnx`, Buffer.alloc(4096, 9));
     await openDownloads(page);
-    await row(page).getByRole('button', { name: /^Download real CLIP/ }).click();
+    await row(page)
+      .getByRole('button', { name: /^Download real CLIP/ })
+      .click();
     await expect(phase(page)).toHaveAttribute('data-phase', 'complete');
-    await expect(row(page).getByTestId('download-message')).toHaveText(/ gave no file list of Xenova\/clip-vit-base-patch32 \(HTTP 404\), so the files' sizes and hashes could not be checked; each file was limited to \d+ MB\.$/);
+    await expect(row(page).getByTestId('download-message')).toHaveText(
+      / gave no file list of Xenova\/clip-vit-base-patch32 \(HTTP 404\), so the files' sizes and hashes could not be checked; each file was limited to \d+ MB\.$/,
+    );
     await row(page).getByRole('button', { name: 'Use it' }).click();
-    await expect(row(page).getByTestId('load-failure')).toContainText('It could not be loaded, so the page went back to the offline pack:', { timeout: 150_000 });
+    await expect(row(page).getByTestId('load-failure')).toContainText('It could not be loaded, so the page went back to the offline pack:', {
+      timeout: 150_000,
+    });
     await expect(row(page).getByTestId('load-failure')).not.toContainText('re-run the script');
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(page.getByTestId('pack-name')).not.toContainText('(downloaded)');
@@ -229,7 +266,9 @@ test.describe('pack downloads', () => {
   });
 
   test('download the captioner, use it, and it writes the caption of a shared photo', async ({ page }) => {
-    const reference = JSON.parse(readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'reference.json'), 'utf8')) as { images: Record<string, Record<'fp32' | 'q8', { text: string }>> };
+    const reference = JSON.parse(readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'reference.json'), 'utf8')) as {
+      images: Record<string, Record<'fp32' | 'q8', { text: string }>>;
+    };
     await openDownloads(page);
     const captionerRow = page.getByTestId('download-vit-gpt2-image-captioning');
     await captionerRow.getByRole('button', { name: /^Download a real captioner \(≈ / }).click();
@@ -240,7 +279,11 @@ test.describe('pack downloads', () => {
     const title = (await page.getByTestId('captioner-status').getAttribute('title')) ?? '';
     const dtype = /, (q8|fp32|fp16)\)/.exec(title)?.[1] as 'q8' | 'fp32';
     await page.getByText('Settings', { exact: true }).click(); // closed, as a person would before chatting
-    await choosePhotos(page, { name: 'sky.png', mimeType: 'image/png', buffer: readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'sky.png')) });
+    await choosePhotos(page, {
+      name: 'sky.png',
+      mimeType: 'image/png',
+      buffer: readFileSync(join(MODELS_DIR, 'hub-fixtures', CAPTIONER_REPO, 'fixture', 'sky.png')),
+    });
     await sendText(page, 'look at this');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
     await expect(page.getByTestId('photo-caption')).toHaveText(reference.images['sky.png']![dtype].text);

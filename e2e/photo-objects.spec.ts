@@ -60,7 +60,9 @@ test.describe('every shared photo goes through the object detector', () => {
     await expect(photo).toHaveCount(1);
     await expect(photo.getByTestId('inspector-caption')).toHaveText('A cup.');
     // For screen readers (and presenters): the detections as text.
-    await expect(inspector.getByRole('list', { name: 'Objects found in photo 1' }).getByRole('listitem').first()).toHaveText(/^cup, score 0\.5\d, at x 1[67]\d to 41\d, y 1\d to 26\d px$/);
+    await expect(inspector.getByRole('list', { name: 'Objects found in photo 1' }).getByRole('listitem').first()).toHaveText(
+      /^cup, score 0\.5\d, at x 1[67]\d to 41\d, y 1\d to 26\d px$/,
+    );
     // Drawn: a box labelled "cup 0.5x" over the cup, placed in the photo's own coordinates at its shown size.
     const box = photo.locator('[data-testid="detection-box"][data-label="cup"]');
     await expect(box).toHaveCount(1);
@@ -119,16 +121,23 @@ test.describe('broken object detector', () => {
     expect(caption).toMatch(/^[A-Z].+\.$/);
     await expect(page.getByRole('img', { name: `Shared photo: ${caption}` })).toBeVisible();
     const inspector = await openInspector(page);
-    await expect(inspector.getByTestId('no-detections')).toHaveText('The object detector was not available, so this photo was described by the image encoder alone.');
+    await expect(inspector.getByTestId('no-detections')).toHaveText(
+      'The object detector was not available, so this photo was described by the image encoder alone.',
+    );
     await expect(inspector.locator('[data-timing="detectMs"]')).toHaveText(/Detect objects\s*0\.0 ms/);
   });
 
   test('a damaged model file is reported as such, and text chat works', async ({ page }) => {
-    await page.route('**/models/detector/onnx/model.onnx', (route) => route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }));
+    await page.route('**/models/detector/onnx/model.onnx', (route) =>
+      route.fulfill({ status: 200, body: 'this is not an onnx model', contentType: 'application/octet-stream' }),
+    );
     await openPresenter(page);
     const status = page.getByTestId('detector-status');
     await expect(status).toHaveAttribute('data-state', 'unavailable');
-    await expect(status).toHaveAttribute('title', /^The object detector could not be loaded: .*onnx\/model\.onnx could not be loaded as an ONNX model .*Until it loads, photos are described by the image encoder alone\.$/);
+    await expect(status).toHaveAttribute(
+      'title',
+      /^The object detector could not be loaded: .*onnx\/model\.onnx could not be loaded as an ONNX model .*Until it loads, photos are described by the image encoder alone\.$/,
+    );
     await sendText(page, 'hello there');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
   });

@@ -29,7 +29,14 @@ function tinyPng(i: number): Buffer {
 }
 
 const conversations = JSON.stringify([
-  { conversation_id: 7, conversation: [{ turn: [{ __TEXT__: 'we made it to the meadow!' }, { __MEDIA__: 'meadow' }] }, { turn: [{ __TEXT__: 'so green, love it' }] }, { turn: [{ __MEDIA__: 'sky' }] }] },
+  {
+    conversation_id: 7,
+    conversation: [
+      { turn: [{ __TEXT__: 'we made it to the meadow!' }, { __MEDIA__: 'meadow' }] },
+      { turn: [{ __TEXT__: 'so green, love it' }] },
+      { turn: [{ __MEDIA__: 'sky' }] },
+    ],
+  },
 ]);
 
 async function openPool(page: import('@playwright/test').Page) {
@@ -44,7 +51,11 @@ test('the demo pool is there out of the box: replies come from it and Credits li
   const reply = page.getByTestId('reply-text').last();
   await expect(reply).not.toBeEmpty();
   // The page shows a pool text's emoji shortcodes as emoji (":sun:" as ☀️): compared without either.
-  const withoutEmoji = (text: string) => text.replace(/:[a-z0-9_+-]+:|\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '').replace(/\s+/g, ' ').trim();
+  const withoutEmoji = (text: string) =>
+    text
+      .replace(/:[a-z0-9_+-]+:|\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
+      .replace(/\s+/g, ' ')
+      .trim();
   expect(demoTexts.map(withoutEmoji)).toContain(withoutEmoji(await reply.innerText()));
 
   await page.getByRole('button', { name: 'Credits' }).click();
@@ -56,7 +67,10 @@ test('the demo pool is there out of the box: replies come from it and Credits li
   await expect(textCredits.filter({ hasText: 'DailyDialog' }).getByTestId('text-credit-licence')).toHaveText('CC BY-NC-SA 4.0');
   await expect(textCredits.filter({ hasText: 'Topical-Chat' })).toContainText(`${count('topical-chat')} from Topical-Chat`);
   await expect(textCredits.filter({ hasText: 'Topical-Chat' }).getByTestId('text-credit-licence')).toHaveText('CDLA-Sharing-1.0');
-  await expect(textCredits.filter({ hasText: 'Topical-Chat' }).getByRole('link', { name: 'Topical-Chat' })).toHaveAttribute('href', 'https://github.com/alexa/Topical-Chat');
+  await expect(textCredits.filter({ hasText: 'Topical-Chat' }).getByRole('link', { name: 'Topical-Chat' })).toHaveAttribute(
+    'href',
+    'https://github.com/alexa/Topical-Chat',
+  );
   await expect(textCredits.filter({ hasText: 'written for this project' })).toBeVisible();
   await expect(page.getByTestId('credits-count')).toHaveText(String(demoImages));
   await expect(page.getByTestId('licence-breakdown')).toContainText('MIT');
@@ -78,10 +92,14 @@ test('a folder in MMDialog format loads, becomes the pool, and is still there af
   await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-folder-input').setInputFiles(dir);
-  await expect(page.getByRole('status').filter({ hasText: 'Loaded "my-trip"' })).toContainText('Loaded "my-trip": 2 images, 3 texts, 1 dialogues (1 files left out, see Pool)');
+  await expect(page.getByRole('status').filter({ hasText: 'Loaded "my-trip"' })).toContainText(
+    'Loaded "my-trip": 2 images, 3 texts, 1 dialogues (1 files left out, see Pool)',
+  );
   await expect(page.getByText('1 files of “my-trip” were left out')).toBeVisible();
   await page.getByRole('radio', { name: 'my-trip' }).check();
-  await expect(page.getByTestId('pool-summary')).toContainText('Replies come from my-trip: 2 images and 3 texts (embeddings: 0 precomputed, 5 cached, 0 computed now)');
+  await expect(page.getByTestId('pool-summary')).toContainText(
+    'Replies come from my-trip: 2 images and 3 texts (embeddings: 0 precomputed, 5 cached, 0 computed now)',
+  );
   await page.getByRole('button', { name: 'Close' }).click();
   await sendText(page, 'hello');
   await expect(page.getByTestId('reply-text').last()).toHaveText(/^(what a view|miss that place already|show me more pictures!)$/);
@@ -106,9 +124,15 @@ test('a zip with conversations.json and its images loads the same way', async ({
   await expect(page.getByTestId('pool-summary')).toContainText('Replies come from holiday: 2 images and 2 texts');
 });
 
-test('a corrected copy of a dataset (a typo fixed, same names and sizes) loads beside the first; the same files under other names are found as loaded', async ({ page }) => {
+test('a corrected copy of a dataset (a typo fixed, same names and sizes) loads beside the first; the same files under other names are found as loaded', async ({
+  page,
+}) => {
   const sky = new Uint8Array(readFileSync(join(ASSETS, 'sky.png')));
-  const zip = (top: string, files: Record<string, Uint8Array>) => ({ name: `${top}.zip`, mimeType: 'application/zip', buffer: Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`${top}/${path}`, bytes])))) });
+  const zip = (top: string, files: Record<string, Uint8Array>) => ({
+    name: `${top}.zip`,
+    mimeType: 'application/zip',
+    buffer: Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([path, bytes]) => [`${top}/${path}`, bytes])))),
+  });
   const line = (text: string) => new TextEncoder().encode(text);
   await openPresenter(page);
   await openPool(page);
@@ -133,19 +157,47 @@ test('a corrected copy of a dataset (a typo fixed, same names and sizes) loads b
 
 test('a dataset stored before content fingerprints still loads; the same files again are found by content, and a corrected copy gets in', async ({ page }) => {
   const sky = new Uint8Array(readFileSync(join(ASSETS, 'sky.png')));
-  const trip = (text: string) => ({ name: 'trip.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ 'trip/lines.txt': new TextEncoder().encode(text), 'trip/sky.png': sky })) });
+  const trip = (text: string) => ({
+    name: 'trip.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(zipSync({ 'trip/lines.txt': new TextEncoder().encode(text), 'trip/sky.png': sky })),
+  });
   await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-zip-input').setInputFiles(trip('hte view from the top\n'));
   await expect(page.getByTestId('dataset-status')).toHaveText('ready');
   // What the earlier version stored: a fingerprint of the paths (inside the zip's folder) and sizes.
-  const legacy = pathsAndSizesFingerprint([{ path: 'lines.txt', blob: new Blob(['hte view from the top\n']) }, { path: 'sky.png', blob: new Blob([sky]) }]);
+  const legacy = pathsAndSizesFingerprint([
+    { path: 'lines.txt', blob: new Blob(['hte view from the top\n']) },
+    { path: 'sky.png', blob: new Blob([sky]) },
+  ]);
   const manifest = (fingerprint: string | null) =>
     page.evaluate(async (fingerprint) => {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => Object.assign(indexedDB.open('mmdialog-datasets'), { onsuccess(this: IDBRequest<IDBDatabase>) { resolve(this.result); }, onerror: reject }));
+      const db = await new Promise<IDBDatabase>((resolve, reject) =>
+        Object.assign(indexedDB.open('mmdialog-datasets'), {
+          onsuccess(this: IDBRequest<IDBDatabase>) {
+            resolve(this.result);
+          },
+          onerror: reject,
+        }),
+      );
       const items = db.transaction('items', 'readwrite').objectStore('items');
-      const keys = (await new Promise<IDBValidKey[]>((resolve) => Object.assign(items.getAllKeys(), { onsuccess(this: IDBRequest<IDBValidKey[]>) { resolve(this.result); } }))).filter((k) => String(k).startsWith('dataset:'));
-      const stored = await new Promise<{ fingerprint?: string }>((resolve) => Object.assign(items.get(keys[0]!), { onsuccess(this: IDBRequest) { resolve(this.result as { fingerprint?: string }); } }));
+      const keys = (
+        await new Promise<IDBValidKey[]>((resolve) =>
+          Object.assign(items.getAllKeys(), {
+            onsuccess(this: IDBRequest<IDBValidKey[]>) {
+              resolve(this.result);
+            },
+          }),
+        )
+      ).filter((k) => String(k).startsWith('dataset:'));
+      const stored = await new Promise<{ fingerprint?: string }>((resolve) =>
+        Object.assign(items.get(keys[0]!), {
+          onsuccess(this: IDBRequest) {
+            resolve(this.result as { fingerprint?: string });
+          },
+        }),
+      );
       if (fingerprint !== null) await new Promise((resolve) => Object.assign(items.put({ ...stored, fingerprint }, keys[0]!), { onsuccess: resolve }));
       db.close();
       return stored.fingerprint;
@@ -166,7 +218,10 @@ test('a dataset stored before content fingerprints still loads; the same files a
 
 test('a malformed dataset is refused with a message that names the file, record and field, and nothing stored is lost', async ({ page }) => {
   const good = folder({ 'utterances.txt': 'first line\nsecond line\n', 'sky.png': readFileSync(join(ASSETS, 'sky.png')) });
-  const bad = folder({ 'test/conversations.json': JSON.stringify([{ conversation_id: 3, conversation: [{ turn: [{ __MEDIA__: 'missing-photo' }] }] }]), 'sky.png': readFileSync(join(ASSETS, 'sky.png')) });
+  const bad = folder({
+    'test/conversations.json': JSON.stringify([{ conversation_id: 3, conversation: [{ turn: [{ __MEDIA__: 'missing-photo' }] }] }]),
+    'sky.png': readFileSync(join(ASSETS, 'sky.png')),
+  });
   await openPresenter(page);
   await openPool(page);
   await page.getByTestId('dataset-folder-input').setInputFiles(good);

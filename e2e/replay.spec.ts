@@ -30,13 +30,22 @@ async function shownOnPage(scores: ReturnType<Page['getByTestId']>) {
     const el = scores.getByTestId(`score-recall-${m}`);
     return (await el.count()) ? (await el.innerText()).replace(`${m} `, '') : null;
   };
-  return { mm: await scores.getByTestId('score-mm-relevance').innerText(), intent: await scores.getByTestId('score-intent-f1').innerText(), text: await recall('text'), image: await recall('image') };
+  return {
+    mm: await scores.getByTestId('score-mm-relevance').innerText(),
+    intent: await scores.getByTestId('score-intent-f1').innerText(),
+    text: await recall('text'),
+    image: await recall('image'),
+  };
 }
 
 /** The view at a laptop's, a projector's and a phone's size, for review (e2e/screenshots/ is not committed). */
 async function saveScreenshots(page: Page, view: string): Promise<void> {
   const original = page.viewportSize();
-  for (const [size, viewport] of Object.entries({ laptop: { width: 1440, height: 900 }, projector: { width: 1280, height: 720 }, phone: { width: 390, height: 844 } })) {
+  for (const [size, viewport] of Object.entries({
+    laptop: { width: 1440, height: 900 },
+    projector: { width: 1280, height: 720 },
+    phone: { width: 390, height: 844 },
+  })) {
     await page.setViewportSize(viewport);
     await page.screenshot({ path: `e2e/screenshots/${view}-${size}.png` });
   }
@@ -44,7 +53,9 @@ async function saveScreenshots(page: Page, view: string): Promise<void> {
 }
 
 test.describe('live metrics against references', () => {
-  test('a replayed test dialogue shows each turn beside the reference with MM-Relevance, Intent F1 and R@1, and running means that end on the benchmark figures', async ({ page }) => {
+  test('a replayed test dialogue shows each turn beside the reference with MM-Relevance, Intent F1 and R@1, and running means that end on the benchmark figures', async ({
+    page,
+  }) => {
     await openPresenter(page);
     await sendText(page, 'a conversation of my own');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
@@ -150,7 +161,12 @@ test.describe('live metrics against references', () => {
     const predicted = replyTexts.map((t) => data.pool.texts.indexOf(t)).map((r) => textMatrix.data.subarray(r * textMatrix.dim, (r + 1) * textMatrix.dim));
     const [encoded] = await data.encoder.encodeTexts([answer]);
     const expected = mmRelevance(predicted, [l2Normalize(encoded!)]);
-    expect(await shownOnPage(scores)).toEqual({ mm: formatMmRelevance(expected.f1), intent: formatPercent(replyTexts.length === 1 ? 100 : 200 / (replyTexts.length + 1)), text: null, image: null });
+    expect(await shownOnPage(scores)).toEqual({
+      mm: formatMmRelevance(expected.f1),
+      intent: formatPercent(replyTexts.length === 1 ? 100 : 200 / (replyTexts.length + 1)),
+      text: null,
+      image: null,
+    });
 
     // It counts in the running means, and a new answer (a photo this time) replaces it there.
     const panel = page.getByTestId('session-metrics');

@@ -124,7 +124,9 @@ test.describe('screenshots of the main views', () => {
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);
     const shoot = async (name: string) => {
       const images = page.getByRole('list', { name: 'Conversation' }).getByRole('img');
-      await expect.poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+      await expect
+        .poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+        .toBe(true);
       await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => (list.scrollTop = list.scrollHeight));
       // The message box without the focus ring, as a visitor walking up sees it.
       await page.getByRole('textbox', { name: 'Message' }).blur();

@@ -36,15 +36,21 @@ test('a "photo" that claims to be HTML is stored and opened as the image its byt
   expect(await tab.title()).not.toBe('pwned');
   // After a reload the stored copy is served the same way.
   await page.reload();
-  const stored = await page.getByRole('listitem', { name: 'You said' }).getByRole('img', { name: /^Shared photo/ }).getAttribute('src');
+  const stored = await page
+    .getByRole('listitem', { name: 'You said' })
+    .getByRole('img', { name: /^Shared photo/ })
+    .getAttribute('src');
   expect(await page.evaluate(async (url) => (await fetch(url)).headers.get('content-type'), stored!)).toBe('image/gif');
 });
 
-test('the page carries a strict Content-Security-Policy: header and meta tag, injected script is blocked, and normal use violates nothing', async ({ page }) => {
+test('the page carries a strict Content-Security-Policy: header and meta tag, injected script is blocked, and normal use violates nothing', async ({
+  page,
+}) => {
   const violations = await watchViolations(page);
   const response = await page.goto('/?pack=test-tiny-clip');
   const header = response!.headers()['content-security-policy'] ?? '';
-  for (const directive of ["script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self' blob:", "object-src 'none'", "frame-ancestors 'none'"]) expect(header).toContain(directive);
+  for (const directive of ["script-src 'self' 'wasm-unsafe-eval'", "worker-src 'self' blob:", "object-src 'none'", "frame-ancestors 'none'"])
+    expect(header).toContain(directive);
   expect(header).not.toContain("'unsafe-eval'");
   expect(header).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

@@ -38,13 +38,19 @@ test.describe('videos in the conversation', () => {
     await page.reload();
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
-    await expect(video(page).getByRole('button', { name: /^Play: Shared video, 4\.0 s/ }).locator('img')).toBeVisible();
+    await expect(
+      video(page)
+        .getByRole('button', { name: /^Play: Shared video, 4\.0 s/ })
+        .locator('img'),
+    ).toBeVisible();
     // The stored analysis answers a follow-up after the reload, with the earlier round as history.
     await sendText(page, 'what is the sound?');
     await expect(replies).toHaveCount(2, { timeout: 60_000 });
     await expect(replies.nth(1).getByTestId('reply-text')).toHaveText('someone speaking');
     // The stored file plays.
-    await video(page).getByRole('button', { name: /^Play:/ }).click();
+    await video(page)
+      .getByRole('button', { name: /^Play:/ })
+      .click();
     await expect(video(page).locator('video')).toHaveJSProperty('paused', false);
   });
 
@@ -54,11 +60,20 @@ test.describe('videos in the conversation', () => {
     await sendText(page, 'hello there');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [
-      [{ name: 'broken.mp4', mimeType: 'video/mp4', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 251)) }, 'broken.mp4 could not be opened as a video: it is damaged or not a video file.'],
-      [{ name: 'old-camera.mp4', mimeType: 'video/mp4', buffer: asset('video/mpeg4-part2.mp4') }, 'This browser cannot decode old-camera.mp4: it is an MP4/MOV file, but its video codec'],
+      [
+        { name: 'broken.mp4', mimeType: 'video/mp4', buffer: Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37) % 251)) },
+        'broken.mp4 could not be opened as a video: it is damaged or not a video file.',
+      ],
+      [
+        { name: 'old-camera.mp4', mimeType: 'video/mp4', buffer: asset('video/mpeg4-part2.mp4') },
+        'This browser cannot decode old-camera.mp4: it is an MP4/MOV file, but its video codec',
+      ],
       [{ name: 'voice.webm', mimeType: 'video/webm', buffer: asset('video/sound-only.webm') }, 'voice.webm has sound but no picture.'],
       [{ name: 'voice.wav', mimeType: 'audio/wav', buffer: Buffer.from('RIFF') }, 'voice.wav is a sound file with no picture.'],
-      [{ name: 'lecture.webm', mimeType: 'video/webm', buffer: asset('video/two-hours.webm') }, 'lecture.webm is 2 h 0 min long; a shared video may be up to 60 s.'],
+      [
+        { name: 'lecture.webm', mimeType: 'video/webm', buffer: asset('video/two-hours.webm') },
+        'lecture.webm is 2 h 0 min long; a shared video may be up to 60 s.',
+      ],
       [{ name: 'blink.webm', mimeType: 'video/webm', buffer: asset('video/one-frame.webm') }, 'blink.webm is 0 seconds long, so there is nothing to watch.'],
       [{ name: 'empty.mov', mimeType: 'video/quicktime', buffer: Buffer.alloc(0) }, 'empty.mov is empty (0 bytes)'],
     ];
@@ -83,8 +98,12 @@ test.describe('videos in the conversation', () => {
 
     // Undoing the video turn puts its text and the video back in the composer.
     await page.getByRole('button', { name: 'Undo last turn' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Removed your last turn and its reply. Its text and video are back in the message box.' })).toBeVisible();
-    await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img', { name: /^Video to send: silent\.webm, 4\.0 s$/ })).toBeVisible({ timeout: 30_000 });
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Removed your last turn and its reply. Its text and video are back in the message box.' }),
+    ).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img', { name: /^Video to send: silent\.webm, 4\.0 s$/ })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('is there any sound?');
     await expect(video(page)).toHaveCount(0);
   });
@@ -104,8 +123,14 @@ test.describe('videos in the conversation', () => {
     const scrambled = Buffer.from(speech);
     for (let i = 600; i < scrambled.length; i++) scrambled[i] = (i * 37) % 251;
     const cases: [{ name: string; mimeType: string; buffer: Buffer }, string][] = [
-      [{ name: 'giant.webm', mimeType: 'video/webm', buffer: huge }, 'giant.webm cannot be decoded: its file says the picture is 65535 × 65535 pixels, larger than this browser can decode'],
-      [{ name: 'cut.webm', mimeType: 'video/webm', buffer: speech.subarray(0, 2000) }, 'cut.webm is damaged: it is cut short: it should run to byte 28048, but the file has 2000 bytes.'],
+      [
+        { name: 'giant.webm', mimeType: 'video/webm', buffer: huge },
+        'giant.webm cannot be decoded: its file says the picture is 65535 × 65535 pixels, larger than this browser can decode',
+      ],
+      [
+        { name: 'cut.webm', mimeType: 'video/webm', buffer: speech.subarray(0, 2000) },
+        'cut.webm is damaged: it is cut short: it should run to byte 28048, but the file has 2000 bytes.',
+      ],
       [{ name: 'scrambled.webm', mimeType: 'video/webm', buffer: scrambled }, 'scrambled.webm is damaged: there is unreadable data at byte 666.'],
     ];
     for (const [file, message] of cases) {
@@ -152,7 +177,11 @@ test.describe('videos in the conversation', () => {
     await page.reload();
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     const replies = page.getByRole('listitem', { name: 'The system replied' });
-    await expect(page.getByRole('status').filter({ hasText: 'The page was reloaded before your last turn was answered, so it is answered now: the video is watched again.' })).toBeVisible();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'The page was reloaded before your last turn was answered, so it is answered now: the video is watched again.' }),
+    ).toBeVisible();
     await expect(replies).toHaveCount(1, { timeout: 90_000 });
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
     await expect(replies.first().getByTestId('reply-text')).toHaveText('yes, someone says a few words');
@@ -171,7 +200,11 @@ test.describe('videos in the conversation', () => {
     await shareVideo(page, { name: 'silent.webm', mimeType: 'video/webm', buffer: asset('video/silent.webm') }, '');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
     const { name, files } = await exportConversationAs(page, 'Markdown');
-    await expect(page.getByRole('alert').filter({ hasText: `Saved ${name} (Markdown): 2 messages, 0 images. 1 video was left out: the MMDialog and Markdown formats hold texts and images only` })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText: `Saved ${name} (Markdown): 2 messages, 0 images. 1 video was left out: the MMDialog and Markdown formats hold texts and images only`,
+      }),
+    ).toBeVisible();
     const md = new TextDecoder().decode(files[`${name.replace(/\.zip$/, '')}/conversation.md`]);
     expect(md).toContain('A video was shared here and is not in this export: silent.webm');
     expect(md).toContain('What was seen: a green square; no sound track');

@@ -16,14 +16,17 @@ const name = (t: PlayedTurn) => `${t.conversationId} turn ${t.turn} ("${t.text}"
 
 test.describe.configure({ mode: 'serial' });
 
-test.describe('a visitor\'s conversations with mini-clip', () => {
+test.describe("a visitor's conversations with mini-clip", () => {
   test(`all ${turnCount} turns are played, each after New conversation`, async ({ page }, testInfo) => {
     // Loading mini-clip on two cores, then 24 replies, 10 of them through the object detector.
     test.setTimeout(600_000);
     await openForVisitorPlay(page, 'mini-clip');
     played = await playVisitorConversations(page, conversations);
     await testInfo.attach('visitor-replies.json', { body: JSON.stringify(played, null, 1), contentType: 'application/json' });
-    await testInfo.attach('visitor-replies.txt', { body: played.map((t) => `${name(t)}${t.caption ? ` [${t.caption}]` : ''} -> ${describeReply(t)}`).join('\n'), contentType: 'text/plain' });
+    await testInfo.attach('visitor-replies.txt', {
+      body: played.map((t) => `${name(t)}${t.caption ? ` [${t.caption}]` : ''} -> ${describeReply(t)}`).join('\n'),
+      contentType: 'text/plain',
+    });
     expect(played).toHaveLength(turnCount);
   });
 
@@ -49,14 +52,19 @@ test.describe('a visitor\'s conversations with mini-clip', () => {
 
   const texts = (t: PlayedTurn) => (t.reply?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
   /** As the pool tells texts apart (src/engine/pool/textKey.ts): case, punctuation and repeated letters aside. */
-  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim().replace(/(.)\1+/g, '$1');
+  const key = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+      .replace(/(.)\1+/g, '$1');
   const byConversation = () => {
     const groups = new Map<string, PlayedTurn[]>();
     for (const t of played) groups.set(t.conversationId, [...(groups.get(t.conversationId) ?? []), t]);
     return groups;
   };
 
-  test('no reply says again what its conversation already holds, the visitor\'s words included', () => {
+  test("no reply says again what its conversation already holds, the visitor's words included", () => {
     expect(played, 'the turns were not played').toHaveLength(turnCount);
     for (const [id, turns] of byConversation()) {
       const said = new Set<string>();
@@ -71,7 +79,13 @@ test.describe('a visitor\'s conversations with mini-clip', () => {
   });
 
   test('no reply text echoes a line said before it in its conversation (four in five of the words of one in the other)', () => {
-    const words = (text: string) => new Set(text.toLowerCase().replace(/['’]/g, '').match(/[a-z0-9]+/g) ?? []);
+    const words = (text: string) =>
+      new Set(
+        text
+          .toLowerCase()
+          .replace(/['’]/g, '')
+          .match(/[a-z0-9]+/g) ?? [],
+      );
     const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w)).length;
     for (const [id, turns] of byConversation()) {
       const said: Set<string>[] = [];
@@ -79,7 +93,8 @@ test.describe('a visitor\'s conversations with mini-clip', () => {
         said.push(words(t.text));
         for (const text of texts(t)) {
           const mine = words(text);
-          const echoed = mine.size >= 3 && said.some((line) => line.size >= 3 && (overlap(mine, line) >= 0.8 * mine.size || overlap(mine, line) >= 0.8 * line.size));
+          const echoed =
+            mine.size >= 3 && said.some((line) => line.size >= 3 && (overlap(mine, line) >= 0.8 * mine.size || overlap(mine, line) >= 0.8 * line.size));
           expect.soft(echoed, `${id}: "${text}" echoes a line said before`).toBe(false);
         }
         for (const text of texts(t)) said.push(words(text));
@@ -88,7 +103,10 @@ test.describe('a visitor\'s conversations with mini-clip', () => {
   });
 
   test('the system asks for photos at most once a conversation, and never right after one was shared', () => {
-    const asks = (text: string) => /\b(?:send|show|share|post|more|any|new|where(?:'?s| are| is)?)\b[^.!?]{0,24}\b(?:pics?|photos?|pictures?|selfies?)\b|\bshow me\b|\bsend more\b/i.test(text);
+    const asks = (text: string) =>
+      /\b(?:send|show|share|post|more|any|new|where(?:'?s| are| is)?)\b[^.!?]{0,24}\b(?:pics?|photos?|pictures?|selfies?)\b|\bshow me\b|\bsend more\b/i.test(
+        text,
+      );
     for (const [id, turns] of byConversation()) {
       const asking = turns.filter((t) => texts(t).some(asks));
       expect.soft(asking.length, `${id}: ${asking.map((t) => texts(t).join(' ')).join(' / ')}`).toBeLessThanOrEqual(1);

@@ -23,7 +23,9 @@ async function chat(page: Page, turns: string[]): Promise<void> {
 async function expectAllInChatArea(page: Page, items: Locator, count: number): Promise<void> {
   await expect(items).toHaveCount(count);
   const images = page.getByRole('list', { name: 'Conversation' }).getByRole('img');
-  await expect.poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))).toBe(true);
+  await expect
+    .poll(() => images.evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)))
+    .toBe(true);
   const area = await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => {
     const r = list.getBoundingClientRect();
     return { top: r.top + list.clientTop, bottom: r.top + list.clientTop + list.clientHeight };
@@ -37,7 +39,9 @@ async function expectAllInChatArea(page: Page, items: Locator, count: number): P
 }
 
 test.describe('visitor view', () => {
-  test('kiosk at 1280x720: three whole exchanges on screen, a shared photo and an image reply among them, no developer line, no backend, no answer button', async ({ page }) => {
+  test('kiosk at 1280x720: three whole exchanges on screen, a shared photo and an image reply among them, no developer line, no backend, no answer button', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await open(page, 'kiosk=1&idle=600');
     // Whether a reply carries an image is the trained heads' choice, so the first exchange is one
@@ -45,7 +49,10 @@ test.describe('visitor view', () => {
     await storeConversation(page, 'kiosk', [
       { id: 'm1', role: 'user', createdAt: 1, elements: [{ kind: 'text', text: 'look at this cute cat' }] },
       {
-        id: 'm2', role: 'assistant', createdAt: 2, elements: [
+        id: 'm2',
+        role: 'assistant',
+        createdAt: 2,
+        elements: [
           { kind: 'text', text: 'aww, and here is a koala' },
           { kind: 'poolImage', key: 'ph-world-animals-koala', alt: 'Photo: Koala.', url: '/pool/media/ph-world-animals-koala.webp', poolId: 'demo' },
         ],
@@ -59,7 +66,10 @@ test.describe('visitor view', () => {
     await chat(page, ['my morning coffee', 'do you like pizza?']);
     await expect(said(page)).toHaveText(['look at this cute cat', /my morning coffee$/, 'do you like pizza?']);
     await expect(said(page).nth(1).getByRole('img')).toHaveCount(1);
-    const bubbles = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') });
+    const bubbles = page
+      .getByRole('list', { name: 'Conversation' })
+      .getByRole('listitem')
+      .filter({ has: page.locator('p, img') });
     await expectAllInChatArea(page, bubbles, 6);
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);
     await expect(page.getByText('not MM-Relevance')).toHaveCount(0);
@@ -77,7 +87,10 @@ test.describe('visitor view', () => {
     await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await chat(page, ['I love hiking in the mountains', 'we had pizza by the sea', 'do you like dogs?']);
-    const bubbles = page.getByRole('list', { name: 'Conversation' }).getByRole('listitem').filter({ has: page.locator('p, img') });
+    const bubbles = page
+      .getByRole('list', { name: 'Conversation' })
+      .getByRole('listitem')
+      .filter({ has: page.locator('p, img') });
     await expectAllInChatArea(page, bubbles, 6);
     await expect(page.getByTestId('reply-meta')).toHaveCount(0);
     await expect(page.getByText('ms on WASM')).toHaveCount(0);
@@ -93,7 +106,9 @@ test.describe('visitor view', () => {
     await expect(page.getByRole('button', { name: 'Add photos or video' })).toBeInViewport();
     await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
     const header = page.getByRole('banner');
-    const rows = await header.evaluate((el) => new Set(Array.from(el.children, (c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))).size);
+    const rows = await header.evaluate(
+      (el) => new Set(Array.from(el.children, (c) => Math.round(c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2))).size,
+    );
     expect(rows).toBe(1);
     expect((await header.boundingBox())!.width).toBeLessThanOrEqual(390);
     await expect(page.getByRole('button', { name: 'New conversation' })).toHaveCount(0);
@@ -120,7 +135,10 @@ test.describe('a video in the visitor view', () => {
     const noSound = page.getByRole('status').filter({ hasText: 'silent.webm has no sound track' });
     await expect(noSound).toBeVisible({ timeout: 30_000 });
     await chat(page, ['what is in this video?']);
-    const poster = page.getByTestId('shared-video').getByRole('button', { name: /^Play:/ }).locator('img');
+    const poster = page
+      .getByTestId('shared-video')
+      .getByRole('button', { name: /^Play:/ })
+      .locator('img');
     await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const picture = (await poster.boundingBox())!;
     const length = (await page.getByTestId('video-length').boundingBox())!;
@@ -163,7 +181,9 @@ test.describe('presenter view', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await open(page, 'kiosk=1&idle=600&view=presenter');
     await chat(page, ['I love hiking in the mountains']);
-    await expect(replies(page).getByTestId('reply-meta')).toContainText(/^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\) · \d+ ms on WASM$/);
+    await expect(replies(page).getByTestId('reply-meta')).toContainText(
+      /^CLIP similarity · intent majority · CLIP cosine to your turn \d\.\d{3} \(not MM-Relevance\) · \d+ ms on WASM$/,
+    );
     await expect(replies(page).getByRole('button', { name: 'What would you have answered?' })).toBeVisible();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
     await expect(page.getByRole('region', { name: 'Model status' })).not.toContainText('WebGPU');

@@ -20,7 +20,18 @@ test.describe('warming after Ready', () => {
     expect(reply, log.join(' ')).toBeGreaterThan(0);
     expect(log.slice(reply + 1).filter((entry) => entry !== 'done').length, log.join(' ')).toBeGreaterThan(0);
     // Every step ran, none failed.
-    expect(log.filter((entry) => entry.endsWith('-failed')), log.join(' ')).toEqual([]);
-    expect(log.filter((entry) => entry !== 'started' && entry !== 'reply' && entry !== 'done').sort()).toEqual(['caption-bank', 'captioner', 'detector', 'image-ranking', 'image-tower', 'reply-models', 'text-turn']);
+    expect(
+      log.filter((entry) => entry.endsWith('-failed')),
+      log.join(' '),
+    ).toEqual([]);
+    expect(log.filter((entry) => entry !== 'started' && entry !== 'reply' && entry !== 'done').sort()).toEqual([
+      'caption-bank',
+      'captioner',
+      'detector',
+      'image-ranking',
+      'image-tower',
+      'reply-models',
+      'text-turn',
+    ]);
   });
 });

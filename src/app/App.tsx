@@ -22,7 +22,8 @@ import { NARROW_SCREEN, useMediaQuery } from '../shared/ui/useMediaQuery';
 import { useViewStore } from '../shared/view/viewStore';
 import { startApp } from './startApp';
 
-const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+const BUTTON =
+  'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 /** The inspector looks at the chat's last reply; connected here, so neither feature imports the other. */
 function ChatInspector({ returnFocusTo }: { returnFocusTo: () => HTMLElement | null }) {
@@ -43,7 +44,12 @@ export function App() {
   // Replay and CLEVR-Dialog are separate views: the chat underneath stays as it was. ?clevr=<seed>:<scene> opens the CLEVR-Dialog view.
   const [view, setView] = useState<'chat' | 'replay' | 'clevr'>(() => (clevrLinkFromAddress(window.location.search) ? 'clevr' : 'chat'));
   const viewButton = (v: typeof view, label: string) => (
-    <button type="button" aria-pressed={view === v} onClick={() => setView(v)} className={`rounded-lg px-3 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 ${view === v ? 'bg-slate-800 text-white' : 'border border-slate-300 hover:bg-slate-100'}`}>
+    <button
+      type="button"
+      aria-pressed={view === v}
+      onClick={() => setView(v)}
+      className={`rounded-lg px-3 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 ${view === v ? 'bg-slate-800 text-white' : 'border border-slate-300 hover:bg-slate-100'}`}
+    >
       {label}
     </button>
   );
@@ -63,7 +69,10 @@ export function App() {
       aria-keyshortcuts={SHORTCUTS.inspector}
       className={`${BUTTON} shrink-0 ${inspectorOpen ? 'bg-blue-50 ring-1 ring-blue-400' : ''}`}
     >
-      Inspector <kbd aria-hidden="true" className="ml-1 rounded border border-slate-400 px-1 text-xs">{SHORTCUTS.inspector}</kbd>
+      Inspector{' '}
+      <kbd aria-hidden="true" className="ml-1 rounded border border-slate-400 px-1 text-xs">
+        {SHORTCUTS.inspector}
+      </kbd>
     </button>
   );
   const viewNav = (
@@ -75,11 +84,17 @@ export function App() {
   );
 
   return (
-    <div className={`mx-auto flex h-dvh w-full flex-col ${presenter ? 'gap-3 p-3' : 'gap-2 p-2'} ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`} data-kiosk={kiosk} data-view={presenter ? 'presenter' : 'visitor'}>
+    <div
+      className={`mx-auto flex h-dvh w-full flex-col ${presenter ? 'gap-3 p-3' : 'gap-2 p-2'} ${kiosk ? 'max-w-none' : inspectorOpen ? 'max-w-7xl' : 'max-w-4xl'}`}
+      data-kiosk={kiosk}
+      data-view={presenter ? 'presenter' : 'visitor'}
+    >
       {narrow || !presenter ? (
         // One row: the rest waits in the menu. The visitor view keeps only whether the model is ready.
         <header className="flex flex-wrap items-center gap-2">
-          <h1 className={`${presenter ? 'flex-1' : ''} truncate text-lg font-semibold text-slate-900 md:text-xl`}>{narrow ? 'MMDialog' : 'MMDialog in the browser'}</h1>
+          <h1 className={`${presenter ? 'flex-1' : ''} truncate text-lg font-semibold text-slate-900 md:text-xl`}>
+            {narrow ? 'MMDialog' : 'MMDialog in the browser'}
+          </h1>
           {!presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} presenter={false} />}
           {inspectorToggle}
           <MenuPanel label="Menu" className="shrink-0">
@@ -118,9 +133,13 @@ export function App() {
       )}
       {presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} />}
       <div className={`flex min-h-0 flex-1 ${presenter ? 'gap-3' : 'gap-2'}`}>
-        <main className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}>
+        <main
+          className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}
+        >
           {dragging && (
-            <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">Drop photos to add them to your message</div>
+            <div className="pointer-events-none absolute inset-0 z-10 flex items-center justify-center bg-blue-50/80 text-lg font-medium text-blue-900">
+              Drop photos to add them to your message
+            </div>
           )}
           <Notices />
           {/* The chat stays mounted while replaying, so a half-typed message survives the switch. */}

@@ -16,5 +16,7 @@ workerClient.onPoolRowsChange((status) => modelActions.poolRowsChanged(status));
 
 window.mmdialog = {
   encodeTexts: async (texts) => (await workerClient.call('encodeTexts', { texts })).embeddings,
-  encodeImages: async (images, grounding) => (await workerClient.call('encodeImages', { images: images.map((blob, i) => ({ name: `image ${i + 1}`, blob })), ...(grounding ? { grounding } : {}) })).embeddings,
+  encodeImages: async (images, grounding) =>
+    (await workerClient.call('encodeImages', { images: images.map((blob, i) => ({ name: `image ${i + 1}`, blob })), ...(grounding ? { grounding } : {}) }))
+      .embeddings,
 };

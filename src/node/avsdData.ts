@@ -28,11 +28,17 @@ export const AVSD_MODELS_DIR = join('models', 'avsd');
 
 export async function loadSpeechDetector(modelsDir = AVSD_MODELS_DIR): Promise<SpeechDetector> {
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
-  return SpeechDetector.load(new FsPackSource(modelsDir), new Set(['onnx/silero_vad.onnx']), plan, { missingAdvice: `restore ${modelsDir}/onnx/silero_vad.onnx from git (models/avsd/SOURCE.md says where it comes from).` });
+  return SpeechDetector.load(new FsPackSource(modelsDir), new Set(['onnx/silero_vad.onnx']), plan, {
+    missingAdvice: `restore ${modelsDir}/onnx/silero_vad.onnx from git (models/avsd/SOURCE.md says where it comes from).`,
+  });
 }
 
 /** Each clip's video and audio features, through the worker's analyzeVideo (no detector: the shapes are not COCO objects). */
-export async function clipFeatures(records: readonly AvsdRecord[], speech: SpeechDetector, onClip?: (done: number) => void): Promise<{ video: Float32Array; audio: Float32Array }[]> {
+export async function clipFeatures(
+  records: readonly AvsdRecord[],
+  speech: SpeechDetector,
+  onClip?: (done: number) => void,
+): Promise<{ video: Float32Array; audio: Float32Array }[]> {
   const recordings = loadSpeech();
   const out: { video: Float32Array; audio: Float32Array }[] = [];
   for (const record of records) {
@@ -43,7 +49,13 @@ export async function clipFeatures(records: readonly AvsdRecord[], speech: Speec
   return out;
 }
 
-function writeSplit(dir: string, name: string, records: readonly AvsdRecord[], features: readonly { video: Float32Array; audio: Float32Array }[], vocab: WordVocabulary): number {
+function writeSplit(
+  dir: string,
+  name: string,
+  records: readonly AvsdRecord[],
+  features: readonly { video: Float32Array; audio: Float32Array }[],
+  vocab: WordVocabulary,
+): number {
   const count = records.reduce((n, r) => n + r.dialog.rounds.length, 0);
   const question = new Int32Array(count * QUESTION_TOKENS);
   const history = new Int32Array(count * HISTORY_ROUNDS * ROUND_TOKENS);
@@ -79,7 +91,8 @@ function writeSplit(dir: string, name: string, records: readonly AvsdRecord[], f
     video: [records.length, VIDEO_FEATURES],
     audio: [records.length, AUDIO_FEATURES],
   };
-  for (const [key, array] of Object.entries(arrays)) writeFileSync(join(dir, `${name}.${key}.${array instanceof Float32Array ? 'f32' : 'i32'}`), new Uint8Array(array.buffer));
+  for (const [key, array] of Object.entries(arrays))
+    writeFileSync(join(dir, `${name}.${key}.${array instanceof Float32Array ? 'f32' : 'i32'}`), new Uint8Array(array.buffer));
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ count, clips: records.length, shapes }, null, 1)}\n`);
   return count;
 }
@@ -98,14 +111,28 @@ export async function writeAvsdData(out: string, trainClips: number = AVSD_SPLIT
     progress.end();
     counts[split] = writeSplit(out, split, records, features, vocab);
   }
-  writeFileSync(join(out, 'vocab.json'), `${JSON.stringify({ words: vocab!.words, answers: bank.all, kinds: QUESTION_KINDS, splits: AVSD_SPLITS }, null, 1)}\n`);
+  writeFileSync(
+    join(out, 'vocab.json'),
+    `${JSON.stringify({ words: vocab!.words, answers: bank.all, kinds: QUESTION_KINDS, splits: AVSD_SPLITS }, null, 1)}\n`,
+  );
   return counts;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await runCommand('avsd:data', async () => {
-    const values = parseCommandLine(process.argv.slice(2), { out: { type: 'string', default: join('models', '.cache', 'avsd', 'data') }, 'train-clips': { type: 'string', default: String(AVSD_SPLITS.train.clips) } }, AVSD_DATA_USAGE);
+    const values = parseCommandLine(
+      process.argv.slice(2),
+      {
+        out: { type: 'string', default: join('models', '.cache', 'avsd', 'data') },
+        'train-clips': { type: 'string', default: String(AVSD_SPLITS.train.clips) },
+      },
+      AVSD_DATA_USAGE,
+    );
     const counts = await writeAvsdData(values.out, integerOption(values['train-clips'], 'train-clips', AVSD_DATA_USAGE));
-    console.log(`wrote ${Object.entries(counts).map(([n, c]) => `${n} ${c} questions`).join(', ')} to ${values.out}`);
+    console.log(
+      `wrote ${Object.entries(counts)
+        .map(([n, c]) => `${n} ${c} questions`)
+        .join(', ')} to ${values.out}`,
+    );
   });
 }

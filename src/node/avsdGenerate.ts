@@ -44,7 +44,14 @@ export function writeAvsdClips(out: string, split: AvsdSplit, clips: number, fir
   mkdirSync(out, { recursive: true });
   const records = generateAvsdSplit(split, trainAnswerBank(), first + clips).slice(first);
   const speech = loadSpeech();
-  writeFileSync(join(out, 'dialogs.json'), `${JSON.stringify(records.map((r) => ({ clip: r.clip, dialog: r.dialog.rounds.map((round, n) => ({ ...round, candidates: r.candidates[n] })) })), null, 1)}\n`);
+  writeFileSync(
+    join(out, 'dialogs.json'),
+    `${JSON.stringify(
+      records.map((r) => ({ clip: r.clip, dialog: r.dialog.rounds.map((round, n) => ({ ...round, candidates: r.candidates[n] })) })),
+      null,
+      1,
+    )}\n`,
+  );
   const written = ['dialogs.json'];
   for (const { clip } of records) {
     const sound = clipAudio(clip, speech);
@@ -64,10 +71,26 @@ export function writeAvsdClips(out: string, split: AvsdSplit, clips: number, fir
       const input = ['-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', '320x240', '-r', String(FPS), '-i', join(work, 'frames.rgba')];
       if (audio) writeFileSync(join(work, 'audio.wav'), audio);
       const sound = audio ? ['-i', join(work, 'audio.wav'), '-c:a', 'libopus', '-b:a', '48k', '-shortest'] : [];
-      execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...input, ...sound, '-pix_fmt', 'yuv420p', '-c:v', 'libvpx', '-b:v', '300k', join(out, `${clip.id}.webm`)]);
+      execFileSync('ffmpeg', [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
+        ...input,
+        ...sound,
+        '-pix_fmt',
+        'yuv420p',
+        '-c:v',
+        'libvpx',
+        '-b:v',
+        '300k',
+        join(out, `${clip.id}.webm`),
+      ]);
       written.push(`${clip.id}.webm`);
     } catch (error) {
-      throw new Error(`ffmpeg could not encode ${clip.id}.webm (${error instanceof Error ? error.message : String(error)}). Install it (apt-get install ffmpeg) or leave out --webm.`);
+      throw new Error(
+        `ffmpeg could not encode ${clip.id}.webm (${error instanceof Error ? error.message : String(error)}). Install it (apt-get install ffmpeg) or leave out --webm.`,
+      );
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
@@ -77,17 +100,22 @@ export function writeAvsdClips(out: string, split: AvsdSplit, clips: number, fir
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await runCommand('avsd:generate', () => {
-    const values = parseCommandLine(process.argv.slice(2), {
-      split: { type: 'string', default: 'test' },
-      clips: { type: 'string', default: '20' },
-      first: { type: 'string', default: '0' },
-      out: { type: 'string', default: join('models', '.cache', 'avsd', 'clips') },
-      webm: { type: 'boolean', default: false },
-    }, AVSD_GENERATE_USAGE);
+    const values = parseCommandLine(
+      process.argv.slice(2),
+      {
+        split: { type: 'string', default: 'test' },
+        clips: { type: 'string', default: '20' },
+        first: { type: 'string', default: '0' },
+        out: { type: 'string', default: join('models', '.cache', 'avsd', 'clips') },
+        webm: { type: 'boolean', default: false },
+      },
+      AVSD_GENERATE_USAGE,
+    );
     const split = choiceOption(values.split, 'split', Object.keys(AVSD_SPLITS) as AvsdSplit[], AVSD_GENERATE_USAGE);
     const clips = integerOption(values.clips, 'clips', AVSD_GENERATE_USAGE);
     const first = integerOption(values.first, 'first', AVSD_GENERATE_USAGE, 0);
-    if (first + clips > AVSD_SPLITS[split].clips) throw new UsageError(`The ${split} split has ${AVSD_SPLITS[split].clips} clips; --first ${first} --clips ${clips} goes past them.`, AVSD_GENERATE_USAGE);
+    if (first + clips > AVSD_SPLITS[split].clips)
+      throw new UsageError(`The ${split} split has ${AVSD_SPLITS[split].clips} clips; --first ${first} --clips ${clips} goes past them.`, AVSD_GENERATE_USAGE);
     const written = writeAvsdClips(values.out, split, clips, first, values.webm);
     console.log(`wrote ${written.length} files (${clips} ${split} clips) to ${values.out}`);
   });

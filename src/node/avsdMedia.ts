@@ -23,7 +23,8 @@ export function readWav(bytes: Uint8Array, where: string): { sampleRate: number;
   while (offset + 8 <= bytes.length) {
     const id = tag(offset);
     const size = view.getUint32(offset + 4, true);
-    if (id === 'fmt ') format = { channels: view.getUint16(offset + 10, true), sampleRate: view.getUint32(offset + 12, true), bits: view.getUint16(offset + 22, true) };
+    if (id === 'fmt ')
+      format = { channels: view.getUint16(offset + 10, true), sampleRate: view.getUint32(offset + 12, true), bits: view.getUint16(offset + 22, true) };
     if (id === 'data') {
       if (!format || format.bits !== 16) throw new Error(`${where}: only 16-bit PCM WAV is read here.`);
       // espeak-ng leaves the data size at 0x7fffffff when it streams; the file's end bounds it.
@@ -56,5 +57,9 @@ export function clipAudio(clip: VideoClip, speech: ReadonlyMap<string, Float32Ar
 
 /** The clip as the page would hand it to the worker: frames sampled evenly, and its sound. */
 export function clipVideoInput(clip: VideoClip, speech: ReadonlyMap<string, Float32Array>): VideoInput {
-  return { seconds: clip.seconds, frames: sampleTimes(clip.seconds).map((time) => ({ time, image: renderClipFrame(clip, time, 320, 240) })), audio: clipAudio(clip, speech) };
+  return {
+    seconds: clip.seconds,
+    frames: sampleTimes(clip.seconds).map((time) => ({ time, image: renderClipFrame(clip, time, 320, 240) })),
+    audio: clipAudio(clip, speech),
+  };
 }

@@ -61,10 +61,23 @@ describe('the shipped video models (models/avsd)', () => {
       const [features] = await clipFeatures(records, await loadSpeechDetector());
       const rounds = records[0]!.dialog.rounds;
       // As the page sends them: plain arrays (the worker rounds them when it analyzes a video).
-      const sent = { video: Array.from(features!.video, (v) => Math.round(v * 1000) / 1000), audio: Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000) };
-      const params = { avsd: { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, files }, features: sent, earlier: rounds.slice(0, 1), question: rounds[1]!.question };
+      const sent = {
+        video: Array.from(features!.video, (v) => Math.round(v * 1000) / 1000),
+        audio: Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000),
+      };
+      const params = {
+        avsd: { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, files },
+        features: sent,
+        earlier: rounds.slice(0, 1),
+        question: rounds[1]!.question,
+      };
       const viaWorker = await new VideoService().answer(params, async () => WASM());
-      const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), { question: params.question, earlier: params.earlier, video: Float32Array.from(sent.video), audio: Float32Array.from(sent.audio) });
+      const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), {
+        question: params.question,
+        earlier: params.earlier,
+        video: Float32Array.from(sent.video),
+        audio: Float32Array.from(sent.audio),
+      });
       expect(viaWorker).toEqual(direct);
       expect(viaWorker.candidates).toHaveLength(100);
       expect(viaWorker.answer).toBe(viaWorker.candidates[0]!.text);
@@ -92,7 +105,17 @@ describe('the shipped video models (models/avsd)', () => {
 });
 
 describe('npm run avsd:generate', () => {
-  const digests = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]));
+  const digests = (dir: string) =>
+    Object.fromEntries(
+      readdirSync(dir)
+        .sort()
+        .map((f) => [
+          f,
+          createHash('sha256')
+            .update(readFileSync(join(dir, f)))
+            .digest('hex'),
+        ]),
+    );
 
   it('writes the same bytes for the same clips, and other clips for another start', () => {
     const a = tempDir();

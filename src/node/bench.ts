@@ -70,7 +70,10 @@ const USAGE = [
 ].join('\n');
 
 function loadAverage(): string {
-  return os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 }
 
 function summary(label: string, ms: number[]): string {
@@ -80,7 +83,12 @@ function summary(label: string, ms: number[]): string {
 async function browser(argv: string[]): Promise<void> {
   const values = parseCommandLine(
     argv,
-    { pack: { type: 'string', default: 'test-tiny-clip' }, webgpu: { type: 'boolean', default: false }, turns: { type: 'string', default: '30' }, 'photo-runs': { type: 'string', default: '3' } },
+    {
+      pack: { type: 'string', default: 'test-tiny-clip' },
+      webgpu: { type: 'boolean', default: false },
+      turns: { type: 'string', default: '30' },
+      'photo-runs': { type: 'string', default: '3' },
+    },
     BROWSER_USAGE,
   );
   const webgpu = values.webgpu;
@@ -98,7 +106,9 @@ async function browser(argv: string[]): Promise<void> {
     await page.goto(`http://localhost:${port}/?pack=${values.pack}&view=presenter`);
     const phase = page.getByTestId('model-phase');
     await phase.filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
-    console.log(`Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`);
+    console.log(
+      `Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`,
+    );
     console.log(`page load to ready (as shown): ${await phase.innerText()}`);
     const replyMs: number[] = [];
     const roundTrip: number[] = [];
@@ -172,7 +182,9 @@ async function browser(argv: string[]): Promise<void> {
     console.log(summary('sample prompt at Ready, to reply', firstTextMs));
     console.log(summary('then first photo, to reply', firstPhotoMs));
     console.log(summary('then a second photo, to reply', laterPhotoMs));
-    console.log(`  each run (ready / text / photo / photo): ${cachedReadyMs.map((_, k) => `${cachedReadyMs[k]}/${firstTextMs[k]}/${firstPhotoMs[k]}/${laterPhotoMs[k]} ms`).join(', ')} · load average ${loadAverage()}`);
+    console.log(
+      `  each run (ready / text / photo / photo): ${cachedReadyMs.map((_, k) => `${cachedReadyMs[k]}/${firstTextMs[k]}/${firstPhotoMs[k]}/${laterPhotoMs[k]} ms`).join(', ')} · load average ${loadAverage()}`,
+    );
   } finally {
     await browserInstance.close();
     await server.close();

@@ -39,6 +39,8 @@ describe('benchmark variants (--dtype, --detector-dtype)', () => {
   });
 
   it('says so when the pack has no variant of the kind asked for, rather than measuring fp32 under its name', async () => {
-    await expect(loadedDtypes('models/test-tiny-clip', 'q8')).rejects.toThrow('models/test-tiny-clip/ has no q8 variant of its towers; make one with models/scripts/quantize_int8.py');
+    await expect(loadedDtypes('models/test-tiny-clip', 'q8')).rejects.toThrow(
+      'models/test-tiny-clip/ has no q8 variant of its towers; make one with models/scripts/quantize_int8.py',
+    );
   });
 });

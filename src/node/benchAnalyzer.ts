@@ -56,7 +56,10 @@ export function variantChoice(values: { dtype?: string; 'detector-dtype'?: strin
  * cannot load is an error.
  */
 export async function loadWasmDetector(dir = join('models', DETECTOR_DIR), dtype?: ModelDtype): Promise<{ detector: ObjectDetector | null; note: string }> {
-  const missing = (why: string) => ({ detector: null, note: `no object detector (${why}): photos are embedded without detections and get no grounded caption` });
+  const missing = (why: string) => ({
+    detector: null,
+    note: `no object detector (${why}): photos are embedded without detections and get no grounded caption`,
+  });
   if (!existsSync(join(dir, DETECTOR_CONFIG_FILE))) return missing(`${join(dir, DETECTOR_CONFIG_FILE)} is missing`);
   const source = new FsPackSource(dir);
   try {
@@ -64,7 +67,9 @@ export async function loadWasmDetector(dir = join('models', DETECTOR_DIR), dtype
     const loaded = detector.backend.dtypes.detector;
     if (dtype && loaded !== dtype) {
       await detector.release();
-      throw new Error(`${dir}/ has no ${dtype} variant of the detector (it loaded ${loaded}); make it with models/scripts/quantize_int8.py (docs/models.md, "int8 variants").`);
+      throw new Error(
+        `${dir}/ has no ${dtype} variant of the detector (it loaded ${loaded}); make it with models/scripts/quantize_int8.py (docs/models.md, "int8 variants").`,
+      );
     }
     return { detector, note: `object detector ${dir}/ (${detector.config.name}, ${detector.backend.provider} ${loaded}, fingerprint ${detector.fingerprint})` };
   } catch (error) {
@@ -79,7 +84,10 @@ export async function loadWasmDetector(dir = join('models', DETECTOR_DIR), dtype
  * image tower takes grounding, for callers that need the embeddings alone (they are the same
  * without the detector for any other tower, and so is the analyzer's fingerprint).
  */
-export async function loadWasmPhotoAnalyzer(pack: string, options: { detector?: boolean | 'if-grounding'; variants?: VariantChoice } = {}): Promise<NodePhotoAnalyzer> {
+export async function loadWasmPhotoAnalyzer(
+  pack: string,
+  options: { detector?: boolean | 'if-grounding'; variants?: VariantChoice } = {},
+): Promise<NodePhotoAnalyzer> {
   const dir = pack.includes('/') ? pack : join('models', pack);
   if (!existsSync(join(dir, 'config.json'))) {
     const packs = readdirSync('models').filter((d) => existsSync(join('models', d, 'config.json')));
@@ -93,9 +101,11 @@ export async function loadWasmPhotoAnalyzer(pack: string, options: { detector?: 
   }
   const wanted = options.detector ?? true;
   const { detector, note } =
-    wanted === false ? { detector: null, note: 'no object detector (not asked for)' }
-    : wanted === 'if-grounding' && !encoder.takesGrounding ? { detector: null, note: 'no object detector needed (this image tower takes no grounding, so its embeddings are the same without it)' }
-    : await loadWasmDetector(undefined, variants.detectorDtype);
+    wanted === false
+      ? { detector: null, note: 'no object detector (not asked for)' }
+      : wanted === 'if-grounding' && !encoder.takesGrounding
+        ? { detector: null, note: 'no object detector needed (this image tower takes no grounding, so its embeddings are the same without it)' }
+        : await loadWasmDetector(undefined, variants.detectorDtype);
   return { analyzer: new PhotoAnalyzer(encoder, detector), encoder, detector, detectorNote: note, source, files };
 }
 

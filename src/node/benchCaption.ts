@@ -31,7 +31,8 @@ export type CaptionerId = (typeof CAPTIONERS)[number];
 /** How many images the table's examples show. */
 const EXAMPLES = 5;
 
-const METEOR_NOTE = 'METEOR~ is the open approximation (Banerjee & Lavie 2005 with exact and Porter-stem matching; the coco-caption jar\'s WordNet synonym and paraphrase stages are not run), so it is lower than, and not comparable with, published METEOR.';
+const METEOR_NOTE =
+  "METEOR~ is the open approximation (Banerjee & Lavie 2005 with exact and Porter-stem matching; the coco-caption jar's WordNet synonym and paraphrase stages are not run), so it is lower than, and not comparable with, published METEOR.";
 
 export interface CaptionJsonDescription extends Record<string, unknown> {
   pack: string;
@@ -56,7 +57,11 @@ export interface CaptionJsonImage {
 }
 
 /** `--json`: the description, then {all, train2017?, val2017?}: {grounded?, retrieval?}: CaptionerScores, then every image's captions. */
-export function captionJson(description: CaptionJsonDescription, byPart: ReadonlyMap<PartName, ReadonlyMap<CaptionerId, CaptionerScores>>, images: CaptionJsonImage[]) {
+export function captionJson(
+  description: CaptionJsonDescription,
+  byPart: ReadonlyMap<PartName, ReadonlyMap<CaptionerId, CaptionerScores>>,
+  images: CaptionJsonImage[],
+) {
   const parts = new Map([...byPart].map(([name, scores]) => [name, mapObject(scores)] as const));
   return { ...partsJson(description, parts), images };
 }
@@ -70,11 +75,15 @@ const rate = (value: number, right: number, of: number) => `${of === 0 ? '-' : p
 function printPart(name: PartName, scores: ReadonlyMap<CaptionerId, CaptionerScores>): void {
   const first = [...scores.values()][0]!;
   console.log(`\n${name}: ${count(first.images, 'image')}, ${count(first.references, 'human caption')} · scores x100`);
-  console.log(`${'captioner'.padEnd(10)} ${['BLEU-1', 'BLEU-2', 'BLEU-3', 'BLEU-4', 'METEOR~', 'ROUGE-L', 'CIDEr-D'].map((h) => h.padStart(7)).join(' ')}  ${'mentions P (right/said)'.padEnd(24)} ${'mentions R (right/in refs)'.padEnd(27)} ${'ms/image mean, median'}`);
+  console.log(
+    `${'captioner'.padEnd(10)} ${['BLEU-1', 'BLEU-2', 'BLEU-3', 'BLEU-4', 'METEOR~', 'ROUGE-L', 'CIDEr-D'].map((h) => h.padStart(7)).join(' ')}  ${'mentions P (right/said)'.padEnd(24)} ${'mentions R (right/in refs)'.padEnd(27)} ${'ms/image mean, median'}`,
+  );
   for (const [captioner, s] of scores) {
     const m = s.objectMentions;
     const metrics = [s.bleu1, s.bleu2, s.bleu3, s.bleu4, s.meteor, s.rougeL, s.ciderD].map((x) => pct(x).padStart(7)).join(' ');
-    console.log(`${captioner.padEnd(10)} ${metrics}  ${rate(m.precision, m.matched, m.candidateMentions).padEnd(24)} ${rate(m.recall, m.matched, m.referenceMentions).padEnd(27)} ${s.msPerImage.mean.toFixed(1)}, ${s.msPerImage.median.toFixed(1)}`);
+    console.log(
+      `${captioner.padEnd(10)} ${metrics}  ${rate(m.precision, m.matched, m.candidateMentions).padEnd(24)} ${rate(m.recall, m.matched, m.referenceMentions).padEnd(27)} ${s.msPerImage.mean.toFixed(1)}, ${s.msPerImage.median.toFixed(1)}`,
+    );
   }
 }
 
@@ -84,15 +93,19 @@ function printPart(name: PartName, scores: ReadonlyMap<CaptionerId, CaptionerSco
  * object-mention precision and recall over the 80 COCO classes), per part of the set.
  */
 export async function captionBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    pack: { type: 'string' },
-    images: { type: 'string' },
-    captions: { type: 'string' },
-    json: { type: 'string' },
-    captioners: { type: 'string', default: CAPTIONERS.join(',') },
-    pool: { type: 'string', default: join('public', 'pool') },
-    ...VARIANT_OPTIONS,
-  }, CAPTION_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      pack: { type: 'string' },
+      images: { type: 'string' },
+      captions: { type: 'string' },
+      json: { type: 'string' },
+      captioners: { type: 'string', default: CAPTIONERS.join(',') },
+      pool: { type: 'string', default: join('public', 'pool') },
+      ...VARIANT_OPTIONS,
+    },
+    CAPTION_USAGE,
+  );
   requireOptions(values, ['pack', 'images', 'captions'], CAPTION_USAGE);
   const { pack: packId, images: imagesDir, captions: captionsPath } = values as { pack: string; images: string; captions: string };
   if (values.json === '') throw new UsageError('--json needs a file name.', CAPTION_USAGE);
@@ -102,7 +115,9 @@ export async function captionBench(args: string[]): Promise<void> {
 
   const loaded = await loadWasmPhotoAnalyzer(packId, { detector: captioners.includes('grounded'), variants: variantChoice(values, CAPTION_USAGE) });
   const { analyzer, encoder, detector } = loaded;
-  console.log(`pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · ${loaded.detectorNote}`);
+  console.log(
+    `pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · ${loaded.detectorNote}`,
+  );
   if (captioners.includes('grounded') && !detector) {
     captioners.splice(captioners.indexOf('grounded'), 1);
     console.log('the grounded captioner needs the object detector, so it is left out');
@@ -136,7 +151,9 @@ export async function captionBench(args: string[]): Promise<void> {
   };
 
   const confident: boolean[] = [];
-  const runs = new Map<CaptionerId, { captions: string[]; ms: number[]; confident?: boolean[] }>(captioners.map((c) => [c, { captions: [], ms: [], ...(c === 'grounded' ? { confident } : {}) }]));
+  const runs = new Map<CaptionerId, { captions: string[]; ms: number[]; confident?: boolean[] }>(
+    captioners.map((c) => [c, { captions: [], ms: [], ...(c === 'grounded' ? { confident } : {}) }]),
+  );
   for (const [i, image] of set.images.entries()) {
     const pixels = await decodeAnyImageFile(join(imagesDir, image.file));
     // The first image once more before it counts: the model sessions' first runs are slower.

@@ -39,13 +39,17 @@ const PAPER = {
 const pct = (x: number) => `${x.toFixed(1)}%`;
 
 export async function clevrStatsBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    data: { type: 'string' },
-    scenes: { type: 'string', default: '1000' },
-    seed: { type: 'string', default: '1' },
-    split: { type: 'string', default: 'train' },
-    json: { type: 'string' },
-  }, CLEVR_STATS_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      data: { type: 'string' },
+      scenes: { type: 'string', default: '1000' },
+      seed: { type: 'string', default: '1' },
+      split: { type: 'string', default: 'train' },
+      json: { type: 'string' },
+    },
+    CLEVR_STATS_USAGE,
+  );
   if (values.json === '') throw new UsageError('--json needs a file name.', CLEVR_STATS_USAGE);
   let records;
   let source: string;
@@ -99,21 +103,32 @@ export const CLEVR_USAGE = 'npm run bench -- clevr [--models random,random-q,lf-
  * accuracy overall, by question kind, by history dependence and by coreference distance.
  */
 export async function clevrBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    models: { type: 'string', default: CLEVR_MODELS.map((m) => m.id).join(',') },
-    'models-dir': { type: 'string', default: join('models', 'clevr') },
-    scenes: { type: 'string', default: String(CLEVR_SPLITS.test.scenes) },
-    json: { type: 'string' },
-  }, CLEVR_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      models: { type: 'string', default: CLEVR_MODELS.map((m) => m.id).join(',') },
+      'models-dir': { type: 'string', default: join('models', 'clevr') },
+      scenes: { type: 'string', default: String(CLEVR_SPLITS.test.scenes) },
+      json: { type: 'string' },
+    },
+    CLEVR_USAGE,
+  );
   if (values.json === '') throw new UsageError('--json needs a file name.', CLEVR_USAGE);
-  const models = listOption(values.models, 'models', CLEVR_MODELS.map((m) => m.id), CLEVR_USAGE);
+  const models = listOption(
+    values.models,
+    'models',
+    CLEVR_MODELS.map((m) => m.id),
+    CLEVR_USAGE,
+  );
   const scenesCount = integerOption(values.scenes, 'scenes', CLEVR_USAGE);
   const { scenes, records } = generateClevrDataset({ ...CLEVR_SPLITS.test, scenes: scenesCount });
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
   const items = clevrQuestions(scenes, records, answerers.vocab);
-  console.log(`CLEVR-Dialog answering · test split: ${scenes.length} generated scenes, ${items.length} questions (seed ${CLEVR_SPLITS.test.seed}, never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`);
+  console.log(
+    `CLEVR-Dialog answering · test split: ${scenes.length} generated scenes, ${items.length} questions (seed ${CLEVR_SPLITS.test.seed}, never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
+  );
   const results: Record<string, ClevrAccuracy> = {};
   const seconds: Record<string, number> = {};
   for (const model of models) {
@@ -122,8 +137,14 @@ export async function clevrBench(args: string[]): Promise<void> {
     const start = performance.now();
     for (let i = 0; i < items.length; i += 500) {
       const batch = items.slice(i, i + 500);
-      const predictions = await answerers.answer(model, batch.map((b) => b.question), random);
-      predictions.forEach((p, j) => addAnswer(accuracy, { template: batch[j]!.question.template, corefDistance: batch[j]!.corefDistance, correct: p.answer === batch[j]!.answer }));
+      const predictions = await answerers.answer(
+        model,
+        batch.map((b) => b.question),
+        random,
+      );
+      predictions.forEach((p, j) =>
+        addAnswer(accuracy, { template: batch[j]!.question.template, corefDistance: batch[j]!.corefDistance, correct: p.answer === batch[j]!.answer }),
+      );
     }
     seconds[model] = (performance.now() - start) / 1000;
     results[model] = accuracy;
@@ -131,13 +152,18 @@ export async function clevrBench(args: string[]): Promise<void> {
   const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(1));
   const col = (s: string, w = 9) => s.padStart(w);
   console.log('\naccuracy in % (paper: Kottur et al. 2019, Table 2)');
-  console.log(`${'model'.padEnd(22)}${col('overall')}${col('count')}${col('exist')}${col('seek')}${col('none')}${col('coref')}${col('all')}${col('paper')}${col('ms/q')}`);
+  console.log(
+    `${'model'.padEnd(22)}${col('overall')}${col('count')}${col('exist')}${col('seek')}${col('none')}${col('coref')}${col('all')}${col('paper')}${col('ms/q')}`,
+  );
   for (const model of models) {
     const a = results[model]!;
     const paper = CLEVR_MODELS.find((m) => m.id === model)!.paper;
-    console.log(`${clevrModelName(model).padEnd(22)}${col(f(percent(a.overall)))}${col(f(percent(a.family.count)))}${col(f(percent(a.family.exist)))}${col(f(percent(a.family.seek)))}${col(f(percent(a.history.none)))}${col(f(percent(a.history.coref)))}${col(f(percent(a.history.all)))}${col(paper === null ? '—' : paper.toFixed(1))}${col(((1000 * seconds[model]!) / items.length).toFixed(3))}`);
+    console.log(
+      `${clevrModelName(model).padEnd(22)}${col(f(percent(a.overall)))}${col(f(percent(a.family.count)))}${col(f(percent(a.family.exist)))}${col(f(percent(a.family.seek)))}${col(f(percent(a.history.none)))}${col(f(percent(a.history.coref)))}${col(f(percent(a.history.all)))}${col(paper === null ? '—' : paper.toFixed(1))}${col(((1000 * seconds[model]!) / items.length).toFixed(3))}`,
+    );
   }
-  for (const row of CLEVR_PAPER_ONLY) console.log(`${`${row.name} (paper only)`.padEnd(22)}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col(row.paper.toFixed(1))}`);
+  for (const row of CLEVR_PAPER_ONLY)
+    console.log(`${`${row.name} (paper only)`.padEnd(22)}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col(row.paper.toFixed(1))}`);
   console.log('none / coref / all: questions that need no history, one earlier mention, or all of it (paper Fig. 5)');
   console.log('\naccuracy by coreference distance (paper Fig. 4), questions per distance on the first line');
   console.log(`${'distance'.padEnd(22)}${Array.from({ length: 10 }, (_, i) => col(i === 9 ? '10+' : String(i + 1), 7)).join('')}`);

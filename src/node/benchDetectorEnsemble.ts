@@ -15,12 +15,19 @@ import { loadCaptionSet, progress } from './benchRetrieval';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { FsPackSource } from './fsPackSource';
 
-export const DETECTOR_ENSEMBLE_USAGE = 'npm run bench -- detector-ensemble --pack ID --images DIR --captions FILE [--nanodet models/nanodet] [--json out.json] [--recorded earlier.json]   (choose on our own held-out photos only)';
+export const DETECTOR_ENSEMBLE_USAGE =
+  'npm run bench -- detector-ensemble --pack ID --images DIR --captions FILE [--nanodet models/nanodet] [--json out.json] [--recorded earlier.json]   (choose on our own held-out photos only)';
 
 /** The rules tried (issue 27): how to score a class both detectors found, and what to do with NanoDet's own finds. */
 export const ENSEMBLE_RULES: readonly EnsembleRule[] = (['noisy-or', 'max-bonus'] as const).flatMap((combine) =>
-  (combine === 'noisy-or' ? [0] : [0.05, 0.1]).flatMap((bonus) => [0.3, 0.5].flatMap((matchIou) => [0, 0.4, 0.5, 0.55, 0.6].flatMap((secondMinScore) =>
-    [0, 0.5, 1].map((secondOnlyWeight) => ({ combine, bonus, matchIou, secondMinScore, secondOnlyWeight }))))));
+  (combine === 'noisy-or' ? [0] : [0.05, 0.1]).flatMap((bonus) =>
+    [0.3, 0.5].flatMap((matchIou) =>
+      [0, 0.4, 0.5, 0.55, 0.6].flatMap((secondMinScore) =>
+        [0, 0.5, 1].map((secondOnlyWeight) => ({ combine, bonus, matchIou, secondMinScore, secondOnlyWeight })),
+      ),
+    ),
+  ),
+);
 /** The bar a rule must keep, as the caption sweep's. */
 const MIN_PRECISION = 0.8;
 
@@ -46,14 +53,20 @@ class RecordedDetector implements PhotoDetector {
   detect(image: RgbaImage): Promise<DetectionResult & { timings: DetectionTimings }> {
     const detections = this.found.get(image);
     if (!detections) throw new Error('RecordedDetector was given a photo it has no findings for.');
-    return Promise.resolve({ width: image.width, height: image.height, detections: detections.map((d) => ({ ...d, box: { ...d.box } })), timings: { preprocessMs: 0, inferenceMs: 0 } });
+    return Promise.resolve({
+      width: image.width,
+      height: image.height,
+      detections: detections.map((d) => ({ ...d, box: { ...d.box } })),
+      timings: { preprocessMs: 0, inferenceMs: 0 },
+    });
   }
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const ruleName = (r: EnsembleRule) => `${r.combine === 'noisy-or' ? 'noisy-or' : `max+${r.bonus}`} iou>=${r.matchIou} nanodet>=${r.secondMinScore} nanodet-only x${r.secondOnlyWeight}`;
+const ruleName = (r: EnsembleRule) =>
+  `${r.combine === 'noisy-or' ? 'noisy-or' : `max+${r.bonus}`} iou>=${r.matchIou} nanodet>=${r.secondMinScore} nanodet-only x${r.secondOnlyWeight}`;
 
 /**
  * npm run bench -- detector-ensemble: NanoDet as a second COCO detector beside the CenterNet (issue 27).
@@ -63,7 +76,18 @@ const ruleName = (r: EnsembleRule) => `${r.combine === 'noisy-or' ? 'noisy-or' :
  * captions. Run it on our own held-out photos only: coco-mini is evaluation-only.
  */
 export async function detectorEnsembleBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, { pack: { type: 'string' }, images: { type: 'string' }, captions: { type: 'string' }, nanodet: { type: 'string', default: join('models', NANODET_DIR) }, json: { type: 'string' }, recorded: { type: 'string' } }, DETECTOR_ENSEMBLE_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      pack: { type: 'string' },
+      images: { type: 'string' },
+      captions: { type: 'string' },
+      nanodet: { type: 'string', default: join('models', NANODET_DIR) },
+      json: { type: 'string' },
+      recorded: { type: 'string' },
+    },
+    DETECTOR_ENSEMBLE_USAGE,
+  );
   requireOptions(values, ['pack', 'images', 'captions'], DETECTOR_ENSEMBLE_USAGE);
   if (values.json === '') throw new UsageError('--json needs a file name.', DETECTOR_ENSEMBLE_USAGE);
   const nanodetDir = values.nanodet!;
@@ -74,14 +98,24 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
   // --recorded: both detectors' findings and timings from an earlier --json of the same photos, so a
   // new rule costs no detector run; the captions are still made by PhotoAnalyzer.
   const recorded = values.recorded ? (JSON.parse(readFileSync(values.recorded, 'utf8')) as RecordedJson) : null;
-  if (recorded && recorded.photos.length !== set.images.length) throw new Error(`${values.recorded} holds ${recorded.photos.length} photos, and ${values.captions} ${set.images.length}.`);
+  if (recorded && recorded.photos.length !== set.images.length)
+    throw new Error(`${values.recorded} holds ${recorded.photos.length} photos, and ${values.captions} ${set.images.length}.`);
   let nanodet: NanoDetector | null = null;
   if (!recorded) {
-    if (!existsSync(join(nanodetDir, NANODET_CONFIG_FILE))) throw new Error(`${join(nanodetDir, NANODET_CONFIG_FILE)} is missing: run /usr/bin/python3 models/scripts/detector/port_nanodet.py --fetch first (it is not in the repository).`);
+    if (!existsSync(join(nanodetDir, NANODET_CONFIG_FILE)))
+      throw new Error(
+        `${join(nanodetDir, NANODET_CONFIG_FILE)} is missing: run /usr/bin/python3 models/scripts/detector/port_nanodet.py --fetch first (it is not in the repository).`,
+      );
     const source = new FsPackSource(nanodetDir);
-    nanodet = await NanoDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
+    nanodet = await NanoDetector.load(
+      source,
+      await source.listFiles(),
+      chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }),
+    );
   }
-  console.log(`pack ${values.pack} · ${loaded.detectorNote} · NanoDet ${recorded ? `findings recorded in ${values.recorded}` : `${nanodetDir}/ (${nanodet!.config.name}, ${nanodet!.config.inputSize} x ${nanodet!.config.inputSize})`}`);
+  console.log(
+    `pack ${values.pack} · ${loaded.detectorNote} · NanoDet ${recorded ? `findings recorded in ${values.recorded}` : `${nanodetDir}/ (${nanodet!.config.name}, ${nanodet!.config.inputSize} x ${nanodet!.config.inputSize})`}`,
+  );
 
   const pixels: RgbaImage[] = [];
   const byCenternet = new Map<RgbaImage, Detection[]>();
@@ -113,7 +147,11 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
   const variants: { name: string; rule: EnsembleRule | null; found: Map<RgbaImage, Detection[]> }[] = [
     { name: 'CenterNet alone (the app now)', rule: null, found: byCenternet },
     { name: 'NanoDet alone', rule: null, found: byNanodet },
-    ...ENSEMBLE_RULES.map((rule) => ({ name: ruleName(rule), rule, found: new Map(pixels.map((p) => [p, mergeDetections(byCenternet.get(p)!, byNanodet.get(p)!, rule)])) })),
+    ...ENSEMBLE_RULES.map((rule) => ({
+      name: ruleName(rule),
+      rule,
+      found: new Map(pixels.map((p) => [p, mergeDetections(byCenternet.get(p)!, byNanodet.get(p)!, rule)])),
+    })),
   ];
   // Every variant runs the same tower on the same photos, fed the same grounding wherever its caption did
   // not change: the embeddings are remembered per (photo, grounding) so 20 variants cost about one.
@@ -124,18 +162,39 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
     const keys = images.map((image, i) => JSON.stringify([photoIndex.get(image) ?? -1, grounding?.[i] ?? null]));
     const missing = images.flatMap((image, i) => (remembered.has(keys[i]!) ? [] : [i]));
     if (missing.length > 0) {
-      const fresh = await encodeImages(missing.map((i) => images[i]!), grounding ? missing.map((i) => grounding[i]!) : undefined);
+      const fresh = await encodeImages(
+        missing.map((i) => images[i]!),
+        grounding ? missing.map((i) => grounding[i]!) : undefined,
+      );
       missing.forEach((i, k) => remembered.set(keys[i]!, fresh[k]!));
     }
     return keys.map((key) => remembered.get(key)!);
   };
-  const rows: { name: string; rule: EnsembleRule | null; precision: number; recall: number; matched: number; said: number; inReferences: number; captions: string[] }[] = [];
+  const rows: {
+    name: string;
+    rule: EnsembleRule | null;
+    precision: number;
+    recall: number;
+    matched: number;
+    said: number;
+    inReferences: number;
+    captions: string[];
+  }[] = [];
   for (const [v, variant] of variants.entries()) {
     const analyzer = new PhotoAnalyzer(loaded.encoder, new RecordedDetector(variant.name, variant.found));
     const captions: string[] = [];
     for (const photo of pixels) captions.push((await analyzer.analyze([photo])).photos[0]!.description!.caption);
     const m = objectMentionScores(captions.map((candidate, i) => ({ candidate, references: set.images[i]!.captions })));
-    rows.push({ name: variant.name, rule: variant.rule, precision: m.precision, recall: m.recall, matched: m.matched, said: m.candidateMentions, inReferences: m.referenceMentions, captions });
+    rows.push({
+      name: variant.name,
+      rule: variant.rule,
+      precision: m.precision,
+      recall: m.recall,
+      matched: m.matched,
+      said: m.candidateMentions,
+      inReferences: m.referenceMentions,
+      captions,
+    });
     progress('variants', v + 1, variants.length);
   }
   await nanodet?.release();
@@ -143,23 +202,35 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
 
   const ensembleMs = ms.centernet.map((c, i) => c + ms.nanodet[i]!);
   console.log(`\n${set.images.length} photos · ${values.captions} · grounded caption through PhotoAnalyzer · mentions x100`);
-  console.log(`ms per photo (detection incl. preprocessing and decoding, WASM one thread): CenterNet mean ${mean(ms.centernet).toFixed(0)} median ${median(ms.centernet).toFixed(0)}; NanoDet mean ${mean(ms.nanodet).toFixed(0)} median ${median(ms.nanodet).toFixed(0)}; both mean ${mean(ensembleMs).toFixed(0)} median ${median(ensembleMs).toFixed(0)}`);
+  console.log(
+    `ms per photo (detection incl. preprocessing and decoding, WASM one thread): CenterNet mean ${mean(ms.centernet).toFixed(0)} median ${median(ms.centernet).toFixed(0)}; NanoDet mean ${mean(ms.nanodet).toFixed(0)} median ${median(ms.nanodet).toFixed(0)}; both mean ${mean(ensembleMs).toFixed(0)} median ${median(ensembleMs).toFixed(0)}`,
+  );
   const base = rows[0]!;
-  const chosen = rows.slice(2).filter((r) => r.precision >= MIN_PRECISION).sort((a, b) => b.recall - a.recall || b.precision - a.precision)[0] ?? null;
+  const chosen =
+    rows
+      .slice(2)
+      .filter((r) => r.precision >= MIN_PRECISION)
+      .sort((a, b) => b.recall - a.recall || b.precision - a.precision)[0] ?? null;
   console.log(`${'detectors'.padEnd(48)} ${'P (right/said)'.padEnd(16)} ${'R (right/in refs)'.padEnd(18)} captions changed`);
   for (const r of rows) {
     const changed = r.captions.filter((c, i) => c !== base.captions[i]).length;
-    console.log(`${r.name.padEnd(48)} ${`${pct(r.precision)} (${r.matched}/${r.said})`.padEnd(16)} ${`${pct(r.recall)} (${r.matched}/${r.inReferences})`.padEnd(18)} ${changed}${r === chosen ? '  <- best ensemble at P >= 80' : ''}`);
+    console.log(
+      `${r.name.padEnd(48)} ${`${pct(r.precision)} (${r.matched}/${r.said})`.padEnd(16)} ${`${pct(r.recall)} (${r.matched}/${r.inReferences})`.padEnd(18)} ${changed}${r === chosen ? '  <- best ensemble at P >= 80' : ''}`,
+    );
   }
   if (chosen) {
-    console.log(`\nchosen ensemble vs the app: recall ${pct(chosen.recall - base.recall)} points, precision ${pct(chosen.precision - base.precision)} points, for +${mean(ms.nanodet).toFixed(0)} ms per photo`);
+    console.log(
+      `\nchosen ensemble vs the app: recall ${pct(chosen.recall - base.recall)} points, precision ${pct(chosen.precision - base.precision)} points, for +${mean(ms.nanodet).toFixed(0)} ms per photo`,
+    );
     console.log('captions it changes:');
-    for (const [i, c] of chosen.captions.entries()) if (c !== base.captions[i]) console.log(`  ${set.images[i]!.file}: "${base.captions[i]}" -> "${c}"   (refs: ${set.images[i]!.captions.join(' | ')})`);
+    for (const [i, c] of chosen.captions.entries())
+      if (c !== base.captions[i]) console.log(`  ${set.images[i]!.file}: "${base.captions[i]}" -> "${c}"   (refs: ${set.images[i]!.captions.join(' | ')})`);
   } else console.log(`\nno ensemble rule keeps mention precision at ${pct(MIN_PRECISION)} or more`);
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ pack: values.pack, images: values.images, captions: values.captions, rows: rows.map(({ captions: _, ...r }) => r), chosen: chosen?.name ?? null, photos: pixels.map((p, i): RecordedPhoto => ({ file: set.images[i]!.file, centernetMs: ms.centernet[i]!, nanodetMs: ms.nanodet[i]!, centernet: byCenternet.get(p)!, nanodet: byNanodet.get(p)! })) }, null, 2)}\n`);
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ pack: values.pack, images: values.images, captions: values.captions, rows: rows.map(({ captions: _, ...r }) => r), chosen: chosen?.name ?? null, photos: pixels.map((p, i): RecordedPhoto => ({ file: set.images[i]!.file, centernetMs: ms.centernet[i]!, nanodetMs: ms.nanodet[i]!, centernet: byCenternet.get(p)!, nanodet: byNanodet.get(p)! })) }, null, 2)}\n`,
+    );
     console.log(`wrote ${values.json}`);
   }
 }
-
-

@@ -20,7 +20,8 @@ import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolF
 import { ProgressLine } from './progressLine';
 import { chatPoolOf } from './replyParts';
 
-export const DIALOG_USAGE = 'npm run bench -- dialog [--pack mini-clip] [--data public/dialogues] [--split test] [--methods a,b] [--intent both|majority|head] [--negatives 999] [--pool DIR] [--json OUT]';
+export const DIALOG_USAGE =
+  'npm run bench -- dialog [--pack mini-clip] [--data public/dialogues] [--split test] [--methods a,b] [--intent both|majority|head] [--negatives 999] [--pool DIR] [--json OUT]';
 
 /**
  * npm run bench -- dialog --pack <id> --data <dir> [--split test] [--methods a,b] [--negatives 99|999]
@@ -49,7 +50,8 @@ function readSplit(dir: string, split: string, hasMedia: (k: string) => boolean)
   return parseConversationsBytes(new Uint8Array(readFileSync(file)), { file: `${split}/conversations.json`, hasMedia });
 }
 
-const textsOf = (records: readonly DialogueRecord[]) => records.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
+const textsOf = (records: readonly DialogueRecord[]) =>
+  records.flatMap((r) => r.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
 
 export interface DialogBenchOptions {
   packId: string;
@@ -92,7 +94,16 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
     const splitRecords = readSplit(dataDir, splitName, (k) => datasetImages.has(k));
     const all = [...new Set([...textsOf(splitRecords), ...splitRecords.flatMap((r) => r.negativeTexts ?? [])])];
     texts = all.map((text, i) => ({ id: String(i), text }));
-    media = [...datasetImages].map(([key, path]) => ({ key, file: relative(dataDir, path), path, kind: 'image', alt: key, keywords: [], source: 'dataset', licence: 'unknown' }));
+    media = [...datasetImages].map(([key, path]) => ({
+      key,
+      file: relative(dataDir, path),
+      path,
+      kind: 'image',
+      alt: key,
+      keywords: [],
+      source: 'dataset',
+      licence: 'unknown',
+    }));
   }
   const mediaKeys = new Set(media.map((m) => m.key));
   const records = readSplit(dataDir, splitName, (k) => mediaKeys.has(k));
@@ -114,8 +125,18 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
   // The encoder's keys of the pool and, for the demo pool, its stored contexts (chat:keys), as the worker reads them.
   const chatParts = chat
     ? poolDir
-      ? await chatPoolOf(chat, poolDir, packId, texts.map((t) => t.text), images.map((i) => i.label))
-      : await embedChatKeys({ encoder: chat.encoder, texts: texts.map((t) => t.text), imageLabels: images.map((i) => i.label) }).then((k) => ({ textKeys: k.textKeys, imageKeys: k.imageKeys, contexts: null }))
+      ? await chatPoolOf(
+          chat,
+          poolDir,
+          packId,
+          texts.map((t) => t.text),
+          images.map((i) => i.label),
+        )
+      : await embedChatKeys({ encoder: chat.encoder, texts: texts.map((t) => t.text), imageLabels: images.map((i) => i.label) }).then((k) => ({
+          textKeys: k.textKeys,
+          imageKeys: k.imageKeys,
+          contexts: null,
+        }))
     : null;
   const pool: SessionPool = {
     texts: texts.map((t) => t.text),
@@ -138,16 +159,20 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
 }
 
 export async function dialogBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    pack: { type: 'string', default: 'mini-clip' },
-    data: { type: 'string', default: join('public', 'dialogues') },
-    split: { type: 'string', default: 'test' },
-    negatives: { type: 'string', default: '999' },
-    pool: { type: 'string' },
-    methods: { type: 'string', default: RESPONSE_METHOD_IDS.join(',') },
-    intent: { type: 'string' },
-    json: { type: 'string', default: '' },
-  }, DIALOG_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      pack: { type: 'string', default: 'mini-clip' },
+      data: { type: 'string', default: join('public', 'dialogues') },
+      split: { type: 'string', default: 'test' },
+      negatives: { type: 'string', default: '999' },
+      pool: { type: 'string' },
+      methods: { type: 'string', default: RESPONSE_METHOD_IDS.join(',') },
+      intent: { type: 'string' },
+      json: { type: 'string', default: '' },
+    },
+    DIALOG_USAGE,
+  );
   const { pack: packId, data: dataDir, split: splitName } = values;
   const negatives = integerOption(values.negatives, 'negatives', DIALOG_USAGE);
   // The demo dialogues, however the path is spelled (./public/dialogues, an absolute path, a link), rank against the demo pool.
@@ -157,8 +182,24 @@ export async function dialogBench(args: string[]): Promise<void> {
   const data = await loadDialogBenchData({ packId, dataDir, split: splitName, poolDir });
   const { encoder, heads, pool, records } = data;
   const candidates = Math.min(negatives, records[0]?.negativeTexts?.length ?? 0) + 1;
-  console.log(`pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.images.length} images · ${candidates} candidates per ranked element`);
-  const header = ['method', 'intent', 'Intent F1', 'img R@1', 'img R@5', 'img R@10', 'txt R@1', 'txt R@5', 'txt R@10', 'MM-Rel', 'coherence', 'median ms', 'p95 ms'];
+  console.log(
+    `pack ${packId} · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}) · data ${dataDir} · split ${splitName}: ${records.length} dialogues · pool ${pool.texts.length} texts, ${pool.images.length} images · ${candidates} candidates per ranked element`,
+  );
+  const header = [
+    'method',
+    'intent',
+    'Intent F1',
+    'img R@1',
+    'img R@5',
+    'img R@10',
+    'txt R@1',
+    'txt R@5',
+    'txt R@10',
+    'MM-Rel',
+    'coherence',
+    'median ms',
+    'p95 ms',
+  ];
   console.log(header.map((h, i) => (i < 2 ? h.padEnd(10) : h.padStart(9))).join(' '));
   const rows: Record<string, unknown>[] = [];
   // Each zero-shot ranker runs with the majority intent, and also with the trained intent head when the
@@ -169,7 +210,9 @@ export async function dialogBench(args: string[]): Promise<void> {
   for (const method of methods as ResponseMethodId[]) {
     if (!offered.includes(method)) {
       const needs = RESPONSE_METHODS[method].needs;
-      console.log(`${method.padEnd(10)} not available for pack ${packId}: it needs ${[needs.heads && `trained heads (npm run heads:train -- --pack ${packId})`, needs.chat && `the conversational encoder${needs.chat === 'contexts' ? ' and the pool\'s stored contexts' : ''} (npm run chat:train, chat:keys)`].filter(Boolean).join(' and ')}`);
+      console.log(
+        `${method.padEnd(10)} not available for pack ${packId}: it needs ${[needs.heads && `trained heads (npm run heads:train -- --pack ${packId})`, needs.chat && `the conversational encoder${needs.chat === 'contexts' ? " and the pool's stored contexts" : ''} (npm run chat:train, chat:keys)`].filter(Boolean).join(' and ')}`,
+      );
       continue;
     }
     if (method === 'depp') {
@@ -194,13 +237,46 @@ export async function dialogBench(args: string[]): Promise<void> {
     }
     const pct = (x: number | undefined) => ((x ?? 0) * 100).toFixed(1).padStart(9);
     const { text, image } = result.recall;
-    console.log([method.padEnd(10), run.intent!.padEnd(10), result.intentF1.toFixed(1).padStart(9), pct(image.recallAt[1]), pct(image.recallAt[5]), pct(image.recallAt[10]), pct(text.recallAt[1]), pct(text.recallAt[5]), pct(text.recallAt[10]), result.mmRelevance.toFixed(1).padStart(9), `${(100 * result.coherence.share).toFixed(1)} (${result.coherence.inviting})`.padStart(9), percentile(result.responseMs, 50).toFixed(2).padStart(9), percentile(result.responseMs, 95).toFixed(2).padStart(9)].join(' '));
+    console.log(
+      [
+        method.padEnd(10),
+        run.intent!.padEnd(10),
+        result.intentF1.toFixed(1).padStart(9),
+        pct(image.recallAt[1]),
+        pct(image.recallAt[5]),
+        pct(image.recallAt[10]),
+        pct(text.recallAt[1]),
+        pct(text.recallAt[5]),
+        pct(text.recallAt[10]),
+        result.mmRelevance.toFixed(1).padStart(9),
+        `${(100 * result.coherence.share).toFixed(1)} (${result.coherence.inviting})`.padStart(9),
+        percentile(result.responseMs, 50).toFixed(2).padStart(9),
+        percentile(result.responseMs, 95).toFixed(2).padStart(9),
+      ].join(' '),
+    );
     if (note) console.log(`           ${method}: ${note}`);
-    rows.push({ method, intent: run.intent, responses: result.responses, intentF1: result.intentF1, mmRelevance: result.mmRelevance, coherence: result.coherence, recall: result.recall, medianMs: percentile(result.responseMs, 50), p95Ms: percentile(result.responseMs, 95), ...(note ? { note } : {}) });
+    rows.push({
+      method,
+      intent: run.intent,
+      responses: result.responses,
+      intentF1: result.intentF1,
+      mmRelevance: result.mmRelevance,
+      coherence: result.coherence,
+      recall: result.recall,
+      medianMs: percentile(result.responseMs, 50),
+      p95Ms: percentile(result.responseMs, 95),
+      ...(note ? { note } : {}),
+    });
   }
-  console.log(`${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; coherence: % of the replies whose text invites an image (phrases learned from the train split) that show one, with how many invite in brackets; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`);
+  console.log(
+    `${records.reduce((n, r) => n + r.turns.length - 1, 0)} responses; Recall in %, a wrong intent counts as a miss; coherence: % of the replies whose text invites an image (phrases learned from the train split) that show one, with how many invite in brackets; time = the reply session's own, as on the page: embedding what it has not seen, intent and ranking over the whole pool (WASM, 1 thread)`,
+  );
   const jsonOut = values.json;
-  if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.images.length, rows }, null, 2)}\n`);
+  if (jsonOut)
+    writeFileSync(
+      jsonOut,
+      `${JSON.stringify({ pack: packId, backend: encoder.backend.provider, data: dataDir, split: splitName, negatives, poolTexts: pool.texts.length, poolImages: pool.images.length, rows }, null, 2)}\n`,
+    );
   await data.release();
 }
 

@@ -19,13 +19,15 @@ export async function importBench(args: string[]): Promise<void> {
   // Generated once per size and kept in the temp folder: encoding 10,000 JPEGs in JavaScript takes minutes.
   const root = join(tmpdir(), `mmdialog-import-${count}`);
   const dir = join(root, 'big-folder');
-  const width = 96, height = 72;
+  const width = 96,
+    height = 72;
   const ready = existsSync(join(dir, 'utterances.txt'));
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < count && !ready; i++) {
     const data = Buffer.alloc(width * height * 4);
     for (let p = 0; p < width * height; p++) {
-      const x = p % width, y = Math.floor(p / width);
+      const x = p % width,
+        y = Math.floor(p / width);
       data.set([(x * 3 + i * 7) % 256, (y * 3 + i * 13) % 256, (x + y + i) % 256, 255], p * 4);
     }
     writeFileSync(join(dir, `photo-${String(i).padStart(5, '0')}.jpg`), jpeg.encode({ data, width, height }, 80).data);
@@ -43,7 +45,10 @@ export async function importBench(args: string[]): Promise<void> {
       const w = window as unknown as { longTasks: [number, number][]; filesSeenAt: number };
       w.longTasks = [];
       w.filesSeenAt = Infinity;
-      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({
+        type: 'longtask',
+        buffered: true,
+      });
       // When the page first sees the chosen files: before it, the browser (here driven by Playwright) fills the file input.
       document.addEventListener('change', () => (w.filesSeenAt = Math.min(w.filesSeenAt, performance.now())), true);
     });
@@ -69,11 +74,15 @@ export async function importBench(args: string[]): Promise<void> {
     // Only the part of each long task after the page received the files is the app's own doing.
     const own = longTasks.map(([start, duration]) => start + duration - Math.max(start, filesSeenAt)).filter((ms) => ms > 50);
     const before = longTasks.filter(([start]) => start < filesSeenAt).reduce((s, [start, d]) => s + Math.min(d, filesSeenAt - start), 0);
-    console.log(`Chromium ${browser.version()} · pack ${packId} · backend ${await page.getByTestId('backend').innerText()} · ${count} JPEG images ${width}x${height}`);
+    console.log(
+      `Chromium ${browser.version()} · pack ${packId} · backend ${await page.getByTestId('backend').innerText()} · ${count} JPEG images ${width}x${height}`,
+    );
     console.log(`copy into IndexedDB      ${((copied - start) / 1000).toFixed(1)} s`);
     console.log(`embed (texts + images)   ${((done - copied) / 1000).toFixed(1)} s   (${(count / ((done - copied) / 1000)).toFixed(0)} images/s)`);
     console.log(`total                    ${((done - start) / 1000).toFixed(1)} s`);
-    console.log(`main thread after the page received the files: ${own.length} long tasks (>50 ms), longest ${Math.max(0, ...own).toFixed(0)} ms; filling the composer mid-import took ${typingMs} ms`);
+    console.log(
+      `main thread after the page received the files: ${own.length} long tasks (>50 ms), longest ${Math.max(0, ...own).toFixed(0)} ms; filling the composer mid-import took ${typingMs} ms`,
+    );
     console.log(`(before that, the browser spent ${before.toFixed(0)} ms of main-thread time filling the file input with ${count + 1} files)`);
   } finally {
     await browser.close();

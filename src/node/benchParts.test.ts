@@ -3,7 +3,18 @@ import type { CaptionSet } from '../engine/datasets/captionSets';
 import { captionMetrics } from '../engine/metrics/captionMetrics';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { captionJson } from './benchCaption';
-import { type CaptionerScores, type PartName, type PhotoTurnTiming, type SetPart, addedByDetection, captionScoresByPart, exampleImages, partsJson, photoTurnStats, retrievalByPart } from './benchParts';
+import {
+  type CaptionerScores,
+  type PartName,
+  type PhotoTurnTiming,
+  type SetPart,
+  addedByDetection,
+  captionScoresByPart,
+  exampleImages,
+  partsJson,
+  photoTurnStats,
+  retrievalByPart,
+} from './benchParts';
 import { retrievalJson } from './benchRetrieval';
 
 const oneHot = (dim: number, i: number) => Float32Array.from({ length: dim }, (_, j) => (j === i ? 1 : 0));
@@ -45,7 +56,12 @@ describe('retrievalByPart', () => {
   it('puts chance R@5 at 6.3% for a part of 79 photos', () => {
     const n = 79;
     const rows = Array.from({ length: n + 1 }, (_, i) => oneHot(n + 1, i));
-    const result = retrievalByPart(rows, rows, rows.map((_, i) => i), [{ name: 'val2017', images: Array.from({ length: n }, (_, i) => i + 1) }]).get('val2017')!;
+    const result = retrievalByPart(
+      rows,
+      rows,
+      rows.map((_, i) => i),
+      [{ name: 'val2017', images: Array.from({ length: n }, (_, i) => i + 1) }],
+    ).get('val2017')!;
     expect(result).toMatchObject({ images: 79, captions: 79 });
     expect(result.chance.textToImage.r5).toBe(500 / 79);
     expect(result.chance.textToImage.r5.toFixed(1)).toBe('6.3');
@@ -108,7 +124,13 @@ describe('benchmark helpers', () => {
   });
 
   it('says what detection and the grounded caption add to a photo turn', () => {
-    const turn = (detectMs: number, captionMs: number, encodeMs: number, composeMs: number): PhotoTurnTiming => ({ detectMs, captionMs, encodeMs, composeMs, totalMs: detectMs + captionMs + encodeMs + composeMs });
+    const turn = (detectMs: number, captionMs: number, encodeMs: number, composeMs: number): PhotoTurnTiming => ({
+      detectMs,
+      captionMs,
+      encodeMs,
+      composeMs,
+      totalMs: detectMs + captionMs + encodeMs + composeMs,
+    });
     const withDetector = photoTurnStats([turn(100, 2, 30, 4), turn(120, 1, 32, 4), turn(300, 3, 40, 5)]);
     const withoutDetector = photoTurnStats([turn(0, 1, 30, 4), turn(0, 1, 31, 4), turn(0, 2, 50, 6)]);
     expect(withDetector).toEqual({
@@ -122,8 +144,19 @@ describe('benchmark helpers', () => {
 
 describe('JSON layout', () => {
   it('puts each part under its name after the description (retrieval)', () => {
-    const byPart = retrievalByPart([oneHot(2, 0), oneHot(2, 1)], [oneHot(2, 0), oneHot(2, 1)], [0, 1], [{ name: 'all', images: [0, 1] }, { name: 'val2017', images: [1] }]);
-    const json = retrievalJson({ pack: 'p', imagesDir: 'd', captionsFile: 'c.csv', imageTowerTakesGrounding: false, detector: null, analyzerFingerprint: 'f' }, byPart);
+    const byPart = retrievalByPart(
+      [oneHot(2, 0), oneHot(2, 1)],
+      [oneHot(2, 0), oneHot(2, 1)],
+      [0, 1],
+      [
+        { name: 'all', images: [0, 1] },
+        { name: 'val2017', images: [1] },
+      ],
+    );
+    const json = retrievalJson(
+      { pack: 'p', imagesDir: 'd', captionsFile: 'c.csv', imageTowerTakesGrounding: false, detector: null, analyzerFingerprint: 'f' },
+      byPart,
+    );
     expect(Object.keys(json)).toEqual(['pack', 'imagesDir', 'captionsFile', 'imageTowerTakesGrounding', 'detector', 'analyzerFingerprint', 'all', 'val2017']);
     expect(Object.keys(json.all!)).toEqual(['images', 'captions', 'textToImage', 'imageToText', 'chance']);
     expect(json.val2017).toMatchObject({ images: 1, captions: 1, textToImage: { r1: 100, queries: 1 } });
@@ -133,9 +166,30 @@ describe('JSON layout', () => {
   it('puts each part under its name and each captioner under its own (caption)', () => {
     const s = { images: 1 } as CaptionerScores;
     const t = { images: 2 } as CaptionerScores;
-    const byPart = new Map([['all', new Map([['retrieval', t], ['grounded', s]])], ['val2017', new Map([['grounded', s]])]] as [PartName, Map<'grounded' | 'retrieval', CaptionerScores>][]);
-    const description = { pack: 'p', imagesDir: 'd', captionsFile: 'c.json', captioners: ['retrieval', 'grounded'], detector: 'x', captionBank: { pool: 'public/pool', sentences: 3 }, scale: 's', meteor: 'm', timing: 't' } as const;
-    const json = captionJson({ ...description, captioners: ['retrieval', 'grounded'] }, byPart, [{ file: 'a.jpg', references: ['A cat.'], captions: { grounded: 'A cat.' }, groundedConfident: true }]);
+    const byPart = new Map([
+      [
+        'all',
+        new Map([
+          ['retrieval', t],
+          ['grounded', s],
+        ]),
+      ],
+      ['val2017', new Map([['grounded', s]])],
+    ] as [PartName, Map<'grounded' | 'retrieval', CaptionerScores>][]);
+    const description = {
+      pack: 'p',
+      imagesDir: 'd',
+      captionsFile: 'c.json',
+      captioners: ['retrieval', 'grounded'],
+      detector: 'x',
+      captionBank: { pool: 'public/pool', sentences: 3 },
+      scale: 's',
+      meteor: 'm',
+      timing: 't',
+    } as const;
+    const json = captionJson({ ...description, captioners: ['retrieval', 'grounded'] }, byPart, [
+      { file: 'a.jpg', references: ['A cat.'], captions: { grounded: 'A cat.' }, groundedConfident: true },
+    ]);
     expect(Object.keys(json)).toEqual([...Object.keys(description), 'all', 'val2017', 'images']);
     expect(Object.keys(json.all!)).toEqual(['retrieval', 'grounded']);
     expect(json.all!.grounded).toBe(s);

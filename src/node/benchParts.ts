@@ -29,7 +29,12 @@ export interface PartRetrieval extends ImageTextRetrieval {
  * Image-text retrieval within each part. `imageRows` and `captionRows` are unit vectors of the whole
  * set; `captionImage[c]` is the set index of caption c's image.
  */
-export function retrievalByPart(imageRows: readonly Float32Array[], captionRows: readonly Float32Array[], captionImage: readonly number[], parts: readonly SetPart[]): Map<PartName, PartRetrieval> {
+export function retrievalByPart(
+  imageRows: readonly Float32Array[],
+  captionRows: readonly Float32Array[],
+  captionImage: readonly number[],
+  parts: readonly SetPart[],
+): Map<PartName, PartRetrieval> {
   const out = new Map<PartName, PartRetrieval>();
   for (const part of parts) {
     const local = new Map(part.images.map((image, i) => [image, i]));
@@ -71,7 +76,11 @@ export interface CaptionerScores {
 }
 
 /** Every caption metric of each captioner on each part, each part scored on its own. */
-export function captionScoresByPart<C extends string>(set: CaptionSet, parts: readonly SetPart[], runs: ReadonlyMap<C, CaptionerRun>): Map<PartName, Map<C, CaptionerScores>> {
+export function captionScoresByPart<C extends string>(
+  set: CaptionSet,
+  parts: readonly SetPart[],
+  runs: ReadonlyMap<C, CaptionerRun>,
+): Map<PartName, Map<C, CaptionerScores>> {
   const out = new Map<PartName, Map<C, CaptionerScores>>();
   for (const part of parts) {
     const byCaptioner = new Map<C, CaptionerScores>();
@@ -90,7 +99,13 @@ export function captionScoresByPart<C extends string>(set: CaptionSet, parts: re
         meteor: scores.meteor,
         rougeL: scores.rougeL,
         ciderD: scores.ciderD,
-        objectMentions: { precision: mentions.precision, recall: mentions.recall, matched: mentions.matched, candidateMentions: mentions.candidateMentions, referenceMentions: mentions.referenceMentions },
+        objectMentions: {
+          precision: mentions.precision,
+          recall: mentions.recall,
+          matched: mentions.matched,
+          candidateMentions: mentions.candidateMentions,
+          referenceMentions: mentions.referenceMentions,
+        },
         msPerImage: { mean: ms.reduce((s, x) => s + x, 0) / ms.length, median: median(ms) },
         ...(run.confident ? { confidentImages: part.images.filter((i) => run.confident![i]).length } : {}),
       });
@@ -142,7 +157,8 @@ const PHOTO_TURN_STEPS = ['detectMs', 'captionMs', 'encodeMs', 'composeMs', 'tot
 
 /** Median and p95 of each step of a photo turn over many turns. */
 export function photoTurnStats(turns: readonly PhotoTurnTiming[]): PhotoTurnStats {
-  const of = (f: (values: number[]) => number) => Object.fromEntries(PHOTO_TURN_STEPS.map((step) => [step, f(turns.map((t) => t[step]))])) as unknown as PhotoTurnTiming;
+  const of = (f: (values: number[]) => number) =>
+    Object.fromEntries(PHOTO_TURN_STEPS.map((step) => [step, f(turns.map((t) => t[step]))])) as unknown as PhotoTurnTiming;
   return { turns: turns.length, median: of(median), p95: of((v) => percentile(v, 95)) };
 }
 
@@ -150,7 +166,10 @@ export function photoTurnStats(turns: readonly PhotoTurnTiming[]): PhotoTurnStat
  * What detection and the grounded caption add to a photo turn: their own medians (measured inside
  * the turn) and the difference of the whole turn's medians with and without the detector.
  */
-export function addedByDetection(withDetector: PhotoTurnStats, withoutDetector: PhotoTurnStats): { detectAndCaptionMedianMs: number; turnMedianMs: number; turnP95Ms: number } {
+export function addedByDetection(
+  withDetector: PhotoTurnStats,
+  withoutDetector: PhotoTurnStats,
+): { detectAndCaptionMedianMs: number; turnMedianMs: number; turnP95Ms: number } {
   return {
     detectAndCaptionMedianMs: withDetector.median.detectMs + withDetector.median.captionMs,
     turnMedianMs: withDetector.median.totalMs - withoutDetector.median.totalMs,

@@ -48,7 +48,9 @@ async function projectPhotos(): Promise<{ name: string; pixels: RgbaImage }[]> {
   for (const dir of [join('models', 'detector', 'fixture'), join('e2e', 'assets')]) {
     let names: string[] = [];
     try {
-      names = readdirSync(dir).filter((n) => /\.(jpe?g|png|webp)$/i.test(n)).sort();
+      names = readdirSync(dir)
+        .filter((n) => /\.(jpe?g|png|webp)$/i.test(n))
+        .sort();
     } catch {
       console.log(`(${dir} is missing; its photos are left out)`);
     }
@@ -72,14 +74,18 @@ async function photoTurn(session: ReplySession, pixels: RgbaImage, imageId: stri
 }
 
 export async function perfBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    pack: { type: 'string', default: 'mini-clip' },
-    turns: { type: 'string', default: '200' },
-    'photo-turns': { type: 'string', default: '40' },
-    candidates: { type: 'string', default: '100000' },
-    'scale-rows': { type: 'string', default: '1000000' },
-    ...VARIANT_OPTIONS,
-  }, PERF_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      pack: { type: 'string', default: 'mini-clip' },
+      turns: { type: 'string', default: '200' },
+      'photo-turns': { type: 'string', default: '40' },
+      candidates: { type: 'string', default: '100000' },
+      'scale-rows': { type: 'string', default: '1000000' },
+      ...VARIANT_OPTIONS,
+    },
+    PERF_USAGE,
+  );
   const packId = values.pack;
   const turns = integerOption(values.turns, 'turns', PERF_USAGE);
   const photoTurns = integerOption(values['photo-turns'], 'photo-turns', PERF_USAGE);
@@ -96,7 +102,10 @@ export async function perfBench(args: string[]): Promise<void> {
   const { texts, media } = loadPoolCatalogue(join('public', 'pool'));
   const pre = readPoolEmbeddingsFile(join('public', 'pool'), packId);
   if (!pre) throw new Error(`No pool embeddings for ${packId}: run npm run pool:build -- --pack ${packId}`);
-  if (pre.meta.packFingerprint !== loaded.analyzer.fingerprint) console.log(`(public/pool/embeddings/${packId} was made by another pack, detector or captioner (fingerprint ${pre.meta.packFingerprint}, the app's is ${loaded.analyzer.fingerprint}): the app would recompute it; the timings below do not depend on it. Run npm run pool:build -- --pack ${packId}.)`);
+  if (pre.meta.packFingerprint !== loaded.analyzer.fingerprint)
+    console.log(
+      `(public/pool/embeddings/${packId} was made by another pack, detector or captioner (fingerprint ${pre.meta.packFingerprint}, the app's is ${loaded.analyzer.fingerprint}): the app would recompute it; the timings below do not depend on it. Run npm run pool:build -- --pack ${packId}.)`,
+    );
   // As the worker fills the pool: rows from the file, the rest computed (the demo's file holds no CLIP
   // text rows; the page computes them after Ready, and these timings are of the page once it has).
   const progress = new ProgressLine();
@@ -117,15 +126,33 @@ export async function perfBench(args: string[]): Promise<void> {
     textMatrix: embedded.textMatrix,
     images,
     imageMatrix: embedded.imageMatrix,
-    train: async () => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' }),
+    train: async () =>
+      parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), {
+        file: 'dialogues/train/conversations.json',
+      }),
     // The encoder's precomputed keys and stored contexts, as the worker reads them (chat:keys).
-    chat: chat ? await chatPoolOf(chat, join('public', 'pool'), packId, texts.map((t) => t.text), images.map((i) => i.label)) : null,
+    chat: chat
+      ? await chatPoolOf(
+          chat,
+          join('public', 'pool'),
+          packId,
+          texts.map((t) => t.text),
+          images.map((i) => i.label),
+        )
+      : null,
   };
   // The page's reply session with the page's default method, built before the clock starts.
   const session = new ReplySession(loaded.analyzer, heads, { chat });
   session.setPool(pool);
   await session.prepare();
-  const prompts = ['we just landed in Lisbon!', 'look at my new puppy', 'what should I cook tonight?', 'the concert was amazing', 'happy birthday!!', 'it is snowing here'];
+  const prompts = [
+    'we just landed in Lisbon!',
+    'look at my new puppy',
+    'what should I cook tonight?',
+    'the concert was amazing',
+    'happy birthday!!',
+    'it is snowing here',
+  ];
   const ms: number[] = [];
   let last: SessionReply | null = null;
   for (let i = 0; i < turns; i++) {
@@ -135,10 +162,17 @@ export async function perfBench(args: string[]): Promise<void> {
     ms.push(nowMs() - start);
   }
   const turn = stats(ms);
-  console.log(`pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${last?.method} with ${last?.intentModel} intent (the page's default) · pool ${pool.texts.length} texts + ${pool.images.length} images`);
+  console.log(
+    `pack ${packId} · WASM (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version} · method ${last?.method} with ${last?.intentModel} intent (the page's default) · pool ${pool.texts.length} texts + ${pool.images.length} images`,
+  );
   console.log(`load: the pack's towers, tokenizer, trained heads, conversational encoder and the object detector   ${loadMs.toFixed(0)} ms`);
-  if (pool.chat) console.log(`  the conversational encoder's keys: ${pool.chat.textKeys.rows} texts + ${pool.chat.imageKeys.rows} images, int8 (${pool.chat.textKeys.kernel}); stored contexts: ${pool.chat.contexts?.vectors.rows ?? 0}`);
-  console.log(`text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`);
+  if (pool.chat)
+    console.log(
+      `  the conversational encoder's keys: ${pool.chat.textKeys.rows} texts + ${pool.chat.imageKeys.rows} images, int8 (${pool.chat.textKeys.kernel}); stored contexts: ${pool.chat.contexts?.vectors.rows ?? 0}`,
+    );
+  console.log(
+    `text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`,
+  );
 
   // Captioning a photo: decode, CLIP preprocessing and image tower, then the nearest caption-bank sentence.
   let t = nowMs();
@@ -157,7 +191,9 @@ export async function perfBench(args: string[]): Promise<void> {
     captionMs.push(nowMs() - t);
   }
   const c = stats(captionMs);
-  console.log(`retrieval caption of a 400x300 photo, the app before the detector (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`);
+  console.log(
+    `retrieval caption of a 400x300 photo, the app before the detector (decode + image tower + nearest of ${bank.length} sentences)   median ${c.median.toFixed(1)} ms   p95 ${c.p95.toFixed(1)} ms   ("${caption}"; the bank is embedded once, ${bankMs.toFixed(0)} ms)`,
+  );
 
   await photoTurnPerf(loaded.analyzer, heads, chat, pool, photoTurns);
 
@@ -193,14 +229,31 @@ export async function perfBench(args: string[]): Promise<void> {
     if (scored[0]!.index !== jsTop[0]!.index) throw new Error('The naive ranking disagrees with the JS one.');
     sameTop &&= top.every((x, j) => x.index === jsTop[j]!.index);
   }
-  const f = stats(fast), j = stats(js), s = stats(naive);
-  const row = (label: string, r: { median: number; p95: number }, note = '') => `  ${label.padEnd(56)} median ${r.median.toFixed(2).padStart(7)} ms   p95 ${r.p95.toFixed(2).padStart(7)} ms${note}`;
-  const which = simd.kernel === 'wasm-simd' ? 'WebAssembly SIMD (the kernel validates in this runtime)' : 'the JS scan (WebAssembly SIMD did not validate here)';
+  const f = stats(fast),
+    j = stats(js),
+    s = stats(naive);
+  const row = (label: string, r: { median: number; p95: number }, note = '') =>
+    `  ${label.padEnd(56)} median ${r.median.toFixed(2).padStart(7)} ms   p95 ${r.p95.toFixed(2).padStart(7)} ms${note}`;
+  const which =
+    simd.kernel === 'wasm-simd' ? 'WebAssembly SIMD (the kernel validates in this runtime)' : 'the JS scan (WebAssembly SIMD did not validate here)';
   console.log(`rank ${n} candidates x ${dim}, top-10, 30 runs; the app's ScoreMatrix uses ${which}`);
-  if (simd.kernel === 'wasm-simd') console.log(row('WASM SIMD: matrix product + partial top-k', f, `   (top-10 ${sameTop ? 'the same as' : 'NOT the same as'} the JS scan's)`));
-  console.log(row('JS (topKByDot, the fallback): one pass + partial top-k', j, simd.kernel === 'wasm-simd' ? `   (${(j.median / f.median).toFixed(1)}x the SIMD time)` : ''));
+  if (simd.kernel === 'wasm-simd')
+    console.log(row('WASM SIMD: matrix product + partial top-k', f, `   (top-10 ${sameTop ? 'the same as' : 'NOT the same as'} the JS scan's)`));
+  console.log(
+    row(
+      'JS (topKByDot, the fallback): one pass + partial top-k',
+      j,
+      simd.kernel === 'wasm-simd' ? `   (${(j.median / f.median).toFixed(1)}x the SIMD time)` : '',
+    ),
+  );
   const best = simd.kernel === 'wasm-simd' ? f : j;
-  console.log(row('naive (copy per candidate + full sort)', s, `   (${(s.median / best.median).toFixed(1)}x slower than ${simd.kernel === 'wasm-simd' ? 'SIMD' : 'JS'}, ${(s.median / j.median).toFixed(1)}x than JS)`));
+  console.log(
+    row(
+      'naive (copy per candidate + full sort)',
+      s,
+      `   (${(s.median / best.median).toFixed(1)}x slower than ${simd.kernel === 'wasm-simd' ? 'SIMD' : 'JS'}, ${(s.median / j.median).toFixed(1)}x than JS)`,
+    ),
+  );
   await heads?.release();
   await chatEncoder?.release();
   await releasePhotoAnalyzer(loaded);
@@ -231,8 +284,14 @@ async function installSize(): Promise<void> {
     const key = e.url.startsWith('pool/embeddings/') ? e.url.replace(/\.(json|bin)$/, '.*') : group;
     groups.set(key, (groups.get(key) ?? 0) + e.bytes);
   }
-  const largest = [...groups].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, v]) => `${k} ${(v / 1e6).toFixed(1)}`).join(', ');
-  console.log(`offline install: ${total.toFixed(1)} MB in ${kept.length} files (target ${INSTALL_TARGET_MB} MB: ${total <= INSTALL_TARGET_MB ? 'met' : 'MISSED'}); largest parts in MB: ${largest}`);
+  const largest = [...groups]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([k, v]) => `${k} ${(v / 1e6).toFixed(1)}`)
+    .join(', ');
+  console.log(
+    `offline install: ${total.toFixed(1)} MB in ${kept.length} files (target ${INSTALL_TARGET_MB} MB: ${total <= INSTALL_TARGET_MB ? 'met' : 'MISSED'}); largest parts in MB: ${largest}`,
+  );
 }
 
 /**
@@ -269,9 +328,12 @@ async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | nul
   const [first, second] = timings.map(photoTurnStats) as [PhotoTurnStats, PhotoTurnStats | undefined];
   const withDetector = analyzer.detector ? first : null;
   const withoutDetector = analyzer.detector ? second! : first;
-  console.log(`photo turn -> composed reply, through the reply session (${photos.map((p) => `${p.name} ${p.pixels.width}x${p.pixels.height}`).join(', ')}; decoded beforehand, decoding not counted; one warm-up pass; n=${turns} each, the photos in turn)`);
+  console.log(
+    `photo turn -> composed reply, through the reply session (${photos.map((p) => `${p.name} ${p.pixels.width}x${p.pixels.height}`).join(', ')}; decoded beforehand, decoding not counted; one warm-up pass; n=${turns} each, the photos in turn)`,
+  );
   if (!withDetector) console.log('  (no object detector, so only the turn without it is measured)');
-  const cell = (s: PhotoTurnStats | null, step: keyof PhotoTurnTiming) => (s ? `${s.median[step].toFixed(2).padStart(8)} ${s.p95[step].toFixed(2).padStart(8)}` : `${'-'.padStart(8)} ${'-'.padStart(8)}`);
+  const cell = (s: PhotoTurnStats | null, step: keyof PhotoTurnTiming) =>
+    s ? `${s.median[step].toFixed(2).padStart(8)} ${s.p95[step].toFixed(2).padStart(8)}` : `${'-'.padStart(8)} ${'-'.padStart(8)}`;
   console.log(`  ${'step (ms)'.padEnd(44)} ${'with detector'.padStart(17)}   ${'without detector'.padStart(17)}`);
   console.log(`  ${''.padEnd(44)} ${'median'.padStart(8)} ${'p95'.padStart(8)}   ${'median'.padStart(8)} ${'p95'.padStart(8)}`);
   const steps: [string, keyof PhotoTurnTiming][] = [
@@ -279,13 +341,17 @@ async function photoTurnPerf(analyzer: PhotoAnalyzer, heads: ResponseHeads | nul
     ['caption (grounded / caption bank without)', 'captionMs'],
     ['image tower (encoding)', 'encodeMs'],
     ['intent + ranking', 'composeMs'],
-    ['whole photo turn (the worker\'s totalMs)', 'totalMs'],
+    ["whole photo turn (the worker's totalMs)", 'totalMs'],
   ];
   for (const [label, step] of steps) console.log(`  ${label.padEnd(44)} ${cell(withDetector, step)}   ${cell(withoutDetector, step)}`);
   if (withDetector) {
     const added = addedByDetection(withDetector, withoutDetector);
-    console.log(`  added by detection and caption: ${withDetector.median.detectMs.toFixed(2)} ms detection + ${withDetector.median.captionMs.toFixed(2)} ms grounded caption = ${added.detectAndCaptionMedianMs.toFixed(2)} ms median per photo (measured inside the turn)`);
-    console.log(`  whole turn with the detector minus without: ${signed(added.turnMedianMs)} ms median, ${signed(added.turnP95Ms)} ms p95 (without the detector the worker looks the caption up in the caption bank instead${analyzer.encoder.takesGrounding ? '; this image tower takes grounding, so its encoding differs too' : ''})`);
+    console.log(
+      `  added by detection and caption: ${withDetector.median.detectMs.toFixed(2)} ms detection + ${withDetector.median.captionMs.toFixed(2)} ms grounded caption = ${added.detectAndCaptionMedianMs.toFixed(2)} ms median per photo (measured inside the turn)`,
+    );
+    console.log(
+      `  whole turn with the detector minus without: ${signed(added.turnMedianMs)} ms median, ${signed(added.turnP95Ms)} ms p95 (without the detector the worker looks the caption up in the caption bank instead${analyzer.encoder.takesGrounding ? '; this image tower takes grounding, so its encoding differs too' : ''})`,
+    );
   }
 }
 

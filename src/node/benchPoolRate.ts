@@ -10,7 +10,8 @@ import { POOL_STARTER_MS, type PoolEncoder, completeDeferredRows, embedPool } fr
 import { rowsByUse } from '../engine/pool/rowsByUse';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 
-export const POOL_RATE_USAGE = 'npm run bench -- pool-rate [--dir models/.cache/vitb32-shape] [--batches 4]   (after /usr/bin/python3 models/scripts/make_vitb32_shape.py)';
+export const POOL_RATE_USAGE =
+  'npm run bench -- pool-rate [--dir models/.cache/vitb32-shape] [--batches 4]   (after /usr/bin/python3 models/scripts/make_vitb32_shape.py)';
 
 /**
  * How long embedding the whole demo pool takes for a ViT-B/32-sized pack on WASM (one thread, fp32),
@@ -25,7 +26,11 @@ export const POOL_RATE_USAGE = 'npm run bench -- pool-rate [--dir models/.cache/
  * how much of the train split's replies they cover.
  */
 export async function poolRateBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, { dir: { type: 'string', default: join('models', '.cache', 'vitb32-shape') }, batches: { type: 'string', default: '4' } }, POOL_RATE_USAGE);
+  const values = parseCommandLine(
+    args,
+    { dir: { type: 'string', default: join('models', '.cache', 'vitb32-shape') }, batches: { type: 'string', default: '4' } },
+    POOL_RATE_USAGE,
+  );
   const dir = values.dir;
   if (!existsSync(join(dir, 'shape.json'))) throw new Error(`${dir}/shape.json is missing: run /usr/bin/python3 models/scripts/make_vitb32_shape.py first.`);
   const shape = JSON.parse(readFileSync(join(dir, 'shape.json'), 'utf8')) as { layers: number; realLayers: { text: number; vision: number } };
@@ -42,16 +47,28 @@ export async function poolRateBench(args: string[]): Promise<void> {
   start = nowMs();
   for (let b = 0; b < batches; b++) await encoder.encodeImages(images.slice(b * 8, (b + 1) * 8));
   const imageMs = ((nowMs() - start) / images.length) * (shape.realLayers.vision / shape.layers);
-  console.log(`ViT-B/32-sized towers (${shape.layers} of ${shape.realLayers.text}/${shape.realLayers.vision} layers, scaled) · WASM fp32, 1 thread · ${batches * 32} texts, ${images.length} images timed · load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+  console.log(
+    `ViT-B/32-sized towers (${shape.layers} of ${shape.realLayers.text}/${shape.realLayers.vision} layers, scaled) · WASM fp32, 1 thread · ${batches * 32} texts, ${images.length} images timed · load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${os.cpus().length} cores`,
+  );
   console.log(`text  ${textMs.toFixed(0)} ms/row x ${texts.length} = ${min(textMs * texts.length)}`);
   console.log(`image ${imageMs.toFixed(0)} ms/row x ${media.length} = ${min(imageMs * media.length)}`);
   console.log(`whole demo pool ≈ ${min(textMs * texts.length + imageMs * media.length)} (cached per batch, so a reload resumes)`);
-  await starterFigures(texts.map((t) => t.text), media.map((m) => m.key), textMs, imageMs);
+  await starterFigures(
+    texts.map((t) => t.text),
+    media.map((m) => m.key),
+    textMs,
+    imageMs,
+  );
 }
 
 /** The page's schedule for a downloaded pack, on a clock that runs at the measured rates. */
 async function starterFigures(texts: string[], imageKeys: string[], textMs: number, imageMs: number): Promise<void> {
-  const train = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' });
+  const train = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), {
+    file: 'dialogues/train/conversations.json',
+  });
   const byUse = rowsByUse(train, texts, imageKeys);
   let clockMs = 0;
   const timed: PoolEncoder = {
@@ -78,11 +95,14 @@ async function starterFigures(texts: string[], imageKeys: string[], textMs: numb
   /** The share of a split's reply elements whose row is there at Ready. */
   const covered = (split: string) => {
     const uses = { text: [0, 0], image: [0, 0] };
-    const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), { file: `dialogues/${split}/conversations.json` });
+    const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), {
+      file: `dialogues/${split}/conversations.json`,
+    });
     for (const record of records) {
       for (const turn of record.turns.slice(1)) {
         for (const e of turn.elements) {
-          const [row, pending, count] = e.kind === 'text' ? [textRow.get(e.text), pool.pendingTexts, uses.text] : [imageRow.get(e.key), pool.pendingImages, uses.image];
+          const [row, pending, count] =
+            e.kind === 'text' ? [textRow.get(e.text), pool.pendingTexts, uses.text] : [imageRow.get(e.key), pool.pendingImages, uses.image];
           count[1]!++;
           if (row !== undefined && !pending.has(row)) count[0]!++;
         }
@@ -91,11 +111,15 @@ async function starterFigures(texts: string[], imageKeys: string[], textMs: numb
     const pct = ([a, b]: number[]) => `${((100 * a!) / Math.max(1, b!)).toFixed(1)}%`;
     return `${pct(uses.text)} of the ${split} split's reply texts and ${pct(uses.image)} of its reply images`;
   };
-  console.log(`a downloaded pack before Ready (POOL_STARTER_MS ${POOL_STARTER_MS / 1000} s, most used in train first): ${textsReady.toLocaleString('en-US')} texts and ${imagesReady} images in ${(readyMs / 1000).toFixed(1)} s;`);
+  console.log(
+    `a downloaded pack before Ready (POOL_STARTER_MS ${POOL_STARTER_MS / 1000} s, most used in train first): ${textsReady.toLocaleString('en-US')} texts and ${imagesReady} images in ${(readyMs / 1000).toFixed(1)} s;`,
+  );
   // Valid and test replies are not in the pool (their texts are never pooled), so only train's are counted.
   console.log(`  their rows are those of ${covered('train')} (the order came from it); clip-sim answers from them at once`);
   await completeDeferredRows(pool, timed, { textBatchSize: 64, loadImage: async () => noPixels });
-  console.log(`  the rest in the background: all ${texts.length.toLocaleString('en-US')} texts and ${imageKeys.length.toLocaleString('en-US')} images after ${min(clockMs)} of worker time (idle time only: a turn goes first)`);
+  console.log(
+    `  the rest in the background: all ${texts.length.toLocaleString('en-US')} texts and ${imageKeys.length.toLocaleString('en-US')} images after ${min(clockMs)} of worker time (idle time only: a turn goes first)`,
+  );
 }
 
 function min(ms: number): string {

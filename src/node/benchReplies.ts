@@ -11,7 +11,8 @@ import { loadDialogBenchData } from './benchDialog';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { ProgressLine } from './progressLine';
 
-export const REPLIES_USAGE = 'npm run bench -- replies [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--methods hybrid,depp] [--labels 0] [--json out.json]';
+export const REPLIES_USAGE =
+  'npm run bench -- replies [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--methods hybrid,depp] [--labels 0] [--json out.json]';
 
 /**
  * npm run bench -- replies [--pack mini-clip] [--images DIR] [--methods hybrid,depp] [--labels N] [--json out.json]
@@ -30,13 +31,17 @@ const article = (label: string) => (/^[aeiou]/i.test(label) ? 'an' : 'a');
 const replyText = (reply: SessionReply) => reply.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(' ');
 
 export async function repliesBench(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    pack: { type: 'string', default: 'mini-clip' },
-    images: { type: 'string', default: join('..', 'shared', 'data', 'coco-mini', 'images') },
-    methods: { type: 'string', default: 'hybrid,depp' },
-    labels: { type: 'string', default: '0' },
-    json: { type: 'string', default: '' },
-  }, REPLIES_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      pack: { type: 'string', default: 'mini-clip' },
+      images: { type: 'string', default: join('..', 'shared', 'data', 'coco-mini', 'images') },
+      methods: { type: 'string', default: 'hybrid,depp' },
+      labels: { type: 'string', default: '0' },
+      json: { type: 'string', default: '' },
+    },
+    REPLIES_USAGE,
+  );
   const methods = listOption(values.methods, 'methods', RESPONSE_METHOD_IDS, REPLIES_USAGE) as ResponseMethodId[];
   // 0: every distinct label of the pool's images.
   const labelLimit = integerOption(values.labels, 'labels', REPLIES_USAGE, 0);
@@ -44,12 +49,21 @@ export async function repliesBench(args: string[]): Promise<void> {
   const data = await loadDialogBenchData({ packId: values.pack, dataDir: join('public', 'dialogues'), split: 'test', poolDir: join('public', 'pool') });
   const session: ReplySession = data.newSession();
   const offered = session.methods().available;
-  const runs = methods.filter((m) => offered.includes(m)).flatMap((method) => [{ method, rules: true }, { method, rules: false }]);
-  console.log(`replies · pack ${values.pack} · pool ${formatCount(data.pool.texts.length)} texts, ${formatCount(data.pool.images.length)} images · ${data.encoder.backend.provider} · methods ${runs.map((r) => `${r.method}${r.rules ? '' : ' (ranker alone)'}`).join(', ')}`);
+  const runs = methods
+    .filter((m) => offered.includes(m))
+    .flatMap((method) => [
+      { method, rules: true },
+      { method, rules: false },
+    ]);
+  console.log(
+    `replies · pack ${values.pack} · pool ${formatCount(data.pool.texts.length)} texts, ${formatCount(data.pool.images.length)} images · ${data.encoder.backend.provider} · methods ${runs.map((r) => `${r.method}${r.rules ? '' : ' (ranker alone)'}`).join(', ')}`,
+  );
   for (const m of methods.filter((x) => !offered.includes(x))) console.log(`${m}: not offered by pack ${values.pack}`);
 
   // (1) Photos shared alone.
-  const files = readdirSync(values.images).filter((f) => /\.(jpe?g|png|webp)$/i.test(f)).sort();
+  const files = readdirSync(values.images)
+    .filter((f) => /\.(jpe?g|png|webp)$/i.test(f))
+    .sort();
   const photoRows: Record<string, unknown>[] = [];
   const progress = new ProgressLine();
   const photoFigures = runs.map(() => ({ confident: 0, names: 0, near: 0, examples: [] as string[] }));
@@ -58,7 +72,10 @@ export async function repliesBench(args: string[]): Promise<void> {
     let caption: SessionReply['captions'][number] | null = null;
     for (const [r, run] of runs.entries()) {
       // The same image id in every run: the photo is analysed once, and its caption comes with the first reply.
-      const reply = await session.compose([{ elements: [{ kind: 'image', imageId: file, decode: async () => pixels }] }], { method: run.method, rules: run.rules });
+      const reply = await session.compose([{ elements: [{ kind: 'image', imageId: file, decode: async () => pixels }] }], {
+        method: run.method,
+        rules: run.rules,
+      });
       caption ??= reply.captions[0] ?? null;
       const main = caption?.mainObject ?? null;
       const text = replyText(reply);
@@ -80,7 +97,9 @@ export async function repliesBench(args: string[]): Promise<void> {
   runs.forEach((run, r) => {
     const f = photoFigures[r]!;
     const pct = (n: number) => `${((100 * n) / Math.max(1, f.confident)).toFixed(1)}%`;
-    console.log(`  ${`${run.method}${run.rules ? '' : ' (ranker alone)'}`.padEnd(26)} names the main object ${pct(f.names).padStart(6)} (${f.names})   names it or one near it ${pct(f.near).padStart(6)} (${f.near})`);
+    console.log(
+      `  ${`${run.method}${run.rules ? '' : ' (ranker alone)'}`.padEnd(26)} names the main object ${pct(f.names).padStart(6)} (${f.names})   names it or one near it ${pct(f.near).padStart(6)} (${f.near})`,
+    );
     for (const e of f.examples) console.log(`      ${e}`);
   });
 
@@ -104,12 +123,20 @@ export async function repliesBench(args: string[]): Promise<void> {
     line.update(`requests ${i + 1}/${asked.length}`, i + 1, asked.length);
   }
   line.end();
-  console.log(`(2) ${formatCount(asked.length)} labels of the pool's images${labelLimit > 0 ? ` (the first ${labelLimit} of ${labels.length})` : ''}, each asked for ${REQUEST_TEMPLATES.length} ways (${REQUEST_TEMPLATES.map((t) => `"${t}"`).join(', ')}):`);
+  console.log(
+    `(2) ${formatCount(asked.length)} labels of the pool's images${labelLimit > 0 ? ` (the first ${labelLimit} of ${labels.length})` : ''}, each asked for ${REQUEST_TEMPLATES.length} ways (${REQUEST_TEMPLATES.map((t) => `"${t}"`).join(', ')}):`,
+  );
   runs.forEach((run, r) => {
     const f = requestFigures[r]!;
-    console.log(`  ${`${run.method}${run.rules ? '' : ' (ranker alone)'}`.padEnd(26)} first image carries the label asked for ${((100 * f.carries) / Math.max(1, f.requests)).toFixed(1).padStart(5)}% (${formatCount(f.carries)} of ${formatCount(f.requests)}); a reply with an image ${((100 * f.image) / Math.max(1, f.requests)).toFixed(1)}%`);
+    console.log(
+      `  ${`${run.method}${run.rules ? '' : ' (ranker alone)'}`.padEnd(26)} first image carries the label asked for ${((100 * f.carries) / Math.max(1, f.requests)).toFixed(1).padStart(5)}% (${formatCount(f.carries)} of ${formatCount(f.requests)}); a reply with an image ${((100 * f.image) / Math.max(1, f.requests)).toFixed(1)}%`,
+    );
   });
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ pack: values.pack, images: values.images, runs, photos: photoFigures.map((f, r) => ({ ...runs[r], ...f })), requests: requestFigures.map((f, r) => ({ ...runs[r], ...f })), photoRows }, null, 1)}\n`);
+  if (values.json)
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ pack: values.pack, images: values.images, runs, photos: photoFigures.map((f, r) => ({ ...runs[r], ...f })), requests: requestFigures.map((f, r) => ({ ...runs[r], ...f })), photoRows }, null, 1)}\n`,
+    );
   await data.release();
 }

@@ -42,7 +42,11 @@ const row = (part: string, name: string, f: RecallFigures) =>
  * of the set (all; COCO's train2017 and val2017 when the files have COCO names) is ranked within itself.
  */
 export async function retrieval(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, { pack: { type: 'string' }, images: { type: 'string' }, captions: { type: 'string' }, json: { type: 'string' }, ...VARIANT_OPTIONS }, RETRIEVAL_USAGE);
+  const values = parseCommandLine(
+    args,
+    { pack: { type: 'string' }, images: { type: 'string' }, captions: { type: 'string' }, json: { type: 'string' }, ...VARIANT_OPTIONS },
+    RETRIEVAL_USAGE,
+  );
   requireOptions(values, ['pack', 'images', 'captions'], RETRIEVAL_USAGE);
   const { pack: packId, images: imagesDir, captions: captionsPath } = values as { pack: string; images: string; captions: string };
   if (values.json === '') throw new UsageError('--json needs a file name.', RETRIEVAL_USAGE);
@@ -52,7 +56,9 @@ export async function retrieval(args: string[]): Promise<void> {
   // A pack id names a folder under models/; a path (with a slash) names any pack folder.
   const loaded = await loadWasmPhotoAnalyzer(packId, { variants: variantChoice(values, RETRIEVAL_USAGE) });
   const { analyzer, encoder } = loaded;
-  console.log(`pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · image tower ${encoder.takesGrounding ? 'takes' : 'does not take'} grounding · ${loaded.detectorNote}`);
+  console.log(
+    `pack ${packId} · ${encoder.backend.provider} ${encoder.backend.dtypes.vision_model}/${encoder.backend.dtypes.text_model} · image tower ${encoder.takesGrounding ? 'takes' : 'does not take'} grounding · ${loaded.detectorNote}`,
+  );
 
   const start = nowMs();
   const timings = { detectMs: 0, captionMs: 0, encodeMs: 0 };
@@ -71,22 +77,34 @@ export async function retrieval(args: string[]): Promise<void> {
     for (const e of await analyzer.encodeTexts(captions.slice(i, i + 64).map((c) => c.text))) captionRows.push(l2Normalize(e));
     progress('captions', captionRows.length, captions.length);
   }
-  const byPart = retrievalByPart(imageRows, captionRows, captions.map((c) => c.image), parts);
+  const byPart = retrievalByPart(
+    imageRows,
+    captionRows,
+    captions.map((c) => c.image),
+    parts,
+  );
   const seconds = (nowMs() - start) / 1000;
 
   const per = (ms: number) => (ms / Math.max(1, set.images.length)).toFixed(1);
-  console.log(`${set.images.length} images, ${captions.length} captions · ${captionsPath} · encoded in ${seconds.toFixed(1)} s (per image: detection ${per(timings.detectMs)} ms, grounded caption ${per(timings.captionMs)} ms, image tower ${per(timings.encodeMs)} ms)`);
+  console.log(
+    `${set.images.length} images, ${captions.length} captions · ${captionsPath} · encoded in ${seconds.toFixed(1)} s (per image: detection ${per(timings.detectMs)} ms, grounded caption ${per(timings.captionMs)} ms, image tower ${per(timings.encodeMs)} ms)`,
+  );
   console.log(`each part is ranked within itself · Recall in %`);
-  console.log(`${'part'.padEnd(10)} ${'direction'.padEnd(14)} ${'R@1'.padStart(6)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'mean rank'.padStart(9)} ${'queries'.padStart(8)}`);
+  console.log(
+    `${'part'.padEnd(10)} ${'direction'.padEnd(14)} ${'R@1'.padStart(6)} ${'R@5'.padStart(6)} ${'R@10'.padStart(6)} ${'mean rank'.padStart(9)} ${'queries'.padStart(8)}`,
+  );
   for (const [name, result] of byPart) {
-    console.log(`${name.padEnd(10)} (${count(result.images, "image")}, ${count(result.captions, "caption")})`);
+    console.log(`${name.padEnd(10)} (${count(result.images, 'image')}, ${count(result.captions, 'caption')})`);
     console.log(row('', 'text → image', result.textToImage));
     console.log(row('', '  chance', result.chance.textToImage));
     console.log(row('', 'image → text', result.imageToText));
     console.log(row('', '  chance', result.chance.imageToText));
   }
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify(retrievalJson({ pack: packId, imagesDir, captionsFile: captionsPath, imageTowerTakesGrounding: encoder.takesGrounding, detector: loaded.detector?.fingerprint ?? null, analyzerFingerprint: analyzer.fingerprint }, byPart), null, 2)}\n`);
+    writeFileSync(
+      values.json,
+      `${JSON.stringify(retrievalJson({ pack: packId, imagesDir, captionsFile: captionsPath, imageTowerTakesGrounding: encoder.takesGrounding, detector: loaded.detector?.fingerprint ?? null, analyzerFingerprint: analyzer.fingerprint }, byPart), null, 2)}\n`,
+    );
     console.log(`wrote ${values.json}`);
   }
   await releasePhotoAnalyzer(loaded);

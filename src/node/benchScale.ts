@@ -97,7 +97,9 @@ export async function scaleBench(pool: Float32Array, poolRows: number, dim: numb
 
   // How far int8 moves the top-10, against the f32 kernel's (exact to f32 rounding).
   const agreement = (tops: ScoredIndex[][]) => {
-    let recall = 0, sameFirst = 0, sameOrder = 0;
+    let recall = 0,
+      sameFirst = 0,
+      sameOrder = 0;
     for (let q = 0; q < queries; q++) {
       const exact = f32Simd.tops[q]!.map((s) => s.index);
       const approx = tops[q]!.map((s) => s.index);
@@ -108,11 +110,14 @@ export async function scaleBench(pool: Float32Array, poolRows: number, dim: numb
     return `recall@10 ${((100 * recall) / queries).toFixed(1)}%, same first candidate for ${sameFirst} of ${queries} queries, the same top-10 in the same order for ${sameOrder}`;
   };
 
-  const line = (label: string, r: { median: number; p95: number }, note = '') => `  ${label.padEnd(60)} median ${r.median.toFixed(1).padStart(8)} ms   p95 ${r.p95.toFixed(1).padStart(8)} ms${note}`;
+  const line = (label: string, r: { median: number; p95: number }, note = '') =>
+    `  ${label.padEnd(60)} median ${r.median.toFixed(1).padStart(8)} ms   p95 ${r.p95.toFixed(1).padStart(8)} ms${note}`;
   console.log(`rank ${rows.toLocaleString('en-US')} candidates x ${dim} (the pack's pool rows, each perturbed; ${queries} queries), top-10, one thread`);
-  console.log(line(`int8 + WASM SIMD, shortlist refined (Int8Matrix, ${int8.kernel})`, int8Simd, `   target 50 ms: ${int8Simd.median <= 50 ? 'met' : 'NOT met'}`));
+  console.log(
+    line(`int8 + WASM SIMD, shortlist refined (Int8Matrix, ${int8.kernel})`, int8Simd, `   target 50 ms: ${int8Simd.median <= 50 ? 'met' : 'NOT met'}`),
+  );
   console.log(line('int8 + WASM SIMD, coarse scores only', coarse));
-  console.log(line('f32 + WASM SIMD (ScoreMatrix, the app\'s pools)', f32Simd, `   (${(f32Simd.median / int8Simd.median).toFixed(1)}x the int8 time)`));
+  console.log(line("f32 + WASM SIMD (ScoreMatrix, the app's pools)", f32Simd, `   (${(f32Simd.median / int8Simd.median).toFixed(1)}x the int8 time)`));
   console.log(line('JS scan over f32 (topKByDot)', jsScan, `   (${(jsScan.median / int8Simd.median).toFixed(1)}x)`));
   console.log(line('naive (copy per candidate + full sort)', naive, `   (${(naive.median / int8Simd.median).toFixed(0)}x)`));
   console.log(`  refined against f32: ${agreement(int8Simd.tops)}`);

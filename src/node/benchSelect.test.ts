@@ -23,7 +23,9 @@ describe('bench -- select on a file it does not know', () => {
 
   it('names the format a file looks like when --format says another', async () => {
     const dd = file('dialogues_text.txt', 'Hi . __eou__ Hello . __eou__\n');
-    await expect(selectBench(['--data', dd, '--format', 'topical-chat'])).rejects.toThrow(`${dd} looks like DailyDialog's dialogues_text.txt, not a Topical-Chat file such as test_freq.json: use --format dailydialog.`);
+    await expect(selectBench(['--data', dd, '--format', 'topical-chat'])).rejects.toThrow(
+      `${dd} looks like DailyDialog's dialogues_text.txt, not a Topical-Chat file such as test_freq.json: use --format dailydialog.`,
+    );
     await expect(selectBench(['--data', join(tmpdir(), 'nothing-here.txt')])).rejects.toThrow('There is no');
   });
 });

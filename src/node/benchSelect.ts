@@ -13,7 +13,19 @@ import { textKey } from '../engine/pool/textKey';
 import { HYBRID_PARTS } from '../engine/response/rankers';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
 import { type RankingGroup, avsdGroups, conversationOneOfHundred, oneOfHundredBatches, visdialGroups } from '../engine/selection/protocols';
-import { ChatKeyCache, type SelectionScorer, type TextEmbedding, chatEncoderScorer, clipMapScorer, clipSimScorer, contextMatchScorer, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../engine/selection/scorers';
+import {
+  ChatKeyCache,
+  type SelectionScorer,
+  type TextEmbedding,
+  chatEncoderScorer,
+  clipMapScorer,
+  clipSimScorer,
+  contextMatchScorer,
+  hybridScorer,
+  lexicalScorer,
+  randomScorer,
+  rankGroups,
+} from '../engine/selection/scorers';
 import { UsageError, choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { loadPoolCatalogue } from './poolFiles';
 import { ProgressLine } from './progressLine';
@@ -36,8 +48,17 @@ import { cachedTextEmbeddings } from './textEmbeddingCache';
  * hybrid's weights are the pack's (chat:train, chat:keys, chat:fuse, learned on the valid parts).
  * CLIP embeddings are cached under models/.cache/select/, so a rerun mostly ranks.
  */
-export const SELECT_USAGE = 'npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
-const SELECT_OPTIONS = { format: { type: 'string' }, data: { type: 'string' }, methods: { type: 'string' }, pack: { type: 'string' }, limit: { type: 'string' }, seed: { type: 'string' }, json: { type: 'string' } } as const;
+export const SELECT_USAGE =
+  'npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
+const SELECT_OPTIONS = {
+  format: { type: 'string' },
+  data: { type: 'string' },
+  methods: { type: 'string' },
+  pack: { type: 'string' },
+  limit: { type: 'string' },
+  seed: { type: 'string' },
+  json: { type: 'string' },
+} as const;
 type SelectOption = keyof typeof SELECT_OPTIONS;
 const AVSD_SEED = 1;
 const CONTEXTS = [
@@ -64,7 +85,7 @@ const readFirstTurns = (conversations: readonly (readonly string[])[]) => distin
  */
 const SELECTION_FORMATS = {
   dailydialog: {
-    what: 'DailyDialog\'s dialogues_text.txt',
+    what: "DailyDialog's dialogues_text.txt",
     example: join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt'),
     looksLike: (text: string) => /__eou__/.test(text.slice(0, 20_000)),
     load(text: string, path: string): SelectionTask {
@@ -82,15 +103,24 @@ const SELECTION_FORMATS = {
           `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives; utterances as typed (untokenizeDailyDialog), as the pool and the encoder have them`,
           `${count(inTrain)} of ${count(batches.ranked)} test responses (${((100 * inTrain) / Math.max(1, batches.ranked)).toFixed(1)}%) are also responses of the train part, by text key ("Thank you.", "OK.")`,
         ],
-        idf: { corpus: readFirstTurns(test), source: 'the test part\'s own distinct utterances (the collection ranked; no pairing used)' },
-        counts: { dialogues: conversations.length, testDialogues: test.length, testExamples: batches.ranked + batches.dropped, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses, testResponsesInTrain: inTrain },
+        idf: { corpus: readFirstTurns(test), source: "the test part's own distinct utterances (the collection ranked; no pairing used)" },
+        counts: {
+          dialogues: conversations.length,
+          testDialogues: test.length,
+          testExamples: batches.ranked + batches.dropped,
+          batches: batches.groups.length,
+          dropped: batches.dropped,
+          repeatedResponses: batches.repeatedResponses,
+          testResponsesInTrain: inTrain,
+        },
       };
     },
   },
   'topical-chat': {
     what: 'a Topical-Chat file such as test_freq.json',
     example: join('..', 'shared', 'data', 'topical-chat', 'test_freq.json'),
-    looksLike: (text: string) => /^\s*\{\s*"t_[0-9a-f-]+"\s*:\s*\{/.test(text.slice(0, 2000)) || /"content"\s*:\s*\[\s*\{\s*"message"/.test(text.slice(0, 5000)),
+    looksLike: (text: string) =>
+      /^\s*\{\s*"t_[0-9a-f-]+"\s*:\s*\{/.test(text.slice(0, 2000)) || /"content"\s*:\s*\[\s*\{\s*"message"/.test(text.slice(0, 5000)),
     load(text: string, path: string): SelectionTask {
       const corpus = CONVERSATION_CORPORA['topical-chat'];
       const { conversations, skipped } = corpus.read(text, path);
@@ -104,8 +134,14 @@ const SELECTION_FORMATS = {
           `${count(conversations.length)} conversations of ${file} (${role === 'test' ? 'the test part' : role === 'train-valid' ? 'NOT the test part: this file is train and valid' : 'not one of the files of the split'}; ${skipped.emptyTurns} empty messages and ${skipped.oneTurn} one-turn conversations skipped): ${count(batches.ranked + batches.dropped)} examples, shuffled with a fixed seed`,
           `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`,
         ],
-        idf: { corpus: readFirstTurns(turns), source: 'the file\'s own distinct messages (the collection ranked; no pairing used)' },
-        counts: { conversations: conversations.length, examples: batches.ranked + batches.dropped, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses },
+        idf: { corpus: readFirstTurns(turns), source: "the file's own distinct messages (the collection ranked; no pairing used)" },
+        counts: {
+          conversations: conversations.length,
+          examples: batches.ranked + batches.dropped,
+          batches: batches.groups.length,
+          dropped: batches.dropped,
+          repeatedResponses: batches.repeatedResponses,
+        },
       };
     },
   },
@@ -118,8 +154,13 @@ const SELECTION_FORMATS = {
       const batches = oneOfHundredBatches(examples);
       return {
         groups: batches.groups,
-        description: [`${count(examples.length)} examples in file order: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`],
-        idf: { corpus: distinct(examples.flatMap((e) => [...exampleTurns(e), e.response])), source: 'the file\'s own distinct texts (the collection ranked; no pairing used)' },
+        description: [
+          `${count(examples.length)} examples in file order: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`,
+        ],
+        idf: {
+          corpus: distinct(examples.flatMap((e) => [...exampleTurns(e), e.response])),
+          source: "the file's own distinct texts (the collection ranked; no pairing used)",
+        },
         counts: { examples: examples.length, batches: batches.groups.length, dropped: batches.dropped, repeatedResponses: batches.repeatedResponses },
       };
     },
@@ -134,8 +175,13 @@ const SELECTION_FORMATS = {
       const groups = visdialGroups(data);
       return {
         groups,
-        description: [`split ${data.split}: ${data.dialogs.length} dialogues, ${groups.length} rounds, each ranking its 100 answer options from the question (immediate) or caption + earlier rounds + question (history)`],
-        idf: { corpus: distinct([...data.questions, ...data.answers, ...data.dialogs.map((d) => d.caption)]), source: 'the file\'s question and answer lists and captions (no labels used)' },
+        description: [
+          `split ${data.split}: ${data.dialogs.length} dialogues, ${groups.length} rounds, each ranking its 100 answer options from the question (immediate) or caption + earlier rounds + question (history)`,
+        ],
+        idf: {
+          corpus: distinct([...data.questions, ...data.answers, ...data.dialogs.map((d) => d.caption)]),
+          source: "the file's question and answer lists and captions (no labels used)",
+        },
         counts: { dialogues: data.dialogs.length, rounds: groups.length },
       };
     },
@@ -144,7 +190,9 @@ const SELECTION_FORMATS = {
     what: "DSTC7 AVSD's lbl_test_set4DSTC7-AVSD.json",
     example: join('..', 'shared', 'data', 'avsd', 'lbl_test_set4DSTC7-AVSD.json'),
     // {"type": "scene_aware_dialog", "dialogs": [{"image_id", "caption", "dialog": [{"question", "answer"}]}]}
-    looksLike: (text: string) => /"scene_aware_dialog"/.test(text.slice(0, 2000)) || (/"dialogs"\s*:/.test(text.slice(0, 5000)) && /"caption"\s*:/.test(text.slice(0, 5000)) && !/"answer_options"/.test(text.slice(0, 200_000))),
+    looksLike: (text: string) =>
+      /"scene_aware_dialog"/.test(text.slice(0, 2000)) ||
+      (/"dialogs"\s*:/.test(text.slice(0, 5000)) && /"caption"\s*:/.test(text.slice(0, 5000)) && !/"answer_options"/.test(text.slice(0, 200_000))),
     load(text: string, path: string, seed = AVSD_SEED): SelectionTask {
       const dialogues = parseAvsd(parseJsonDocument(text, path), path);
       const built = avsdGroups(dialogues, { seed });
@@ -155,7 +203,10 @@ const SELECTION_FORMATS = {
           `${count(dialogues.length)} dialogues; the last question of each ranked among 100 candidates from the question (immediate) or caption + earlier rounds + question (history)`,
           `candidates per question (mean): 1 truth + ${(built.composition.plausible / n).toFixed(1)} plausible (answers to the most similar questions of other dialogues, tf-idf) + ${(built.composition.popular / n).toFixed(1)} popular + ${(built.composition.random / n).toFixed(1)} random, from ${count(built.distinctAnswers)} distinct answers, seed ${seed}`,
         ],
-        idf: { corpus: distinct(dialogues.flatMap((d) => [d.caption, ...d.rounds.flatMap((r) => [r.question, r.answer])])), source: 'the file\'s captions, questions and answers (no labels used)' },
+        idf: {
+          corpus: distinct(dialogues.flatMap((d) => [d.caption, ...d.rounds.flatMap((r) => [r.question, r.answer])])),
+          source: "the file's captions, questions and answers (no labels used)",
+        },
         counts: { dialogues: dialogues.length, questions: n, distinctAnswers: built.distinctAnswers, ...built.composition },
       };
     },
@@ -175,7 +226,8 @@ function unknownFile(path: string): string {
 }
 
 function loadTask(path: string, asked: Format | null, seed: number): { format: Format; task: SelectionTask } {
-  if (!existsSync(path)) throw new UsageError(`There is no ${path}. Give the file to rank, for example --data ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}.`, SELECT_USAGE);
+  if (!existsSync(path))
+    throw new UsageError(`There is no ${path}. Give the file to rank, for example --data ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}.`, SELECT_USAGE);
   let text: string;
   try {
     text = decodeUtf8Strict(new Uint8Array(readFileSync(path)), path);
@@ -185,7 +237,8 @@ function loadTask(path: string, asked: Format | null, seed: number): { format: F
   const seen = selectionFormatOf(text);
   const format = asked ?? seen;
   if (!format) throw new Error(unknownFile(path));
-  if (asked && seen && seen !== asked) throw new Error(`${path} looks like ${SELECTION_FORMATS[seen].what}, not ${SELECTION_FORMATS[asked].what}: use --format ${seen}.`);
+  if (asked && seen && seen !== asked)
+    throw new Error(`${path} looks like ${SELECTION_FORMATS[seen].what}, not ${SELECTION_FORMATS[asked].what}: use --format ${seen}.`);
   return { format, task: format === 'avsd' ? SELECTION_FORMATS.avsd.load(text, path, seed) : SELECTION_FORMATS[format].load(text, path) };
 }
 
@@ -206,7 +259,8 @@ export async function selectBench(args: string[]): Promise<void> {
   const option = (name: SelectOption, fallback: string): string => values[name] || fallback;
   const asked = option('format', '') ? choiceOption(option('format', ''), 'format', FORMATS, SELECT_USAGE) : null;
   const dataPath = option('data', '');
-  if (!dataPath) throw new UsageError(`Say which file to rank: --data <file> (for example ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}).`, SELECT_USAGE);
+  if (!dataPath)
+    throw new UsageError(`Say which file to rank: --data <file> (for example ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}).`, SELECT_USAGE);
   const methods = listOption(option('methods', SELECTION_METHOD_IDS.join(',')), 'methods', SELECTION_METHOD_IDS, SELECT_USAGE);
   const packId = option('pack', 'mini-clip');
   const seed = integerOption(option('seed', '1'), 'seed', SELECT_USAGE, 0);
@@ -221,17 +275,32 @@ export async function selectBench(args: string[]): Promise<void> {
   const parts = await loadReplyParts(packId, { heads: methods.includes('clip-map'), chat: wantsChat });
   const { encoder } = parts;
   const unavailable = new Map<SelectionMethodId, string>();
-  if (methods.includes('clip-map') && !parts.heads) unavailable.set('clip-map', `pack ${packId} has no trained heads, whose clip-map it uses (npm run heads:train -- --pack ${packId})`);
+  if (methods.includes('clip-map') && !parts.heads)
+    unavailable.set('clip-map', `pack ${packId} has no trained heads, whose clip-map it uses (npm run heads:train -- --pack ${packId})`);
   const chatEncoder = parts.chatEncoder;
-  if (!chatEncoder) for (const m of ['chat-encoder', 'context-match', 'hybrid'] as const) unavailable.set(m, `pack ${packId} has no conversational encoder (npm run chat:data && npm run chat:train)`);
+  if (!chatEncoder)
+    for (const m of ['chat-encoder', 'context-match', 'hybrid'] as const)
+      unavailable.set(m, `pack ${packId} has no conversational encoder (npm run chat:data && npm run chat:train)`);
   // Context match reads the pool's stored contexts and keys (chat:keys); the hybrid fuses with the pack's learned weights (chat:fuse).
   const poolDir = join('public', 'pool');
-  const chatPool = chatEncoder && parts.chat && methods.some((m) => m === 'context-match' || m === 'hybrid') ? await (async () => {
-    const { texts, media } = loadPoolCatalogue(poolDir);
-    return chatPoolOf(parts.chat!, poolDir, packId, texts.map((t) => t.text), media.map((m) => m.label ?? m.alt));
-  })() : null;
-  if (chatEncoder && !chatPool?.contexts) for (const m of ['context-match', 'hybrid'] as const) unavailable.set(m, `there are no stored contexts for ${packId} (npm run chat:keys -- --pack ${packId})`);
-  if (chatEncoder && !parts.fusion && !unavailable.has('hybrid')) unavailable.set('hybrid', `pack ${packId} has no learned hybrid weights (npm run chat:fuse -- --pack ${packId})`);
+  const chatPool =
+    chatEncoder && parts.chat && methods.some((m) => m === 'context-match' || m === 'hybrid')
+      ? await (async () => {
+          const { texts, media } = loadPoolCatalogue(poolDir);
+          return chatPoolOf(
+            parts.chat!,
+            poolDir,
+            packId,
+            texts.map((t) => t.text),
+            media.map((m) => m.label ?? m.alt),
+          );
+        })()
+      : null;
+  if (chatEncoder && !chatPool?.contexts)
+    for (const m of ['context-match', 'hybrid'] as const)
+      unavailable.set(m, `there are no stored contexts for ${packId} (npm run chat:keys -- --pack ${packId})`);
+  if (chatEncoder && !parts.fusion && !unavailable.has('hybrid'))
+    unavailable.set('hybrid', `pack ${packId} has no learned hybrid weights (npm run chat:fuse -- --pack ${packId})`);
   const keys = chatEncoder ? new ChatKeyCache(chatEncoder) : null;
   const needsClip = methods.some((m) => m === 'clip-sim' || (m === 'clip-map' && !unavailable.has(m)));
 
@@ -252,23 +321,39 @@ export async function selectBench(args: string[]): Promise<void> {
     embeddingNote = `${count(texts.size)} distinct texts embedded by CLIP (${count(cached.computed)} computed, ${count(cached.fromCache)} from the cache, ${((nowMs() - t0) / 1000).toFixed(1)} s)`;
   }
 
-  console.log(`select · pack ${packId} (fingerprint ${encoder.fingerprint}) · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version}`);
+  console.log(
+    `select · pack ${packId} (fingerprint ${encoder.fingerprint}) · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version}`,
+  );
   console.log(`data ${dataPath} (${format})`);
   for (const line of task.description) console.log(`  ${line}`);
   if (limit > 0) console.log(`  LIMITED to the first ${groups.length} of ${task.groups.length} candidate groups (--limit ${limit}): not the full protocol`);
   console.log(`  ${count(queries)} ranked contexts · tf-idf/BM25 document frequencies from ${task.idf.source} (${count(task.idf.corpus.length)} texts)`);
   if (embeddingNote) console.log(`  ${embeddingNote}`);
-  if (parts.heads && !unavailable.has('clip-map')) console.log(`  clip-map: the pack's heads' text map (trained on the demo train split, ${parts.source.location}heads/), a = ${parts.heads.clipMap.text.a.toFixed(3)}; nothing trained here`);
+  if (parts.heads && !unavailable.has('clip-map'))
+    console.log(
+      `  clip-map: the pack's heads' text map (trained on the demo train split, ${parts.source.location}heads/), a = ${parts.heads.clipMap.text.a.toFixed(3)}; nothing trained here`,
+    );
   if (chatEncoder) {
     const v = chatEncoder.config.training.valid;
-    console.log(`  chat-encoder: ${parts.source.location}chat/ (the latest ${chatEncoder.config.contextTurns} turns, ${chatEncoder.config.dim}-d keys; trained on the train parts of DailyDialog and Topical-Chat, epoch ${chatEncoder.config.training.bestEpoch} chosen on their valid parts: ${Object.entries(v).map(([c, f]) => `${c} R@1 ${(100 * f.r1).toFixed(1)}`).join(', ')})`);
+    console.log(
+      `  chat-encoder: ${parts.source.location}chat/ (the latest ${chatEncoder.config.contextTurns} turns, ${chatEncoder.config.dim}-d keys; trained on the train parts of DailyDialog and Topical-Chat, epoch ${chatEncoder.config.training.bestEpoch} chosen on their valid parts: ${Object.entries(
+        v,
+      )
+        .map(([c, f]) => `${c} R@1 ${(100 * f.r1).toFixed(1)}`)
+        .join(', ')})`,
+    );
   }
-  if (chatPool?.contexts && parts.chat) console.log(`  context-match: ${count(chatPool.contexts.vectors.rows)} stored train contexts (public/pool/embeddings/${packId}.contexts.*), ${parts.chat.contextMatch.neighbours} neighbours, temperature ${parts.chat.contextMatch.temperature}`);
+  if (chatPool?.contexts && parts.chat)
+    console.log(
+      `  context-match: ${count(chatPool.contexts.vectors.rows)} stored train contexts (public/pool/embeddings/${packId}.contexts.*), ${parts.chat.contextMatch.neighbours} neighbours, temperature ${parts.chat.contextMatch.temperature}`,
+    );
   if (parts.fusion && !unavailable.has('hybrid')) {
     console.log(`  hybrid: Σ w · z(part), z standardised over each group's candidates; weights learned on ${parts.fusion.learnedOn.text}:`);
     for (const c of CONTEXTS) {
       const learned = parts.fusion.text[c.label];
-      console.log(`    ${c.label}: ${HYBRID_PARTS.text.map((n, i) => `${n} ${learned.weights[i]!.toFixed(2)}`).join(' + ')}${learned.bm25Turns === 1 && c.turns !== 1 ? ' (BM25 on the latest turn)' : ''} (valid MRR ${learned.mrr.toFixed(3)})`);
+      console.log(
+        `    ${c.label}: ${HYBRID_PARTS.text.map((n, i) => `${n} ${learned.weights[i]!.toFixed(2)}`).join(' + ')}${learned.bm25Turns === 1 && c.turns !== 1 ? ' (BM25 on the latest turn)' : ''} (valid MRR ${learned.mrr.toFixed(3)})`,
+      );
     }
   }
 
@@ -286,7 +371,14 @@ export async function selectBench(args: string[]): Promise<void> {
     'context-match': (context) => contextMatchScorer(keys!, stored!, { turns: context.turns }),
     hybrid: (context) => {
       const learned = parts.fusion!.text[context.label];
-      return hybridScorer([lexicalScorer('bm25', stats!, { turns: learned.bm25Turns ?? context.turns }), chatEncoderScorer(keys!, { turns: context.turns }), contextMatchScorer(keys!, stored!, { turns: context.turns })], learned.weights);
+      return hybridScorer(
+        [
+          lexicalScorer('bm25', stats!, { turns: learned.bm25Turns ?? context.turns }),
+          chatEncoderScorer(keys!, { turns: context.turns }),
+          contextMatchScorer(keys!, stored!, { turns: context.turns }),
+        ],
+        learned.weights,
+      );
     },
   };
   for (const method of methods) {
@@ -312,7 +404,18 @@ export async function selectBench(args: string[]): Promise<void> {
     }
     const msPerQuery = (nowMs() - t0) / Math.max(1, queries);
     rows.push({ method: run.method, context: run.context, summary, msPerQuery });
-    console.log([run.method.padEnd(13), (run.context === 'none' ? '-' : run.context).padEnd(13), pct(summary.recallAt[1]).padStart(13), pct(summary.recallAt[5]).padStart(9), pct(summary.recallAt[10]).padStart(9), summary.mrr.toFixed(3).padStart(9), summary.meanRank.toFixed(1).padStart(9), msPerQuery.toFixed(3).padStart(9)].join(' '));
+    console.log(
+      [
+        run.method.padEnd(13),
+        (run.context === 'none' ? '-' : run.context).padEnd(13),
+        pct(summary.recallAt[1]).padStart(13),
+        pct(summary.recallAt[5]).padStart(9),
+        pct(summary.recallAt[10]).padStart(9),
+        summary.mrr.toFixed(3).padStart(9),
+        summary.meanRank.toFixed(1).padStart(9),
+        msPerQuery.toFixed(3).padStart(9),
+      ].join(' '),
+    );
   }
   // What int8 keys (as the page stores the pool's) cost the encoder here: the same ranking with each candidate key quantized.
   let int8: { r1: number; f32: number } | null = null;
@@ -321,16 +424,24 @@ export async function selectBench(args: string[]): Promise<void> {
     const quantized = summarizeRanks(await rankGroups(groups, chatEncoderScorer(keys, { turns: Infinity }, { int8Keys: true })), [1]);
     if (f32) {
       int8 = { r1: quantized.recallAt[1]!, f32: f32.summary.recallAt[1]! };
-      console.log(`chat-encoder, history, with int8 keys (per-row scale, as the pool's are stored): R@1 ${pct(int8.r1)} against ${pct(int8.f32)} with float keys`);
+      console.log(
+        `chat-encoder, history, with int8 keys (per-row scale, as the pool's are stored): R@1 ${pct(int8.r1)} against ${pct(int8.f32)} with float keys`,
+      );
     }
   }
   for (const [method, why] of unavailable) if (methods.includes(method)) console.log(`${method.padEnd(13)} not available: ${why}`);
-  console.log(`Recall in %, MRR 0-1, ties at their expected rank; ms/context = ranking only for the CLIP methods (embeddings precomputed), encoding included for the encoder's; WASM, 1 thread; total ${((nowMs() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `Recall in %, MRR 0-1, ties at their expected rank; ms/context = ranking only for the CLIP methods (embeddings precomputed), encoding included for the encoder's; WASM, 1 thread; total ${((nowMs() - started) / 1000).toFixed(0)} s`,
+  );
 
   const jsonOut = option('json', '');
   if (jsonOut) {
-    const hybrid = parts.fusion && !unavailable.has('hybrid') ? { learnedOn: parts.fusion.learnedOn.text, parts: HYBRID_PARTS.text, weights: parts.fusion.text } : null;
-    writeFileSync(jsonOut, `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, chatEncoder: chatEncoder?.fingerprint ?? null, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, queries, idf: task.idf.source, hybrid, int8, rows }, null, 2)}\n`);
+    const hybrid =
+      parts.fusion && !unavailable.has('hybrid') ? { learnedOn: parts.fusion.learnedOn.text, parts: HYBRID_PARTS.text, weights: parts.fusion.text } : null;
+    writeFileSync(
+      jsonOut,
+      `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, chatEncoder: chatEncoder?.fingerprint ?? null, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, queries, idf: task.idf.source, hybrid, int8, rows }, null, 2)}\n`,
+    );
   }
   await releaseReplyParts(parts);
 }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { CDPSession } from '@playwright/test';
 import { integerOption, parseCommandLine } from './cliArgs';
 
-export const SOAK_USAGE = 'npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (N typed exchanges in Chromium against the production build: heap, DOM nodes and event listeners at start, middle and end)';
+export const SOAK_USAGE =
+  'npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (N typed exchanges in Chromium against the production build: heap, DOM nodes and event listeners at start, middle and end)';
 
 /** What Chromium counts for the page, after a garbage collection so that only what is still held is counted. */
 export interface PageWeight {
@@ -23,7 +24,13 @@ async function metric(cdp: CDPSession, name: string): Promise<number> {
 export async function measurePageWeight(cdp: CDPSession, exchanges: number): Promise<PageWeight> {
   const listenersBeforeGc = await metric(cdp, 'JSEventListeners');
   await cdp.send('HeapProfiler.collectGarbage');
-  return { exchanges, heapBytes: await metric(cdp, 'JSHeapUsedSize'), nodes: await metric(cdp, 'Nodes'), listeners: await metric(cdp, 'JSEventListeners'), listenersBeforeGc };
+  return {
+    exchanges,
+    heapBytes: await metric(cdp, 'JSHeapUsedSize'),
+    nodes: await metric(cdp, 'Nodes'),
+    listeners: await metric(cdp, 'JSEventListeners'),
+    listenersBeforeGc,
+  };
 }
 
 function weightLine(label: string, w: PageWeight): string {
@@ -36,7 +43,11 @@ function weightLine(label: string, w: PageWeight): string {
  * the end, and the growth per exchange in each half, so a leak shows as growth that does not level off.
  */
 export async function soakBench(argv: string[]): Promise<void> {
-  const values = parseCommandLine(argv, { pack: { type: 'string', default: 'test-tiny-clip' }, exchanges: { type: 'string', default: '100' }, presenter: { type: 'boolean', default: false } }, SOAK_USAGE);
+  const values = parseCommandLine(
+    argv,
+    { pack: { type: 'string', default: 'test-tiny-clip' }, exchanges: { type: 'string', default: '100' }, presenter: { type: 'boolean', default: false } },
+    SOAK_USAGE,
+  );
   const exchanges = integerOption(values.exchanges, 'exchanges', SOAK_USAGE, 2);
   if (!existsSync(join('dist', 'index.html'))) throw new Error('There is no production build in dist/. Run npm run build first.');
   const { chromium } = await import('@playwright/test');
@@ -74,7 +85,9 @@ export async function soakBench(argv: string[]): Promise<void> {
     }
     const [start, mid, end] = weights as [PageWeight, PageWeight, PageWeight];
     const perExchange = (a: PageWeight, b: PageWeight, key: 'nodes' | 'listeners') => ((b[key] - a[key]) / (b.exchanges - a.exchanges)).toFixed(2);
-    console.log(`growth per exchange, first half / second half: DOM nodes ${perExchange(start, mid, 'nodes')} / ${perExchange(mid, end, 'nodes')} · event listeners ${perExchange(start, mid, 'listeners')} / ${perExchange(mid, end, 'listeners')}`);
+    console.log(
+      `growth per exchange, first half / second half: DOM nodes ${perExchange(start, mid, 'nodes')} / ${perExchange(mid, end, 'nodes')} · event listeners ${perExchange(start, mid, 'listeners')} / ${perExchange(mid, end, 'listeners')}`,
+    );
   } finally {
     await browser.close();
     await server.close();

@@ -4,9 +4,19 @@ import { join, relative, resolve } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Browser } from '@playwright/test';
 import { parseCommandLine } from './cliArgs';
-import { type PlayedTurn, VISITOR_TURNS_FILE, describeReply, openForVisitorPlay, playVisitorConversations, readVisitorTurns, screenshotConversationList, visitorPlayAddress } from './visitorPlay';
+import {
+  type PlayedTurn,
+  VISITOR_TURNS_FILE,
+  describeReply,
+  openForVisitorPlay,
+  playVisitorConversations,
+  readVisitorTurns,
+  screenshotConversationList,
+  visitorPlayAddress,
+} from './visitorPlay';
 
-export const VISITOR_USAGE = 'npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns ../shared/data/visitor-turns/visitor-turns.json]';
+export const VISITOR_USAGE =
+  'npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns ../shared/data/visitor-turns/visitor-turns.json]';
 
 /** What `visitor-replies.json` holds. */
 export interface VisitorRepliesReport {
@@ -88,7 +98,11 @@ export function repliesTable(turns: readonly PlayedTurn[]): string {
 export async function visitorBench(argv: string[]): Promise<void> {
   const values = parseCommandLine(
     argv,
-    { pack: { type: 'string', default: 'mini-clip' }, out: { type: 'string', default: join('models', '.cache', 'visitor') }, turns: { type: 'string', default: VISITOR_TURNS_FILE } },
+    {
+      pack: { type: 'string', default: 'mini-clip' },
+      out: { type: 'string', default: join('models', '.cache', 'visitor') },
+      turns: { type: 'string', default: VISITOR_TURNS_FILE },
+    },
     VISITOR_USAGE,
   );
   if (!existsSync(join('dist', 'index.html'))) throw new Error('There is no production build in dist/. Run npm run build first.');
@@ -131,7 +145,8 @@ export async function visitorBench(argv: string[]): Promise<void> {
     writeFileSync(sheetFile, PNG.sync.write(contactSheet(cells, columns)));
 
     const report: VisitorRepliesReport = {
-      about: 'Every visitor turn of the turns file played in the production build (New conversation before each conversation; a photo attached and sent with its text), and what the page showed: the caption under the photo and the reply element by element, with the presenter view\'s method line.',
+      about:
+        "Every visitor turn of the turns file played in the production build (New conversation before each conversation; a photo attached and sent with its text), and what the page showed: the caption under the photo and the reply element by element, with the presenter view's method line.",
       pack: values.pack,
       packName,
       backend,

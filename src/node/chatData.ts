@@ -25,7 +25,11 @@ export const MAX_TURN_TOKENS = 64;
 const VALID_SHUFFLE_SEED = 7;
 
 function main(): void {
-  const values = parseCommandLine(process.argv.slice(2), { data: { type: 'string', default: SHARED_DATA_DIR }, out: { type: 'string', default: join('models', '.cache', 'chat') } }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    { data: { type: 'string', default: SHARED_DATA_DIR }, out: { type: 'string', default: join('models', '.cache', 'chat') } },
+    USAGE,
+  );
   const tokenizerJson = readFileSync(join('models', 'clip-tokenizer', 'tokenizer.json'), 'utf8');
   const tokenizerConfig = readFileSync(join('models', 'clip-tokenizer', 'tokenizer_config.json'), 'utf8');
   const tokenizer = new ClipTokenizer(JSON.parse(tokenizerJson), JSON.parse(tokenizerConfig), MAX_TURN_TOKENS + 2);
@@ -43,10 +47,21 @@ function main(): void {
     tokens.push(tokenizer.encode(text).slice(1, -1)); // without start and end of text: the trainer adds its own markers
     return i;
   };
-  const pairs: Record<Exclude<ConversationPart, 'test'>, { corpus: string; conversation: string; context: number[]; response: number }[]> = { train: [], valid: [] };
+  const pairs: Record<Exclude<ConversationPart, 'test'>, { corpus: string; conversation: string; context: number[]; response: number }[]> = {
+    train: [],
+    valid: [],
+  };
   const counts: Record<string, Record<string, number>> = {};
   for (const { corpus, conversations, skipped } of readCorpora(values.data)) {
-    const c = (counts[corpus] = { trainConversations: 0, validConversations: 0, testConversations: 0, trainPairs: 0, validPairs: 0, skippedEmptyTurns: skipped.emptyTurns, skippedOneTurn: skipped.oneTurn });
+    const c = (counts[corpus] = {
+      trainConversations: 0,
+      validConversations: 0,
+      testConversations: 0,
+      trainPairs: 0,
+      validPairs: 0,
+      skippedEmptyTurns: skipped.emptyTurns,
+      skippedOneTurn: skipped.oneTurn,
+    });
     const validPairs: (typeof pairs)['valid'] = [];
     for (const conversation of conversations) {
       c[`${conversation.part}Conversations`]!++;
@@ -84,9 +99,13 @@ function main(): void {
   };
   writeFileSync(join(values.out, 'pairs.json'), JSON.stringify(out));
   for (const [corpus, c] of Object.entries(counts)) {
-    console.log(`${corpus}: conversations train ${formatCount(c.trainConversations!)} / valid ${formatCount(c.validConversations!)} / test ${formatCount(c.testConversations!)} (test not read further); pairs train ${formatCount(c.trainPairs!)} / valid ${formatCount(c.validPairs!)}; skipped ${c.skippedEmptyTurns} empty utterances, ${c.skippedOneTurn} one-turn conversations`);
+    console.log(
+      `${corpus}: conversations train ${formatCount(c.trainConversations!)} / valid ${formatCount(c.validConversations!)} / test ${formatCount(c.testConversations!)} (test not read further); pairs train ${formatCount(c.trainPairs!)} / valid ${formatCount(c.validPairs!)}; skipped ${c.skippedEmptyTurns} empty utterances, ${c.skippedOneTurn} one-turn conversations`,
+    );
   }
-  console.log(`${formatCount(texts.length)} distinct texts tokenized; unreadable: ${unreadable.responses} responses, ${unreadable.contextTurns} context turns skipped → ${join(values.out, 'pairs.json')}`);
+  console.log(
+    `${formatCount(texts.length)} distinct texts tokenized; unreadable: ${unreadable.responses} responses, ${unreadable.contextTurns} context turns skipped → ${join(values.out, 'pairs.json')}`,
+  );
 }
 
 await runCommand('chat:data', main);

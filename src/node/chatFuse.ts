@@ -12,7 +12,15 @@ import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
 import { l2Normalize } from '../engine/retrieval/vectors';
 import { type RankingGroup, conversationOneOfHundred } from '../engine/selection/protocols';
-import { ChatKeyCache, type SelectionScorer, chatEncoderScorer, contextMatchScorer, fusionQueries, lexicalScorer, rankGroups } from '../engine/selection/scorers';
+import {
+  ChatKeyCache,
+  type SelectionScorer,
+  chatEncoderScorer,
+  contextMatchScorer,
+  fusionQueries,
+  lexicalScorer,
+  rankGroups,
+} from '../engine/selection/scorers';
 import { summarizeRanks } from '../engine/metrics/dialogMetrics';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
@@ -74,14 +82,22 @@ const weightsText = (names: readonly string[], f: FusionFit) => names.map((n, i)
  * index and the keys are the pool's with the responses appended (document frequencies from the pool's
  * texts, as the page has them).
  */
-async function pageTextFit(valid: readonly { corpus: string; conversations: readonly (readonly string[])[]; trainPairs: ReadonlySet<string> }[], pool: CandidatePool, chatPool: ChatPool, precomputedKeys: PoolEmbeddingsFile | null, bm25Options: readonly number[]): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
+async function pageTextFit(
+  valid: readonly { corpus: string; conversations: readonly (readonly string[])[]; trainPairs: ReadonlySet<string> }[],
+  pool: CandidatePool,
+  chatPool: ChatPool,
+  precomputedKeys: PoolEmbeddingsFile | null,
+  bm25Options: readonly number[],
+): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
   const n = pool.texts.length;
   const samples = valid.flatMap(({ corpus, conversations, trainPairs }) => {
     const turns = conversations.flatMap((c) => c.slice(1).map((response, i) => ({ context: c.slice(0, i + 1), response })));
     const all = turns.filter((t) => !trainPairs.has(turnPairKey(t.context.at(-1)!, t.response)));
     const every = Math.max(1, Math.ceil(all.length / PAGE_TURNS_PER_CORPUS));
     const kept = all.filter((_, i) => i % every === 0);
-    console.log(`page weights: ${corpus} ${formatCount(kept.length)} of ${formatCount(all.length)} valid turns (${formatCount(turns.length - all.length)} more left out: their line and answer are a train pair, whose stored context context match would find)`);
+    console.log(
+      `page weights: ${corpus} ${formatCount(kept.length)} of ${formatCount(all.length)} valid turns (${formatCount(turns.length - all.length)} more left out: their line and answer are a train pair, whose stored context context match would find)`,
+    );
     return kept;
   });
   const responses = samples.map((s) => s.response);
@@ -98,7 +114,10 @@ async function pageTextFit(valid: readonly { corpus: string; conversations: read
   const queries = bm25Options.map((): FusionQuery[] => []);
   const noEmbedding = new Float32Array(0);
   for (const [q, { context, response }] of samples.entries()) {
-    const state: ResponseState = { turns: context.map((text, i) => ({ speaker: (i % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: noEmbedding }] })), partial: [] };
+    const state: ResponseState = {
+      turns: context.map((text, i) => ({ speaker: (i % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: noEmbedding }] })),
+      partial: [],
+    };
     const exclude = new Set(rowsOfKey.get(textKey(response)) ?? []);
     const keyScores = await Promise.all(keyParts.map((p) => p.poolScores(state, 'text')));
     for (const [o, part] of bm25Parts.entries()) {
@@ -106,36 +125,65 @@ async function pageTextFit(valid: readonly { corpus: string; conversations: read
       const rows = new Set<number>();
       for (const s of scores) for (const { index } of topKOfScores(s.subarray(0, n), PAGE_TOP_PER_PART, exclude)) rows.add(index);
       const kept = [n + q, ...rows];
-      queries[o]!.push({ parts: scores.map((s) => { const spread = scoreSpread(s, n); return Float64Array.from(kept, (r) => standardise(s[r]!, spread)); }), target: 0, standardised: true });
+      queries[o]!.push({
+        parts: scores.map((s) => {
+          const spread = scoreSpread(s, n);
+          return Float64Array.from(kept, (r) => standardise(s[r]!, spread));
+        }),
+        target: 0,
+        standardised: true,
+      });
     }
   }
   let best: { fit: FusionFit; bm25Turns: number } | null = null;
   for (const [o, turns] of bm25Options.entries()) {
     const fit = fit3(queries[o]!);
-    console.log(`page, BM25 on ${turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, fit)} (valid MRR among the pool ${fit.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((name, i) => `${name} ${fit.alone[i]!.toFixed(3)}`).join(', ')})`);
+    console.log(
+      `page, BM25 on ${turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, fit)} (valid MRR among the pool ${fit.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((name, i) => `${name} ${fit.alone[i]!.toFixed(3)}`).join(', ')})`,
+    );
     if (!best || fit.mrr > best.fit.mrr + 1e-12) best = { fit, bm25Turns: turns };
   }
-  return { ...best!, turns: `${formatCount(samples.length)} valid turns of ${valid.map((v) => v.corpus).join(' and ')}, each response among the pool's ${formatCount(n)} texts` };
+  return {
+    ...best!,
+    turns: `${formatCount(samples.length)} valid turns of ${valid.map((v) => v.corpus).join(' and ')}, each response among the pool's ${formatCount(n)} texts`,
+  };
 }
 
 async function main(): Promise<void> {
-  const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, data: { type: 'string', default: SHARED_DATA_DIR } }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, data: { type: 'string', default: SHARED_DATA_DIR } },
+    USAGE,
+  );
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const started = performance.now();
   const parts = await loadReplyParts(packId, { fusion: false });
   const encoder = parts.chatEncoder;
-  if (!encoder) throw new Error(`The pack ${packId} has no conversational encoder (models/${packId}/chat/). Train it first: npm run chat:data && npm run chat:train.`);
-  if (!parts.heads) throw new Error(`The pack ${packId} has no trained heads, whose DE++ ranks the hybrid's images. Train them first (npm run heads:train -- --pack ${packId}).`);
+  if (!encoder)
+    throw new Error(`The pack ${packId} has no conversational encoder (models/${packId}/chat/). Train it first: npm run chat:data && npm run chat:train.`);
+  if (!parts.heads)
+    throw new Error(
+      `The pack ${packId} has no trained heads, whose DE++ ranks the hybrid's images. Train them first (npm run heads:train -- --pack ${packId}).`,
+    );
   const { texts, media } = loadPoolCatalogue(values.pool);
-  const chat = await chatPoolOf(sessionChat(encoder, null), values.pool, packId, texts.map((t) => t.text), media.map((m) => m.label ?? m.alt));
-  if (!chat.contexts) throw new Error(`There are no stored contexts for ${packId} in ${values.pool}/embeddings: run npm run chat:keys -- --pack ${packId} first.`);
+  const chat = await chatPoolOf(
+    sessionChat(encoder, null),
+    values.pool,
+    packId,
+    texts.map((t) => t.text),
+    media.map((m) => m.label ?? m.alt),
+  );
+  if (!chat.contexts)
+    throw new Error(`There are no stored contexts for ${packId} in ${values.pool}/embeddings: run npm run chat:keys -- --pack ${packId} first.`);
   const keys = new ChatKeyCache(encoder);
 
   // The real valid parts, as 1-of-100 batches per corpus; BM25's document frequencies from each part's own utterances.
   const valid = readCorpora(values.data).map(({ corpus, conversations }) => {
     const parts = conversations.filter((c) => c.part === 'valid').map((c) => c.tidyTurns);
-    const trainPairs = new Set(conversations.filter((c) => c.part === 'train').flatMap((c) => c.tidyTurns.slice(1).map((r, i) => turnPairKey(c.tidyTurns[i]!, r))));
+    const trainPairs = new Set(
+      conversations.filter((c) => c.part === 'train').flatMap((c) => c.tidyTurns.slice(1).map((r, i) => turnPairKey(c.tidyTurns[i]!, r))),
+    );
     return { corpus, conversations: parts, trainPairs, groups: conversationOneOfHundred(parts).groups, stats: corpusStats([...new Set(parts.flat())]) };
   });
   const contexts = valid.reduce((n, v) => n + v.groups.length * 100, 0);
@@ -147,7 +195,16 @@ async function main(): Promise<void> {
   for (const neighbours of [...NEIGHBOURS].reverse()) {
     for (const temperature of TEMPERATURES) {
       let sum = 0;
-      for (const v of valid) sum += (await mrrOf(v.groups, contextMatchScorer(keys, { contexts: chat.contexts, responseKeys: chat.textKeys, settings: { neighbours, temperature }, nearest }, { turns: Infinity }))) * v.groups.length;
+      for (const v of valid)
+        sum +=
+          (await mrrOf(
+            v.groups,
+            contextMatchScorer(
+              keys,
+              { contexts: chat.contexts, responseKeys: chat.textKeys, settings: { neighbours, temperature }, nearest },
+              { turns: Infinity },
+            ),
+          )) * v.groups.length;
       const mrr = sum / (contexts / 100);
       if (mrr > contextMatch.mrr + 1e-12) contextMatch = { neighbours, temperature, mrr };
     }
@@ -164,10 +221,18 @@ async function main(): Promise<void> {
     for (const bm25Turns of context.turns === 1 ? [1] : [Infinity, 1]) {
       const queries: FusionQuery[] = [];
       for (const v of valid) {
-        queries.push(...(await fusionQueries(v.groups, [lexicalScorer('bm25', v.stats, { turns: bm25Turns }), chatEncoderScorer(keys, options), contextMatchScorer(keys, { contexts: chat.contexts, responseKeys: chat.textKeys, settings: contextMatch }, options)])));
+        queries.push(
+          ...(await fusionQueries(v.groups, [
+            lexicalScorer('bm25', v.stats, { turns: bm25Turns }),
+            chatEncoderScorer(keys, options),
+            contextMatchScorer(keys, { contexts: chat.contexts, responseKeys: chat.textKeys, settings: contextMatch }, options),
+          ])),
+        );
       }
       const f = fit3(queries);
-      console.log(`text, ${context.label}, BM25 on ${bm25Turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, f)} (valid MRR ${f.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((n, i) => `${n} ${f.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(f.queries)} contexts)`);
+      console.log(
+        `text, ${context.label}, BM25 on ${bm25Turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, f)} (valid MRR ${f.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((n, i) => `${n} ${f.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(f.queries)} contexts)`,
+      );
       if (!best || f.mrr > best.fit.mrr + 1e-12) best = { fit: f, bm25Turns };
     }
     text[context.label] = { weights: best!.fit.weights, mrr: best!.fit.mrr, alone: best!.fit.alone, bm25Turns: best!.bm25Turns === 1 ? 1 : null };
@@ -182,12 +247,21 @@ async function main(): Promise<void> {
     texts,
     images: media,
     imageKeys: media.map((m) => imageContentKey(m)),
-    loadImage: () => Promise.reject(new Error(`an image row is missing from ${values.pool}/embeddings/${packId}: run npm run pool:build -- --pack ${packId} --without-texts first`)),
+    loadImage: () =>
+      Promise.reject(
+        new Error(`an image row is missing from ${values.pool}/embeddings/${packId}: run npm run pool:build -- --pack ${packId} --without-texts first`),
+      ),
     precomputed: readPoolEmbeddingsFile(values.pool, packId),
     deferTexts: true,
   });
   const dim = embedded.imageMatrix.dim;
-  const pool: CandidatePool = { texts: texts.map((t) => t.text), textMatrix: embedded.textMatrix, imageKeys: media.map((m) => m.key), imageCaptions: media.map((m) => m.label ?? m.alt), imageMatrix: embedded.imageMatrix };
+  const pool: CandidatePool = {
+    texts: texts.map((t) => t.text),
+    textMatrix: embedded.textMatrix,
+    imageKeys: media.map((m) => m.key),
+    imageCaptions: media.map((m) => m.label ?? m.alt),
+    imageMatrix: embedded.imageMatrix,
+  };
   const row = (r: number) => embedded.imageMatrix.data.subarray(r * dim, (r + 1) * dim);
   const imageRow = new Map(media.map((m, r) => [m.key, r]));
   const validFile = join(values.pool, '..', 'dialogues', 'valid', 'conversations.json');
@@ -197,7 +271,9 @@ async function main(): Promise<void> {
   const validEmbeddings = await parts.encoder.encodeTexts(validTexts);
   const textEmbedding = new Map(validTexts.map((t, i) => [t, l2Normalize(validEmbeddings[i]!)]));
   const contextElement = (e: DialogueElement): ContextElement =>
-    e.kind === 'text' ? { kind: 'text', text: e.text, embedding: textEmbedding.get(e.text)! } : { kind: 'image', text: pool.imageCaptions[imageRow.get(e.key)!]!, embedding: row(imageRow.get(e.key)!) };
+    e.kind === 'text'
+      ? { kind: 'text', text: e.text, embedding: textEmbedding.get(e.text)! }
+      : { kind: 'image', text: pool.imageCaptions[imageRow.get(e.key)!]!, embedding: row(imageRow.get(e.key)!) };
   const imageQueries: { state: ResponseState; rows: number[] }[] = [];
   for (const record of records) {
     const negatives = (record.negativeMediaKeys ?? []).map((k) => imageRow.get(k)!);
@@ -206,13 +282,20 @@ async function main(): Promise<void> {
       record.turns[t]!.elements.forEach((e, j) => {
         if (e.kind !== 'media') return;
         const target = imageRow.get(e.key)!;
-        imageQueries.push({ state: { turns: turns.slice(0, t), partial: turns[t]!.elements.slice(0, j) }, rows: [target, ...negatives.filter((r) => r !== target)] });
+        imageQueries.push({
+          state: { turns: turns.slice(0, t), partial: turns[t]!.elements.slice(0, j) },
+          rows: [target, ...negatives.filter((r) => r !== target)],
+        });
       });
     }
   }
   const chatPool: ChatPool = { encoder, ...chat, contextMatch };
   // The hybrid's parts for images, as methods.ts builds them: BM25 over the whole conversation, DE++, the encoder.
-  const imageScorers: PoolScoringRanker[] = [new LexicalRanker('bm25', pool, pool.texts, { turns: Infinity }), await parts.heads.ranker(pool), new ChatEncoderRanker(chatPool)];
+  const imageScorers: PoolScoringRanker[] = [
+    new LexicalRanker('bm25', pool, pool.texts, { turns: Infinity }),
+    await parts.heads.ranker(pool),
+    new ChatEncoderRanker(chatPool),
+  ];
   const imageFusion: FusionQuery[] = [];
   for (const q of imageQueries) {
     const scores = await Promise.all(imageScorers.map((s) => s.poolScores(q.state, 'image')));
@@ -220,7 +303,9 @@ async function main(): Promise<void> {
   }
   const image = fit3(imageFusion);
   const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1]);
-  console.log(`images: ${weightsText(HYBRID_PARTS.image, image)} (demo valid MRR ${image.mrr.toFixed(3)}; alone ${HYBRID_PARTS.image.map((n, i) => `${n} ${image.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(image.queries)} images, each among its record's negatives)`);
+  console.log(
+    `images: ${weightsText(HYBRID_PARTS.image, image)} (demo valid MRR ${image.mrr.toFixed(3)}; alone ${HYBRID_PARTS.image.map((n, i) => `${n} ${image.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(image.queries)} images, each among its record's negatives)`,
+  );
 
   const fusion: ChatFusion & { version: 1; contextMatchValidMrr: number } = {
     version: 1,

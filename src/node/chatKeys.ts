@@ -24,13 +24,23 @@ import { loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyPart
 const USAGE = 'npm run chat:keys -- --pack ID [--pool public/pool] [--data ../shared/data] [--full]';
 
 async function main(): Promise<void> {
-  const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, data: { type: 'string', default: SHARED_DATA_DIR }, full: { type: 'boolean', default: false } }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    {
+      pack: { type: 'string' },
+      pool: { type: 'string', default: join('public', 'pool') },
+      data: { type: 'string', default: SHARED_DATA_DIR },
+      full: { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const started = performance.now();
   const parts = await loadReplyParts(packId, { heads: false, fusion: false });
   const encoder = parts.chatEncoder;
-  if (!encoder) throw new Error(`The pack ${packId} has no conversational encoder (models/${packId}/chat/). Train it first: npm run chat:data && npm run chat:train.`);
+  if (!encoder)
+    throw new Error(`The pack ${packId} has no conversational encoder (models/${packId}/chat/). Train it first: npm run chat:data && npm run chat:train.`);
   const { texts, media } = loadPoolCatalogue(values.pool);
   const poolTexts = texts.map((t) => t.text);
   const previous = values.full ? null : readChatKeysFile(values.pool, packId);
@@ -55,7 +65,9 @@ async function main(): Promise<void> {
     { compact: true },
   );
   writeCacheFiles(`${base}.chat`, keysFile.bytes, keysFile.meta);
-  console.log(`wrote ${base}.chat.json/.bin: ${formatCount(keyRows.rows)} keys of ${keyRows.dim} (int8, ${(keysFile.bytes.byteLength / 1e6).toFixed(1)} MB); ${keys.stats.fromFile} kept from the earlier file, ${keys.stats.computed} computed`);
+  console.log(
+    `wrote ${base}.chat.json/.bin: ${formatCount(keyRows.rows)} keys of ${keyRows.dim} (int8, ${(keysFile.bytes.byteLength / 1e6).toFixed(1)} MB); ${keys.stats.fromFile} kept from the earlier file, ${keys.stats.computed} computed`,
+  );
 
   // The stored contexts: each train context whose response is in the pool (by text key, as the pool was deduplicated).
   const rowOfKey = new Map<string, number>();
@@ -84,9 +96,17 @@ async function main(): Promise<void> {
     if (i % 500 === 0 || i === contexts.length - 1) line.update(`contexts ${formatCount(i + 1)}/${formatCount(contexts.length)}`, i + 1, contexts.length);
   }
   line.end();
-  const stored = serializeStoredContexts(encoder, vectors, contexts.map((c) => c.response), poolTexts, `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (conversationPart), the latest ${turns} turns of each context`);
+  const stored = serializeStoredContexts(
+    encoder,
+    vectors,
+    contexts.map((c) => c.response),
+    poolTexts,
+    `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (conversationPart), the latest ${turns} turns of each context`,
+  );
   writeCacheFiles(`${base}.contexts`, stored.bytes, stored.meta);
-  console.log(`wrote ${base}.contexts.json/.bin: ${formatCount(contexts.length)} stored contexts (int8, ${(stored.bytes.byteLength / 1e6).toFixed(1)} MB); ${formatCount(notInPool)} train responses are not in the pool (left out by pool:human) and have none`);
+  console.log(
+    `wrote ${base}.contexts.json/.bin: ${formatCount(contexts.length)} stored contexts (int8, ${(stored.bytes.byteLength / 1e6).toFixed(1)} MB); ${formatCount(notInPool)} train responses are not in the pool (left out by pool:human) and have none`,
+  );
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await releaseReplyParts(parts);
 }

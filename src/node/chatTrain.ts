@@ -22,7 +22,10 @@ function step(title: string, command: string, args: string[]): number {
 function main(): void {
   const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string', default: 'mini-clip' }, epochs: { type: 'string', default: '12' } }, USAGE);
   const torch = spawnSync(PYTHON, ['-c', 'import torch, onnx'], { encoding: 'utf8' });
-  if (torch.status !== 0) throw new Error(`${PYTHON} cannot import torch and onnx. Install Debian's packages: apt-get install python3-torch python3-onnx libopenblas0-pthread (OpenBLAS: the generic BLAS makes training 30x slower).`);
+  if (torch.status !== 0)
+    throw new Error(
+      `${PYTHON} cannot import torch and onnx. Install Debian's packages: apt-get install python3-torch python3-onnx libopenblas0-pthread (OpenBLAS: the generic BLAS makes training 30x slower).`,
+    );
   const tsx = 'node_modules/.bin/tsx';
   const times = [
     ['training pairs (chat:data)', step('training pairs', tsx, ['src/node/chatData.ts'])],

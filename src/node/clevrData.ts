@@ -88,14 +88,28 @@ export function writeClevrData(out: string, trainScenes: number = CLEVR_SPLITS.t
   const splits = { ...CLEVR_SPLITS, train: { ...CLEVR_SPLITS.train, scenes: trainScenes } };
   const made = Object.fromEntries(Object.entries(splits).map(([name, options]) => [name, generateClevrDataset(options)]));
   const vocab = buildVocabulary(made.train!.records.flatMap((r) => r.dialogs));
-  writeFileSync(join(out, 'vocab.json'), `${JSON.stringify({ words: vocab.words, answers: CLEVR_ANSWERS, templates: QUESTION_LABELS, history_kinds: HISTORY_KINDS, splits }, null, 1)}\n`);
+  writeFileSync(
+    join(out, 'vocab.json'),
+    `${JSON.stringify({ words: vocab.words, answers: CLEVR_ANSWERS, templates: QUESTION_LABELS, history_kinds: HISTORY_KINDS, splits }, null, 1)}\n`,
+  );
   return Object.fromEntries(Object.entries(made).map(([name, d]) => [name, writeSplit(out, name, d.scenes, d.records, vocab)]));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await runCommand('clevr:data', () => {
-    const values = parseCommandLine(process.argv.slice(2), { out: { type: 'string', default: join('models', '.cache', 'clevr', 'data') }, 'train-scenes': { type: 'string', default: String(CLEVR_SPLITS.train.scenes) } }, CLEVR_DATA_USAGE);
+    const values = parseCommandLine(
+      process.argv.slice(2),
+      {
+        out: { type: 'string', default: join('models', '.cache', 'clevr', 'data') },
+        'train-scenes': { type: 'string', default: String(CLEVR_SPLITS.train.scenes) },
+      },
+      CLEVR_DATA_USAGE,
+    );
     const counts = writeClevrData(values.out, integerOption(values['train-scenes'], 'train-scenes', CLEVR_DATA_USAGE));
-    console.log(`wrote ${Object.entries(counts).map(([n, c]) => `${n} ${c} questions`).join(', ')} to ${values.out}`);
+    console.log(
+      `wrote ${Object.entries(counts)
+        .map(([n, c]) => `${n} ${c} questions`)
+        .join(', ')} to ${values.out}`,
+    );
   });
 }

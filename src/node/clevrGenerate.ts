@@ -25,7 +25,10 @@ export interface ClevrFiles {
 }
 
 /** Writes the dataset and returns the paths written. */
-export function writeClevrDataset(options: { scenes: number; seed: number; out: string; split: string; firstIndex: number; images: boolean }, progress?: (done: number, total: number) => void): ClevrFiles {
+export function writeClevrDataset(
+  options: { scenes: number; seed: number; out: string; split: string; firstIndex: number; images: boolean },
+  progress?: (done: number, total: number) => void,
+): ClevrFiles {
   const { scenes, records } = generateClevrDataset({ scenes: options.scenes, seed: options.seed, split: options.split, firstIndex: options.firstIndex });
   mkdirSync(options.out, { recursive: true });
   const scenesPath = join(options.out, `CLEVR_${options.split}_scenes.json`);
@@ -50,19 +53,25 @@ export function writeClevrDataset(options: { scenes: number; seed: number; out: 
 }
 
 async function main(args: string[]): Promise<void> {
-  const values = parseCommandLine(args, {
-    scenes: { type: 'string' },
-    seed: { type: 'string' },
-    out: { type: 'string', default: join('models', '.cache', 'clevr') },
-    split: { type: 'string', default: 'train' },
-    'first-index': { type: 'string', default: '0' },
-    'no-images': { type: 'boolean', default: false },
-  }, CLEVR_GENERATE_USAGE);
+  const values = parseCommandLine(
+    args,
+    {
+      scenes: { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string', default: join('models', '.cache', 'clevr') },
+      split: { type: 'string', default: 'train' },
+      'first-index': { type: 'string', default: '0' },
+      'no-images': { type: 'boolean', default: false },
+    },
+    CLEVR_GENERATE_USAGE,
+  );
   const scenes = integerOption(values.scenes ?? '', 'scenes', CLEVR_GENERATE_USAGE);
   const seed = integerOption(values.seed ?? '', 'seed', CLEVR_GENERATE_USAGE, 0);
   const firstIndex = integerOption(values['first-index'], 'first-index', CLEVR_GENERATE_USAGE, 0);
   const progress = new ProgressLine();
-  const files = writeClevrDataset({ scenes, seed, out: values.out, split: values.split, firstIndex, images: !values['no-images'] }, (done, total) => progress.update(`rendering pictures ${done}/${total}`, done, total));
+  const files = writeClevrDataset({ scenes, seed, out: values.out, split: values.split, firstIndex, images: !values['no-images'] }, (done, total) =>
+    progress.update(`rendering pictures ${done}/${total}`, done, total),
+  );
   progress.end();
   console.log(`wrote ${files.scenes}, ${files.dialogs}${files.images.length > 0 ? ` and ${files.images.length} pictures` : ''}`);
 }

@@ -36,30 +36,40 @@ describe('the shipped CLEVR-Dialog models (models/clevr)', () => {
 
   it('ships models', () => expect(shipped.length).toBeGreaterThan(0));
 
-  it.each(shipped)('%s scores on the val split through the engine what PyTorch scored when it was trained', async (model) => {
-    const { answerers, items } = await valSplit();
-    const training = JSON.parse(readFileSync(join(MODELS_DIR, 'training.json'), 'utf8')) as Record<string, { best_val_accuracy: number }>;
-    expect(items.length).toBe(10_000);
-    expect(answerers.models).toContain(model);
-    let right = 0;
-    for (let i = 0; i < items.length; i += 1000) {
-      const batch = items.slice(i, i + 1000);
-      const predictions = await answerers.answer(model, batch.map((b) => b.question), seededRandom(1));
-      predictions.forEach((p, j) => {
-        if (p.answer === batch[j]!.answer) right++;
-      });
-    }
-    // Float sums in another order may flip an argmax tie or two in 10,000.
-    expect(Math.abs(right / items.length - training[model]!.best_val_accuracy), model).toBeLessThanOrEqual(3 / 10_000);
-    const [one] = await answerers.answer(model, [items[0]!.question], seededRandom(1));
-    expect(CLEVR_ANSWERS).toContain(one!.answer);
-    expect(one!.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
-  }, 300_000);
+  it.each(shipped)(
+    '%s scores on the val split through the engine what PyTorch scored when it was trained',
+    async (model) => {
+      const { answerers, items } = await valSplit();
+      const training = JSON.parse(readFileSync(join(MODELS_DIR, 'training.json'), 'utf8')) as Record<string, { best_val_accuracy: number }>;
+      expect(items.length).toBe(10_000);
+      expect(answerers.models).toContain(model);
+      let right = 0;
+      for (let i = 0; i < items.length; i += 1000) {
+        const batch = items.slice(i, i + 1000);
+        const predictions = await answerers.answer(
+          model,
+          batch.map((b) => b.question),
+          seededRandom(1),
+        );
+        predictions.forEach((p, j) => {
+          if (p.answer === batch[j]!.answer) right++;
+        });
+      }
+      // Float sums in another order may flip an argmax tie or two in 10,000.
+      expect(Math.abs(right / items.length - training[model]!.best_val_accuracy), model).toBeLessThanOrEqual(3 / 10_000);
+      const [one] = await answerers.answer(model, [items[0]!.question], seededRandom(1));
+      expect(CLEVR_ANSWERS).toContain(one!.answer);
+      expect(one!.probabilities.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    },
+    300_000,
+  );
 
-  it('refuses a folder without clevr.json, or whose answers are not the grammar\'s, saying what to do', async () => {
+  it("refuses a folder without clevr.json, or whose answers are not the grammar's, saying what to do", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clevr-models-'));
     dirs.push(dir);
-    await expect(load(dir)).rejects.toThrow(`${dir}/clevr.json is missing, so the CLEVR-Dialog view answers with the Random-Q baseline only. Restore models/clevr (npm run clevr:train) and reload.`);
+    await expect(load(dir)).rejects.toThrow(
+      `${dir}/clevr.json is missing, so the CLEVR-Dialog view answers with the Random-Q baseline only. Restore models/clevr (npm run clevr:train) and reload.`,
+    );
     mkdirSync(join(dir, 'onnx'));
     writeFileSync(join(dir, 'clevr.json'), JSON.stringify({ words: ['<pad>'], answers: ['yes', 'no'], models: [] }));
     await expect(load(dir)).rejects.toThrow(`"answers" are not the grammar's ${CLEVR_ANSWERS.length} answers in order; retrain with npm run clevr:train.`);

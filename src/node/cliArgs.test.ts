@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type CliOutput, UsageError, choiceOption, integerOption, listOption, parseCommandArguments, parseCommandLine, parseSubcommand, requireOptions, runCommand } from './cliArgs';
+import {
+  type CliOutput,
+  UsageError,
+  choiceOption,
+  integerOption,
+  listOption,
+  parseCommandArguments,
+  parseCommandLine,
+  parseSubcommand,
+  requireOptions,
+  runCommand,
+} from './cliArgs';
 
 const USAGE = 'npm run bench -- demo --pack ID [--json OUT] [--full]';
 const OPTIONS = { pack: { type: 'string' }, json: { type: 'string' }, full: { type: 'boolean', default: false } } as const;
@@ -25,7 +36,9 @@ describe('parseCommandLine', () => {
   it('says what is wrong in one sentence, naming the option', () => {
     expect(usageError(() => parseCommandLine(['--pack', 'x', '--packs', 'y'], OPTIONS, USAGE))).toBe('Unknown option --packs.');
     expect(usageError(() => parseCommandLine(['--pack'], OPTIONS, USAGE))).toBe('--pack needs a value.');
-    expect(usageError(() => parseCommandLine(['--pack', '--json', 'o.json'], OPTIONS, USAGE))).toBe('--pack needs a value, but the next word is another option.');
+    expect(usageError(() => parseCommandLine(['--pack', '--json', 'o.json'], OPTIONS, USAGE))).toBe(
+      '--pack needs a value, but the next word is another option.',
+    );
     expect(usageError(() => parseCommandLine(['--full=yes'], OPTIONS, USAGE))).toBe('--full takes no value.');
     expect(usageError(() => parseCommandLine(['retrieval'], OPTIONS, USAGE))).toBe('Unexpected argument "retrieval": settings are given as --name value.');
   });
@@ -33,7 +46,9 @@ describe('parseCommandLine', () => {
   it('takes the words a command names besides its options, all of them required', () => {
     expect(parseCommandArguments(['mini-clip', '--full'], OPTIONS, USAGE, ['pack'])).toEqual({ values: { full: true }, positionals: ['mini-clip'] });
     expect(usageError(() => parseCommandArguments([], OPTIONS, USAGE, ['pack']))).toBe('<pack> is required.');
-    expect(usageError(() => parseCommandArguments(['a', 'b'], OPTIONS, USAGE, ['pack']))).toBe('Unexpected argument "b": the command takes <pack> and settings as --name value.');
+    expect(usageError(() => parseCommandArguments(['a', 'b'], OPTIONS, USAGE, ['pack']))).toBe(
+      'Unexpected argument "b": the command takes <pack> and settings as --name value.',
+    );
   });
 
   it('chooses a subcommand by its first word and leaves the rest to it', () => {
@@ -99,7 +114,9 @@ describe('option values', () => {
   it('takes a comma list of known names, in the order given, once each', () => {
     const known = ['grounded', 'retrieval'] as const;
     expect(listOption('retrieval, grounded,retrieval', 'captioners', known, USAGE)).toEqual(['retrieval', 'grounded']);
-    expect(usageError(() => listOption('grounded,magic,oracle', 'captioners', known, USAGE))).toBe('--captioners: "magic", "oracle" are not known; choose from grounded, retrieval.');
+    expect(usageError(() => listOption('grounded,magic,oracle', 'captioners', known, USAGE))).toBe(
+      '--captioners: "magic", "oracle" are not known; choose from grounded, retrieval.',
+    );
     expect(usageError(() => listOption(' , ', 'captioners', known, USAGE))).toBe('--captioners is empty; choose from grounded, retrieval.');
   });
 

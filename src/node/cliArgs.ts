@@ -27,7 +27,8 @@ function usageSentence(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   const option = /'(--?[^' <]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `Unknown option ${option}.`;
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? '?'}": settings are given as --name value.`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `Unexpected argument "${/'([^']*)'/.exec(message)?.[1] ?? '?'}": settings are given as --name value.`;
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
     if (/does not take an argument/.test(message)) return `${option} takes no value.`;
     if (/ambiguous/.test(message)) return `${option} needs a value, but the next word is another option.`;
@@ -46,7 +47,12 @@ function askedForHelp(args: readonly string[]): boolean {
  * that names the option. `argumentNames` are the words the command takes besides options, in order,
  * all required; any other word is an error.
  */
-export function parseCommandArguments<const O extends ParseArgsOptionsConfig>(args: readonly string[], options: O, usage: string, argumentNames: readonly string[]) {
+export function parseCommandArguments<const O extends ParseArgsOptionsConfig>(
+  args: readonly string[],
+  options: O,
+  usage: string,
+  argumentNames: readonly string[],
+) {
   if (askedForHelp(args)) throw new HelpRequest('', usage);
   let parsed;
   try {
@@ -56,7 +62,10 @@ export function parseCommandArguments<const O extends ParseArgsOptionsConfig>(ar
   }
   const { values, positionals } = parsed;
   if (positionals.length > argumentNames.length) {
-    throw new UsageError(`Unexpected argument "${positionals[argumentNames.length]}": the command takes ${argumentNames.map((n) => `<${n}>`).join(' ')} and settings as --name value.`, usage);
+    throw new UsageError(
+      `Unexpected argument "${positionals[argumentNames.length]}": the command takes ${argumentNames.map((n) => `<${n}>`).join(' ')} and settings as --name value.`,
+      usage,
+    );
   }
   const missing = argumentNames.slice(positionals.length);
   if (missing.length > 0) throw new UsageError(`${missing.map((m) => `<${m}>`).join(', ')} ${missing.length === 1 ? 'is' : 'are'} required.`, usage);
@@ -72,7 +81,12 @@ export function parseCommandLine<const O extends ParseArgsOptionsConfig>(args: r
  * The first word chooses one of `commands` and the rest is that command's to parse, as in
  * "npm run bench -- dialog --pack mini-clip". `noun` names what the word chooses, for the messages.
  */
-export function parseSubcommand<K extends string>(args: readonly string[], commands: readonly K[], noun: string, usage: string): { command: K; rest: string[] } {
+export function parseSubcommand<K extends string>(
+  args: readonly string[],
+  commands: readonly K[],
+  noun: string,
+  usage: string,
+): { command: K; rest: string[] } {
   const [first, ...rest] = args;
   if (first === '--help' || first === '-h') throw new HelpRequest('', usage);
   if (first === undefined || first.startsWith('-')) throw new UsageError(`Say which ${noun} to run.`, usage);
@@ -83,7 +97,8 @@ export function parseSubcommand<K extends string>(args: readonly string[], comma
 /** A whole number of at least `min` from an option's text. */
 export function integerOption(value: string, name: string, usage: string, min = 1): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}".`, usage);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min)
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${value}".`, usage);
   return n;
 }
 
@@ -95,10 +110,17 @@ export function choiceOption<T extends string>(value: string, name: string, allo
 
 /** A comma-separated list whose every entry is one of `allowed`, in the order given, without repeats. */
 export function listOption<T extends string>(value: string, name: string, allowed: readonly T[], usage: string): T[] {
-  const entries = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (entries.length === 0) throw new UsageError(`--${name} is empty; choose from ${allowed.join(', ')}.`, usage);
   const unknown = entries.filter((e) => !(allowed as readonly string[]).includes(e));
-  if (unknown.length > 0) throw new UsageError(`--${name}: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known; choose from ${allowed.join(', ')}.`, usage);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--${name}: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not known; choose from ${allowed.join(', ')}.`,
+      usage,
+    );
   return [...new Set(entries)] as T[];
 }
 

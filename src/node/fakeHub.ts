@@ -109,7 +109,11 @@ export class FakeHub {
       for (const path of files ?? listFiles(dir)) {
         const bytes = readFileSync(join(dir, ...path.split('/')));
         // Like the hub: large and binary files live in LFS, which is what carries a SHA-256.
-        served.set(path, { bytes, sha256: createHash('sha256').update(bytes).digest('hex'), lfs: path.endsWith('.onnx') || statSync(join(dir, ...path.split('/'))).size > 10_000_000 });
+        served.set(path, {
+          bytes,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          lfs: path.endsWith('.onnx') || statSync(join(dir, ...path.split('/'))).size > 10_000_000,
+        });
       }
       this.repos.set(repo, served);
     }
@@ -200,7 +204,9 @@ export class FakeHub {
     const file = resolve?.[3] ?? cdn?.[2];
     if (this.faults.htmlEverywhere) {
       log(200);
-      res.writeHead(200, { ...CORS, 'Content-Type': 'text/html; charset=utf-8' }).end('<!doctype html><html><head><title>Welcome</title></head><body>It works!</body></html>');
+      res
+        .writeHead(200, { ...CORS, 'Content-Type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html><head><title>Welcome</title></head><body>It works!</body></html>');
       return;
     }
     const redirect = file !== undefined ? this.faults.redirect.get(file) : undefined;
@@ -222,7 +228,15 @@ export class FakeHub {
     if (resolve && served.lfs) {
       // The real hub answers LFS files with a redirect to its CDN, naming the hash and size.
       log(302);
-      res.writeHead(302, { ...CORS, Location: `/cdn/${repo}/${file}`, 'X-Linked-Etag': `"${served.sha256}"`, 'X-Linked-Size': String(served.bytes.length), ETag: `"${served.sha256}"` }).end();
+      res
+        .writeHead(302, {
+          ...CORS,
+          Location: `/cdn/${repo}/${file}`,
+          'X-Linked-Etag': `"${served.sha256}"`,
+          'X-Linked-Size': String(served.bytes.length),
+          ETag: `"${served.sha256}"`,
+        })
+        .end();
       return;
     }
     await this.sendBody(res, file, served, range, log);
@@ -281,7 +295,11 @@ export class FakeHub {
     const part = body.subarray(start);
     const status = asked ? 206 : 200;
     log(status);
-    res.writeHead(status, { ...headers, 'Content-Length': String(part.length), ...(asked ? { 'Content-Range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}) });
+    res.writeHead(status, {
+      ...headers,
+      'Content-Length': String(part.length),
+      ...(asked ? { 'Content-Range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+    });
     const cut = this.faults.cutAfter.get(file);
     if (cut !== undefined) this.faults.cutAfter.delete(file);
     let sent = 0;

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planDownload, remotePack } from '../engine/pack/hub';
-import { type PackByteStore, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload } from '../engine/pack/packDownload';
+import {
+  type PackByteStore,
+  type PackDownloadState,
+  PackDownloadError,
+  continuePackDownload,
+  newDownloadState,
+  planPackDownload,
+} from '../engine/pack/packDownload';
 import { FakeHub } from './fakeHub';
 import { fetchPack } from './fetchModels';
 
@@ -85,7 +92,10 @@ describe('pack downloads against a fake hub', () => {
     expect(done.files.every((f) => f.done)).toBe(true);
     for (const f of done.files) expect(store.files.get(f.path)!.equals(readFileSync(join(repoDir, f.path)))).toBe(true);
     // The models were redirected to the CDN path, as the real hub does with LFS files.
-    expect(hub.requests.filter((r) => r.status === 302).map((r) => r.path)).toEqual([`/${pack.repo}/resolve/main/onnx/text_model_quantized.onnx`, `/${pack.repo}/resolve/main/onnx/vision_model_quantized.onnx`]);
+    expect(hub.requests.filter((r) => r.status === 302).map((r) => r.path)).toEqual([
+      `/${pack.repo}/resolve/main/onnx/text_model_quantized.onnx`,
+      `/${pack.repo}/resolve/main/onnx/vision_model_quantized.onnx`,
+    ]);
     expect(seen.at(-1)).toBe(`onnx/vision_model_quantized.onnx ${done.files.at(-1)!.bytes}/${done.files.at(-1)!.bytes}`);
   });
 
@@ -96,7 +106,9 @@ describe('pack downloads against a fake hub', () => {
     const error = await continuePackDownload(state, { store, fetch: fetchImpl }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PackDownloadError);
     expect((error as PackDownloadError).kind).toBe('interrupted');
-    expect((error as PackDownloadError).message).toMatch(/^The download of onnx\/vision_model_quantized\.onnx broke off after .* What arrived is kept: Resume continues from it\.$/);
+    expect((error as PackDownloadError).message).toMatch(
+      /^The download of onnx\/vision_model_quantized\.onnx broke off after .* What arrived is kept: Resume continues from it\.$/,
+    );
     const stored = store.files.get('onnx/vision_model_quantized.onnx')!.length;
     expect(stored).toBeGreaterThanOrEqual(65_536);
     hub.requests.length = 0;
@@ -125,7 +137,9 @@ describe('pack downloads against a fake hub', () => {
     hub.faults.damaged.add('onnx/text_model_quantized.onnx');
     const error = (await continuePackDownload(await start(), { store, fetch: fetchImpl }).catch((e: unknown) => e)) as PackDownloadError;
     expect(error.kind).toBe('mismatch');
-    expect(error.message).toBe('onnx/text_model_quantized.onnx arrived damaged (its SHA-256 is not the one the hub lists), so it was deleted. Resume downloads it again; if it happens again, the mirror\'s copy is damaged.');
+    expect(error.message).toBe(
+      "onnx/text_model_quantized.onnx arrived damaged (its SHA-256 is not the one the hub lists), so it was deleted. Resume downloads it again; if it happens again, the mirror's copy is damaged.",
+    );
     expect(store.files.has('onnx/text_model_quantized.onnx')).toBe(false);
   });
 
@@ -134,7 +148,9 @@ describe('pack downloads against a fake hub', () => {
     hub.faults.notFound.add('tokenizer.json');
     const error = (await continuePackDownload(state, { store: memoryStore(), fetch: fetchImpl }).catch((e: unknown) => e)) as PackDownloadError;
     expect(error.kind).toBe('not-found');
-    expect(error.message).toBe(`${url.slice(7)} has no file tokenizer.json in Xenova/clip-vit-base-patch32 (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`);
+    expect(error.message).toBe(
+      `${url.slice(7)} has no file tokenizer.json in Xenova/clip-vit-base-patch32 (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`,
+    );
   });
 
   it('models:fetch writes every variant into models/<id>, resumes after a cut, and leaves nothing half-done in models/<id>', async () => {
@@ -144,7 +160,12 @@ describe('pack downloads against a fake hub', () => {
     expect(existsSync(join(modelsDir, 'clip-vit-base-patch32'))).toBe(false);
     hub.requests.length = 0;
     const { dir, files } = await fetchPack('clip-vit-base-patch32', { modelsDir, hub: url });
-    expect(files.map((f) => f.path).sort()).toEqual(hub.filesOf(pack.repo).map((f) => f.path).sort());
+    expect(files.map((f) => f.path).sort()).toEqual(
+      hub
+        .filesOf(pack.repo)
+        .map((f) => f.path)
+        .sort(),
+    );
     for (const f of files) expect(readFileSync(join(dir, f.path)).equals(readFileSync(join(repoDir, f.path)))).toBe(true);
     // The second run asked only for what was missing.
     expect(hub.requests.filter((r) => !r.path.startsWith('/api/')).map((r) => r.path)).toEqual([
@@ -162,7 +183,9 @@ describe('pack downloads against a fake hub', () => {
 
   it('fails with a clear message when the hub cannot be reached', async () => {
     // Port 9 (discard) on loopback: connection refused at once, as with no network.
-    await expect(fetchPack('clip-vit-base-patch32', { modelsDir: mkdtempSync(join(tmpdir(), 'models-')), hub: 'http://127.0.0.1:9' })).rejects.toThrow(/^Could not reach 127\.0\.0\.1:9 \(/);
+    await expect(fetchPack('clip-vit-base-patch32', { modelsDir: mkdtempSync(join(tmpdir(), 'models-')), hub: 'http://127.0.0.1:9' })).rejects.toThrow(
+      /^Could not reach 127\.0\.0\.1:9 \(/,
+    );
   });
 
   it('gives up on a hub that accepts the connection but never answers', async () => {
@@ -170,9 +193,9 @@ describe('pack downloads against a fake hub', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as { port: number }).port;
     try {
-      await expect(fetchPack('clip-vit-base-patch32', { modelsDir: mkdtempSync(join(tmpdir(), 'models-')), hub: `http://127.0.0.1:${port}`, answerTimeoutMs: 300 })).rejects.toThrow(
-        `Could not reach 127.0.0.1:${port} (no answer within 0.3 s).`,
-      );
+      await expect(
+        fetchPack('clip-vit-base-patch32', { modelsDir: mkdtempSync(join(tmpdir(), 'models-')), hub: `http://127.0.0.1:${port}`, answerTimeoutMs: 300 }),
+      ).rejects.toThrow(`Could not reach 127.0.0.1:${port} (no answer within 0.3 s).`);
     } finally {
       silent.closeAllConnections();
       await new Promise<void>((resolve) => silent.close(() => resolve()));
@@ -180,6 +203,8 @@ describe('pack downloads against a fake hub', () => {
   });
 
   it('refuses unknown packs by listing the known ones', async () => {
-    await expect(fetchPack('gpt-7', { modelsDir: tmpdir(), hub: url })).rejects.toThrow('Unknown pack "gpt-7". Known packs: clip-vit-base-patch32, vit-gpt2-image-captioning.');
+    await expect(fetchPack('gpt-7', { modelsDir: tmpdir(), hub: url })).rejects.toThrow(
+      'Unknown pack "gpt-7". Known packs: clip-vit-base-patch32, vit-gpt2-image-captioning.',
+    );
   });
 });

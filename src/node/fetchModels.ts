@@ -3,7 +3,17 @@ import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/
 import { dirname, join } from 'node:path';
 import type { ModelDtype } from '../engine/onnx/executionPlan';
 import { DEFAULT_HUB, REMOTE_PACKS, formatBytes, remotePack } from '../engine/pack/hub';
-import { type DownloadProgress, type HttpFetch, type PackByteStore, type PackDownloadPlan, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload } from '../engine/pack/packDownload';
+import {
+  type DownloadProgress,
+  type HttpFetch,
+  type PackByteStore,
+  type PackDownloadPlan,
+  type PackDownloadState,
+  PackDownloadError,
+  continuePackDownload,
+  newDownloadState,
+  planPackDownload,
+} from '../engine/pack/packDownload';
 
 /**
  * `npm run models:fetch -- <pack>`: downloads a pack from the hub into models/<id>/ with the page's
@@ -68,7 +78,12 @@ async function planEveryVariant(id: string, hub: string, fetchImpl: HttpFetch, a
   for (const dtype of ['q8', 'fp16', 'fp32'] as ModelDtype[]) plans.push(await planPackDownload(pack, hub, [dtype], fetchImpl, undefined, answerTimeoutMs));
   const files = new Map(plans.flatMap((p) => p.files.map((f) => [f.path, f] as const)));
   const unlisted = plans[0]!.unlisted;
-  return { files: [...files.values()], dtypes: plans[0]!.dtypes, bytes: [...files.values()].reduce((s, f) => s + (f.bytes ?? 0), 0), ...(unlisted ? { unlisted } : {}) };
+  return {
+    files: [...files.values()],
+    dtypes: plans[0]!.dtypes,
+    bytes: [...files.values()].reduce((s, f) => s + (f.bytes ?? 0), 0),
+    ...(unlisted ? { unlisted } : {}),
+  };
 }
 
 export async function fetchPack(id: string, options: FetchOptions): Promise<{ dir: string; files: { path: string; bytes: number; sha256?: string }[] }> {
@@ -83,11 +98,25 @@ export async function fetchPack(id: string, options: FetchOptions): Promise<{ di
   const store = folderStore(staging);
   try {
     let state = await store.readState(pack.id);
-    if (!state || state.hub !== hub) state = newDownloadState(pack, hub, await planEveryVariant(id, hub, fetchImpl, options.answerTimeoutMs), new Date().toISOString());
+    if (!state || state.hub !== hub)
+      state = newDownloadState(pack, hub, await planEveryVariant(id, hub, fetchImpl, options.answerTimeoutMs), new Date().toISOString());
     await store.writeState(state);
-    state = await continuePackDownload(state, { store, fetch: fetchImpl, ...(options.onProgress ? { onProgress: options.onProgress } : {}), ...(options.answerTimeoutMs ? { answerTimeoutMs: options.answerTimeoutMs } : {}) });
+    state = await continuePackDownload(state, {
+      store,
+      fetch: fetchImpl,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.answerTimeoutMs ? { answerTimeoutMs: options.answerTimeoutMs } : {}),
+    });
     const files = state.files.map((f) => ({ path: f.path, bytes: f.bytes ?? 0, ...(f.sha256 ? { sha256: f.sha256 } : {}) }));
-    const manifest = { name: pack.name, description: pack.description, license: pack.license, kind: pack.kind, source: `${hub}/${pack.repo}`, fetchedAt: new Date().toISOString(), files };
+    const manifest = {
+      name: pack.name,
+      description: pack.description,
+      license: pack.license,
+      kind: pack.kind,
+      source: `${hub}/${pack.repo}`,
+      fetchedAt: new Date().toISOString(),
+      files,
+    };
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
     await rm(join(staging, STATE_FILE));
     await rm(finalDir, { recursive: true, force: true });

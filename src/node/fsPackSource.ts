@@ -16,7 +16,9 @@ export class FsPackSource implements PackFileSource {
       onProgress?.({ file: path, loaded: bytes.length, total: bytes.length });
       return bytes;
     } catch (cause) {
-      throw new EngineError('pack-file-missing', `${this.location}${path} is missing, so the model pack cannot be loaded. Restore the pack and try again.`, { cause });
+      throw new EngineError('pack-file-missing', `${this.location}${path} is missing, so the model pack cannot be loaded. Restore the pack and try again.`, {
+        cause,
+      });
     }
   }
 

@@ -40,7 +40,11 @@ const { values, shard, shards } = await runCommand('grounding', () => readOption
 
 configureWasm(1);
 const source = new FsPackSource(`models/${DETECTOR_DIR}`);
-const detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
+const detector = await ObjectDetector.load(
+  source,
+  await source.listFiles(),
+  chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }),
+);
 type CompactDetection = [classIndex: number, score: number, x1: number, y1: number, x2: number, y2: number];
 interface Row {
   file: string;
@@ -59,15 +63,31 @@ function row(file: string, sha256: string, description: PhotoDescription): Row {
   const grounding = photoGrounding(description);
   const { width, height, detections } = description.detections;
   return {
-    file, sha256, detector: detector.fingerprint, captioner: GROUNDED_CAPTION_VERSION, width, height,
-    caption: grounding.caption, score: +grounding.score.toFixed(4), text: description.caption,
-    detections: detections.map((d) => [d.classIndex, +d.score.toFixed(4), ...([d.box.x1, d.box.y1, d.box.x2, d.box.y2].map((v) => +v.toFixed(1)) as [number, number, number, number])]),
+    file,
+    sha256,
+    detector: detector.fingerprint,
+    captioner: GROUNDED_CAPTION_VERSION,
+    width,
+    height,
+    caption: grounding.caption,
+    score: +grounding.score.toFixed(4),
+    text: description.caption,
+    detections: detections.map((d) => [
+      d.classIndex,
+      +d.score.toFixed(4),
+      ...([d.box.x1, d.box.y1, d.box.x2, d.box.y2].map((v) => +v.toFixed(1)) as [number, number, number, number]),
+    ]),
   };
 }
 
 /** A row of an older captioner, captioned again from its stored detections (the detector's part is the slow one). */
 function recaption(old: Row): Row {
-  const detections: Detection[] = old.detections.map(([classIndex, score, x1, y1, x2, y2]) => ({ classIndex, label: detector.config.classes[classIndex]!, score, box: { x1, y1, x2, y2 } }));
+  const detections: Detection[] = old.detections.map(([classIndex, score, x1, y1, x2, y2]) => ({
+    classIndex,
+    label: detector.config.classes[classIndex]!,
+    score,
+    box: { x1, y1, x2, y2 },
+  }));
   const result = { width: old.width, height: old.height, detections };
   const caption = groundedCaption(result);
   return row(old.file, old.sha256, photoDescription(result, caption, false));
@@ -107,4 +127,6 @@ for (const [i, file] of files.entries()) {
   progress.update(`grounding ${i + 1}/${files.length}`, i + 1, files.length);
 }
 progress.end();
-console.log(`grounding shard ${shard}/${shards}: ${files.length} images, ${computed} computed, ${files.length - computed - failed} kept, ${failed} unreadable, ${((Date.now() - start) / 1000).toFixed(0)} s`);
+console.log(
+  `grounding shard ${shard}/${shards}: ${files.length} images, ${computed} computed, ${files.length - computed - failed} kept, ${failed} unreadable, ${((Date.now() - start) / 1000).toFixed(0)} s`,
+);

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
   const { encoder, analyzer } = loaded;
   const { texts, media } = loadPoolCatalogue(poolDir);
   const pre = readPoolEmbeddingsFile(poolDir, packId);
-  if (!pre || pre.meta.packFingerprint !== analyzer.fingerprint) throw new Error(`${poolDir}/embeddings/${packId}.json is missing or was made by another version of ${packId} or of the object detector. Run "npm run pool:build -- --pack ${packId}" first.`);
+  if (!pre || pre.meta.packFingerprint !== analyzer.fingerprint)
+    throw new Error(
+      `${poolDir}/embeddings/${packId}.json is missing or was made by another version of ${packId} or of the object detector. Run "npm run pool:build -- --pack ${packId}" first.`,
+    );
   const dim = pre.meta.dim;
 
   // Items: pool texts, then pool images, then dialogue texts that are not in the pool.
@@ -60,7 +63,10 @@ async function main(): Promise<void> {
     return i;
   };
   for (const split of ['train', 'valid', 'test']) {
-    const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), { file: `${split}/conversations.json`, hasMedia: (k) => imageIndex.has(k) });
+    const records = parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), {
+      file: `${split}/conversations.json`,
+      hasMedia: (k) => imageIndex.has(k),
+    });
     splits[split] = records.map((r) => ({
       id: r.id,
       turns: r.turns.map((t) => t.elements.map((e) => (e.kind === 'text' ? textItem(e.text) : imageIndex.get(e.key)!))),
@@ -77,8 +83,21 @@ async function main(): Promise<void> {
   const data = new Float32Array(rows.length * dim);
   rows.forEach((r, i) => data.set(r, i * dim));
   writeFileSync(join(out, 'embeddings.bin'), new Uint8Array(data.buffer));
-  writeFileSync(join(out, 'dialogues.json'), JSON.stringify({ pack: packId, packFingerprint: encoder.fingerprint, dim, kinds: items.map((i) => i.kind), poolTexts: texts.length, poolImages: media.length, splits }));
-  console.log(`wrote ${out}: ${items.length} items (${texts.length} pool texts, ${media.length} pool images, ${pending.length} dialogue texts encoded now) x ${dim}`);
+  writeFileSync(
+    join(out, 'dialogues.json'),
+    JSON.stringify({
+      pack: packId,
+      packFingerprint: encoder.fingerprint,
+      dim,
+      kinds: items.map((i) => i.kind),
+      poolTexts: texts.length,
+      poolImages: media.length,
+      splits,
+    }),
+  );
+  console.log(
+    `wrote ${out}: ${items.length} items (${texts.length} pool texts, ${media.length} pool images, ${pending.length} dialogue texts encoded now) x ${dim}`,
+  );
   writeClipMaps(out, encoder.fingerprint, { data, rows: rows.length, dim }, items, splits);
   await releasePhotoAnalyzer(loaded);
 }
@@ -96,7 +115,13 @@ const HEADS_MAP_TRAINING: ClipMapTrainingOptions = { maxEpochs: 60, patience: 8,
 
 type IndexedRecord = { turns: number[][]; negativeTexts?: number[]; negativeImages?: number[] };
 
-function writeClipMaps(out: string, fingerprint: string, items: EmbeddingMatrix, kinds: readonly { kind: 'text' | 'image' }[], splits: Record<string, IndexedRecord[]>): void {
+function writeClipMaps(
+  out: string,
+  fingerprint: string,
+  items: EmbeddingMatrix,
+  kinds: readonly { kind: 'text' | 'image' }[],
+  splits: Record<string, IndexedRecord[]>,
+): void {
   const d = items.dim;
   const row = (i: number) => items.data.subarray(i * d, (i + 1) * d);
   const pairs = (split: string, modality: 'text' | 'image') =>
@@ -118,13 +143,22 @@ function writeClipMaps(out: string, fingerprint: string, items: EmbeddingMatrix,
   for (const modality of ['text', 'image'] as const) {
     const train = pairs('train', modality);
     const valid = pairs('valid', modality).filter((q) => q.negatives.length > 0);
-    const trained = trainClipMap({ x: stack(train.map((p) => p.x)), y: stack(train.map((p) => row(p.target))) }, (map) => mapRecallAmongNegatives(map, items, valid), {
-      ...HEADS_MAP_TRAINING,
-      onEpoch: ({ epoch, loss, validR1 }) => process.stderr.write(`clip-map ${modality} epoch ${epoch}: loss ${Number.isNaN(loss) ? '-' : loss.toFixed(3)}, valid R@1 among 99 negatives ${(100 * validR1).toFixed(1)}\n`),
-    });
+    const trained = trainClipMap(
+      { x: stack(train.map((p) => p.x)), y: stack(train.map((p) => row(p.target))) },
+      (map) => mapRecallAmongNegatives(map, items, valid),
+      {
+        ...HEADS_MAP_TRAINING,
+        onEpoch: ({ epoch, loss, validR1 }) =>
+          process.stderr.write(
+            `clip-map ${modality} epoch ${epoch}: loss ${Number.isNaN(loss) ? '-' : loss.toFixed(3)}, valid R@1 among 99 negatives ${(100 * validR1).toFixed(1)}\n`,
+          ),
+      },
+    );
     weights.push(trained.w);
     maps[modality] = { a: trained.a, validR1: trained.validR1, bestEpoch: trained.bestEpoch, trainPairs: train.length, validQueries: valid.length };
-    console.log(`clip-map ${modality}: valid R@1 among 99 negatives ${(100 * trained.validR1).toFixed(1)} at epoch ${trained.bestEpoch} (${train.length} train pairs, ${valid.length} valid references)`);
+    console.log(
+      `clip-map ${modality}: valid R@1 among 99 negatives ${(100 * trained.validR1).toFixed(1)} at epoch ${trained.bestEpoch} (${train.length} train pairs, ${valid.length} valid references)`,
+    );
   }
   const w = new Float32Array(2 * d * d);
   weights.forEach((m, i) => w.set(m, i * d * d));

@@ -30,7 +30,12 @@ describe('import rules', () => {
     expect(await problems('src/features/replay/Violation.tsx', "import { MessageList } from '../chat/MessageList';\nexport const x = MessageList;\n")).toEqual([
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('A feature does not import another feature') },
     ]);
-    expect(await problems('src/features/replay/Allowed.tsx', "import { useReplayStore } from './replayStore';\nimport { PoolImage } from '../../shared/ui/PoolImage';\nexport const x = [useReplayStore, PoolImage];\n")).toEqual([]);
+    expect(
+      await problems(
+        'src/features/replay/Allowed.tsx',
+        "import { useReplayStore } from './replayStore';\nimport { PoolImage } from '../../shared/ui/PoolImage';\nexport const x = [useReplayStore, PoolImage];\n",
+      ),
+    ).toEqual([]);
   });
 
   it('refuse shared/ importing a feature', async () => {
@@ -40,12 +45,18 @@ describe('import rules', () => {
   });
 
   it('refuse the engine importing the app or a UI library', async () => {
-    const found = await problems('src/engine/Violation.ts', "import { useChatStore } from '../features/chat/chatStore';\nimport { create } from 'zustand';\nexport const x = [useChatStore, create];\n");
+    const found = await problems(
+      'src/engine/Violation.ts',
+      "import { useChatStore } from '../features/chat/chatStore';\nimport { create } from 'zustand';\nexport const x = [useChatStore, create];\n",
+    );
     expect(found.map((p) => p.rule)).toEqual(['import/no-restricted-paths', 'no-restricted-imports']);
   });
 
   it('refuse the page importing a model runtime, which belongs in the worker', async () => {
-    const found = await problems('src/features/chat/Violation.ts', "import * as ort from 'onnxruntime-web';\nimport { pipeline } from '@huggingface/transformers';\nexport const x = [ort, pipeline];\n");
+    const found = await problems(
+      'src/features/chat/Violation.ts',
+      "import * as ort from 'onnxruntime-web';\nimport { pipeline } from '@huggingface/transformers';\nexport const x = [ort, pipeline];\n",
+    );
     expect(found).toEqual([
       { rule: 'no-restricted-imports', message: expect.stringContaining('The page never imports a model runtime') },
       { rule: 'no-restricted-imports', message: expect.stringContaining('The page never imports a model runtime') },
@@ -54,7 +65,10 @@ describe('import rules', () => {
   });
 
   it('refuse persistence taking a type from a feature or the worker protocol', async () => {
-    const found = await problems('src/persistence/Violation.ts', "import type { ChatMessage } from '../shared/conversation';\nimport type { PhotoDetections } from '../worker/protocol';\nexport type X = [ChatMessage, PhotoDetections];\n");
+    const found = await problems(
+      'src/persistence/Violation.ts',
+      "import type { ChatMessage } from '../shared/conversation';\nimport type { PhotoDetections } from '../worker/protocol';\nexport type X = [ChatMessage, PhotoDetections];\n",
+    );
     expect(found).toEqual([
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
@@ -74,7 +88,10 @@ describe('import rules', () => {
   });
 
   it('cannot be switched off by a comment', async () => {
-    const found = await problems('src/features/chat/Violation.ts', "// eslint-disable-next-line import/no-restricted-paths\nimport { engine } from '../../app/modelWorker';\nexport const x = engine;\n");
+    const found = await problems(
+      'src/features/chat/Violation.ts',
+      "// eslint-disable-next-line import/no-restricted-paths\nimport { engine } from '../../app/modelWorker';\nexport const x = engine;\n",
+    );
     expect(found.map((p) => p.rule)).toContain('import/no-restricted-paths');
   });
 });

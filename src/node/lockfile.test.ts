@@ -8,7 +8,9 @@ const root = join(import.meta.dirname, '..', '..');
 // install step that downloads native binaries (hundreds of MB): package.json's `overrides` replaces it with
 // onnxruntime-web, which has a Node build and no install step.
 describe('package-lock.json', () => {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { name?: string; hasInstallScript?: boolean; optionalDependencies?: Record<string, string> }> };
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { name?: string; hasInstallScript?: boolean; optionalDependencies?: Record<string, string> }>;
+  };
   it('holds no real onnxruntime-node, at any depth: only the alias to onnxruntime-web', () => {
     const paths = Object.keys(lock.packages).filter((path) => /(^|\/)onnxruntime-node$/.test(path));
     expect(paths.map((path) => lock.packages[path]!.name)).toEqual(paths.map(() => 'onnxruntime-web'));
@@ -18,14 +20,18 @@ describe('package-lock.json', () => {
   // models/avsd copies, brought a second one).
   it('holds one onnxruntime-web, the one package.json names', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    const copies = Object.entries(lock.packages).filter(([path, entry]) => /(^|\/)onnxruntime-(web|node)$/.test(path) && (entry as { version?: string }).version !== undefined);
+    const copies = Object.entries(lock.packages).filter(
+      ([path, entry]) => /(^|\/)onnxruntime-(web|node)$/.test(path) && (entry as { version?: string }).version !== undefined,
+    );
     expect(new Set(copies.map(([, entry]) => (entry as { version?: string }).version))).toEqual(new Set([pkg.dependencies['onnxruntime-web']]));
     expect(copies.map(([path]) => path).filter((path) => path.endsWith('onnxruntime-web'))).toEqual(['node_modules/onnxruntime-web']);
   });
 
   // esbuild's step only checks its platform package (locked beside it); protobufjs's prints a notice.
   it('holds no package with an install step besides those known to download nothing', () => {
-    const withSteps = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([path]) => path);
+    const withSteps = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([path]) => path);
     expect(withSteps).toEqual(['node_modules/esbuild', 'node_modules/protobufjs']);
   });
 
@@ -53,7 +59,11 @@ describe('package-lock.json', () => {
 
 describe('.npmrc', () => {
   it('sets only options npm knows, so no npm command warns "Unknown project config"', () => {
-    const keys = readFileSync(join(root, '.npmrc'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#') && !line.startsWith(';')).map((line) => line.split('=')[0]!.trim());
+    const keys = readFileSync(join(root, '.npmrc'), 'utf8')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line && !line.startsWith('#') && !line.startsWith(';'))
+      .map((line) => line.split('=')[0]!.trim());
     expect(keys.filter((key) => !['fund', 'audit'].includes(key))).toEqual([]);
   });
 });

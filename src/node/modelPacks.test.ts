@@ -44,17 +44,29 @@ describe('models/ as the app sees it', () => {
     const dir = modelsFolder({ ...PACK_AND_DETECTOR, 'clevr/clevr.json': '{}', 'clevr/onnx/lf-q.onnx': 'weights', 'clevr/training/log.json': 'private' });
     const models = listModels(dir);
     expect(models.packs.map((p) => p.id)).toEqual(['tiny']);
-    expect(models.clevr).toEqual({ dir: 'clevr', files: [{ path: 'clevr.json', bytes: 2 }, { path: 'onnx/lf-q.onnx', bytes: 7 }] });
+    expect(models.clevr).toEqual({
+      dir: 'clevr',
+      files: [
+        { path: 'clevr.json', bytes: 2 },
+        { path: 'onnx/lf-q.onnx', bytes: 7 },
+      ],
+    });
     expect(JSON.parse(packIndexJson(models)).clevr.dir).toBe('clevr');
     expect(isServablePackPath(dir, 'clevr/onnx/lf-q.onnx')).not.toBeNull();
     expect(isServablePackPath(dir, 'clevr/training/log.json')).toBeNull();
     expect(listModels(modelsFolder({ 'clevr/onnx/lf-q.onnx': 'orphan' })).clevr).toBeNull();
   });
 
-  it('lists the video models (models/avsd with avsd.json), serves their models and not the clip generator\'s recordings', () => {
+  it("lists the video models (models/avsd with avsd.json), serves their models and not the clip generator's recordings", () => {
     const dir = modelsFolder({ ...PACK_AND_DETECTOR, 'avsd/avsd.json': '{}', 'avsd/onnx/silero_vad.onnx': 'vad', 'avsd/speech/oh-wow.wav': 'private' });
     const models = listModels(dir);
-    expect(models.avsd).toEqual({ dir: 'avsd', files: [{ path: 'avsd.json', bytes: 2 }, { path: 'onnx/silero_vad.onnx', bytes: 3 }] });
+    expect(models.avsd).toEqual({
+      dir: 'avsd',
+      files: [
+        { path: 'avsd.json', bytes: 2 },
+        { path: 'onnx/silero_vad.onnx', bytes: 3 },
+      ],
+    });
     expect(JSON.parse(packIndexJson(models)).avsd.dir).toBe('avsd');
     expect(isServablePackPath(dir, 'avsd/onnx/silero_vad.onnx')).not.toBeNull();
     expect(isServablePackPath(dir, 'avsd/speech/oh-wow.wav')).toBeNull();
@@ -81,7 +93,7 @@ describe('models/ as the app sees it', () => {
     expect(JSON.parse(packIndexJson(models)).detector).toBeNull();
   });
 
-  it('serves the detector\'s model and config, never its source model or test photos', () => {
+  it("serves the detector's model and config, never its source model or test photos", () => {
     const dir = modelsFolder(PACK_AND_DETECTOR);
     expect(isServablePackPath(dir, 'detector/onnx/model.onnx')).toBe(join(dir, 'detector', 'onnx', 'model.onnx'));
     expect(isServablePackPath(dir, 'detector/detector.json')).not.toBeNull();

@@ -125,7 +125,13 @@ export interface ModelsListing {
 }
 
 export function listModels(modelsDir: string): ModelsListing {
-  return { packs: listModelPacks(modelsDir), detector: listDetector(modelsDir), captioners: listModelPacks(modelsDir, 'captioner'), clevr: listClevr(modelsDir), avsd: listAvsd(modelsDir) };
+  return {
+    packs: listModelPacks(modelsDir),
+    detector: listDetector(modelsDir),
+    captioners: listModelPacks(modelsDir, 'captioner'),
+    clevr: listClevr(modelsDir),
+    avsd: listAvsd(modelsDir),
+  };
 }
 
 /** The file a URL under /models/ names, when it is a pack's or a model folder's and not private; else null. */

@@ -26,7 +26,10 @@ async function fetchAndReport(id: string): Promise<void> {
     console.log(`${id}: ${files.length} files, ${(files.reduce((s, f) => s + f.bytes, 0) / 1e6).toFixed(1)} MB in ${dir}. Reload the app to pick it.`);
   } catch (error) {
     progress.end();
-    throw new Error(`${errorMessage(error)}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again: it resumes.`, { cause: error });
+    throw new Error(
+      `${errorMessage(error)}\nNothing was written to models/${id}; what was downloaded stays in models/.download/${id} and the next run resumes from it. Check the network (or set HF_ENDPOINT to a reachable mirror) and run the command again: it resumes.`,
+      { cause: error },
+    );
   }
 }
 

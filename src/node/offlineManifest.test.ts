@@ -59,11 +59,17 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
   const { manifestEntries } = await getManifest({ globDirectory: outDir, ...offlineInjectManifestOptions(modelsDir) });
   const entries = manifestEntries as unknown as OfflineEntry[];
   const urls = (install: boolean) => entries.filter((e) => e.install === install).map((e) => e.url);
-  return { entries, install: urls(true), firstUse: urls(false), entry: (url: string) => entries.find((e) => e.url === url), pack: (id: string) => entries.filter((e) => e.pack === id).map((e) => e.url) };
+  return {
+    entries,
+    install: urls(true),
+    firstUse: urls(false),
+    entry: (url: string) => entries.find((e) => e.url === url),
+    pack: (id: string) => entries.filter((e) => e.pack === id).map((e) => e.url),
+  };
 }
 
 describe('offlineInjectManifestOptions', () => {
-  it('keeps the app, the default pack, the pool and the train dialogues at install, and other packs and replay\'s dialogues for first use', async () => {
+  it("keeps the app, the default pack, the pool and the train dialogues at install, and other packs and replay's dialogues for first use", async () => {
     const manifest = await fixture();
     expect(manifest.install.sort()).toEqual(
       [
@@ -85,10 +91,26 @@ describe('offlineInjectManifestOptions', () => {
         'pool/media/a.webp',
       ].sort(),
     );
-    expect(manifest.firstUse.sort()).toEqual(['dialogues/test/conversations.json', 'models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
-    expect(manifest.pack('test-tiny-clip').sort()).toEqual(['models/test-tiny-clip/config.json', 'models/test-tiny-clip/onnx/text_model.onnx', 'pool/embeddings/test-tiny-clip.bin']);
+    expect(manifest.firstUse.sort()).toEqual([
+      'dialogues/test/conversations.json',
+      'models/test-tiny-clip/config.json',
+      'models/test-tiny-clip/onnx/text_model.onnx',
+      'pool/embeddings/test-tiny-clip.bin',
+    ]);
+    expect(manifest.pack('test-tiny-clip').sort()).toEqual([
+      'models/test-tiny-clip/config.json',
+      'models/test-tiny-clip/onnx/text_model.onnx',
+      'pool/embeddings/test-tiny-clip.bin',
+    ]);
     // A pack's pool files are its CLIP embeddings and its conversational encoder's keys and stored contexts.
-    expect(manifest.pack('mini-clip').sort()).toEqual(['models/mini-clip/config.json', 'models/mini-clip/onnx/text_model.onnx', 'pool/embeddings/mini-clip.bin', 'pool/embeddings/mini-clip.chat.bin', 'pool/embeddings/mini-clip.contexts.json', 'pool/embeddings/mini-clip.json']);
+    expect(manifest.pack('mini-clip').sort()).toEqual([
+      'models/mini-clip/config.json',
+      'models/mini-clip/onnx/text_model.onnx',
+      'pool/embeddings/mini-clip.bin',
+      'pool/embeddings/mini-clip.chat.bin',
+      'pool/embeddings/mini-clip.contexts.json',
+      'pool/embeddings/mini-clip.json',
+    ]);
     // The pack files come from models/, not from the build's copy of them.
     expect(manifest.entry('models/mini-clip/config.json')?.bytes).toBe('{"mini":1}'.length);
     expect(manifest.entry('models/mini-clip/onnx/text_model.onnx')?.bytes).toBe('mini weights'.length);
@@ -110,18 +132,43 @@ describe('offlineInjectManifestOptions', () => {
   });
 
   it('keeps the CLEVR-Dialog answerers at install, so the view works offline, without their private folders', async () => {
-    const manifest = await fixture({}, { models: { 'clevr/clevr.json': '{}', 'clevr/onnx/lf-q.onnx': 'clevr weights', 'clevr/training/notes.txt': 'private' } });
+    const manifest = await fixture(
+      {},
+      { models: { 'clevr/clevr.json': '{}', 'clevr/onnx/lf-q.onnx': 'clevr weights', 'clevr/training/notes.txt': 'private' } },
+    );
     expect(manifest.entry('models/clevr/onnx/lf-q.onnx')).toMatchObject({ bytes: 'clevr weights'.length, install: true });
     expect(manifest.entry('models/clevr/clevr.json')).toMatchObject({ install: true });
     expect(manifest.entries.filter((e) => e.url.startsWith('models/clevr/training/'))).toEqual([]);
   });
 
-  it('keeps at install the video models the page runs (Silero VAD, the screening and the default ranker), and serves the ablation\'s others on demand', async () => {
+  it("keeps at install the video models the page runs (Silero VAD, the screening and the default ranker), and serves the ablation's others on demand", async () => {
     const config = JSON.stringify({ words: [], answers: [], models: ['q', 'q-dh', 'q-dh-v', 'q-dh-a', 'q-dh-v-a'], default: 'q-dh-v-a' });
     const ranker = (id: string) => ({ [`avsd/onnx/avsd-${id}.onnx`]: `${id} weights` });
-    const manifest = await fixture({}, { models: { 'avsd/avsd.json': config, 'avsd/onnx/silero_vad.onnx': 'vad', ...ranker('q'), ...ranker('q-dh'), ...ranker('q-dh-v'), ...ranker('q-dh-a'), ...ranker('q-dh-v-a'), 'avsd/speech/oh-wow.wav': 'private' } });
-    const installed = manifest.entries.filter((e) => e.url.startsWith('models/avsd/') && e.install).map((e) => e.url).sort();
-    expect(installed).toEqual(['models/avsd/avsd.json', 'models/avsd/onnx/avsd-q-dh-v-a.onnx', 'models/avsd/onnx/avsd-q-dh.onnx', 'models/avsd/onnx/silero_vad.onnx']);
+    const manifest = await fixture(
+      {},
+      {
+        models: {
+          'avsd/avsd.json': config,
+          'avsd/onnx/silero_vad.onnx': 'vad',
+          ...ranker('q'),
+          ...ranker('q-dh'),
+          ...ranker('q-dh-v'),
+          ...ranker('q-dh-a'),
+          ...ranker('q-dh-v-a'),
+          'avsd/speech/oh-wow.wav': 'private',
+        },
+      },
+    );
+    const installed = manifest.entries
+      .filter((e) => e.url.startsWith('models/avsd/') && e.install)
+      .map((e) => e.url)
+      .sort();
+    expect(installed).toEqual([
+      'models/avsd/avsd.json',
+      'models/avsd/onnx/avsd-q-dh-v-a.onnx',
+      'models/avsd/onnx/avsd-q-dh.onnx',
+      'models/avsd/onnx/silero_vad.onnx',
+    ]);
     expect(manifest.entry('models/avsd/onnx/avsd-q.onnx')).toMatchObject({ install: false });
     expect(manifest.entries.filter((e) => e.url.startsWith('models/avsd/speech/'))).toEqual([]);
   });

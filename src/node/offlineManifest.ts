@@ -59,7 +59,16 @@ function avsdPageFiles(dir: string): Set<string> | null {
   }
 }
 
-export function offlineEntries({ built, modelsDir, packs, detector, captioners = [], clevr = null, avsd = null, packIndexJson }: OfflineManifestInputs): ManifestFile[] {
+export function offlineEntries({
+  built,
+  modelsDir,
+  packs,
+  detector,
+  captioners = [],
+  clevr = null,
+  avsd = null,
+  packIndexJson,
+}: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
   const entry = (url: string, revision: string | null, bytes: number, install: boolean, pack?: string, sha256?: string): ManifestFile => ({
     url,
@@ -120,7 +129,9 @@ export function offlineManifestTransform(modelsDir: string, log: (line: string) 
     const manifest = offlineEntries({ built, modelsDir, ...models, packIndexJson: packIndexJson(models) });
     const kept = manifest.filter((e) => e.install);
     const megabytes = kept.reduce((n, e) => n + e.bytes, 0) / 1e6;
-    log(`offline: version ${offlineVersion(manifest)}, ${kept.length} files (${megabytes.toFixed(1)} MB) kept at install, ${manifest.length - kept.length} on first use`);
+    log(
+      `offline: version ${offlineVersion(manifest)}, ${kept.length} files (${megabytes.toFixed(1)} MB) kept at install, ${manifest.length - kept.length} on first use`,
+    );
     return { manifest, warnings: [] };
   };
 }

@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UNLISTED_FILE_CAP_BYTES, checkHubUrl, parseHubTree, refusedContentType, remotePack, withoutCredentials } from '../engine/pack/hub';
-import { type HttpFetch, type PackByteStore, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, planPackDownload, unlistedFileLimit, unlistedNote } from '../engine/pack/packDownload';
+import {
+  type HttpFetch,
+  type PackByteStore,
+  type PackDownloadState,
+  PackDownloadError,
+  continuePackDownload,
+  newDownloadState,
+  planPackDownload,
+  unlistedFileLimit,
+  unlistedNote,
+} from '../engine/pack/packDownload';
 import { downloadOriginAllowed } from '../engine/securityPolicy';
 import { FakeHub } from './fakeHub';
 
@@ -57,7 +67,11 @@ function memoryStore(): PackByteStore & { files: Map<string, Buffer>; mostStored
 describe('hub address', () => {
   it('refuses credentials with a sentence that does not repeat them', () => {
     const checked = checkHubUrl('http://user:s3cret@127.0.0.1:8080', downloadOriginAllowed);
-    expect(checked).toEqual({ ok: false, reason: 'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).' });
+    expect(checked).toEqual({
+      ok: false,
+      reason:
+        'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).',
+    });
     expect(JSON.stringify(checked)).not.toContain('s3cret');
   });
 
@@ -69,12 +83,16 @@ describe('hub address', () => {
   it('refuses an address of 200,000 characters by its length', () => {
     const checked = checkHubUrl(`http://127.0.0.1:8080/${'a'.repeat(200_000)}`);
     expect(checked.ok).toBe(false);
-    expect(!checked.ok && checked.reason).toBe("The hub address is 200,022 characters long; a hub address has at most 2,000. Type only the hub's address, such as https://huggingface.co.");
+    expect(!checked.ok && checked.reason).toBe(
+      "The hub address is 200,022 characters long; a hub address has at most 2,000. Type only the hub's address, such as https://huggingface.co.",
+    );
   });
 
   it('refuses on Save what the security policy forbids (the old example, a LAN address), and accepts loopback and the hub', () => {
     const lan = checkHubUrl('http://192.168.1.10:8080', downloadOriginAllowed);
-    expect(!lan.ok && lan.reason).toMatch(/^This page's security policy lets it download only from huggingface\.co .* so http:\/\/192\.168\.1\.10:8080 cannot be used\./);
+    expect(!lan.ok && lan.reason).toMatch(
+      /^This page's security policy lets it download only from huggingface\.co .* so http:\/\/192\.168\.1\.10:8080 cannot be used\./,
+    );
     expect(checkHubUrl('http://127.0.0.1:8080/', downloadOriginAllowed)).toEqual({ ok: true, url: 'http://127.0.0.1:8080' });
     expect(checkHubUrl(' https://huggingface.co ', downloadOriginAllowed)).toEqual({ ok: true, url: 'https://huggingface.co' });
   });
@@ -82,10 +100,17 @@ describe('hub address', () => {
 
 describe('file list and content checks', () => {
   it('refuses a tree entry whose size is not a number of bytes, naming it', () => {
-    expect(parseHubTree([{ type: 'file', path: 'config.json', size: -5 }])).toEqual({ damaged: 'it gives config.json the size -5, which is not a number of bytes' });
-    expect(parseHubTree([{ type: 'file', path: 'config.json', size: 1.5 }])).toEqual({ damaged: 'it gives config.json the size 1.5, which is not a number of bytes' });
+    expect(parseHubTree([{ type: 'file', path: 'config.json', size: -5 }])).toEqual({
+      damaged: 'it gives config.json the size -5, which is not a number of bytes',
+    });
+    expect(parseHubTree([{ type: 'file', path: 'config.json', size: 1.5 }])).toEqual({
+      damaged: 'it gives config.json the size 1.5, which is not a number of bytes',
+    });
     expect(parseHubTree({ error: 'nope' })).toEqual({ damaged: 'it is not a list of files' });
-    const ok = parseHubTree([{ type: 'directory', path: 'onnx', size: 0 }, { type: 'file', path: 'onnx/a.onnx', size: 10, lfs: { oid: 'a'.repeat(64), size: 10 } }]);
+    const ok = parseHubTree([
+      { type: 'directory', path: 'onnx', size: 0 },
+      { type: 'file', path: 'onnx/a.onnx', size: 10, lfs: { oid: 'a'.repeat(64), size: 10 } },
+    ]);
     expect(ok).toEqual({ files: new Map([['onnx/a.onnx', { bytes: 10, sha256: 'a'.repeat(64) }]]) });
   });
 
@@ -131,7 +156,9 @@ describe('downloads from a server that is not a proper hub', () => {
     const store = memoryStore();
     const error = await failure(continuePackDownload(state, { store, fetch: fetchImpl }));
     expect(error.kind).toBe('refused');
-    expect(error.message).toBe(`${url.slice(7)} answered config.json with a web page (text/html), not the file: this address does not serve the pack's files. Check the hub address in Settings.`);
+    expect(error.message).toBe(
+      `${url.slice(7)} answered config.json with a web page (text/html), not the file: this address does not serve the pack's files. Check the hub address in Settings.`,
+    );
     expect(store.files.size).toBe(0);
     expect((await store.readState(pack.id))?.status).not.toBe('complete');
   });
@@ -140,7 +167,9 @@ describe('downloads from a server that is not a proper hub', () => {
     hub.faults.replaced.set('config.json', Buffer.from('\n  <!DOCTYPE html><p>hello</p>'));
     hub.faults.noTree = true;
     const error = await failure(continuePackDownload(await start(), { store: memoryStore(), fetch: fetchImpl }));
-    expect(error.message).toBe(`${url.slice(7)} answered config.json with a web page (it begins with "<"), not the file: this address does not serve the pack's files. Check the hub address in Settings.`);
+    expect(error.message).toBe(
+      `${url.slice(7)} answered config.json with a web page (it begins with "<"), not the file: this address does not serve the pack's files. Check the hub address in Settings.`,
+    );
   });
 
   it('stops reading a file at its listed size: 50 MB streamed for a 200 kB file writes at most 200 kB, then deletes it', async () => {
@@ -151,7 +180,12 @@ describe('downloads from a server that is not a proper hub', () => {
     const store = memoryStore();
     const error = await failure(continuePackDownload(state, { store, fetch: fetchImpl }));
     expect(error.kind).toBe('refused');
-    expect(error.message).toBe(`${url.slice(7)} sent more of ${TEXT_MODEL} than the 0.2 MB the hub lists, so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`.replace('0.2 MB', `${Math.round(listed / 1e3)} kB`));
+    expect(error.message).toBe(
+      `${url.slice(7)} sent more of ${TEXT_MODEL} than the 0.2 MB the hub lists, so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`.replace(
+        '0.2 MB',
+        `${Math.round(listed / 1e3)} kB`,
+      ),
+    );
     expect(store.mostStored.get(TEXT_MODEL)).toBeLessThanOrEqual(listed);
     expect(store.files.has(TEXT_MODEL)).toBe(false);
     // The server stopped well before the end: the client closed the connection.
@@ -162,14 +196,18 @@ describe('downloads from a server that is not a proper hub', () => {
   it('without a file list, stops a file at the cap and says the sizes could not be checked', async () => {
     hub.faults.noTree = true;
     const state = await start();
-    expect(unlistedNote(state)).toBe(`${url.slice(7)} gave no file list of ${pack.repo} (HTTP 404), so the files' sizes and hashes could not be checked; each file was limited to 310 MB.`);
+    expect(unlistedNote(state)).toBe(
+      `${url.slice(7)} gave no file list of ${pack.repo} (HTTP 404), so the files' sizes and hashes could not be checked; each file was limited to 310 MB.`,
+    );
     expect(unlistedFileLimit(state, TEXT_MODEL)).toBe(Math.min(UNLISTED_FILE_CAP_BYTES, 2 * pack.approxBytes.q8));
     // models:fetch takes every variant: an fp32 tower may be larger than the q8 variant in all.
     expect(unlistedFileLimit(state, 'onnx/vision_model.onnx')).toBe(UNLISTED_FILE_CAP_BYTES);
     hub.faults.oversize.set(TEXT_MODEL, 20_000_000);
     const store = memoryStore();
     const error = await failure(continuePackDownload(state, { store, fetch: fetchImpl, unlistedFileCapBytes: 1_000_000 }));
-    expect(error.message).toBe(`${url.slice(7)} sent more of ${TEXT_MODEL} than the 1.0 MB any file of this pack can have, so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`);
+    expect(error.message).toBe(
+      `${url.slice(7)} sent more of ${TEXT_MODEL} than the 1.0 MB any file of this pack can have, so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`,
+    );
     expect(store.mostStored.get(TEXT_MODEL)).toBeLessThanOrEqual(1_000_000);
     expect(store.files.has(TEXT_MODEL)).toBe(false);
     // Resume asks for the file again from zero (its bytes were not kept as its size).
@@ -181,20 +219,26 @@ describe('downloads from a server that is not a proper hub', () => {
     hub.faults.gzipBomb.set(TEXT_MODEL, 64_000_000);
     const store = memoryStore();
     const error = await failure(continuePackDownload(await start(), { store, fetch: fetchImpl, unlistedFileCapBytes: 1_000_000 }));
-    expect(error.message).toBe(`${url.slice(7)} sent more of ${TEXT_MODEL} than the 1.0 MB any file of this pack can have once unpacked (it came compressed), so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`);
+    expect(error.message).toBe(
+      `${url.slice(7)} sent more of ${TEXT_MODEL} than the 1.0 MB any file of this pack can have once unpacked (it came compressed), so the download was stopped and the file deleted. Check the hub address in Settings: it does not serve the pack's files as the hub does.`,
+    );
     expect(store.mostStored.get(TEXT_MODEL)).toBeLessThanOrEqual(1_000_000);
   });
 
   it('a damaged file list is refused, not taken for "no list"', async () => {
     hub.faults.treeBody = '{"oops": ';
     const notJson = await failure(planPackDownload(pack, url, ['q8'], fetchImpl));
-    expect(notJson.message).toBe(`The file list ${url.slice(7)} gave for ${pack.repo} is damaged (it is not JSON), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`);
+    expect(notJson.message).toBe(
+      `The file list ${url.slice(7)} gave for ${pack.repo} is damaged (it is not JSON), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`,
+    );
     hub.faults.treeBody = JSON.stringify([{ type: 'file', path: 'config.json', size: -5 }]);
     const negative = await failure(planPackDownload(pack, url, ['q8'], fetchImpl));
-    expect(negative.message).toBe(`The file list ${url.slice(7)} gave for ${pack.repo} is damaged (it gives config.json the size -5, which is not a number of bytes), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`);
+    expect(negative.message).toBe(
+      `The file list ${url.slice(7)} gave for ${pack.repo} is damaged (it gives config.json the size -5, which is not a number of bytes), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`,
+    );
   });
 
-  it("passes on the page's own explanation of a failed request instead of \"Could not reach\"", async () => {
+  it('passes on the page\'s own explanation of a failed request instead of "Could not reach"', async () => {
     const explaining: HttpFetch = async () => {
       throw new PackDownloadError('redirect', 'the hub redirects in a loop');
     };

@@ -31,13 +31,17 @@ function progressBar(label: string, done: number, total: number, start: { ms: nu
 }
 
 async function main(): Promise<void> {
-  const values = parseCommandLine(process.argv.slice(2), {
-    pack: { type: 'string' },
-    pool: { type: 'string', default: join('public', 'pool') },
-    full: { type: 'boolean', default: false },
-    batch: { type: 'string', default: '32' },
-    'without-texts': { type: 'boolean', default: false },
-  }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    {
+      pack: { type: 'string' },
+      pool: { type: 'string', default: join('public', 'pool') },
+      full: { type: 'boolean', default: false },
+      batch: { type: 'string', default: '32' },
+      'without-texts': { type: 'boolean', default: false },
+    },
+    USAGE,
+  );
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const poolDir = values.pool;
@@ -58,10 +62,16 @@ async function main(): Promise<void> {
       console.warn(`Ignoring the previous embeddings: ${errorMessage(error)}`);
     }
   }
-  console.log(`pool ${poolDir}: ${texts.length} texts, ${media.length} images · pack ${packId} (${encoder.backend.provider}, ${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, fingerprint ${encoder.fingerprint}) · batch ${batchSize}`);
-  console.log(`${loaded.detectorNote} · image tower ${encoder.takesGrounding ? 'takes grounding, so the file\'s fingerprint is that of the pack, detector and captioner together' : 'takes no grounding, so the file\'s fingerprint is the pack\'s'}: ${analyzer.fingerprint}`);
-  if (encoder.takesGrounding && !loaded.detector) console.log('the image rows are embedded without grounding; an app that has the detector will not use them and will compute its own');
-  if (previous && previous.meta.packFingerprint !== analyzer.fingerprint) console.log(`the previous file has another fingerprint (${previous.meta.packFingerprint}), so every row is computed again`);
+  console.log(
+    `pool ${poolDir}: ${texts.length} texts, ${media.length} images · pack ${packId} (${encoder.backend.provider}, ${encoder.backend.dtypes.text_model}/${encoder.backend.dtypes.vision_model}, fingerprint ${encoder.fingerprint}) · batch ${batchSize}`,
+  );
+  console.log(
+    `${loaded.detectorNote} · image tower ${encoder.takesGrounding ? "takes grounding, so the file's fingerprint is that of the pack, detector and captioner together" : "takes no grounding, so the file's fingerprint is the pack's"}: ${analyzer.fingerprint}`,
+  );
+  if (encoder.takesGrounding && !loaded.detector)
+    console.log('the image rows are embedded without grounding; an app that has the detector will not use them and will compute its own');
+  if (previous && previous.meta.packFingerprint !== analyzer.fingerprint)
+    console.log(`the previous file has another fingerprint (${previous.meta.packFingerprint}), so every row is computed again`);
   const phaseStart: Partial<Record<'texts' | 'images', { ms: number; done: number }>> = {};
   const progress = new ProgressLine();
   const pool = await embedPool({
@@ -83,8 +93,12 @@ async function main(): Promise<void> {
   writeCacheFiles(outBase, file.bytes, file.meta);
   const totalS = (performance.now() - t0) / 1000;
   const { fromFile, computed } = pool.stats;
-  console.log(`wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim}, ${file.meta.encoding} (${(file.bytes.byteLength / 1e6).toFixed(1)} MB)`);
-  console.log(`computed ${computed} rows, kept ${fromFile} from the previous file · embedding ${(pool.stats.ms / 1000).toFixed(1)} s · total ${totalS.toFixed(1)} s`);
+  console.log(
+    `wrote ${outBase}.json/.bin: ${file.meta.textKeys.length + file.meta.imageKeys.length} rows of ${file.meta.dim}, ${file.meta.encoding} (${(file.bytes.byteLength / 1e6).toFixed(1)} MB)`,
+  );
+  console.log(
+    `computed ${computed} rows, kept ${fromFile} from the previous file · embedding ${(pool.stats.ms / 1000).toFixed(1)} s · total ${totalS.toFixed(1)} s`,
+  );
   await releasePhotoAnalyzer(loaded);
 }
 

@@ -31,7 +31,15 @@ interface TextRow {
 }
 
 function main(): void {
-  const values = parseCommandLine(process.argv.slice(2), { data: { type: 'string', default: SHARED_DATA_DIR }, pool: { type: 'string', default: join('public', 'pool') }, 'max-chars': { type: 'string', default: '280' } }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    {
+      data: { type: 'string', default: SHARED_DATA_DIR },
+      pool: { type: 'string', default: join('public', 'pool') },
+      'max-chars': { type: 'string', default: '280' },
+    },
+    USAGE,
+  );
   const maxChars = integerOption(values['max-chars'], 'max-chars', USAGE);
   const textsPath = join(values.pool, 'texts.json');
   const catalogue = JSON.parse(readFileSync(textsPath, 'utf8')) as { version: number; texts: TextRow[]; sources?: unknown };
@@ -47,8 +55,14 @@ function main(): void {
     }
   }
   const added: TextRow[] = [];
-  const report: Record<ConversationCorpusId, { utterances: number; added: number; duplicate: number; demoHeldOut: number; tooLong: number } & Record<BoothFilterReason, number>> = Object.fromEntries(
-    CONVERSATION_CORPUS_IDS.map((id) => [id, { utterances: 0, added: 0, duplicate: 0, demoHeldOut: 0, tooLong: 0, ...Object.fromEntries(BOOTH_FILTER_REASONS.map((r) => [r, 0])) }]),
+  const report: Record<
+    ConversationCorpusId,
+    { utterances: number; added: number; duplicate: number; demoHeldOut: number; tooLong: number } & Record<BoothFilterReason, number>
+  > = Object.fromEntries(
+    CONVERSATION_CORPUS_IDS.map((id) => [
+      id,
+      { utterances: 0, added: 0, duplicate: 0, demoHeldOut: 0, tooLong: 0, ...Object.fromEntries(BOOTH_FILTER_REASONS.map((r) => [r, 0])) },
+    ]),
   ) as never;
   const skipped: string[] = [];
   const corpora = readCorpora(values.data);
@@ -66,7 +80,8 @@ function main(): void {
   }
   for (const { corpus, conversations, skipped: read } of corpora) {
     const r = report[corpus];
-    if (read.emptyTurns || read.oneTurn) skipped.push(`${corpus}: ${read.emptyTurns} empty utterances and ${read.oneTurn} one-turn conversations skipped while reading`);
+    if (read.emptyTurns || read.oneTurn)
+      skipped.push(`${corpus}: ${read.emptyTurns} empty utterances and ${read.oneTurn} one-turn conversations skipped while reading`);
     for (const conversation of conversations) {
       if (conversation.part !== 'train') continue;
       conversation.tidyTurns.forEach((text, turn) => {
@@ -83,10 +98,12 @@ function main(): void {
       });
     }
   }
-  const sources = Object.fromEntries(CONVERSATION_CORPUS_IDS.map((id) => {
-    const c = CONVERSATION_CORPORA[id];
-    return [id, { name: c.name, credit: c.credit, licence: c.licence, url: c.url }];
-  }));
+  const sources = Object.fromEntries(
+    CONVERSATION_CORPUS_IDS.map((id) => {
+      const c = CONVERSATION_CORPORA[id];
+      return [id, { name: c.name, credit: c.credit, licence: c.licence, url: c.url }];
+    }),
+  );
   // One text a line, as pool:dialogues writes it, so a diff shows which texts changed.
   const lines = [...kept, ...added].map((t) => JSON.stringify(t));
   const out = `{"version": 1, "sources": ${JSON.stringify(sources)}, "texts": [\n${lines.join(',\n')}\n]}\n`;
@@ -94,10 +111,14 @@ function main(): void {
   renameSync(`${textsPath}.tmp`, textsPath);
   for (const [corpus, r] of Object.entries(report)) {
     const dropped = BOOTH_FILTER_REASONS.map((reason) => `${r[reason]} ${reason}`).join(', ');
-    console.log(`${corpus}: ${formatCount(r.utterances)} train utterances → ${formatCount(r.added)} added; left out: ${dropped}, ${r.tooLong} longer than ${maxChars} characters, ${formatCount(r.duplicate)} already in the pool (by text key), ${r.demoHeldOut} held out for the demo's valid and test dialogues`);
+    console.log(
+      `${corpus}: ${formatCount(r.utterances)} train utterances → ${formatCount(r.added)} added; left out: ${dropped}, ${r.tooLong} longer than ${maxChars} characters, ${formatCount(r.duplicate)} already in the pool (by text key), ${r.demoHeldOut} held out for the demo's valid and test dialogues`,
+    );
   }
   for (const line of skipped) console.log(line);
-  console.log(`${textsPath}: ${formatCount(kept.length)} texts kept + ${formatCount(added.length)} human texts = ${formatCount(kept.length + added.length)} (${(out.length / 1e6).toFixed(1)} MB)`);
+  console.log(
+    `${textsPath}: ${formatCount(kept.length)} texts kept + ${formatCount(added.length)} human texts = ${formatCount(kept.length + added.length)} (${(out.length / 1e6).toFixed(1)} MB)`,
+  );
 }
 
 await runCommand('pool:human', main);

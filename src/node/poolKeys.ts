@@ -24,7 +24,16 @@ import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 const USAGE = 'npm run pool:keys -- --pack ID [--pool public/pool] [--dialogues public/dialogues] [--queries 200]';
 
 async function main(): Promise<void> {
-  const values = parseCommandLine(process.argv.slice(2), { pack: { type: 'string' }, pool: { type: 'string', default: join('public', 'pool') }, dialogues: { type: 'string', default: join('public', 'dialogues') }, queries: { type: 'string', default: '200' } }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    {
+      pack: { type: 'string' },
+      pool: { type: 'string', default: join('public', 'pool') },
+      dialogues: { type: 'string', default: join('public', 'dialogues') },
+      queries: { type: 'string', default: '200' },
+    },
+    USAGE,
+  );
   requireOptions(values, ['pack'], USAGE);
   const packId = values.pack!;
   const queries = Number(values.queries);
@@ -33,7 +42,10 @@ async function main(): Promise<void> {
   const parts = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
   const { analyzer, encoder, source, files } = parts;
   const heads = await ResponseHeads.load(source, new Set(files), encoder.fingerprint);
-  if (!heads) throw new Error(`The pack ${packId} has no trained heads (models/${packId}/heads/), so it has no DE++ keys to ship. Train them first: npm run heads:data && npm run heads:train.`);
+  if (!heads)
+    throw new Error(
+      `The pack ${packId} has no trained heads (models/${packId}/heads/), so it has no DE++ keys to ship. Train them first: npm run heads:data && npm run heads:train.`,
+    );
   const { media } = loadPoolCatalogue(values.pool);
   const imageKeys = media.map((m) => imageContentKey(m));
   // The page's image rows: those of the pool's CLIP file, as the worker reads them.
@@ -42,7 +54,10 @@ async function main(): Promise<void> {
     texts: [],
     images: media,
     imageKeys,
-    loadImage: () => Promise.reject(new Error(`An image row is missing from ${values.pool}/embeddings/${packId}.json: rebuild it first (npm run pool:build -- --pack ${packId}).`)),
+    loadImage: () =>
+      Promise.reject(
+        new Error(`An image row is missing from ${values.pool}/embeddings/${packId}.json: rebuild it first (npm run pool:build -- --pack ${packId}).`),
+      ),
     precomputed: readPoolEmbeddingsFile(values.pool, packId),
   });
   const started = performance.now();
@@ -50,9 +65,13 @@ async function main(): Promise<void> {
   const file = serializeDeppImageKeys(packId, analyzer.fingerprint, keys, imageKeys);
   const base = join(values.pool, 'embeddings', `${packId}.depp`);
   writeCacheFiles(base, file.bytes, file.meta);
-  console.log(`wrote ${base}.json/.bin: ${keys.rows} image keys of ${keys.dim} (int8, ${(file.bytes.byteLength / 1e3).toFixed(0)} kB, ${deppKeysFingerprint(analyzer.fingerprint)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `wrote ${base}.json/.bin: ${keys.rows} image keys of ${keys.dim} (int8, ${(file.bytes.byteLength / 1e3).toFixed(0)} kB, ${deppKeysFingerprint(analyzer.fingerprint)}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
-  const train = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'train', 'conversations.json'))), { file: 'dialogues/train/conversations.json' });
+  const train = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'train', 'conversations.json'))), {
+    file: 'dialogues/train/conversations.json',
+  });
   const invitations = invitationsFile(trainResponses(train));
   const invitationsPath = join(values.dialogues, 'train', 'invitations.json');
   writeFileSync(`${invitationsPath}.tmp`, `${JSON.stringify(invitations, null, 1)}\n`);
@@ -64,21 +83,32 @@ async function main(): Promise<void> {
   if (!checked.keys) throw new Error(`The file just written does not pass the page's check: ${checked.reason}.`);
 
   // What int8 costs: DE++ image rankings of real first turns with the computed keys and with the shipped ones.
-  const records = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'test', 'conversations.json'))), { file: 'dialogues/test/conversations.json' });
+  const records = parseConversationsBytes(new Uint8Array(readFileSync(join(values.dialogues, 'test', 'conversations.json'))), {
+    file: 'dialogues/test/conversations.json',
+  });
   const firstTexts = records.flatMap((r) => r.turns[0]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))).slice(0, queries);
   if (firstTexts.length > 0) {
     const embeddings = await encoder.encodeTexts(firstTexts);
-    const rank = (m: EmbeddingMatrix, q: Float32Array) => topKOfScores(Float64Array.from({ length: m.rows }, (_, r) => dot(m.data.subarray(r * m.dim, (r + 1) * m.dim), q)), 10).map((s) => s.index);
+    const rank = (m: EmbeddingMatrix, q: Float32Array) =>
+      topKOfScores(
+        Float64Array.from({ length: m.rows }, (_, r) => dot(m.data.subarray(r * m.dim, (r + 1) * m.dim), q)),
+        10,
+      ).map((s) => s.index);
     let top1 = 0;
     let overlap = 0;
     for (const [i, text] of firstTexts.entries()) {
-      const q = await heads.query({ turns: [{ speaker: 0, elements: [{ kind: 'text', text, embedding: l2Normalize(embeddings[i]!) }] }], partial: [] }, 'image');
+      const q = await heads.query(
+        { turns: [{ speaker: 0, elements: [{ kind: 'text', text, embedding: l2Normalize(embeddings[i]!) }] }], partial: [] },
+        'image',
+      );
       const a = rank(keys, q);
       const b = rank(checked.keys, q);
       if (a[0] === b[0]) top1++;
       overlap += b.filter((x) => a.includes(x)).length / 10;
     }
-    console.log(`int8 against the computed keys, DE++ image ranking of ${firstTexts.length} test first turns: same top-1 ${((100 * top1) / firstTexts.length).toFixed(1)}%, top-10 overlap ${((100 * overlap) / firstTexts.length).toFixed(1)}%`);
+    console.log(
+      `int8 against the computed keys, DE++ image ranking of ${firstTexts.length} test first turns: same top-1 ${((100 * top1) / firstTexts.length).toFixed(1)}%, top-10 overlap ${((100 * overlap) / firstTexts.length).toFixed(1)}%`,
+    );
   }
   await heads.release();
   await releasePhotoAnalyzer(parts);

@@ -19,7 +19,10 @@ describe('ProgressLine', () => {
   it('starts each bar (a phase, a file) afresh, and ends a bar only once', () => {
     const { stream, writes } = fakeStream(false);
     const progress = new ProgressLine({ stream, stepPercent: 50 });
-    for (const [key, total] of [['a.onnx', 4], ['b.json', 1]] as const) {
+    for (const [key, total] of [
+      ['a.onnx', 4],
+      ['b.json', 1],
+    ] as const) {
       for (let done = 1; done <= total; done++) progress.update(`${key} ${done}/${total}`, done, total, key);
       progress.update(`${key} ${total}/${total}`, total, total, key);
     }

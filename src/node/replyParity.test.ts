@@ -28,7 +28,10 @@ const DIALOGUE_ID = '3702'; // 4 turns; the first reference turn has a text and 
 const POOL_DIR = join('public', 'pool');
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as unknown;
-const readDialogues = (split: string) => parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), { file: `dialogues/${split}/conversations.json` });
+const readDialogues = (split: string) =>
+  parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', split, 'conversations.json'))), {
+    file: `dialogues/${split}/conversations.json`,
+  });
 
 /** The worker's path: what WorkerModels does for the demo pool, minus fetch and IndexedDB. */
 async function workerPath(packId: string) {
@@ -50,9 +53,24 @@ async function workerPath(packId: string) {
     deferTexts: true,
   });
   const textsComplete = completeDeferredRows(embedded, analyzer, { textBatchSize: 256, yieldControl: () => new Promise((resolve) => setTimeout(resolve, 0)) });
-  const imageInfo: PoolImageInfo[] = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `/pool/${m.file}`, kind: m.kind, keywords: m.keywords }));
+  const imageInfo: PoolImageInfo[] = images.map((m) => ({
+    key: m.key,
+    alt: m.alt,
+    label: m.label ?? m.alt,
+    url: `/pool/${m.file}`,
+    kind: m.kind,
+    keywords: m.keywords,
+  }));
   // As WorkerModels.chatPool: the precomputed keys and stored contexts of the demo pool.
-  const chatParts = chat ? await chatPoolOf(chat, POOL_DIR, packId, texts.map((t) => t.text), imageInfo.map((i) => i.label)) : null;
+  const chatParts = chat
+    ? await chatPoolOf(
+        chat,
+        POOL_DIR,
+        packId,
+        texts.map((t) => t.text),
+        imageInfo.map((i) => i.label),
+      )
+    : null;
   const records = readDialogues('test');
   const train = readDialogues('train');
 
@@ -64,14 +82,37 @@ async function workerPath(packId: string) {
       throw new Error('not used by this test');
     };
     const engine: WorkerApi = {
-      loadPack: notUsed, usePool: notUsed, stageDatasetFiles: notUsed, importDataset: notUsed, resumeDataset: notUsed, checkImage: notUsed, reply: notUsed,
-      listReferenceDialogues: notUsed, loadReferenceDialogue: notUsed, scoreReference: notUsed, trainHeads: notUsed, encodeTexts: notUsed, encodeImages: notUsed,
-      clevrLoad: notUsed, clevrRender: notUsed, clevrAnswer: notUsed, analyzeVideo: notUsed, answerVideo: notUsed, warmUp: notUsed,
-      replayTurn: async (params) => responder.replayTurn(records.find((r) => r.id === params.dialogueId)!, params.turn, params.method, encoder.backend),
+      loadPack: notUsed,
+      usePool: notUsed,
+      stageDatasetFiles: notUsed,
+      importDataset: notUsed,
+      resumeDataset: notUsed,
+      checkImage: notUsed,
+      reply: notUsed,
+      listReferenceDialogues: notUsed,
+      loadReferenceDialogue: notUsed,
+      scoreReference: notUsed,
+      trainHeads: notUsed,
+      encodeTexts: notUsed,
+      encodeImages: notUsed,
+      clevrLoad: notUsed,
+      clevrRender: notUsed,
+      clevrAnswer: notUsed,
+      analyzeVideo: notUsed,
+      answerVideo: notUsed,
+      warmUp: notUsed,
+      replayTurn: async (params) =>
+        responder.replayTurn(
+          records.find((r) => r.id === params.dialogueId)!,
+          params.turn,
+          params.method,
+          encoder.backend,
+        ),
     };
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(engine, (event) => events.push(structuredClone(event)));
-    for (let turn = 1; turn <= turns; turn++) await handle(structuredClone({ type: 'replayTurn', id: turn, params: { split: 'test', dialogueId: DIALOGUE_ID, turn, method } }));
+    for (let turn = 1; turn <= turns; turn++)
+      await handle(structuredClone({ type: 'replayTurn', id: turn, params: { split: 'test', dialogueId: DIALOGUE_ID, turn, method } }));
     return events.map((e) => {
       if (e.type !== 'result' || e.method !== 'replayTurn') throw new Error(`The worker answered ${JSON.stringify(e)}`);
       return e.result;
@@ -83,7 +124,13 @@ async function workerPath(packId: string) {
     return responder.methods().available;
   };
   // Released once the background rows are done: they run on the same sessions.
-  return { heads, replay, methods, rowsComplete: textsComplete, release: async () => textsComplete.then(() => Promise.all([heads?.release(), chatEncoder?.release(), releasePhotoAnalyzer({ encoder, detector })])) };
+  return {
+    heads,
+    replay,
+    methods,
+    rowsComplete: textsComplete,
+    release: async () => textsComplete.then(() => Promise.all([heads?.release(), chatEncoder?.release(), releasePhotoAnalyzer({ encoder, detector })])),
+  };
 }
 
 /**
@@ -92,8 +139,10 @@ async function workerPath(packId: string) {
  * units in the eighth decimal. Everything else (texts, keys, order, intents) must be equal.
  */
 function differences(a: unknown, b: unknown, path = ''): string[] {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b)) || (Number.isNaN(a) && Number.isNaN(b)) ? [] : [`${path}: ${a} vs ${b}`];
-  if (Array.isArray(a) && Array.isArray(b)) return a.length !== b.length ? [`${path}: ${a.length} items vs ${b.length}`] : a.flatMap((x, i) => differences(x, b[i], `${path}[${i}]`));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b)) || (Number.isNaN(a) && Number.isNaN(b)) ? [] : [`${path}: ${a} vs ${b}`];
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length !== b.length ? [`${path}: ${a.length} items vs ${b.length}`] : a.flatMap((x, i) => differences(x, b[i], `${path}[${i}]`));
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
     return keys.flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`));
@@ -108,7 +157,11 @@ function fromWorker(reply: ReplyResult) {
     method: reply.method,
     intentModel: reply.intentModel,
     elements: reply.elements.map((e) => ({ label: label(e), score: e.score })),
-    steps: reply.steps.map((s) => ({ probabilities: s.probabilities, intent: s.intent, candidates: s.candidates.map((c) => ({ label: c.key ?? c.label, score: c.score })) })),
+    steps: reply.steps.map((s) => ({
+      probabilities: s.probabilities,
+      intent: s.intent,
+      candidates: s.candidates.map((c) => ({ label: c.key ?? c.label, score: c.score })),
+    })),
     relevance: reply.relevance,
   };
 }
@@ -119,7 +172,11 @@ function fromSession(reply: SessionReply, pool: { texts: readonly string[]; imag
     method: reply.method,
     intentModel: reply.intentModel,
     elements: reply.composed.elements.map((e) => ({ label: label(e.kind, e.index), score: e.score })),
-    steps: reply.composed.steps.map((s) => ({ probabilities: [...s.probabilities], intent: s.intent, candidates: s.candidates.map((c) => ({ label: label(s.intent === 'image' ? 'image' : 'text', c.index), score: c.score })) })),
+    steps: reply.composed.steps.map((s) => ({
+      probabilities: [...s.probabilities],
+      intent: s.intent,
+      candidates: s.candidates.map((c) => ({ label: label(s.intent === 'image' ? 'image' : 'text', c.index), score: c.score })),
+    })),
     relevance: reply.relevance,
   };
 }
@@ -149,9 +206,24 @@ describe.each([
       const page = await worker.replay(method, record.turns.length - 1);
       const replayed: { reply: SessionReply; score: ResponseScore }[] = [];
       const result = await evaluateSession(bench.newSession(), [record], { method, intent }, { onTurn: (_, __, r) => replayed.push(r) });
-      expect(differences(page.map((p) => fromWorker(p.reply)), replayed.map((r) => fromSession(r.reply, bench.pool))), method).toEqual([]);
-      expect(page.map((p) => p.reply.intentModel), method).toEqual(page.map(() => intent));
-      expect(differences(page.map((p) => p.score), replayed.map((r) => r.score)), method).toEqual([]);
+      expect(
+        differences(
+          page.map((p) => fromWorker(p.reply)),
+          replayed.map((r) => fromSession(r.reply, bench.pool)),
+        ),
+        method,
+      ).toEqual([]);
+      expect(
+        page.map((p) => p.reply.intentModel),
+        method,
+      ).toEqual(page.map(() => intent));
+      expect(
+        differences(
+          page.map((p) => p.score),
+          replayed.map((r) => r.score),
+        ),
+        method,
+      ).toEqual([]);
       // And the figures the benchmark prints for this dialogue are the page's turns pooled.
       const pooled = await evaluateDialogs([record], async (_, turn) => ({ score: page[turn - 1]!.score, ms: 0, coherence: page[turn - 1]!.reply.coherence }));
       expect(differences({ ...pooled, responseMs: [] }, { ...result, responseMs: [] }), method).toEqual([]);

@@ -58,7 +58,13 @@ export function readStoredContextsFile(poolDir: string, packId: string): StoredC
 }
 
 /** The conversational encoder's part of a pool, from the chat:keys files (rows they lack are computed). */
-export async function chatPoolOf(chat: SessionChat, poolDir: string, packId: string, texts: readonly string[], imageLabels: readonly string[]): Promise<NonNullable<SessionPool['chat']>> {
+export async function chatPoolOf(
+  chat: SessionChat,
+  poolDir: string,
+  packId: string,
+  texts: readonly string[],
+  imageLabels: readonly string[],
+): Promise<NonNullable<SessionPool['chat']>> {
   const keys = await embedChatKeys({ encoder: chat.encoder, texts, imageLabels, precomputed: readChatKeysFile(poolDir, packId) });
   const contexts = readStoredContextsFile(poolDir, packId);
   return { textKeys: keys.textKeys, imageKeys: keys.imageKeys, contexts: contexts ? resolveStoredContexts(contexts, chat.encoder, texts) : null };

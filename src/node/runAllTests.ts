@@ -14,7 +14,12 @@ const REPORT_DIR = 'test-reports';
 const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
 const PARITY_REPORT = `${REPORT_DIR}/parity.json`;
 /** The model parity files: each runs a shipped model over a whole split (minutes on a busy 2-core machine). */
-const PARITY_FILES = ['src/node/clevrModels.test.ts', 'src/node/replyParity.test.ts', 'src/engine/__tests__/objectDetectorParity.test.ts', 'src/node/avsdModels.test.ts'];
+const PARITY_FILES = [
+  'src/node/clevrModels.test.ts',
+  'src/node/replyParity.test.ts',
+  'src/engine/__tests__/objectDetectorParity.test.ts',
+  'src/node/avsdModels.test.ts',
+];
 const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
 
 // No options: a stray word (say, a spec name) would otherwise be ignored while everything runs.
@@ -68,9 +73,23 @@ let ok =
   run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
   // One layout for the code (.prettierrc.json); `npx prettier --write .` applies it.
   run('Format check', npx('prettier'), ['--check', '.']) &&
-  run('Unit tests', npx('vitest'), ['run', ...PARITY_FILES.flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile=${UNIT_REPORT}`]) &&
+  run('Unit tests', npx('vitest'), [
+    'run',
+    ...PARITY_FILES.flatMap((f) => ['--exclude', f]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${UNIT_REPORT}`,
+  ]) &&
   // Limits for a loaded machine: a model loaded in a hook, or a whole split, takes minutes there.
-  run('Model parity tests', npx('vitest'), ['run', ...PARITY_FILES, '--testTimeout=600000', '--hookTimeout=300000', '--reporter=default', '--reporter=json', `--outputFile=${PARITY_REPORT}`]) &&
+  run('Model parity tests', npx('vitest'), [
+    'run',
+    ...PARITY_FILES,
+    '--testTimeout=600000',
+    '--hookTimeout=300000',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile=${PARITY_REPORT}`,
+  ]) &&
   run('Chromium', npx('tsx'), ['src/node/checkChromium.ts']) &&
   run('Production build', npx('vite'), ['build']) &&
   // Playwright writes its JSON report to E2E_REPORT (see playwright.config.ts).
@@ -98,6 +117,8 @@ if (total.skipped > 0) {
 }
 if (!stages.every(([, c]) => c !== null)) ok = false;
 if (failedStage) console.log(`Stopped: the stage "${failedStage}" failed, so the stages after it did not run.`);
-console.log(`\nStage times: ${stageTimes.map(([title, s]) => `${title} ${s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`}`).join(', ')}; in all ${(stageTimes.reduce((a, [, s]) => a + s, 0) / 60).toFixed(1)} min.`);
+console.log(
+  `\nStage times: ${stageTimes.map(([title, s]) => `${title} ${s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`}`).join(', ')}; in all ${(stageTimes.reduce((a, [, s]) => a + s, 0) / 60).toFixed(1)} min.`,
+);
 console.log(`\n${total.passed} passed, ${total.failed} failed`);
 process.exit(ok && total.failed === 0 ? 0 : 1);

@@ -17,10 +17,14 @@ import { SELECT_CACHE_DIR } from './textEmbeddingCache';
 const USAGE = 'npm run select:polyai -- [--data ../shared/data/dailydialog/dialogues_text.txt] [--out models/.cache/select/dailydialog]';
 
 function main(): void {
-  const values = parseCommandLine(process.argv.slice(2), {
-    data: { type: 'string', default: join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt') },
-    out: { type: 'string', default: join(SELECT_CACHE_DIR, 'dailydialog') },
-  }, USAGE);
+  const values = parseCommandLine(
+    process.argv.slice(2),
+    {
+      data: { type: 'string', default: join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt') },
+      out: { type: 'string', default: join(SELECT_CACHE_DIR, 'dailydialog') },
+    },
+    USAGE,
+  );
   const { data: dataPath, out: outDir } = values;
   if (!existsSync(dataPath)) throw new Error(`There is no ${dataPath}. Give DailyDialog's dialogues_text.txt with --data.`);
   const corpus = CONVERSATION_CORPORA.dailydialog;
@@ -29,7 +33,9 @@ function main(): void {
   const examples = shuffledConversationExamples(test);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'test.jsonl'), formatPolyaiJsonl(examples));
-  console.log(`${dataPath}: ${formatCount(conversations.length)} dialogues → ${join(outDir, 'test.jsonl')} (the test part: ${formatCount(test.length)} dialogues, ${formatCount(examples.length)} examples, as typed, shuffled)`);
+  console.log(
+    `${dataPath}: ${formatCount(conversations.length)} dialogues → ${join(outDir, 'test.jsonl')} (the test part: ${formatCount(test.length)} dialogues, ${formatCount(examples.length)} examples, as typed, shuffled)`,
+  );
 }
 
 await runCommand('select:polyai', main);

@@ -78,7 +78,15 @@ export async function cachedTextEmbeddings(
     const data = new Float32Array(keys.length * dim);
     if (previous) data.set(previous.data);
     added.forEach((row, i) => data.set(pool.textMatrix.data.subarray(row * dim, (row + 1) * dim), ((previous?.meta.textKeys.length ?? 0) + i) * dim));
-    writeCacheFiles(base, new Uint8Array(data.buffer), { version: 1, encoding: 'f32', packId, packFingerprint: encoder.fingerprint, dim, textKeys: keys, imageKeys: [] });
+    writeCacheFiles(base, new Uint8Array(data.buffer), {
+      version: 1,
+      encoding: 'f32',
+      packId,
+      packFingerprint: encoder.fingerprint,
+      dim,
+      textKeys: keys,
+      imageKeys: [],
+    });
   }
   const rows = new Map(unique.map((text, i) => [text, pool.textMatrix.data.subarray(i * dim, (i + 1) * dim)] as const));
   return {

@@ -204,7 +204,13 @@ export async function screenshotConversationList(page: Page): Promise<Buffer> {
   const list = page.getByRole('list', { name: 'Conversation' });
   await list.evaluate(async (ol) => {
     const images = Array.from(ol.querySelectorAll('img'));
-    await Promise.all(images.map((img) => (img.complete ? undefined : new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true }))))));
+    await Promise.all(
+      images.map((img) =>
+        img.complete
+          ? undefined
+          : new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true }))),
+      ),
+    );
   });
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
   let height = viewport.height;
@@ -226,5 +232,7 @@ export async function screenshotConversationList(page: Page): Promise<Buffer> {
 export function describeReply(played: PlayedTurn): string {
   if (!played.reply) return `(no reply: ${played.problem ?? 'nothing shown'})`;
   if (played.reply.elements.length === 0) return '(empty reply)';
-  return played.reply.elements.map((e) => (e.kind === 'text' ? `"${e.text}"` : `[image: ${e.alt}${e.poolKey ? ` · ${e.poolKey}` : e.url ? ` · ${e.url}` : ''}]`)).join(' + ');
+  return played.reply.elements
+    .map((e) => (e.kind === 'text' ? `"${e.text}"` : `[image: ${e.alt}${e.poolKey ? ` · ${e.poolKey}` : e.url ? ` · ${e.url}` : ''}]`))
+    .join(' + ');
 }

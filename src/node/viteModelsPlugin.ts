@@ -51,7 +51,12 @@ export function modelsPlugin(modelsDir: string): Plugin {
     async closeBundle() {
       const models = listModels(modelsDir);
       await mkdir(join(outDir, 'models'), { recursive: true });
-      const folders = [...[...models.packs, ...models.captioners].map((p) => ({ dir: p.id, files: p.files })), ...(models.detector ? [models.detector] : []), ...(models.clevr ? [models.clevr] : []), ...(models.avsd ? [models.avsd] : [])];
+      const folders = [
+        ...[...models.packs, ...models.captioners].map((p) => ({ dir: p.id, files: p.files })),
+        ...(models.detector ? [models.detector] : []),
+        ...(models.clevr ? [models.clevr] : []),
+        ...(models.avsd ? [models.avsd] : []),
+      ];
       for (const { dir, files } of folders) {
         for (const file of files) {
           await mkdir(join(outDir, 'models', dir, file.path, '..'), { recursive: true });

@@ -193,7 +193,9 @@ export function restorePreviousConversation(slot: ConversationSlot, previousId: 
 
 /** Deletes message records of conversations no pointer names, then the photos no remaining message shows. */
 async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
-  const pointers = await Promise.all((['main', 'kiosk'] as const).flatMap((slot) => [currentKey(slot), previousKey(slot)]).map((k) => promisifyRequest(s.get(k))));
+  const pointers = await Promise.all(
+    (['main', 'kiosk'] as const).flatMap((slot) => [currentKey(slot), previousKey(slot)]).map((k) => promisifyRequest(s.get(k))),
+  );
   const kept = new Set(pointers.filter((p): p is string => typeof p === 'string'));
   const keys = (await promisifyRequest(s.getAllKeys(allMessages()))) as string[];
   const shown = new Set<string>();
@@ -218,7 +220,9 @@ async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
 
 /** A photo of the conversation, typed by its bytes (see provenImage); undefined when gone or not an image. */
 export async function loadImage(imageId: string): Promise<Blob | undefined> {
-  return provenImage(sessionImages.get(imageId) ?? (await store('readonly', (s) => promisifyRequest(s.get(imageKey(imageId)) as IDBRequest<Blob | undefined>))));
+  return provenImage(
+    sessionImages.get(imageId) ?? (await store('readonly', (s) => promisifyRequest(s.get(imageKey(imageId)) as IDBRequest<Blob | undefined>))),
+  );
 }
 
 /**

@@ -75,7 +75,10 @@ export function updateManifest(dataset: StoredDataset): Promise<boolean> {
 }
 
 export function saveImages(id: string, images: readonly { key: string; blob: Blob }[]): Promise<void> {
-  return setMany(images.map((i) => [imageKey(id, i.key), i.blob] as [string, Blob]), store);
+  return setMany(
+    images.map((i) => [imageKey(id, i.key), i.blob] as [string, Blob]),
+    store,
+  );
 }
 
 export function deleteDatasetImage(id: string, key: string): Promise<void> {
@@ -105,5 +108,9 @@ export async function deleteDataset(id: string): Promise<void> {
 /** Embedding rows by `${packFingerprint}|${contentKey}` (see engine/pool/poolEmbeddings). */
 export const embeddingCache = {
   get: (cacheKeys: readonly string[]) => getMany<Float32Array | undefined>([...cacheKeys], embeddingStore),
-  put: (entries: readonly (readonly [string, Float32Array])[]) => setMany(entries.map(([k, v]) => [k, v] as [string, Float32Array]), embeddingStore),
+  put: (entries: readonly (readonly [string, Float32Array])[]) =>
+    setMany(
+      entries.map(([k, v]) => [k, v] as [string, Float32Array]),
+      embeddingStore,
+    ),
 };

@@ -53,7 +53,13 @@ class ChunkWriter implements PackFileWriter {
     this.pendingBytes = 0;
     const index = this.sizes.length;
     const sizes = [...this.sizes, bytes.length];
-    await setMany([[chunkKey(this.packId, this.path, index), bytes], [sizesKey(this.packId, this.path), sizes]], db);
+    await setMany(
+      [
+        [chunkKey(this.packId, this.path, index), bytes],
+        [sizesKey(this.packId, this.path), sizes],
+      ],
+      db,
+    );
     this.sizes.push(bytes.length);
   }
 }
@@ -87,8 +93,15 @@ export const packByteStore: PackByteStore = {
   },
   async readFile(packId, path) {
     const sizes = await chunkSizes(packId, path);
-    const chunks = await getMany<Uint8Array | undefined>(sizes.map((_, i) => chunkKey(packId, path, i)), db);
-    if (!chunks.every((c): c is Uint8Array => c instanceof Uint8Array)) throw new EngineError('pack-file-missing', `Part of ${path} of the stored pack ${packId} is missing from this browser's storage. Delete the pack in Settings and download it again.`);
+    const chunks = await getMany<Uint8Array | undefined>(
+      sizes.map((_, i) => chunkKey(packId, path, i)),
+      db,
+    );
+    if (!chunks.every((c): c is Uint8Array => c instanceof Uint8Array))
+      throw new EngineError(
+        'pack-file-missing',
+        `Part of ${path} of the stored pack ${packId} is missing from this browser's storage. Delete the pack in Settings and download it again.`,
+      );
     return concatBytes(chunks);
   },
   async removeFile(packId, path) {
@@ -114,7 +127,9 @@ export async function storedPackBytes(state: PackDownloadState): Promise<number>
 
 /** Deletes a pack and every byte of it. */
 export async function deleteStoredPack(packId: string): Promise<void> {
-  const mine = (await keys<string>(db)).filter((k) => typeof k === 'string' && (k === stateKey(packId) || k.startsWith(`chunk:${packId}/`) || k.startsWith(`sizes:${packId}/`)));
+  const mine = (await keys<string>(db)).filter(
+    (k) => typeof k === 'string' && (k === stateKey(packId) || k.startsWith(`chunk:${packId}/`) || k.startsWith(`sizes:${packId}/`)),
+  );
   await delMany(mine, db);
 }
 
@@ -131,7 +146,10 @@ export class StoredPackSource implements PackFileSource {
     const state = await packByteStore.readState(this.packId);
     const file = state?.files.find((f) => f.path === path);
     if (!state || state.status !== 'complete' || !file?.done) {
-      throw new EngineError('pack-file-missing', `${path} of ${this.packId} is not in this browser's storage, so the pack cannot be loaded. Download it again in Settings.`);
+      throw new EngineError(
+        'pack-file-missing',
+        `${path} of ${this.packId} is not in this browser's storage, so the pack cannot be loaded. Download it again in Settings.`,
+      );
     }
     const bytes = await packByteStore.readFile(this.packId, path);
     onProgress?.({ file: path, loaded: bytes.length, total: bytes.length });

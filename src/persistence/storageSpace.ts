@@ -23,12 +23,16 @@ export async function fullStorageAdvice(neededBytes: number): Promise<string> {
   const deletable: { what: string; bytes: number }[] = [];
   try {
     for (const pack of await listStoredPacks()) deletable.push({ what: `the downloaded pack ${pack.packId}`, bytes: await storedPackBytes(pack) });
-    for (const dataset of await listDatasets()) deletable.push({ what: `the dataset "${dataset.name}"`, bytes: dataset.images.reduce((s, i) => s + i.bytes, 0) });
+    for (const dataset of await listDatasets())
+      deletable.push({ what: `the dataset "${dataset.name}"`, bytes: dataset.images.reduce((s, i) => s + i.bytes, 0) });
   } catch {
     // Listing failed too (the disk is full, not unreadable, so this is rare): give the general advice.
   }
   const largest = deletable.sort((a, b) => b.bytes - a.bytes).slice(0, 3);
-  if (largest.length > 0) parts.push(`To make room, delete ${largest.map((d) => `${d.what} (${formatBytes(d.bytes)})`).join(', ')} in Settings or the Pool panel, or free disk space, then press Retry.`);
-  else parts.push('Free disk space on this device (or clear other sites\' data in the browser settings), then press Retry.');
+  if (largest.length > 0)
+    parts.push(
+      `To make room, delete ${largest.map((d) => `${d.what} (${formatBytes(d.bytes)})`).join(', ')} in Settings or the Pool panel, or free disk space, then press Retry.`,
+    );
+  else parts.push("Free disk space on this device (or clear other sites' data in the browser settings), then press Retry.");
   return parts.join(' ');
 }

@@ -65,8 +65,7 @@ export interface StoredVideo {
 }
 
 export type StoredVideoAnswer = { videoId: string; question: string; totalMs: number } & (
-  | { answeredFrom: 'frames' }
-  | { answeredFrom?: 'ranker'; model: string; candidates: { text: string; score: number }[]; candidateCount: number }
+  { answeredFrom: 'frames' } | { answeredFrom?: 'ranker'; model: string; candidates: { text: string; score: number }[]; candidateCount: number }
 );
 
 export type StoredElement = StoredText | StoredPhoto | StoredPoolImage | StoredVideo;

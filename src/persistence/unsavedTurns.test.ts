@@ -14,15 +14,24 @@ function memoryStorage(limitChars = Infinity): TextStorage & { map: Map<string, 
   };
 }
 
-const turn = (id: string, text: string) => ({ slot: 'main' as const, conversationId: 'c1', message: { id, role: 'user' as const, createdAt: 1, elements: [{ kind: 'text' as const, text }] } });
+const turn = (id: string, text: string) => ({
+  slot: 'main' as const,
+  conversationId: 'c1',
+  message: { id, role: 'user' as const, createdAt: 1, elements: [{ kind: 'text' as const, text }] },
+});
 const photo = { kind: 'image' as const, imageId: 'p1', name: 'meadow.jpg', width: 4, height: 3 };
 
 describe('turns kept in sessionStorage until they are saved', () => {
   it('gives back the turns and their photo, byte for byte, for the slot they were written in', async () => {
     const storage = memoryStorage();
     const bytes = new Uint8Array([0xff, 0xd8, 0xff, 0, 1, 2, 250]);
-    const withPhoto = { ...turn('m1', 'will this be kept?'), message: { ...turn('m1', '').message, elements: [photo, { kind: 'text' as const, text: 'will this be kept?' }] } };
-    expect(await keepUnsavedTurns([withPhoto, turn('m2', 'a reply')], [{ imageId: 'p1', blob: new Blob([bytes], { type: 'image/jpeg' }) }], storage)).toEqual({ imagesLeftOut: [] });
+    const withPhoto = {
+      ...turn('m1', 'will this be kept?'),
+      message: { ...turn('m1', '').message, elements: [photo, { kind: 'text' as const, text: 'will this be kept?' }] },
+    };
+    expect(await keepUnsavedTurns([withPhoto, turn('m2', 'a reply')], [{ imageId: 'p1', blob: new Blob([bytes], { type: 'image/jpeg' }) }], storage)).toEqual({
+      imagesLeftOut: [],
+    });
     const back = readUnsavedTurns('main', storage);
     expect(back.turns.map((t) => t.message)).toEqual([withPhoto.message, turn('m2', 'a reply').message]);
     expect(back.turns[0]!.conversationId).toBe('c1');

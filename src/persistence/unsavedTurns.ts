@@ -60,7 +60,11 @@ export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
  * Writes what is not saved yet; an empty list clears the key. Photos that do not fit are left out and
  * returned by id. Returns null when even the texts could not be kept (sessionStorage full or off).
  */
-export async function keepUnsavedTurns(turns: readonly UnsavedTurn[], images: readonly { imageId: string; blob: Blob }[], storage: TextStorage | null = sessionStore()): Promise<{ imagesLeftOut: string[] } | null> {
+export async function keepUnsavedTurns(
+  turns: readonly UnsavedTurn[],
+  images: readonly { imageId: string; blob: Blob }[],
+  storage: TextStorage | null = sessionStore(),
+): Promise<{ imagesLeftOut: string[] } | null> {
   if (!storage) return null;
   if (turns.length === 0) {
     storage.removeItem(UNSAVED_TURNS_KEY);
@@ -94,17 +98,28 @@ export async function keepUnsavedTurns(turns: readonly UnsavedTurn[], images: re
 }
 
 /** The turns a reload found kept for this slot, with their photos as Blobs; a damaged entry reads as none. */
-export function readUnsavedTurns(slot: ConversationSlot, storage: TextStorage | null = sessionStore()): { turns: UnsavedTurn[]; images: { imageId: string; blob: Blob }[] } {
+export function readUnsavedTurns(
+  slot: ConversationSlot,
+  storage: TextStorage | null = sessionStore(),
+): { turns: UnsavedTurn[]; images: { imageId: string; blob: Blob }[] } {
   const raw = storage?.getItem(UNSAVED_TURNS_KEY);
   if (!raw) return { turns: [], images: [] };
   try {
     const kept = JSON.parse(raw) as Partial<KeptTurns>;
     const turns = (Array.isArray(kept.turns) ? kept.turns : []).filter(
-      (t): t is UnsavedTurn => typeof t === 'object' && t !== null && t.slot === slot && (typeof t.conversationId === 'string' || t.conversationId === null) && typeof t.message?.id === 'string' && Array.isArray(t.message.elements),
+      (t): t is UnsavedTurn =>
+        typeof t === 'object' &&
+        t !== null &&
+        t.slot === slot &&
+        (typeof t.conversationId === 'string' || t.conversationId === null) &&
+        typeof t.message?.id === 'string' &&
+        Array.isArray(t.message.elements),
     );
     const messages = readStoredMessages(turns.map((t) => t.message));
     const images = (Array.isArray(kept.images) ? kept.images : []).flatMap((i) =>
-      typeof i?.imageId === 'string' && typeof i.base64 === 'string' ? [{ imageId: i.imageId, blob: new Blob([base64ToBytes(i.base64)], { type: typeof i.type === 'string' ? i.type : '' }) }] : [],
+      typeof i?.imageId === 'string' && typeof i.base64 === 'string'
+        ? [{ imageId: i.imageId, blob: new Blob([base64ToBytes(i.base64)], { type: typeof i.type === 'string' ? i.type : '' }) }]
+        : [],
     );
     return { turns: turns.map((t, k) => ({ ...t, message: messages[k]! })), images };
   } catch {

@@ -1,4 +1,14 @@
-import type { AvsdModelId, BackendState, PhotoCaption, PhotoDetections, ReplyResult, ReplyStep, ResponseMethodId, ResponseScore, VideoAnalyzed } from '../worker/protocol';
+import type {
+  AvsdModelId,
+  BackendState,
+  PhotoCaption,
+  PhotoDetections,
+  ReplyResult,
+  ReplyStep,
+  ResponseMethodId,
+  ResponseScore,
+  VideoAnalyzed,
+} from '../worker/protocol';
 
 /**
  * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
@@ -54,18 +64,19 @@ export interface VideoElement {
 }
 
 /** On a reply that answered a question about a video: which video, and how the answer was found. */
-export type VideoAnswerMeta = { videoId: string; question: string; totalMs: number } & (
+export type VideoAnswerMeta = { videoId: string; question: string; totalMs: number } &
   /** Said from what the object detector found in the frames: a real video's "what is in it". */
-  | { answeredFrom: 'frames' }
-  /** The best of 100 candidates ranked by an AVSD model; replies saved before frames answers have no answeredFrom. */
-  | {
-      answeredFrom?: 'ranker';
-      model: AvsdModelId;
-      /** Best first, with the ranker's scores (the top 20 are kept). */
-      candidates: { text: string; score: number }[];
-      candidateCount: number;
-    }
-);
+  (
+    | { answeredFrom: 'frames' }
+    /** The best of 100 candidates ranked by an AVSD model; replies saved before frames answers have no answeredFrom. */
+    | {
+        answeredFrom?: 'ranker';
+        model: AvsdModelId;
+        /** Best first, with the ranker's scores (the top 20 are kept). */
+        candidates: { text: string; score: number }[];
+        candidateCount: number;
+      }
+  );
 
 export type MessageElement =
   | { kind: 'text'; text: string }

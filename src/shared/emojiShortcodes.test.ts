@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { emojiOfHexcode, loadShortcodeTable, renderShortcodes, shortcodeTable } from './emojiShortcodes';
 
-const small = shortcodeTable([{ '1F525': 'fire', '1F44B': 'waving_hand', '2764': 'red_heart', '1F60D': 'smiling_face_with_heart_eyes' }, { '1F525': ['flame'], '1F917': 'hugging_face' }]);
+const small = shortcodeTable([
+  { '1F525': 'fire', '1F44B': 'waving_hand', '2764': 'red_heart', '1F60D': 'smiling_face_with_heart_eyes' },
+  { '1F525': ['flame'], '1F917': 'hugging_face' },
+]);
 
 describe('renderShortcodes', () => {
   it('shows known shortcodes as emoji and leaves the rest of the text alone', () => {
@@ -15,7 +18,7 @@ describe('renderShortcodes', () => {
     expect(renderShortcodes('ratio 3:1', small)).toBe('ratio 3:1');
     expect(renderShortcodes(':', small)).toBe(':');
   });
-  it('lets an unknown name\'s closing colon open the next shortcode', () => {
+  it("lets an unknown name's closing colon open the next shortcode", () => {
     expect(renderShortcodes('ok:fire:', small)).toBe('ok🔥');
     expect(renderShortcodes(':nope:fire:', small)).toBe(':nope🔥');
   });
@@ -36,7 +39,11 @@ describe('the emojibase table', () => {
   it('covers every shortcode in the demo pool and the reference dialogues', async () => {
     const table = await loadShortcodeTable();
     // Read as raw text through Vite, since this side of the code has no Node types.
-    const files = import.meta.glob<string>(['/public/pool/texts.json', '/public/dialogues/*/conversations.json'], { query: '?raw', import: 'default', eager: true });
+    const files = import.meta.glob<string>(['/public/pool/texts.json', '/public/dialogues/*/conversations.json'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
     const texts: string[] = (JSON.parse(files['/public/pool/texts.json']!) as { texts: { text: string }[] }).texts.map((t) => t.text);
     const splits = Object.keys(files).filter((f) => f.startsWith('/public/dialogues/'));
     expect(splits).toHaveLength(3);

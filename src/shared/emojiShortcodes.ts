@@ -68,15 +68,17 @@ const listeners = new Set<() => void>();
 
 /** Loads the table once, in its own chunk (about 60 kB gzipped), so the first screen does not wait for it. */
 export function loadShortcodeTable(): Promise<ShortcodeTable> {
-  loading ??= Promise.all([import('emojibase-data/en/shortcodes/cldr.json'), import('emojibase-data/en/shortcodes/emojibase.json')]).then(([cldr, own]) => {
-    loaded = shortcodeTable([cldr.default as ShortcodePreset, own.default as ShortcodePreset]);
-    for (const listener of listeners) listener();
-    return loaded;
-  }).catch(() => {
-    // Offline before the chunk was cached: texts keep their shortcodes, and the next render tries again.
-    loading = null;
-    return new Map<string, string>();
-  });
+  loading ??= Promise.all([import('emojibase-data/en/shortcodes/cldr.json'), import('emojibase-data/en/shortcodes/emojibase.json')])
+    .then(([cldr, own]) => {
+      loaded = shortcodeTable([cldr.default as ShortcodePreset, own.default as ShortcodePreset]);
+      for (const listener of listeners) listener();
+      return loaded;
+    })
+    .catch(() => {
+      // Offline before the chunk was cached: texts keep their shortcodes, and the next render tries again.
+      loading = null;
+      return new Map<string, string>();
+    });
   return loading;
 }
 

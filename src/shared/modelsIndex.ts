@@ -14,7 +14,11 @@ async function fetchModelsIndex(): Promise<ModelsIndex> {
   try {
     json = await response.json();
   } catch (cause) {
-    throw new EngineError('pack-config-invalid', `${INDEX_URL} is not JSON (${shortErrorText(cause)}). The build writes it from models/: build again (npm run build), or restart the server, and reload.`, { cause });
+    throw new EngineError(
+      'pack-config-invalid',
+      `${INDEX_URL} is not JSON (${shortErrorText(cause)}). The build writes it from models/: build again (npm run build), or restart the server, and reload.`,
+      { cause },
+    );
   }
   return parseModelsIndex(json, INDEX_URL);
 }

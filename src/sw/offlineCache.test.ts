@@ -139,7 +139,7 @@ describe('carryOver', () => {
     expect(caches.urls(cacheName(offlineVersion(v1)))).toHaveLength(5);
   });
 
-  it('leaves alone what an earlier attempt at the same version stored, and other apps\' caches', async () => {
+  it("leaves alone what an earlier attempt at the same version stored, and other apps' caches", async () => {
     const caches = new FakeCaches();
     const v1 = build();
     await store(caches, v1, CONTENT, (e) => e.url === 'index.html');
@@ -179,14 +179,17 @@ describe('checkStorage', () => {
 });
 
 describe('rejectionOf', () => {
-  const answer = (body: string, status = 200, headers: Record<string, string> = {}) => new Response(body, { status, headers: { 'Content-Length': String(body.length), ...headers } });
+  const answer = (body: string, status = 200, headers: Record<string, string> = {}) =>
+    new Response(body, { status, headers: { 'Content-Length': String(body.length), ...headers } });
   it('keeps whole answers of the expected size, and names the file of any other', () => {
     expect(rejectionOf('pool/a.webp', answer('webp'), 4)).toBeNull();
     expect(rejectionOf('pool/a.webp', answer('webp'), null)).toBeNull();
     expect(rejectionOf('pool/a.webp', answer('no', 404), 4)?.message).toContain('pool/a.webp could not be downloaded for offline use (HTTP 404)');
     expect(rejectionOf('pool/a.webp', answer('we', 206), 4)?.reason).toBe('file-failed');
     // The server holds another build.
-    expect(rejectionOf('assets/app-1.js', answer('console.log("another build")'), 14)?.message).toContain('assets/app-1.js on the server has 28 bytes where this version of the demo expects 14');
+    expect(rejectionOf('assets/app-1.js', answer('console.log("another build")'), 14)?.message).toContain(
+      'assets/app-1.js on the server has 28 bytes where this version of the demo expects 14',
+    );
     // A compressed answer's length is not the file's.
     expect(rejectionOf('pool/a.webp', answer('xx', 200, { 'Content-Encoding': 'gzip' }), 4)).toBeNull();
   });
@@ -195,7 +198,10 @@ describe('rejectionOf', () => {
 describe('fileFailure', () => {
   it('names the file, and reports a full disk as short storage', () => {
     const dropped = fileFailure('pool/a.webp', new TypeError('Failed to fetch'));
-    expect([dropped.reason, dropped.message]).toEqual(['file-failed', expect.stringContaining('pool/a.webp could not be downloaded for offline use (Failed to fetch)') as unknown]);
+    expect([dropped.reason, dropped.message]).toEqual([
+      'file-failed',
+      expect.stringContaining('pool/a.webp could not be downloaded for offline use (Failed to fetch)') as unknown,
+    ]);
     const full = fileFailure('pool/a.webp', Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' }));
     expect(full.reason).toBe('storage-short');
     expect(full.message).toContain('ran out of storage');
@@ -216,9 +222,13 @@ describe('bodyRejection', () => {
 
   it('refuses a truncated body and an altered one of the right size, naming the file', async () => {
     const truncated = await bodyRejection('models/a.onnx', body.slice(0, 9), { bytes: 14, sha256 });
-    expect(truncated?.message).toBe('models/a.onnx arrived with 9 bytes where this version of the demo expects 14, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.');
+    expect(truncated?.message).toBe(
+      'models/a.onnx arrived with 9 bytes where this version of the demo expects 14, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.',
+    );
     const altered = new Uint8Array(body.slice(0));
     altered[3] = altered[3]! ^ 1;
-    expect((await bodyRejection('models/a.onnx', altered.buffer, { bytes: 14, sha256 }))?.message).toBe("models/a.onnx arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.");
+    expect((await bodyRejection('models/a.onnx', altered.buffer, { bytes: 14, sha256 }))?.message).toBe(
+      "models/a.onnx arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.",
+    );
   });
 });

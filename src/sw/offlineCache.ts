@@ -133,7 +133,10 @@ export async function dropOtherVersions(caches: CacheStorageLike, version: strin
 export function packEntries(entries: readonly OfflineEntry[], packId: string): OfflineEntry[] {
   const files = entries.filter((e) => e.pack === packId);
   if (files.length === 0) {
-    throw new OfflineCacheError('unknown-pack', `The model pack "${packId}" was added after this build, so it is not kept for offline use. Run "npm run build" again to include it.`);
+    throw new OfflineCacheError(
+      'unknown-pack',
+      `The model pack "${packId}" was added after this build, so it is not kept for offline use. Run "npm run build" again to include it.`,
+    );
   }
   return files;
 }
@@ -155,7 +158,10 @@ export function checkStorage(downloadBytes: number, freeBytes: number | null): v
  */
 export function rejectionOf(url: string, response: Response, expectedBytes: number | null): OfflineCacheError | null {
   if (response.status !== 200 || response.type === 'opaque' || response.type === 'error') {
-    return new OfflineCacheError('file-failed', `${url} could not be downloaded for offline use (HTTP ${response.status}). Reload to try again; if it persists, rebuild and restart the demo server.`);
+    return new OfflineCacheError(
+      'file-failed',
+      `${url} could not be downloaded for offline use (HTTP ${response.status}). Reload to try again; if it persists, rebuild and restart the demo server.`,
+    );
   }
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
   const length = response.headers.get('content-length');
@@ -178,24 +184,40 @@ function isQuotaError(error: unknown): boolean {
 export function fileFailure(url: string, error: unknown): OfflineCacheError {
   if (error instanceof OfflineCacheError) return error;
   if (isQuotaError(error)) {
-    return new OfflineCacheError('storage-short', `The browser ran out of storage while keeping the demo for offline use. Free some disk space and reload; the demo keeps working online.`);
+    return new OfflineCacheError(
+      'storage-short',
+      `The browser ran out of storage while keeping the demo for offline use. Free some disk space and reload; the demo keeps working online.`,
+    );
   }
-  return new OfflineCacheError('file-failed', `${url} could not be downloaded for offline use (${errorMessage(error)}). Check the connection and reload to try again; the demo keeps working online.`);
+  return new OfflineCacheError(
+    'file-failed',
+    `${url} could not be downloaded for offline use (${errorMessage(error)}). Check the connection and reload to try again; the demo keeps working online.`,
+  );
 }
 
 /**
  * Checks a file's whole body against what the build listed: its size, and its SHA-256 where listed.
  * A truncated or altered download is then never stored, so it cannot outlive a reload or a fixed server.
  */
-export async function bodyRejection(url: string, body: ArrayBuffer, expected: Pick<OfflineEntry, 'bytes' | 'sha256'> | null): Promise<OfflineCacheError | null> {
+export async function bodyRejection(
+  url: string,
+  body: ArrayBuffer,
+  expected: Pick<OfflineEntry, 'bytes' | 'sha256'> | null,
+): Promise<OfflineCacheError | null> {
   if (!expected) return null;
   if (body.byteLength !== expected.bytes) {
-    return new OfflineCacheError('file-failed', `${url} arrived with ${body.byteLength} bytes where this version of the demo expects ${expected.bytes}, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`);
+    return new OfflineCacheError(
+      'file-failed',
+      `${url} arrived with ${body.byteLength} bytes where this version of the demo expects ${expected.bytes}, so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`,
+    );
   }
   if (expected.sha256) {
     const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', body)), (b) => b.toString(16).padStart(2, '0')).join('');
     if (digest !== expected.sha256) {
-      return new OfflineCacheError('file-failed', `${url} arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`);
+      return new OfflineCacheError(
+        'file-failed',
+        `${url} arrived damaged (its SHA-256 differs from the build's), so it was not kept. Reload to fetch it again; if it persists, rebuild and restart the demo server.`,
+      );
     }
   }
   return null;

@@ -95,7 +95,10 @@ const installReport: WorkboxPlugin = {
 /** Everything the service worker serves is cross-origin isolated (worker scripts too, which need it for threads). */
 const isolated: WorkboxPlugin = { handlerWillRespond: async ({ response }) => withHeaders(response, CROSS_ORIGIN_ISOLATION_HEADERS) };
 
-const precache = new PrecacheController({ cacheName: versionCache, plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin(), isolated] });
+const precache = new PrecacheController({
+  cacheName: versionCache,
+  plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin(), isolated],
+});
 precache.strategy.matchOptions = matchOptions;
 precache.addToCacheList(entries.filter((e) => e.install).map(({ url, revision }) => ({ url, revision })));
 
@@ -142,7 +145,10 @@ registerRoute(
       // The stored page stays the one this version's assets belong to.
       { cacheWillUpdate: async () => null },
       // A static host may send no policy: the page the service worker answers with always carries it.
-      { handlerWillRespond: async ({ response }) => withHeaders(response, { 'Content-Security-Policy': contentSecurityPolicy(), ...CROSS_ORIGIN_ISOLATION_HEADERS }) },
+      {
+        handlerWillRespond: async ({ response }) =>
+          withHeaders(response, { 'Content-Security-Policy': contentSecurityPolicy(), ...CROSS_ORIGIN_ISOLATION_HEADERS }),
+      },
       {
         fetchDidSucceed: async ({ response }) => {
           if (response.status >= 500) throw new Error(`HTTP ${response.status}`);
@@ -181,7 +187,10 @@ const storage: CacheStorageLike = {
 
 function failure(error: unknown): { reason: OfflineCacheError['reason'] | 'internal'; message: string } {
   if (error instanceof OfflineCacheError) return { reason: error.reason, message: error.message };
-  return { reason: 'internal', message: `Keeping the demo for offline use failed (${errorMessage(error)}). Reload to try again; the demo keeps working online.` };
+  return {
+    reason: 'internal',
+    message: `Keeping the demo for offline use failed (${errorMessage(error)}). Reload to try again; the demo keeps working online.`,
+  };
 }
 
 async function broadcast(message: ServiceWorkerBroadcast): Promise<void> {
@@ -276,7 +285,11 @@ self.addEventListener('message', (event) => {
       const port = event.ports[0];
       const reply = (r: CachePackReply) => port?.postMessage(r);
       event.waitUntil(
-        cachePack(event, message.packId, throttled((p) => reply({ type: 'progress', doneBytes: p.doneBytes, totalBytes: p.totalBytes }))).then(
+        cachePack(
+          event,
+          message.packId,
+          throttled((p) => reply({ type: 'progress', doneBytes: p.doneBytes, totalBytes: p.totalBytes })),
+        ).then(
           () => reply({ type: 'done', version }),
           (error: unknown) => reply({ type: 'failed', ...failure(error) }),
         ),

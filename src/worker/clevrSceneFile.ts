@@ -38,6 +38,9 @@ export async function readClevrSceneFile(file: Blob, name: string, onProgress: (
   const scenes = parseClevrScenes(parts.join(''), name, checking);
   if (scenes.length === 0) invalid(`${name} holds no scenes.`);
   const empty = scenes.findIndex((s) => s.objects.length === 0);
-  if (empty >= 0) invalid(`${name}, scene ${empty} (image_index ${scenes[empty]!.image_index}) has no objects, so there is nothing to ask about. Remove it and load the file again.`);
+  if (empty >= 0)
+    invalid(
+      `${name}, scene ${empty} (image_index ${scenes[empty]!.image_index}) has no objects, so there is nothing to ask about. Remove it and load the file again.`,
+    );
   return scenes.map((scene) => JSON.stringify(scene));
 }

@@ -1,4 +1,15 @@
-import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, LocalHeadsStatus, PoolRowsStatus, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type {
+  BackendState,
+  CaptionerStatus,
+  DetectorStatus,
+  FileProgress,
+  LocalHeadsStatus,
+  PoolRowsStatus,
+  WorkerEvent,
+  WorkerMethod,
+  WorkerMethods,
+  WorkerRequest,
+} from './protocol';
 
 export class WorkerCallError extends Error {
   constructor(
@@ -45,7 +56,11 @@ export class WorkerClient {
     });
   }
 
-  call<K extends WorkerMethod>(method: K, params: WorkerMethods[K]['params'], onProgress?: (progress: FileProgress) => void): Promise<WorkerMethods[K]['result']> {
+  call<K extends WorkerMethod>(
+    method: K,
+    params: WorkerMethods[K]['params'],
+    onProgress?: (progress: FileProgress) => void,
+  ): Promise<WorkerMethods[K]['result']> {
     const id = this.nextId++;
     return new Promise<WorkerMethods[K]['result']>((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });

@@ -8,7 +8,18 @@ import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../
 import { EngineError, errorMessage } from '../engine/errors';
 import { MAX_IMAGE_BYTES, checkImageFile } from '../engine/image/imageFormat';
 import { hashBytes, hashText } from '../engine/pool/contentHash';
-import { type StoredDataset, type StoredDatasetText, deleteDataset, getDataset, listDatasets, loadDialogues, saveDialogues, saveImages, saveManifest, updateManifest } from '../persistence/datasetDb';
+import {
+  type StoredDataset,
+  type StoredDatasetText,
+  deleteDataset,
+  getDataset,
+  listDatasets,
+  loadDialogues,
+  saveDialogues,
+  saveImages,
+  saveManifest,
+  updateManifest,
+} from '../persistence/datasetDb';
 import type { DatasetFile, FileProgress } from './protocol';
 
 /** Images stored per IndexedDB transaction: small enough that a reload loses little work. */
@@ -48,11 +59,19 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   const blobAt = (path: string) => byPath.get(path)!;
   const readText = async (path: string) => decodeUtf8Strict(new Uint8Array(await blobAt(path).arrayBuffer()), path);
   if (plan.conversations.length === 0 && plan.textFiles.length === 0 && plan.images.size === 0) {
-    throw new EngineError('dataset-invalid', `"${name}" has no conversations.json, no .txt or texts.json file and no images, so there is nothing to load. Choose a folder in MMDialog format or a folder of images with a text file of utterances.`);
+    throw new EngineError(
+      'dataset-invalid',
+      `"${name}" has no conversations.json, no .txt or texts.json file and no images, so there is nothing to load. Choose a folder in MMDialog format or a folder of images with a text file of utterances.`,
+    );
   }
 
   // Only the files the import reads make the fingerprint: a skipped file, or an image too large to keep, changes nothing stored.
-  const used = [...plan.conversations.map((c) => c.path), ...(plan.mediaCatalogue ? [plan.mediaCatalogue] : []), ...plan.textFiles, ...[...plan.images.values()].filter((path) => blobAt(path).size <= MAX_IMAGE_BYTES)];
+  const used = [
+    ...plan.conversations.map((c) => c.path),
+    ...(plan.mediaCatalogue ? [plan.mediaCatalogue] : []),
+    ...plan.textFiles,
+    ...[...plan.images.values()].filter((path) => blobAt(path).size <= MAX_IMAGE_BYTES),
+  ];
   onProgress({ file: CHECKING_STEP, loaded: 0, total: used.length });
   const fingerprint = await datasetFingerprint(
     used.map((path) => ({ path, blob: blobAt(path) })),
@@ -64,7 +83,10 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
 
   const alts = new Map<string, string>();
   if (plan.mediaCatalogue) {
-    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), { file: plan.mediaCatalogue, allowEmpty: true });
+    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), {
+      file: plan.mediaCatalogue,
+      allowEmpty: true,
+    });
     for (const item of items) alts.set(item.key, item.alt);
   }
   const hasMedia = (key: string) => plan.images.has(key);
@@ -84,12 +106,15 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   };
   for (const path of plan.textFiles) {
     const text = await readText(path);
-    const items = path.toLowerCase().endsWith('.json') ? parseTextCatalogue(parseJsonDocument(text, path), { file: path }) : parseUtteranceFile(text, { file: path });
+    const items = path.toLowerCase().endsWith('.json')
+      ? parseTextCatalogue(parseJsonDocument(text, path), { file: path })
+      : parseUtteranceFile(text, { file: path });
     for (const t of items) addText(`${path}#${t.id}`, t.text);
   }
   if (plan.textFiles.length === 0) {
     for (const { split, records } of splits) {
-      for (const r of records) r.turns.forEach((turn, ti) => turn.elements.forEach((e, ei) => e.kind === 'text' && addText(`${split}/${r.id}/${ti}/${ei}`, e.text)));
+      for (const r of records)
+        r.turns.forEach((turn, ti) => turn.elements.forEach((e, ei) => e.kind === 'text' && addText(`${split}/${r.id}/${ti}/${ei}`, e.text)));
     }
   }
 
@@ -138,7 +163,13 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
       try {
         const header = checkImageFile(path, bytes);
         batch.push({ key, blob: new Blob([bytes], { type: `image/${header.format}` }) });
-        dataset.images.push({ key, alt: alts.get(key) ?? altFromName(key), contentKey: `i:${hashBytes(bytes)}`, type: `image/${header.format}`, bytes: bytes.length });
+        dataset.images.push({
+          key,
+          alt: alts.get(key) ?? altFromName(key),
+          contentKey: `i:${hashBytes(bytes)}`,
+          type: `image/${header.format}`,
+          bytes: bytes.length,
+        });
       } catch (error) {
         dataset.problems.push(`${path}: ${errorMessage(error)}`);
       }
@@ -151,7 +182,8 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   const referenced = new Set(dataset.images.map((i) => i.key));
   for (const { split, records } of splits) {
     const broken = records.filter((r) => r.turns.some((t) => t.elements.some((e) => e.kind === 'media' && !referenced.has(e.key))));
-    if (broken.length > 0) dataset.problems.push(`${split}: ${broken.length} dialogue(s) refer to images that could not be read (listed above); they stay in the dataset.`);
+    if (broken.length > 0)
+      dataset.problems.push(`${split}: ${broken.length} dialogue(s) refer to images that could not be read (listed above); they stay in the dataset.`);
   }
   if (dataset.images.length === 0 && dataset.texts.length === 0) {
     // Nothing usable: no entry is left behind to say "interrupted while copying".
@@ -173,7 +205,10 @@ const CHECKING_STEP = 'Checking file contents';
 
 function alreadyLoaded(name: string, same: StoredDataset): EngineError {
   const renamed = same.name === name ? '' : `: "${name}" holds the same content under another name`;
-  return new EngineError('dataset-invalid', `These files are already loaded, as "${same.name}" (${new Date(same.createdAt).toLocaleString()})${renamed}. Choose it under "Reply from"; to load them again, delete that one first.`);
+  return new EngineError(
+    'dataset-invalid',
+    `These files are already loaded, as "${same.name}" (${new Date(same.createdAt).toLocaleString()})${renamed}. Choose it under "Reply from"; to load them again, delete that one first.`,
+  );
 }
 
 /** `name`, or the first of "name (2)", "name (3)"… that no stored dataset has. */
@@ -190,7 +225,12 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
  */
 async function sameStoredContent(
   old: StoredDataset,
-  fresh: { texts: readonly StoredDatasetText[]; splits: readonly { split: string; records: DialogueRecord[] }[]; images: ReadonlyMap<string, string>; blobAt: (path: string) => Blob },
+  fresh: {
+    texts: readonly StoredDatasetText[];
+    splits: readonly { split: string; records: DialogueRecord[] }[];
+    images: ReadonlyMap<string, string>;
+    blobAt: (path: string) => Blob;
+  },
 ): Promise<boolean> {
   if (old.texts.length !== fresh.texts.length || old.texts.some((t, i) => t.id !== fresh.texts[i]!.id || t.text !== fresh.texts[i]!.text)) return false;
   if (old.splits.length !== fresh.splits.length || old.images.length !== fresh.images.size) return false;
@@ -215,13 +255,20 @@ export async function requireDataset(datasetId: string, missing: 'invalid' | 'ca
   if (!dataset && missing === 'cancelled') throw new EngineError('cancelled', `The dataset ${datasetId} was deleted before it finished loading.`);
   if (!dataset) throw new EngineError('dataset-invalid', `The dataset ${datasetId} is no longer stored in this browser. Load it again.`);
   if (dataset.status === 'copying') {
-    throw new EngineError('dataset-invalid', `Loading "${dataset.name}" was interrupted while copying its images (${dataset.copied} of ${dataset.plannedImages} stored). Choose the folder again to finish, or delete it.`);
+    throw new EngineError(
+      'dataset-invalid',
+      `Loading "${dataset.name}" was interrupted while copying its images (${dataset.copied} of ${dataset.plannedImages} stored). Choose the folder again to finish, or delete it.`,
+    );
   }
   return dataset;
 }
 
 function altFromName(key: string): string {
-  const words = key.replace(/\.[^.]+$/, '').replace(/[_.-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim();
+  const words = key
+    .replace(/\.[^.]+$/, '')
+    .replace(/[_.-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .trim();
   return words ? `Image "${words}"` : 'Image';
 }
 
@@ -233,7 +280,11 @@ async function expandZips(files: readonly DatasetFile[]): Promise<{ files: Datas
       out.push(file);
       continue;
     }
-    if (file.blob.size > MAX_ZIP_BYTES) throw new EngineError('dataset-invalid', `${file.path} is ${(file.blob.size / 1024 ** 3).toFixed(1)} GB; zips up to 2 GB can be opened. Unpack it and choose the folder instead.`);
+    if (file.blob.size > MAX_ZIP_BYTES)
+      throw new EngineError(
+        'dataset-invalid',
+        `${file.path} is ${(file.blob.size / 1024 ** 3).toFixed(1)} GB; zips up to 2 GB can be opened. Unpack it and choose the folder instead.`,
+      );
     // The sizes the zip declares are read before anything is unpacked, so a zip bomb is refused unopened.
     let unpacked = 0;
     const tooLarge: string[] = [];
@@ -253,20 +304,40 @@ async function expandZips(files: readonly DatasetFile[]): Promise<{ files: Datas
           }
           unpacked += entry.originalSize;
           if (unpacked > MAX_UNPACKED_BYTES) {
-            throw new EngineError('dataset-invalid', `${file.path} would unpack to more than ${MAX_UNPACKED_BYTES / 1024 ** 3} GB from ${(file.blob.size / 1024 ** 2).toFixed(1)} MB, more than this tab can hold (or it is a "zip bomb"), so it was not opened. Unpack it yourself, check what is inside, and choose the folder.`);
+            throw new EngineError(
+              'dataset-invalid',
+              `${file.path} would unpack to more than ${MAX_UNPACKED_BYTES / 1024 ** 3} GB from ${(file.blob.size / 1024 ** 2).toFixed(1)} MB, more than this tab can hold (or it is a "zip bomb"), so it was not opened. Unpack it yourself, check what is inside, and choose the folder.`,
+            );
           }
           return true;
         },
       });
     } catch (cause) {
       if (cause instanceof EngineError) throw cause;
-      throw new EngineError('dataset-invalid', `${file.path} could not be opened as a zip (${errorMessage(cause)}). Check the file, or unpack it and choose the folder.`, { cause });
+      throw new EngineError(
+        'dataset-invalid',
+        `${file.path} could not be opened as a zip (${errorMessage(cause)}). Check the file, or unpack it and choose the folder.`,
+        { cause },
+      );
     }
-    for (const name of nested) skipped.push({ path: `${file.path}/${name}`, reason: 'a zip inside the zip is not opened. Unpack it and put its files in the outer zip (or choose the unpacked folder).' });
-    for (const name of tooLarge) skipped.push({ path: `${file.path}/${name}`, reason: `larger than the ${MAX_IMAGE_BYTES / 1024 ** 2} MB a file of a dataset may be, so it was not unpacked.` });
+    for (const name of nested)
+      skipped.push({
+        path: `${file.path}/${name}`,
+        reason: 'a zip inside the zip is not opened. Unpack it and put its files in the outer zip (or choose the unpacked folder).',
+      });
+    for (const name of tooLarge)
+      skipped.push({
+        path: `${file.path}/${name}`,
+        reason: `larger than the ${MAX_IMAGE_BYTES / 1024 ** 2} MB a file of a dataset may be, so it was not unpacked.`,
+      });
     const paths = Object.keys(entries);
     if (paths.length === 0) {
-      const why = nested.length > 0 ? `it holds only other zips (${nested.slice(0, 3).join(', ')}), and zips inside a zip are not opened. Unpack them and choose the folder, or zip their files directly.` : tooLarge.length > 0 ? `every file in it is over the ${MAX_IMAGE_BYTES / 1024 ** 2} MB limit (${tooLarge.slice(0, 3).join(', ')}).` : 'it is empty.';
+      const why =
+        nested.length > 0
+          ? `it holds only other zips (${nested.slice(0, 3).join(', ')}), and zips inside a zip are not opened. Unpack them and choose the folder, or zip their files directly.`
+          : tooLarge.length > 0
+            ? `every file in it is over the ${MAX_IMAGE_BYTES / 1024 ** 2} MB limit (${tooLarge.slice(0, 3).join(', ')}).`
+            : 'it is empty.';
       throw new EngineError('dataset-invalid', `Nothing in ${file.path} can be loaded: ${why}`);
     }
     // Zips made from a folder put everything under that folder's name: read it as the folder itself.

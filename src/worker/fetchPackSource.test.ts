@@ -12,12 +12,16 @@ describe('FetchPackSource', () => {
     );
     // A service worker answering 503 for a file it does not hold means the same.
     vi.stubGlobal('fetch', () => Promise.resolve(new Response('', { status: 503 })));
-    await expect(new FetchPackSource('/models/other-pack/').readBytes('config.json')).rejects.toThrow('This device is offline, and config.json was never stored');
+    await expect(new FetchPackSource('/models/other-pack/').readBytes('config.json')).rejects.toThrow(
+      'This device is offline, and config.json was never stored',
+    );
   });
 
   it('online, a failed fetch still points at the demo server', async () => {
     vi.stubGlobal('navigator', { onLine: true });
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(new FetchPackSource('/models/p/').readBytes('config.json')).rejects.toThrow('/models/p/config.json could not be fetched (Failed to fetch). Check that the demo server is still running and reload.');
+    await expect(new FetchPackSource('/models/p/').readBytes('config.json')).rejects.toThrow(
+      '/models/p/config.json could not be fetched (Failed to fetch). Check that the demo server is still running and reload.',
+    );
   });
 });

@@ -28,7 +28,11 @@ export class FetchPackSource implements PackFileSource {
       response = await fetch(url);
     } catch (cause) {
       if (isOffline()) throw new EngineError('pack-file-missing', offlineMessage(path), { cause });
-      throw new EngineError('pack-file-missing', `${url} could not be fetched (${errorMessage(cause)}). Check that the demo server is still running and reload.`, { cause });
+      throw new EngineError(
+        'pack-file-missing',
+        `${url} could not be fetched (${errorMessage(cause)}). Check that the demo server is still running and reload.`,
+        { cause },
+      );
     }
     if (!response.ok && response.status !== 404 && isOffline()) throw new EngineError('pack-file-missing', offlineMessage(path));
     if (!response.ok) {

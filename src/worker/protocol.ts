@@ -21,7 +21,19 @@ import type { QuestionLabel } from '../engine/clevr/templates';
 import type { AvsdModelId } from '../engine/video/avsdModels';
 import type { ShownInVideo } from '../engine/video/shownInVideo';
 
-export type { AvsdModelId, BackendState, Box, DetectedObject, FileProgress, LocalHeadsFigures, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore, WarmUpStep };
+export type {
+  AvsdModelId,
+  BackendState,
+  Box,
+  DetectedObject,
+  FileProgress,
+  LocalHeadsFigures,
+  PhotoCaption,
+  PhotoDetections,
+  ResponseMethodId,
+  ResponseScore,
+  WarmUpStep,
+};
 
 /**
  * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's
@@ -249,7 +261,8 @@ export interface ClevrQuestionParams {
 }
 
 /** How far the CLEVR scene-file reader (clevrSceneFile.worker.ts) has got: bytes read, then JSON parsed, then scenes checked. */
-export type ClevrSceneFileProgress = { stage: 'reading'; done: number; total: number } | { stage: 'parsing' } | { stage: 'checking'; done: number; total: number };
+export type ClevrSceneFileProgress =
+  { stage: 'reading'; done: number; total: number } | { stage: 'parsing' } | { stage: 'checking'; done: number; total: number };
 
 /** The scene-file reader's one request: a file to read, off the page's thread and off the model worker's. */
 export interface ClevrSceneFileRequest {
@@ -259,7 +272,8 @@ export interface ClevrSceneFileRequest {
 }
 
 /** What the scene-file reader posts: progress, then the checked scenes (each as its JSON, a cheap copy to the page) or why not. */
-export type ClevrSceneFileEvent = { type: 'progress'; progress: ClevrSceneFileProgress } | { type: 'scenes'; scenes: string[] } | { type: 'error'; message: string };
+export type ClevrSceneFileEvent =
+  { type: 'progress'; progress: ClevrSceneFileProgress } | { type: 'scenes'; scenes: string[] } | { type: 'error'; message: string };
 
 /** The video models' folder (models/avsd/) as /models/index.json lists it. */
 export interface AvsdRef {
@@ -318,7 +332,10 @@ export interface WorkerMethods {
   importDataset: { params: { name: string; stagingId: string }; result: DatasetImported };
   resumeDataset: { params: { datasetId: string }; result: DatasetImported };
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
-  reply: { params: { history: HistoryTurn[]; texts: string[]; images: (ImagePayload & { imageId: string })[]; method: ResponseMethodId | null }; result: ReplyResult };
+  reply: {
+    params: { history: HistoryTurn[]; texts: string[]; images: (ImagePayload & { imageId: string })[]; method: ResponseMethodId | null };
+    result: ReplyResult;
+  };
   listReferenceDialogues: { params: { split: ReferenceSplit }; result: { split: ReferenceSplit; dialogues: ReferenceDialogueSummary[] } };
   loadReferenceDialogue: { params: { split: ReferenceSplit; dialogueId: string }; result: ReferenceDialogue };
   /** Composes a reply to turns 0..turn-1 of a reference dialogue and scores it against turn `turn`, as the dialog benchmark does. */
@@ -404,5 +421,11 @@ export type WorkerAnnouncement = Extract<WorkerEvent, { type: 'backend' | 'detec
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v['id'] === 'number' && typeof v['type'] === 'string' && Object.hasOwn(METHOD_SCHEDULING, v['type']) && typeof v['params'] === 'object' && v['params'] !== null;
+  return (
+    typeof v['id'] === 'number' &&
+    typeof v['type'] === 'string' &&
+    Object.hasOwn(METHOD_SCHEDULING, v['type']) &&
+    typeof v['params'] === 'object' &&
+    v['params'] !== null
+  );
 }

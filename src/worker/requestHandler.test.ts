@@ -8,7 +8,11 @@ const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embedding
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 const detectorBackend = { provider: 'wasm' as const, dtypes: { detector: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 /** The detector moved to WASM after the load, as a lost GPU device makes it. */
-const detectorFellBack = { state: 'ready' as const, backend: { ...detectorBackend, reason: 'WASM: WebGPU failed (GPU device lost)', fallbackFrom: 'webgpu' as const }, loadMs: 40 };
+const detectorFellBack = {
+  state: 'ready' as const,
+  backend: { ...detectorBackend, reason: 'WASM: WebGPU failed (GPU device lost)', fallbackFrom: 'webgpu' as const },
+  loadMs: 40,
+};
 const cupCaption = {
   imageId: 'photo-1',
   text: 'A cup.',
@@ -45,12 +49,24 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
       context.announce({ type: 'backend', backend });
       const detector = params.detector
         ? { state: 'ready' as const, backend: detectorBackend, loadMs: 30 }
-        : { state: 'unavailable' as const, reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.' };
+        : {
+            state: 'unavailable' as const,
+            reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.',
+          };
       if (params.detector) setTimeout(() => context.announce({ type: 'detector', detector: detectorFellBack }), 0);
       // A real load waits for its files: a request that arrives meanwhile must wait for it.
       await new Promise((resolve) => setTimeout(resolve, 0));
       calls.push(`loaded ${params.pack.id}`);
-      return { packId: params.pack.id, methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' }, backend, loadMs: 12, projectionDim: 16, pool, detector, captioner: { state: 'none' as const } };
+      return {
+        packId: params.pack.id,
+        methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' },
+        backend,
+        loadMs: 12,
+        projectionDim: 16,
+        pool,
+        detector,
+        captioner: { state: 'none' as const },
+      };
     },
     async usePool() {
       calls.push('usePool');
@@ -96,7 +112,10 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     },
     async replayTurn(params) {
       calls.push(`replay ${params.dialogueId} turn ${params.turn}`);
-      return { reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }, { progress: () => undefined, announce: () => undefined }), score };
+      return {
+        reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }, { progress: () => undefined, announce: () => undefined }),
+        score,
+      };
     },
     async scoreReference(params) {
       calls.push(`score ${params.reference.length}`);
@@ -142,13 +161,19 @@ describe('worker request handler', () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
     await handle({ type: 'reply', id: 7, params: { history: [], texts: ['hello'], images: [], method: null } });
-    expect(events).toEqual([{ type: 'result', id: 7, method: 'reply', result: expect.objectContaining({ method: 'clip-sim', elements: [{ kind: 'text', text: 'hi', score: 0.5 }] }) }]);
+    expect(events).toEqual([
+      { type: 'result', id: 7, method: 'reply', result: expect.objectContaining({ method: 'clip-sim', elements: [{ kind: 'text', text: 'hi', score: 0.5 }] }) },
+    ]);
   });
 
   it('forwards progress and backend changes during a load, then the result', async () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
-    await handle({ type: 'loadPack', id: 1, params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    await handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
     expect(events.map((e) => e.type)).toEqual(['progress', 'backend', 'result']);
     expect(events[0]).toEqual({ type: 'progress', id: 1, progress: { file: 'onnx/text_model.onnx', loaded: 5, total: 10 } });
   });
@@ -174,7 +199,11 @@ describe('worker request handler', () => {
   it('runs requests one at a time, in order', async () => {
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, () => undefined);
-    void handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    void handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
     await handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
     expect(engine.calls).toEqual(['load a', 'loaded a', 'reply x']);
   });
@@ -184,7 +213,7 @@ describe('warm-up steps (idle requests)', () => {
   const warm = (id: number, step: 'reply-models' | 'text-turn' | 'image-ranking' | 'image-tower') => ({ type: 'warmUp', id, params: { step, method: null } });
   const reply = (id: number, text: string) => ({ type: 'reply', id, params: { history: [], texts: [text], images: [], method: null } });
 
-  it('runs a visitor\'s turn that arrives while warm-up steps are queued before the remaining steps', async () => {
+  it("runs a visitor's turn that arrives while warm-up steps are queued before the remaining steps", async () => {
     warmGate = gate();
     const events: WorkerEvent[] = [];
     const engine = fakeEngine();
@@ -205,7 +234,11 @@ describe('warm-up steps (idle requests)', () => {
     warmGate.open();
     const engine = fakeEngine();
     const handle = createRequestHandler(engine, () => undefined);
-    const loading = handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    const loading = handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
     const steps = [handle(warm(2, 'reply-models')), handle(warm(3, 'text-turn'))];
     const replied = handle(reply(4, 'x'));
     await Promise.all([loading, replied, ...steps]);
@@ -237,7 +270,11 @@ describe('the idle gate for background work', () => {
     engine.useIdleGate = (gate) => (whenIdle = gate);
     const handle = createRequestHandler(engine, () => undefined);
     await whenIdle();
-    const loading = handle({ type: 'loadPack', id: 1, params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false } });
+    const loading = handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
     const replied = handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
     const resumed = whenIdle().then(() => engine.calls.push('background batch'));
     // A warm-up step is idle work: it does not hold the background back.
@@ -251,7 +288,9 @@ describe('WorkerClient over the handler', () => {
   /** Connects a client to a handler in the same thread, as the worker boundary would. */
   function connected(): WorkerClient {
     const listeners: ((e: MessageEvent<WorkerEvent>) => void)[] = [];
-    const handle = createRequestHandler(fakeEngine(), (event) => queueMicrotask(() => listeners.forEach((l) => l({ data: event } as MessageEvent<WorkerEvent>))));
+    const handle = createRequestHandler(fakeEngine(), (event) =>
+      queueMicrotask(() => listeners.forEach((l) => l({ data: event } as MessageEvent<WorkerEvent>))),
+    );
     const port: WorkerPort = {
       postMessage: (message) => void handle(structuredClone(message)),
       addEventListener: ((type: string, listener: (e: MessageEvent<WorkerEvent>) => void) => {
@@ -266,15 +305,22 @@ describe('WorkerClient over the handler', () => {
     const progress: number[] = [];
     const backends: string[] = [];
     client.onBackendChange((b) => backends.push(b.provider));
-    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false }, (p) => progress.push(p.loaded));
+    const loaded = await client.call(
+      'loadPack',
+      { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+      (p) => progress.push(p.loaded),
+    );
     expect(loaded.pool.texts).toBe(3);
     expect(loaded.detector).toEqual({ state: 'unavailable', reason: expect.stringContaining('photos are described by the image encoder alone') });
     expect(progress).toEqual([5]);
     expect(backends).toEqual(['wasm']);
-    expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([[1, 0], [1, 0]]);
+    expect((await client.call('encodeTexts', { texts: ['a', 'b'] })).embeddings).toEqual([
+      [1, 0],
+      [1, 0],
+    ]);
   });
 
-  it('carries a replayed turn\'s reply and score, and a visitor reference\'s score, through the boundary', async () => {
+  it("carries a replayed turn's reply and score, and a visitor reference's score, through the boundary", async () => {
     const client = connected();
     const replayed = await client.call('replayTurn', { split: 'test', dialogueId: '12', turn: 1, method: null });
     expect(replayed.score).toEqual(score);
@@ -284,25 +330,38 @@ describe('WorkerClient over the handler', () => {
     expect((await client.call('listReferenceDialogues', { split: 'valid' })).split).toBe('valid');
   });
 
-  it('carries the detector\'s status at load, and its later changes, to the page', async () => {
+  it("carries the detector's status at load, and its later changes, to the page", async () => {
     const client = connected();
     const changes: unknown[] = [];
     client.onDetectorChange((d) => changes.push(d));
-    const loaded = await client.call('loadPack', { pack: { id: 'p', baseUrl: '/', files: [] }, detector: { baseUrl: '/models/detector/', files: ['detector.json', 'onnx/model.onnx'] }, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false });
+    const loaded = await client.call('loadPack', {
+      pack: { id: 'p', baseUrl: '/', files: [] },
+      detector: { baseUrl: '/models/detector/', files: ['detector.json', 'onnx/model.onnx'] },
+      pool: { kind: 'demo', baseUrl: '/pool/' },
+      forceWasm: false,
+    });
     expect(loaded.detector).toEqual({ state: 'ready', backend: detectorBackend, loadMs: 30 });
     await expect.poll(() => changes).toEqual([detectorFellBack]);
   });
 
-  it('carries a photo\'s grounded caption, its boxes and the detection time through the boundary', async () => {
+  it("carries a photo's grounded caption, its boxes and the detection time through the boundary", async () => {
     const client = connected();
-    const reply = await client.call('reply', { history: [], texts: [], images: [{ imageId: 'photo-7', name: 'coffee.jpg', blob: new Blob(['x']) }], method: null });
+    const reply = await client.call('reply', {
+      history: [],
+      texts: [],
+      images: [{ imageId: 'photo-7', name: 'coffee.jpg', blob: new Blob(['x']) }],
+      method: null,
+    });
     expect(reply.captions).toEqual([{ ...cupCaption, imageId: 'photo-7' }]);
     expect(reply.timings.detectMs).toBe(5);
   });
 
-  it('rejects a call with the worker\'s sentence and code', async () => {
+  it("rejects a call with the worker's sentence and code", async () => {
     const client = connected();
-    await expect(client.call('checkImage', { image: { name: 'notes.txt', blob: new Blob(['x']) } })).rejects.toMatchObject({ code: 'image-unsupported', message: '"notes.txt" is not an image this app can read.' });
+    await expect(client.call('checkImage', { image: { name: 'notes.txt', blob: new Blob(['x']) } })).rejects.toMatchObject({
+      code: 'image-unsupported',
+      message: '"notes.txt" is not an image this app can read.',
+    });
   });
 
   it('draws a CLEVR scene beside the queue, so a reply is answered while the picture is still being drawn', async () => {

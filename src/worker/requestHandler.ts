@@ -19,7 +19,11 @@ export type WorkerApi = { [K in WorkerMethod]: (params: WorkerMethods[K]['params
 };
 
 /** Calls the handler of a request's method with its params. */
-function callHandler<K extends WorkerMethod>(api: WorkerApi, request: Extract<WorkerRequest, { type: K }>, context: RequestContext): Promise<WorkerMethods[K]['result']> {
+function callHandler<K extends WorkerMethod>(
+  api: WorkerApi,
+  request: Extract<WorkerRequest, { type: K }>,
+  context: RequestContext,
+): Promise<WorkerMethods[K]['result']> {
   // TypeScript cannot correlate api[K] with the request's params of the same K; the mapped type guarantees it.
   const handler = api[request.type] as (params: WorkerMethods[K]['params'], context: RequestContext) => Promise<WorkerMethods[K]['result']>;
   return handler.call(api, request.params, context);

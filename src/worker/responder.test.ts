@@ -64,7 +64,11 @@ const TEXTS = ['hello there', 'what a nice cup of coffee', 'the mountains were l
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
 const photo: RgbaImage = { width: 600, height: 400, data: new Uint8Array(600 * 400 * 4).fill(200) };
 
-async function responderWith(detector: ObjectDetector | null, onDetectorFailed?: (reason: string) => void, encoder: ClipEncoder = fakeEncoder()): Promise<Responder> {
+async function responderWith(
+  detector: ObjectDetector | null,
+  onDetectorFailed?: (reason: string) => void,
+  encoder: ClipEncoder = fakeEncoder(),
+): Promise<Responder> {
   const analyzer = new PhotoAnalyzer(encoder, detector);
   const responder = new Responder(analyzer, null, 'no heads', undefined, onDetectorFailed);
   const images = [{ key: 'mug', sha256: 'a'.repeat(64) }];
@@ -75,18 +79,28 @@ async function responderWith(detector: ObjectDetector | null, onDetectorFailed?:
     imageKeys: images.map((m) => imageContentKey(m)),
     loadImage: async () => photo,
   });
-  responder.setPool(embedded, [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }], null, {}, async () => null);
+  responder.setPool(
+    embedded,
+    [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }],
+    null,
+    {},
+    async () => null,
+  );
   return responder;
 }
 
 function sharePhoto(responder: Responder, imageId: string): Promise<ReplyResult> {
-  return responder.reply({ history: [], texts: [], images: [{ imageId, name: `${imageId}.jpg`, blob: new Blob(['jpeg']) }], method: 'bm25' }, async () => photo, backend);
+  return responder.reply(
+    { history: [], texts: [], images: [{ imageId, name: `${imageId}.jpg`, blob: new Blob(['jpeg']) }], method: 'bm25' },
+    async () => photo,
+    backend,
+  );
 }
 
 const replyText = (reply: ReplyResult) => reply.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []));
 
 describe('Responder: every shared photo goes through the detector', () => {
-  it('captions a photo from its boxes, sends the boxes, and gives BM25 the caption as the photo\'s text', async () => {
+  it("captions a photo from its boxes, sends the boxes, and gives BM25 the caption as the photo's text", async () => {
     const detector = fakeDetector(() => [cup, spoon]);
     const responder = await responderWith(detector);
     // The test pack's image tower takes no grounding, so the pool's images are embedded without detection.
@@ -111,7 +125,7 @@ describe('Responder: every shared photo goes through the detector', () => {
     expect(replyText(reply)).toEqual(['what a nice cup of coffee']);
   });
 
-  it('says it can\'t tell when nothing is confident, and that sentence matches no dialogue', async () => {
+  it("says it can't tell when nothing is confident, and that sentence matches no dialogue", async () => {
     const reply = await sharePhoto(await responderWith(fakeDetector(() => [{ ...cup, score: 0.4 }])), 'p2');
     expect(reply.captions[0]).toMatchObject({ text: "I can't tell what is in this photo.", source: 'grounded', confident: false, score: 0 });
     expect(reply.captions[0]!.detections!.objects.map((o) => o.label)).toEqual(['cup']);
@@ -120,7 +134,9 @@ describe('Responder: every shared photo goes through the detector', () => {
 
   it('without a detector, captions from the caption bank by the image embedding, as before', async () => {
     const reply = await sharePhoto(await responderWith(null), 'p3');
-    expect(reply.captions).toEqual([{ imageId: 'p3', text: 'A photo of a coffee mug.', source: 'image-encoder', confident: true, score: expect.any(Number), detections: null }]);
+    expect(reply.captions).toEqual([
+      { imageId: 'p3', text: 'A photo of a coffee mug.', source: 'image-encoder', confident: true, score: expect.any(Number), detections: null },
+    ]);
     expect(reply.timings.detectMs).toBe(0);
   });
 
@@ -145,7 +161,11 @@ describe('Responder: every shared photo goes through the detector', () => {
   it('an image tower that fails still fails the reply, and the detector is not blamed', async () => {
     const failures: string[] = [];
     const encoder = fakeEncoder();
-    const responder = await responderWith(fakeDetector(() => [cup]), (reason) => failures.push(reason), encoder);
+    const responder = await responderWith(
+      fakeDetector(() => [cup]),
+      (reason) => failures.push(reason),
+      encoder,
+    );
     encoder.encodeImages = async () => {
       throw new EngineError('backend-failed', 'The image encoder failed.');
     };

@@ -6,8 +6,29 @@ import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import type { EmbeddedPool, EmbeddingCache, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import type { ResponseHeads } from '../engine/response/heads';
 import type { LocalHeads } from '../engine/response/localHeads';
-import { type PhotoCaptioner, type PoolImage, type ReplyChoice, ReplySession, type SessionChat, type SessionElement, type SessionPool, type SessionReply, type SessionTurn } from '../engine/response/session';
-import type { HistoryElement, HistoryTurn, ImagePayload, ReferenceDialogue, ReferenceElement, ReplayTurnResult, ReplyResult, ResponseMethodId, ResponseMethods, WorkerMethods } from './protocol';
+import {
+  type PhotoCaptioner,
+  type PoolImage,
+  type ReplyChoice,
+  ReplySession,
+  type SessionChat,
+  type SessionElement,
+  type SessionPool,
+  type SessionReply,
+  type SessionTurn,
+} from '../engine/response/session';
+import type {
+  HistoryElement,
+  HistoryTurn,
+  ImagePayload,
+  ReferenceDialogue,
+  ReferenceElement,
+  ReplayTurnResult,
+  ReplyResult,
+  ResponseMethodId,
+  ResponseMethods,
+  WorkerMethods,
+} from './protocol';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
 
@@ -37,7 +58,13 @@ export class Responder {
     /** The pack's conversational encoder, or null. */
     chat?: SessionChat | null,
   ) {
-    this.session = new ReplySession(analyzer, heads, { cache, onDetectorFailed, captioner: captioner?.captioner ?? null, onCaptionerFailed: captioner?.onFailed, chat: chat ?? null });
+    this.session = new ReplySession(analyzer, heads, {
+      cache,
+      onDetectorFailed,
+      captioner: captioner?.captioner ?? null,
+      onCaptionerFailed: captioner?.onFailed,
+      chat: chat ?? null,
+    });
   }
 
   /**
@@ -106,7 +133,10 @@ export class Responder {
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
     this.session.requirePool();
     const latest: HistoryTurn = {
-      elements: [...params.images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob })), ...params.texts.map((text) => ({ kind: 'text' as const, text }))],
+      elements: [
+        ...params.images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob })),
+        ...params.texts.map((text) => ({ kind: 'text' as const, text })),
+      ],
     };
     if (latest.elements.length === 0) throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
     const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), choice(params.method));
@@ -124,7 +154,11 @@ export class Responder {
     this.session.requirePool();
     if (params.reference.length === 0) throw new EngineError('invalid-input', 'Your answer is empty. Type something or add a photo.');
     for (const e of params.reply) {
-      if (e.kind === 'poolImage' && this.session.poolImageRow(e.key) === undefined) throw new EngineError('invalid-input', 'This reply shows an image of a pool that is no longer in use, so it cannot be compared. Choose that pool under "Reply from", or answer a newer reply.');
+      if (e.kind === 'poolImage' && this.session.poolImageRow(e.key) === undefined)
+        throw new EngineError(
+          'invalid-input',
+          'This reply shows an image of a pool that is no longer in use, so it cannot be compared. Choose that pool under "Reply from", or answer a newer reply.',
+        );
     }
     const [reply, reference] = sessionTurns([{ elements: params.reply }, { elements: params.reference }], decode);
     return this.session.scoreReference(reply!.elements, reference!.elements);
@@ -159,7 +193,14 @@ export class Responder {
         ...(s.preferred ? { preferred: s.preferred } : {}),
         candidates: s.candidates.map((c) =>
           s.intent === 'image'
-            ? { kind: 'poolImage' as const, label: image(c.index).label, key: image(c.index).key, url: image(c.index).url, alt: image(c.index).alt, score: c.score }
+            ? {
+                kind: 'poolImage' as const,
+                label: image(c.index).label,
+                key: image(c.index).key,
+                url: image(c.index).url,
+                alt: image(c.index).alt,
+                score: c.score,
+              }
             : { kind: 'text' as const, label: pool.texts[c.index]!, score: c.score },
         ),
       })),

@@ -23,15 +23,22 @@ export class VideoService {
 
   private load(ref: AvsdRef | null, plan: () => Promise<ExecutionPlan>) {
     this.loaded ??= (async () => {
-      if (!ref) return { speech: null, rankers: null, problems: [`models/avsd is missing, so speech is not looked for and questions about videos cannot be answered. ${MISSING_ADVICE}`] };
+      if (!ref)
+        return {
+          speech: null,
+          rankers: null,
+          problems: [`models/avsd is missing, so speech is not looked for and questions about videos cannot be answered. ${MISSING_ADVICE}`],
+        };
       const source = new FetchPackSource(ref.baseUrl, MISSING_ADVICE);
       const files = new Set(ref.files);
       const runPlan = await plan();
       const problems: string[] = [];
-      const speech = await SpeechDetector.load(source, files, runPlan, { missingAdvice: `speech is not looked for in videos. ${MISSING_ADVICE}` }).catch((error: unknown) => {
-        problems.push(`The voice-activity model (${VAD_MODEL_FILE}) could not be loaded, so speech is not looked for: ${errorMessage(error)}`);
-        return null;
-      });
+      const speech = await SpeechDetector.load(source, files, runPlan, { missingAdvice: `speech is not looked for in videos. ${MISSING_ADVICE}` }).catch(
+        (error: unknown) => {
+          problems.push(`The voice-activity model (${VAD_MODEL_FILE}) could not be loaded, so speech is not looked for: ${errorMessage(error)}`);
+          return null;
+        },
+      );
       const rankers = await AvsdRankers.load(source, ref.files, runPlan, 'page').catch((error: unknown) => {
         problems.push(`The video answer rankers could not be loaded, so questions about videos cannot be answered: ${errorMessage(error)}`);
         return null;
@@ -44,7 +51,11 @@ export class VideoService {
   async analyze(video: VideoPayload, ref: AvsdRef | null, photos: PhotoAnalyzer | null, plan: () => Promise<ExecutionPlan>): Promise<VideoAnalyzed> {
     const { speech, problems } = await this.load(ref, plan);
     const analysis = await analyzeVideo(
-      { seconds: video.seconds, frames: video.frames.map((f) => ({ time: f.time, image: { width: f.width, height: f.height, data: f.pixels } })), audio: video.audio },
+      {
+        seconds: video.seconds,
+        frames: video.frames.map((f) => ({ time: f.time, image: { width: f.width, height: f.height, data: f.pixels } })),
+        audio: video.audio,
+      },
       { photos, speech },
     );
     const round = (v: number) => Math.round(v * 1000) / 1000;
@@ -57,7 +68,13 @@ export class VideoService {
         detections: f.detections ? shownDetections(f.detections) : null,
         shapes: f.blobs.map((b) => ({ label: `${b.color} ${b.shape}`, x: round(b.x), y: round(b.y) })),
       })),
-      timeline: analysis.timeline ? { frameSeconds: analysis.timeline.frameSeconds, loudnessDb: analysis.timeline.loudnessDb.map((v) => Math.round(v * 10) / 10), speech: analysis.timeline.speech.map((v) => Math.round(v * 100) / 100) } : null,
+      timeline: analysis.timeline
+        ? {
+            frameSeconds: analysis.timeline.frameSeconds,
+            loudnessDb: analysis.timeline.loudnessDb.map((v) => Math.round(v * 10) / 10),
+            speech: analysis.timeline.speech.map((v) => Math.round(v * 100) / 100),
+          }
+        : null,
       speechChecked: analysis.speechChecked,
       detectorUsed: photos?.detector != null,
       problems,
@@ -72,6 +89,11 @@ export class VideoService {
     if (params.features.video.length !== VIDEO_FEATURES || params.features.audio.length !== AUDIO_FEATURES) {
       throw new Error('This video was analyzed by another version of the app; share it again to ask about it.');
     }
-    return answerFromBank(rankers, { question: params.question, earlier: params.earlier, video: Float32Array.from(params.features.video), audio: Float32Array.from(params.features.audio) });
+    return answerFromBank(rankers, {
+      question: params.question,
+      earlier: params.earlier,
+      video: Float32Array.from(params.features.video),
+      audio: Float32Array.from(params.features.audio),
+    });
   }
 }

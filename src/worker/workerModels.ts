@@ -7,7 +7,17 @@ import { type PoolMediaItem, parseMediaCatalogue, parseTextCatalogue } from '../
 import { EngineError, errorMessage } from '../engine/errors';
 import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort } from '../engine/onnx/ortSessions';
-import { type EmbeddedPool, type PoolEmbeddingsFile, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS, completeDeferredRows, embedPool, imageContentKey, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
+import {
+  type EmbeddedPool,
+  type PoolEmbeddingsFile,
+  type PoolImageItem,
+  type PoolTextItem,
+  POOL_STARTER_MS,
+  completeDeferredRows,
+  embedPool,
+  imageContentKey,
+  parsePoolEmbeddings,
+} from '../engine/pool/poolEmbeddings';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type SessionChat, sessionChat } from '../engine/response/session';
@@ -22,7 +32,16 @@ import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { StoredPackSource } from '../persistence/packStore';
-import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues, saveManifest } from '../persistence/datasetDb';
+import {
+  type StoredDataset,
+  deleteDataset,
+  deleteDatasetImage,
+  embeddingCache,
+  getDataset,
+  loadDatasetImage,
+  loadDialogues,
+  saveManifest,
+} from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { ClevrService } from './clevrService';
@@ -31,7 +50,23 @@ import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource, isOffline } from './fetchPackSource';
 import type { RequestContext, WorkerApi } from './requestHandler';
-import type { BackendState, CaptionerRef, ClevrLoaded, ClevrQuestionParams, ClevrRef, CaptionerStatus, DatasetFile, DatasetImported, DetectorRef, DetectorStatus, FileProgress, LocalHeadsStatus, PoolLoaded, PoolRef, PoolRowsStatus } from './protocol';
+import type {
+  BackendState,
+  CaptionerRef,
+  ClevrLoaded,
+  ClevrQuestionParams,
+  ClevrRef,
+  CaptionerStatus,
+  DatasetFile,
+  DatasetImported,
+  DetectorRef,
+  DetectorStatus,
+  FileProgress,
+  LocalHeadsStatus,
+  PoolLoaded,
+  PoolRef,
+  PoolRowsStatus,
+} from './protocol';
 import type { WorkerMethods } from './protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
@@ -138,13 +173,19 @@ export class WorkerModels implements WorkerApi {
     this.announceDetector = onDetector;
     const packSource = params.pack.stored ? new StoredPackSource(params.pack.id) : new FetchPackSource(params.pack.baseUrl);
     const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend });
-    if (encoder.backend.provider === 'webgpu') this.watchDeviceLoss(() => this.encoder === encoder, (reason) => encoder.fallBackToWasm(reason));
+    if (encoder.backend.provider === 'webgpu')
+      this.watchDeviceLoss(
+        () => this.encoder === encoder,
+        (reason) => encoder.fallBackToWasm(reason),
+      );
     // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
     let heads: ResponseHeads | null = null;
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
     try {
       heads = await ResponseHeads.load(packSource, new Set(params.pack.files), encoder.fingerprint);
-      if (heads) note = 'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
+      if (heads)
+        note =
+          'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
     }
@@ -175,18 +216,45 @@ export class WorkerModels implements WorkerApi {
     this.packId = params.pack.id;
     this.hasPythonHeads = heads !== null;
     this.heads = heads;
-    if (!heads) note = 'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
+    if (!heads)
+      note =
+        'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
     const onCaptionerFailed = (reason: string) => {
       console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
-      if (this.captioner === captioner) onCaptioner({ state: 'unavailable', reason: `The captioner failed on a photo (${reason.replace(/\.$/, '')}), so photos keep their grounded captions from now on. Reload the page to try it again.` });
+      if (this.captioner === captioner)
+        onCaptioner({
+          state: 'unavailable',
+          reason: `The captioner failed on a photo (${reason.replace(/\.$/, '')}), so photos keep their grounded captions from now on. Reload the page to try it again.`,
+        });
     };
-    this.responder = new Responder(analyzer, heads, note + chatNote, embeddingCache, (reason) => detector && this.detectorFailed(detector, reason), captioner && { captioner, onFailed: onCaptionerFailed }, chat);
+    this.responder = new Responder(
+      analyzer,
+      heads,
+      note + chatNote,
+      embeddingCache,
+      (reason) => detector && this.detectorFailed(detector, reason),
+      captioner && { captioner, onFailed: onCaptionerFailed },
+      chat,
+    );
     const pool = await this.loadPool({ pool: params.pool }, onProgress);
-    return { packId: params.pack.id, methods: this.responder.methods(), backend: encoder.backend, loadMs: nowMs() - start, projectionDim: encoder.config.projectionDim, pool, detector: this.detectorStatus(detectorStatus), captioner: captionerStatus };
+    return {
+      packId: params.pack.id,
+      methods: this.responder.methods(),
+      backend: encoder.backend,
+      loadMs: nowMs() - start,
+      projectionDim: encoder.config.projectionDim,
+      pool,
+      detector: this.detectorStatus(detectorStatus),
+      captioner: captionerStatus,
+    };
   }
 
   /** The captioning model, or null with a sentence saying why: its failure never stops the pack (photos keep grounded captions). */
-  private async loadCaptioner(ref: CaptionerRef | null, plan: ExecutionPlan, onProgress: (p: FileProgress) => void): Promise<{ captioner: ImageCaptioner | null; status: CaptionerStatus }> {
+  private async loadCaptioner(
+    ref: CaptionerRef | null,
+    plan: ExecutionPlan,
+    onProgress: (p: FileProgress) => void,
+  ): Promise<{ captioner: ImageCaptioner | null; status: CaptionerStatus }> {
     if (!ref) return { captioner: null, status: { state: 'none' } };
     const start = nowMs();
     try {
@@ -195,14 +263,27 @@ export class WorkerModels implements WorkerApi {
       return { captioner, status: { state: 'ready', id: ref.id, provider: captioner.provider, dtype: captioner.dtype, loadMs: nowMs() - start } };
     } catch (error) {
       console.warn('The captioner could not be loaded:', errorMessage(error));
-      return { captioner: null, status: { state: 'unavailable', reason: `The captioner ${ref.id} could not be loaded: ${errorMessage(error).replace(/\.$/, '')}. Photos keep their grounded captions.` } };
+      return {
+        captioner: null,
+        status: {
+          state: 'unavailable',
+          reason: `The captioner ${ref.id} could not be loaded: ${errorMessage(error).replace(/\.$/, '')}. Photos keep their grounded captions.`,
+        },
+      };
     }
   }
 
   /** The object detector, or null with a sentence saying why: its failure never stops the pack. */
-  private async loadDetector(ref: DetectorRef | null, plan: ExecutionPlan, onProgress: (p: FileProgress) => void): Promise<{ detector: ObjectDetector | null; status: DetectorStatus }> {
+  private async loadDetector(
+    ref: DetectorRef | null,
+    plan: ExecutionPlan,
+    onProgress: (p: FileProgress) => void,
+  ): Promise<{ detector: ObjectDetector | null; status: DetectorStatus }> {
     if (!ref) {
-      return { detector: null, status: { state: 'unavailable', reason: `The object detector is not installed (models/detector/ has no detector.json), so ${DETECTOR_MISSING_ADVICE}` } };
+      return {
+        detector: null,
+        status: { state: 'unavailable', reason: `The object detector is not installed (models/detector/ has no detector.json), so ${DETECTOR_MISSING_ADVICE}` },
+      };
     }
     const start = nowMs();
     let detector: ObjectDetector | null = null;
@@ -218,7 +299,11 @@ export class WorkerModels implements WorkerApi {
       });
       loadMs = nowMs() - start;
       const loaded = detector;
-      if (loaded.backend.provider === 'webgpu') this.watchDeviceLoss(() => this.detector === loaded, (reason) => loaded.fallBackToWasm(reason));
+      if (loaded.backend.provider === 'webgpu')
+        this.watchDeviceLoss(
+          () => this.detector === loaded,
+          (reason) => loaded.fallBackToWasm(reason),
+        );
       return { detector: loaded, status: { state: 'ready', backend: loaded.backend, loadMs } };
     } catch (error) {
       console.warn('The object detector could not be loaded:', errorMessage(error));
@@ -255,7 +340,10 @@ export class WorkerModels implements WorkerApi {
     this.detector = null;
     this.analyzer = new PhotoAnalyzer(this.encoder, null);
     // Not released: a dataset being embedded in the background may still hold the analyzer that uses it.
-    this.announceDetector({ state: 'unavailable', reason: `The object detector failed on a photo (${reason.replace(/\.$/, '')}), so photos are now described by the image encoder alone. Reload the page to try the detector again.` });
+    this.announceDetector({
+      state: 'unavailable',
+      reason: `The object detector failed on a photo (${reason.replace(/\.$/, '')}), so photos are now described by the image encoder alone. Reload the page to try the detector again.`,
+    });
   }
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
@@ -282,7 +370,13 @@ export class WorkerModels implements WorkerApi {
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
       // Rows the file lacks are computed after Ready, the most used in the train split first.
       const train = await this.dialogues(ref, 'train').catch(() => null);
-      const byUse = train ? rowsByUse(train, textItems.map((t) => t.text), images.map((m) => m.key)) : null;
+      const byUse = train
+        ? rowsByUse(
+            train,
+            textItems.map((t) => t.text),
+            images.map((m) => m.key),
+          )
+        : null;
       const readImage = async (item: PoolMediaItem) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels;
       const mediaByKey = new Map(images.map((m) => [m.key, m]));
       loadImage = (item) => readImage(mediaByKey.get(item.key)!);
@@ -312,9 +406,11 @@ export class WorkerModels implements WorkerApi {
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
     }
-    if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
+    if (this.encoder !== encoder)
+      throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder);
-    if (this.encoder !== encoder) throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
+    if (this.encoder !== encoder)
+      throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
     this.dialogueSource = ref;
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
@@ -327,7 +423,9 @@ export class WorkerModels implements WorkerApi {
       rows.session,
       () =>
         this.dialogues(ref, 'train').catch((error: unknown) => {
-          console.warn(`No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`);
+          console.warn(
+            `No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`,
+          );
           return null;
         }),
       // The demo's train split comes with its inviting phrases (npm run pool:keys); the session checks they were learned from it.
@@ -361,7 +459,10 @@ export class WorkerModels implements WorkerApi {
     encoder: PhotoAnalyzer,
     loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined,
     stale: () => boolean,
-  ): { session: { textsComplete: Promise<void>; imagesComplete: Promise<void>; rowsWanted: () => void }; eagerFor: (ms: number, onTick: (elapsedMs: number) => void) => Promise<void> } {
+  ): {
+    session: { textsComplete: Promise<void>; imagesComplete: Promise<void>; rowsWanted: () => void };
+    eagerFor: (ms: number, onTick: (elapsedMs: number) => void) => Promise<void>;
+  } {
     const total = { texts: embedded.pendingTexts.size, images: embedded.pendingImages.size };
     let rowsWanted = () => undefined as void;
     const demand = new Promise<void>((resolve) => (rowsWanted = resolve));
@@ -377,7 +478,11 @@ export class WorkerModels implements WorkerApi {
     const session = { textsComplete, imagesComplete, rowsWanted: () => rowsWanted() };
     if (total.texts + total.images === 0) return { session, eagerFor: async () => undefined };
     const announce = () =>
-      this.announcePoolRows({ poolId, texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts }, images: { done: total.images - embedded.pendingImages.size, total: total.images } });
+      this.announcePoolRows({
+        poolId,
+        texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts },
+        images: { done: total.images - embedded.pendingImages.size, total: total.images },
+      });
     announce();
     let eagerUntil = 0;
     let wake = () => undefined as void;
@@ -423,7 +528,13 @@ export class WorkerModels implements WorkerApi {
    * else computed with a progress bar) and, for the demo pool, its stored contexts. Null without an
    * encoder; the encoder's methods are then not offered, and a failure here leaves the others working.
    */
-  private async chatPool(ref: PoolRef, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, images: readonly PoolImageInfo[], progress: (phase: string, done: number, total: number) => void, cancelled: () => boolean) {
+  private async chatPool(
+    ref: PoolRef,
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    images: readonly PoolImageInfo[],
+    progress: (phase: string, done: number, total: number) => void,
+    cancelled: () => boolean,
+  ) {
     const chat = this.chat;
     if (!chat) return null;
     try {
@@ -438,7 +549,17 @@ export class WorkerModels implements WorkerApi {
         cancelled,
       });
       const stored = base ? await fetchStoredContexts(`${base}.contexts`) : null;
-      return { textKeys: keys.textKeys, imageKeys: keys.imageKeys, contexts: stored ? resolveStoredContexts(stored, chat.encoder, embedded.texts.map((t) => t.text)) : null };
+      return {
+        textKeys: keys.textKeys,
+        imageKeys: keys.imageKeys,
+        contexts: stored
+          ? resolveStoredContexts(
+              stored,
+              chat.encoder,
+              embedded.texts.map((t) => t.text),
+            )
+          : null,
+      };
     } catch (error) {
       if (cancelled()) throw error;
       console.warn(`The conversational encoder's keys of this pool could not be made: ${errorMessage(error)}`);
@@ -451,7 +572,13 @@ export class WorkerModels implements WorkerApi {
    * trained here on the pool's train split (early-stopped on its valid split) in slices, so replies
    * go on meanwhile (zero-shot). Loading another pack or pool cancels it.
    */
-  private async trainLocalHeads(encoder: ClipEncoder, responder: Responder, ref: PoolRef, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, trainIfMissing: boolean): Promise<void> {
+  private async trainLocalHeads(
+    encoder: ClipEncoder,
+    responder: Responder,
+    ref: PoolRef,
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    trainIfMissing: boolean,
+  ): Promise<void> {
     const packId = this.packId;
     const current = () => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded;
     const announce = (status: LocalHeadsStatus) => {
@@ -466,7 +593,10 @@ export class WorkerModels implements WorkerApi {
       if (!local && !trainIfMissing) return;
       if (!local) {
         const valid = await this.dialogues(ref, 'valid').catch(() => {
-          throw new EngineError('dataset-invalid', 'The pool has no valid split to choose the training epochs on, so clip-map and the intent head are not trained: replies stay zero-shot.');
+          throw new EngineError(
+            'dataset-invalid',
+            'The pool has no valid split to choose the training epochs on, so clip-map and the intent head are not trained: replies stay zero-shot.',
+          );
         });
         announce({ state: 'training', phase: 'Starting', done: 0, total: 1 });
         local = await responder.replySession.learnLocalHeads(valid, {
@@ -476,7 +606,9 @@ export class WorkerModels implements WorkerApi {
           },
           onProgress: (phase, done, total) => announce({ state: 'training', phase, done, total }),
         });
-        await localHeadsCache.put(cacheKey, storeLocalHeads(local)).catch((error: unknown) => console.warn(`The trained heads could not be cached: ${errorMessage(error)}`));
+        await localHeadsCache
+          .put(cacheKey, storeLocalHeads(local))
+          .catch((error: unknown) => console.warn(`The trained heads could not be cached: ${errorMessage(error)}`));
       }
       if (!current()) return;
       const f = local.figures;
@@ -488,7 +620,10 @@ export class WorkerModels implements WorkerApi {
     } catch (error) {
       if (!current()) return;
       console.warn('clip-map and the intent head were not trained:', errorMessage(error));
-      announce({ state: 'unavailable', reason: `clip-map and the intent head could not be trained in this browser (${errorMessage(error).replace(/\.$/, '')}); replies stay zero-shot.` });
+      announce({
+        state: 'unavailable',
+        reason: `clip-map and the intent head could not be trained in this browser (${errorMessage(error).replace(/\.$/, '')}); replies stay zero-shot.`,
+      });
     }
   }
 
@@ -548,7 +683,10 @@ export class WorkerModels implements WorkerApi {
     }
     if (dataset.images.length === 0 && dataset.texts.length === 0) {
       await deleteDataset(dataset.id);
-      throw new EngineError('dataset-invalid', `None of the images of "${dataset.name}" could be decoded (${dataset.problems.slice(-3).join(' ')}), and it has no texts, so it was removed.`);
+      throw new EngineError(
+        'dataset-invalid',
+        `None of the images of "${dataset.name}" could be decoded (${dataset.problems.slice(-3).join(' ')}), and it has no texts, so it was removed.`,
+      );
     }
     if (dataset.status !== 'ready') {
       dataset.status = 'ready';
@@ -579,7 +717,10 @@ export class WorkerModels implements WorkerApi {
       cache: embeddingCache,
       onProgress: ({ phase, done, total }) => {
         // The page deletes datasets itself; whether this one still exists is checked once per batch.
-        void getDataset(dataset.id).then((d) => (deleted ||= d === undefined), () => undefined);
+        void getDataset(dataset.id).then(
+          (d) => (deleted ||= d === undefined),
+          () => undefined,
+        );
         onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total });
       },
       cancelled: () => this.encoder !== encoder || deleted,
@@ -649,13 +790,22 @@ export class WorkerModels implements WorkerApi {
         if (source.kind === 'demo') {
           // The train split comes with the offline install; valid and test are stored the first time they are read.
           const blob = await fetchBlob(`${source.baseUrl.replace(/pool\/$/, '')}dialogues/${file}`).catch((error: unknown) => {
-            throw isOffline() ? new EngineError('pack-file-missing', `This device is offline, and the ${split} dialogues were never stored for offline use: they are kept once Replay has opened them while online. Connect to the network and open them in Replay once.`) : error;
+            throw isOffline()
+              ? new EngineError(
+                  'pack-file-missing',
+                  `This device is offline, and the ${split} dialogues were never stored for offline use: they are kept once Replay has opened them while online. Connect to the network and open them in Replay once.`,
+                )
+              : error;
           });
           const bytes = new Uint8Array(await blob.arrayBuffer());
           return parseConversationsBytes(bytes, { file: `dialogues/${file}` });
         }
         const stored = await loadDialogues<unknown>(source.datasetId, split);
-        if (!stored) throw new EngineError('dataset-invalid', `The dataset in use has no ${split} split, so it has no reference dialogues to replay. Choose another split, or the demo pool under "Reply from".`);
+        if (!stored)
+          throw new EngineError(
+            'dataset-invalid',
+            `The dataset in use has no ${split} split, so it has no reference dialogues to replay. Choose another split, or the demo pool under "Reply from".`,
+          );
         return stored.map((r, index) => readDialogueRecord(r, { file, index }));
       })();
       records.catch(() => this.referenceSplits.delete(cacheKey)); // a failed fetch may succeed next time
@@ -685,12 +835,15 @@ export class WorkerModels implements WorkerApi {
   async encodeImages(params: Parameters<WorkerApi['encodeImages']>[0]) {
     this.ready();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
-    const embeddings = params.grounding ? await this.ready().encoder.encodeImages(images, params.grounding) : await this.embeddingAnalyzer()!.encodeImages(images);
+    const embeddings = params.grounding
+      ? await this.ready().encoder.encodeImages(images, params.grounding)
+      : await this.embeddingAnalyzer()!.encodeImages(images);
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
   private ready(): { encoder: ClipEncoder; analyzer: PhotoAnalyzer; pool: ActivePool } {
-    if (!this.encoder || !this.analyzer || !this.pool) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
+    if (!this.encoder || !this.analyzer || !this.pool)
+      throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return { encoder: this.encoder, analyzer: this.analyzer, pool: this.pool };
   }
 
@@ -718,9 +871,15 @@ function sentence(text: string): string {
 
 async function fetchBlob(url: string): Promise<Blob> {
   const response = await fetch(url).catch((cause: unknown) => {
-    throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, { cause });
+    throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, {
+      cause,
+    });
   });
-  if (!response.ok) throw new EngineError('pack-file-missing', `${url} is missing (HTTP ${response.status}). Restore the pool (see docs/response-engine.md, "Candidate pool") and reload.`);
+  if (!response.ok)
+    throw new EngineError(
+      'pack-file-missing',
+      `${url} is missing (HTTP ${response.status}). Restore the pool (see docs/response-engine.md, "Candidate pool") and reload.`,
+    );
   return response.blob();
 }
 
@@ -747,7 +906,12 @@ async function fetchStoredContexts(base: string) {
  * Hands the heads the demo pool's shipped DE++ image keys (npm run pool:keys) when they fit this pool
  * and these heads; otherwise the first image step computes them, as without the file.
  */
-async function useShippedDeppKeys(heads: ResponseHeads, base: string, embedded: EmbeddedPool<PoolTextItem, PoolImageItem>, clipFingerprint: string): Promise<void> {
+async function useShippedDeppKeys(
+  heads: ResponseHeads,
+  base: string,
+  embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+  clipFingerprint: string,
+): Promise<void> {
   const file = await fetchPrecomputed(base);
   if (!file) return;
   try {

@@ -27,12 +27,34 @@ describe('tokenizeCaption (coco-caption PTBTokenizer, then its punctuation filte
     expect(tokenizeCaption('\u2019Quoted\u2019 \u201Cdouble\u201D \u2014 dash\u2026')).toEqual(['quoted', 'double', 'dash']);
   });
 
-  it('keeps hyphenated words, numbers, acronyms, o\'clock and symbols that are not in the list', () => {
+  it("keeps hyphenated words, numbers, acronyms, o'clock and symbols that are not in the list", () => {
     expect(tokenizeCaption('A black-and-white photo of 1,000 birds at 3:30 p.m. in the U.S.')).toEqual([
-      'a', 'black-and-white', 'photo', 'of', '1,000', 'birds', 'at', '3:30', 'p.m.', 'in', 'the', 'u.s.',
+      'a',
+      'black-and-white',
+      'photo',
+      'of',
+      '1,000',
+      'birds',
+      'at',
+      '3:30',
+      'p.m.',
+      'in',
+      'the',
+      'u.s.',
     ]);
     expect(tokenizeCaption("5 o'clock; the dogs' bowls are 1/2 full & $5 each")).toEqual([
-      '5', "o'clock", 'the', 'dogs', 'bowls', 'are', '1/2', 'full', '&', '$', '5', 'each',
+      '5',
+      "o'clock",
+      'the',
+      'dogs',
+      'bowls',
+      'are',
+      '1/2',
+      'full',
+      '&',
+      '$',
+      '5',
+      'each',
     ]);
   });
 
@@ -46,7 +68,7 @@ describe('tokenizeCaption (coco-caption PTBTokenizer, then its punctuation filte
   });
 });
 
-describe('BLEU (Papineni et al. 2002) as coco-caption\'s corpus BleuScorer', () => {
+describe("BLEU (Papineni et al. 2002) as coco-caption's corpus BleuScorer", () => {
   it('sums clipped counts over images and takes the brevity penalty from summed lengths', () => {
     // Image 1: "the cat sat on the mat" (6) against "the cat is on the mat" (6) and "there is a cat on the mat" (7).
     //   1-grams: the x2 (clip 2, ref 1 has two), cat, sat (0), on, mat -> 5 of 6
@@ -56,10 +78,7 @@ describe('BLEU (Papineni et al. 2002) as coco-caption\'s corpus BleuScorer', () 
     // Image 2: "a dog" (2) against "a dog runs" (3) and "a big dog runs" (4).
     //   1-grams 2 of 2; 2-grams "a dog" 1 of 1; no 3- or 4-grams; closest reference length 3
     // Corpus: p1 = 7/8, p2 = 4/6, p3 = 1/4, p4 = (0 + 1e-15) / 3; c = 8, r = 9, BP = exp(1 - 9/8).
-    const result = bleu([
-      item('the cat sat on the mat', 'the cat is on the mat', 'there is a cat on the mat'),
-      item('a dog', 'a dog runs', 'a big dog runs'),
-    ]);
+    const result = bleu([item('the cat sat on the mat', 'the cat is on the mat', 'there is a cat on the mat'), item('a dog', 'a dog runs', 'a big dog runs')]);
     expect(result.matches).toEqual([7, 4, 1, 0]);
     expect(result.candidateNgrams).toEqual([8, 6, 4, 3]);
     expect(result.candidateLength).toBe(8);
@@ -98,7 +117,7 @@ describe('BLEU (Papineni et al. 2002) as coco-caption\'s corpus BleuScorer', () 
   });
 });
 
-describe('ROUGE-L (Lin 2004) as coco-caption\'s Rouge, beta = 1.2', () => {
+describe("ROUGE-L (Lin 2004) as coco-caption's Rouge, beta = 1.2", () => {
   it('scores the LCS precision and recall of one reference', () => {
     // "a man riding a red bike" (6) vs "a man is riding a bike down the hill" (9): LCS = a man riding a bike = 5.
     // P = 5/6, R = 5/9, F = (1 + 1.44) P R / (R + 1.44 P) = 1.129630 / 1.755556 = 0.643460
@@ -126,8 +145,8 @@ describe('ROUGE-L (Lin 2004) as coco-caption\'s Rouge, beta = 1.2', () => {
   });
 });
 
-describe('CIDEr-D (Vedantam et al. 2015) as coco-caption\'s CiderScorer', () => {
-  it('weights n-grams by tf-idf with df from the evaluated images\' reference sets', () => {
+describe("CIDEr-D (Vedantam et al. 2015) as coco-caption's CiderScorer", () => {
+  it("weights n-grams by tf-idf with df from the evaluated images' reference sets", () => {
     // N = 3 images; a = ln 3, b = ln 3 - ln 2 = ln 1.5.
     //   image 1 refs "black cat", "black dog"; image 2 ref "white dog"; image 3 ref "white cat".
     //   df: black 1, cat 2, dog 2, white 2; every reference bigram 1. idf: black a, cat/dog/white b, bigrams a.
@@ -138,7 +157,8 @@ describe('CIDEr-D (Vedantam et al. 2015) as coco-caption\'s CiderScorer', () => 
     // Image 2, candidate "black dog" = (black a, dog b) vs "white dog" = (white b, dog b):
     //   sim_1 = b.b / (sqrt(a^2+b^2) sqrt(2) b) = b / (sqrt 2 sqrt(a^2+b^2)); sim_2 = 0 ("black dog" vs "white dog").
     // Image 3, candidate "white cat" = its reference: sim_1 = sim_2 = 1, score = 10 x 2/4 = 5.
-    const a = Math.log(3), b = Math.log(1.5);
+    const a = Math.log(3),
+      b = Math.log(1.5);
     const image1 = (10 * ((1 + (a * a) / (a * a + b * b) + 1) / 4)) / 2; // 3.600146
     const image2 = (10 * (b / (Math.SQRT2 * Math.sqrt(a * a + b * b)))) / 4; // 0.612074
     const result = ciderD([item('black cat', 'black cat', 'black dog'), item('black dog', 'white dog'), item('white cat', 'white cat')]);
@@ -149,7 +169,7 @@ describe('CIDEr-D (Vedantam et al. 2015) as coco-caption\'s CiderScorer', () => 
     expect(result.score).toBeCloseTo(3.07074, 5);
   });
 
-  it('clips to the reference\'s weights and applies the Gaussian length penalty, sigma = 6', () => {
+  it("clips to the reference's weights and applies the Gaussian length penalty, sigma = 6", () => {
     // N = 2 images; every reference n-gram has df 1, so idf = ln 2 = c; unseen n-grams (df 0) also get ln 2 - ln 1 = c.
     // Image 1: "red car parked" vs "red car": sim_1 = 2c^2 / (sqrt3 c sqrt2 c) = 2/sqrt6; sim_2 = c^2 / (sqrt2 c c) = 1/sqrt2;
     //   the reference has no 3-gram (norm 0): sim_3 = 0. Lengths differ by 1: penalty exp(-1/72).
@@ -179,12 +199,46 @@ describe('CIDEr-D (Vedantam et al. 2015) as coco-caption\'s CiderScorer', () => 
 describe('METEOR (Banerjee & Lavie 2005): exact and Porter-stem stages', () => {
   it('stems like Porter (1980)', () => {
     const stems = Object.fromEntries(
-      ['caresses', 'ponies', 'ties', 'cats', 'feed', 'agreed', 'bled', 'hopping', 'filing', 'happy', 'sky', 'relational', 'generalization', 'oscillators', 'controll', 'roll', 'running', 'skies'].map((w) => [w, porterStem(w)]),
+      [
+        'caresses',
+        'ponies',
+        'ties',
+        'cats',
+        'feed',
+        'agreed',
+        'bled',
+        'hopping',
+        'filing',
+        'happy',
+        'sky',
+        'relational',
+        'generalization',
+        'oscillators',
+        'controll',
+        'roll',
+        'running',
+        'skies',
+      ].map((w) => [w, porterStem(w)]),
     );
     expect(stems).toEqual({
-      caresses: 'caress', ponies: 'poni', ties: 'ti', cats: 'cat', feed: 'feed', agreed: 'agre', bled: 'bled', hopping: 'hop', filing: 'file',
-      happy: 'happi', sky: 'sky', relational: 'relat', generalization: 'gener', oscillators: 'oscil', controll: 'control', roll: 'roll',
-      running: 'run', skies: 'ski',
+      caresses: 'caress',
+      ponies: 'poni',
+      ties: 'ti',
+      cats: 'cat',
+      feed: 'feed',
+      agreed: 'agre',
+      bled: 'bled',
+      hopping: 'hop',
+      filing: 'file',
+      happy: 'happi',
+      sky: 'sky',
+      relational: 'relat',
+      generalization: 'gener',
+      oscillators: 'oscil',
+      controll: 'control',
+      roll: 'roll',
+      running: 'run',
+      skies: 'ski',
     });
   });
 
@@ -194,9 +248,17 @@ describe('METEOR (Banerjee & Lavie 2005): exact and Porter-stem stages', () => {
     // chunks: [two dogs] [running in a park] = 2; m = 6.
     // P = 6/6, R = 6/7, Fmean = 10PR/(R+9P) = (60/7)/(69/7) = 20/23; Penalty = 0.5 (2/6)^3 = 1/54.
     // score = 20/23 x 53/54 = 530/621 = 0.853462
-    const candidate = words('two dogs running in a park'), reference = words('two dog is running in a park');
+    const candidate = words('two dogs running in a park'),
+      reference = words('two dog is running in a park');
     const alignment = meteorAlignment(candidate, reference);
-    expect([...alignment].sort((x, y) => x[0] - y[0])).toEqual([[0, 0], [1, 1], [2, 3], [3, 4], [4, 5], [5, 6]]);
+    expect([...alignment].sort((x, y) => x[0] - y[0])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [5, 6],
+    ]);
     expect(countChunks(alignment)).toBe(2);
     expect(meteorOfImage(candidate, [reference]).score).toBeCloseTo(530 / 621, 12);
   });
@@ -217,7 +279,10 @@ describe('METEOR (Banerjee & Lavie 2005): exact and Porter-stem stages', () => {
     // "a dog" vs "a cat chases a dog": a->0 and a->3 both cross nothing; a->3 keeps "a dog" one chunk.
     // m = 2, P = 1, R = 2/5, Fmean = 4 / 9.4, Penalty = 0.5 (1/2)^3 = 1/16.
     const alignment = meteorAlignment(words('a dog'), words('a cat chases a dog'));
-    expect([...alignment].sort((x, y) => x[0] - y[0])).toEqual([[0, 3], [1, 4]]);
+    expect([...alignment].sort((x, y) => x[0] - y[0])).toEqual([
+      [0, 3],
+      [1, 4],
+    ]);
     expect(meteor([item('a dog', 'a cat chases a dog')]).score).toBeCloseTo((4 / 9.4) * (15 / 16), 12);
   });
 

@@ -20,7 +20,9 @@ describe('caption sets', () => {
 
   it('names the line or record that is wrong', () => {
     expect(() => parseCaptionCsv('a.jpg,one,two\n', 'pairs.csv')).toThrow('pairs.csv: line 1 should be "image,caption"');
-    expect(() => parseCocoCaptions({ images: [{ id: 1, file_name: 'a.jpg' }], annotations: [{ image_id: 2, caption: 'x' }] }, 'c.json')).toThrow('c.json: annotations[0] refers to image_id 2');
+    expect(() => parseCocoCaptions({ images: [{ id: 1, file_name: 'a.jpg' }], annotations: [{ image_id: 2, caption: 'x' }] }, 'c.json')).toThrow(
+      'c.json: annotations[0] refers to image_id 2',
+    );
     expect(() => parseCocoCaptions({ images: 'nope', annotations: [] }, 'c.json')).toThrow('c.json: "images" must be a list.');
   });
 });

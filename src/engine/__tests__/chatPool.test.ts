@@ -10,9 +10,13 @@ const unit = (...xs: number[]) => {
   return Float32Array.from(xs, (x) => x / n);
 };
 const encoder = (fingerprint = 'enc-1') => ({ fingerprint, config: { dim: 4 } }) as unknown as ChatEncoder;
-const textEncoder = { fingerprint: 'chat:enc-1', encodeTexts: async (t: readonly string[]) => t.map((x) => unit(x.length, 1, 2, 3)), encodeImages: async () => [] };
+const textEncoder = {
+  fingerprint: 'chat:enc-1',
+  encodeTexts: async (t: readonly string[]) => t.map((x) => unit(x.length, 1, 2, 3)),
+  encodeImages: async () => [],
+};
 
-describe('the conversational encoder\'s pool files', () => {
+describe("the conversational encoder's pool files", () => {
   const texts = ['hi there', 'how are you?', 'fine, thanks'].map((text, i) => ({ id: String(i), text }));
 
   it('ships the keys without a key per row, and uses them only for the very pool they were made for', async () => {
@@ -21,35 +25,72 @@ describe('the conversational encoder\'s pool files', () => {
     const meta = JSON.parse(JSON.stringify(file.meta)) as unknown;
     expect(JSON.stringify(meta)).not.toMatch(/"t:[0-9a-f]{16}"/); // no content key listed
     const parsed = parsePoolEmbeddings(meta, file.bytes, 'mini-clip.chat.json');
-    const again = await embedPool({ encoder: textEncoder, texts, images: [], imageKeys: [], loadImage: () => Promise.reject(new Error('none')), precomputed: parsed });
+    const again = await embedPool({
+      encoder: textEncoder,
+      texts,
+      images: [],
+      imageKeys: [],
+      loadImage: () => Promise.reject(new Error('none')),
+      precomputed: parsed,
+    });
     expect(again.stats).toMatchObject({ fromFile: 3, computed: 0 });
     // One text changed: the file's hash no longer fits, and every row is computed.
-    const changed = await embedPool({ encoder: textEncoder, texts: [...texts.slice(0, 2), { id: '9', text: 'great!' }], images: [], imageKeys: [], loadImage: () => Promise.reject(new Error('none')), precomputed: parsed });
+    const changed = await embedPool({
+      encoder: textEncoder,
+      texts: [...texts.slice(0, 2), { id: '9', text: 'great!' }],
+      images: [],
+      imageKeys: [],
+      loadImage: () => Promise.reject(new Error('none')),
+      precomputed: parsed,
+    });
     expect(changed.stats).toMatchObject({ fromFile: 0, computed: 3 });
   });
 
   it('stores the contexts with their response rows, for one encoder and one pool', () => {
     const vectors = Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0), ...unit(1, 1, 0, 0)]);
-    const file = serializeStoredContexts(encoder(), vectors, [2, 0, 1], texts.map((t) => t.text), 'a test');
+    const file = serializeStoredContexts(
+      encoder(),
+      vectors,
+      [2, 0, 1],
+      texts.map((t) => t.text),
+      'a test',
+    );
     expect(file.bytes.byteLength).toBe(3 * 4 + 3 * 4 + 3 * 4);
     const parsed = parseStoredContexts(JSON.parse(JSON.stringify(file.meta)), file.bytes, 'c.json');
-    const stored = resolveStoredContexts(parsed, encoder(), texts.map((t) => t.text))!;
+    const stored = resolveStoredContexts(
+      parsed,
+      encoder(),
+      texts.map((t) => t.text),
+    )!;
     expect([...stored.responseRows]).toEqual([2, 0, 1]);
     expect(stored.vectors.rows).toBe(3);
-    expect(resolveStoredContexts(parsed, encoder('enc-2'), texts.map((t) => t.text))).toBeNull();
+    expect(
+      resolveStoredContexts(
+        parsed,
+        encoder('enc-2'),
+        texts.map((t) => t.text),
+      ),
+    ).toBeNull();
     expect(resolveStoredContexts(parsed, encoder(), ['hi there', 'how are you?', 'fine!'])).toBeNull();
-    expect(() => parseStoredContexts(file.meta, file.bytes.subarray(1), 'c.json')).toThrow('c.json: holds 35 bytes, but 3 contexts of 4 (int8, with their responses) need 36. Rebuild it with "npm run chat:keys".');
+    expect(() => parseStoredContexts(file.meta, file.bytes.subarray(1), 'c.json')).toThrow(
+      'c.json: holds 35 bytes, but 3 contexts of 4 (int8, with their responses) need 36. Rebuild it with "npm run chat:keys".',
+    );
     expect(() => parseStoredContexts({ ...file.meta, version: 1 }, file.bytes, 'c.json')).toThrow('has version 1; this app reads version 2.');
   });
 
-  it('matches contexts: the nearest stored ones\' responses, weighted by softmax(similarity / temperature), as a unit query', () => {
-    const contexts = { vectors: Int8Matrix.fromFloat32(Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0), ...unit(0, 0, 1, 0)]), 3, 4, { refine: false }), responseRows: Int32Array.of(0, 1, 2) };
+  it("matches contexts: the nearest stored ones' responses, weighted by softmax(similarity / temperature), as a unit query", () => {
+    const contexts = {
+      vectors: Int8Matrix.fromFloat32(Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0), ...unit(0, 0, 1, 0)]), 3, 4, { refine: false }),
+      responseRows: Int32Array.of(0, 1, 2),
+    };
     const keys = Int8Matrix.fromFloat32(Float32Array.from([...unit(0, 0, 0, 1), ...unit(0, 0, 1, 0), ...unit(0, 1, 0, 0)]), 3, 4, { refine: false });
     const query = unit(1, 0.5, 0, 0);
     expect(nearestContexts(query, contexts, 2).map((n) => n.index)).toEqual([0, 1]);
     const temperature = 0.1;
-    const s0 = query[0]!, s1 = query[1]!;
-    const w0 = 1 / (1 + Math.exp((s1 - s0) / temperature)), w1 = 1 - w0;
+    const s0 = query[0]!,
+      s1 = query[1]!;
+    const w0 = 1 / (1 + Math.exp((s1 - s0) / temperature)),
+      w1 = 1 - w0;
     const expected = unit(0, 0, w1, w0);
     const got = contextMatchQuery(query, contexts, keys, { neighbours: 2, temperature });
     [...expected].forEach((x, i) => expect(got[i]).toBeCloseTo(x, 2));

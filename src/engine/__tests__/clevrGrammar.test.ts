@@ -6,7 +6,14 @@ import { type Scene, type SceneObject, computeRelationships, projectToImage, sce
 import { QUESTION_TEMPLATES } from '../clevr/templates';
 import { seededRandom } from '../random';
 
-function object(shape: SceneObject['shape'], color: SceneObject['color'], material: SceneObject['material'], size: SceneObject['size'], x: number, y: number): SceneObject {
+function object(
+  shape: SceneObject['shape'],
+  color: SceneObject['color'],
+  material: SceneObject['material'],
+  size: SceneObject['size'],
+  x: number,
+  y: number,
+): SceneObject {
   const z = size === 'large' ? 0.7 : 0.35;
   return { shape, color, material, size, '3d_coords': [x, y, z], rotation: 0, pixel_coords: projectToImage([x, y, z]) };
 }
@@ -66,7 +73,11 @@ describe('the dialog grammar', () => {
 
   it('does not ask what the dialog already knows', () => {
     const scene = handScene();
-    const state: DialogState = { ...emptyState(), mentioned: new Map([[0, { known: { color: 'red', shape: 'cube', size: 'large', material: 'rubber' }, lastRound: 0 }]]), focus: 0 };
+    const state: DialogState = {
+      ...emptyState(),
+      mentioned: new Map([[0, { known: { color: 'red', shape: 'cube', size: 'large', material: 'rubber' }, lastRound: 0 }]]),
+      focus: 0,
+    };
     const plans = questionOptions(scene, state, seededRandom(1));
     expect(plans.filter((p) => p.label === 'seek-attr-imm')).toEqual([]);
     expect(plans.some((p) => p.label === 'count-obj-rel-imm')).toBe(true);
@@ -149,10 +160,25 @@ describe('the question parser', () => {
   it('says why it cannot read a question', async () => {
     const { parseQuestion } = await import('../clevr/questionParser');
     const scene = handScene();
-    expect(parseQuestion('What is its colour?', scene, emptyState())).toEqual({ ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' });
-    expect(parseQuestion('Why is the sky blue?', scene, emptyState())).toEqual({ ok: false, reason: 'The dialog grammar cannot read "Why is the sky blue?". It asks how many, whether there is, and what colour, shape, size or material things are.' });
-    expect(parseQuestion('What is the color of the cube?', scene, emptyState())).toMatchObject({ ok: true, plan: { label: 'seek-attr-unique', referent: 0, attribute: 'color' } });
-    expect(parseQuestion('how many red things are there', scene, emptyState())).toMatchObject({ ok: true, plan: { label: 'count-attribute', description: { color: 'red' } } });
-    expect(parseQuestion('What is the color of the red thing?', scene, emptyState())).toEqual({ ok: false, reason: 'There are 2 red thing things in the picture, so "the red thing" is not clear: add its colour, size or material.' });
+    expect(parseQuestion('What is its colour?', scene, emptyState())).toEqual({
+      ok: false,
+      reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.',
+    });
+    expect(parseQuestion('Why is the sky blue?', scene, emptyState())).toEqual({
+      ok: false,
+      reason: 'The dialog grammar cannot read "Why is the sky blue?". It asks how many, whether there is, and what colour, shape, size or material things are.',
+    });
+    expect(parseQuestion('What is the color of the cube?', scene, emptyState())).toMatchObject({
+      ok: true,
+      plan: { label: 'seek-attr-unique', referent: 0, attribute: 'color' },
+    });
+    expect(parseQuestion('how many red things are there', scene, emptyState())).toMatchObject({
+      ok: true,
+      plan: { label: 'count-attribute', description: { color: 'red' } },
+    });
+    expect(parseQuestion('What is the color of the red thing?', scene, emptyState())).toEqual({
+      ok: false,
+      reason: 'There are 2 red thing things in the picture, so "the red thing" is not clear: add its colour, size or material.',
+    });
   });
 });

@@ -3,7 +3,14 @@ import { clevrScenesJson, parseClevrDialogs, parseClevrScenes } from '../clevr/c
 import { RENDER_SLICE_MS, objectAtPixel, renderScene, renderSceneInSlices } from '../clevr/render';
 import { MAX_SCENE_OBJECTS, type SceneObject, computeRelationships, generateScene, projectToImage, sceneDirections } from '../clevr/scene';
 
-function object(shape: SceneObject['shape'], color: SceneObject['color'], x: number, y: number, size: SceneObject['size'] = 'large', material: SceneObject['material'] = 'rubber'): SceneObject {
+function object(
+  shape: SceneObject['shape'],
+  color: SceneObject['color'],
+  x: number,
+  y: number,
+  size: SceneObject['size'] = 'large',
+  material: SceneObject['material'] = 'rubber',
+): SceneObject {
   const z = size === 'large' ? 0.7 : 0.35;
   return { shape, color, material, size, '3d_coords': [x, y, z], rotation: 0, pixel_coords: projectToImage([x, y, z]) };
 }
@@ -86,22 +93,37 @@ describe('CLEVR files', () => {
   });
 
   it('reads a CLEVR scene without pixel coordinates or relationships, computing them', () => {
-    const raw = { scenes: [{ image_index: 7, objects: [{ shape: 'cube', color: 'red', material: 'metal', size: 'small', '3d_coords': [0, 0, 0.25], rotation: 10 }] }] };
+    const raw = {
+      scenes: [{ image_index: 7, objects: [{ shape: 'cube', color: 'red', material: 'metal', size: 'small', '3d_coords': [0, 0, 0.25], rotation: 10 }] }],
+    };
     const [scene] = parseClevrScenes(JSON.stringify(raw), 'val.json');
     expect(scene!.objects[0]!.pixel_coords).toEqual(projectToImage([0, 0, 0.25]));
     expect(scene!.relationships.left).toEqual([[]]);
   });
 
   it('refuses a malformed scene naming the file, the scene and the field', () => {
-    const bad = { scenes: [{ image_index: 0, objects: [] }, { image_index: 4, objects: [{ shape: 'cube', color: 'pink', material: 'metal', size: 'small', '3d_coords': [0, 0, 0] }] }] };
-    expect(() => parseClevrScenes(JSON.stringify(bad), 'mine.json')).toThrow('mine.json, scene 1 (image_index 4): objects[0].color is "pink"; it must be one of gray, red, blue, green, brown, purple, cyan, yellow.');
-    expect(() => parseClevrScenes('{"scenes": [{"image_index": 0, "objects": [{"shape": "cube", "color": "red", "material": "metal", "size": "small", "3d_coords": [0, 0]}]}]}', 'a.json')).toThrow('a.json, scene 0 (image_index 0): objects[0]."3d_coords" has 2 numbers; it must have 3 numbers (x, y, z).');
+    const bad = {
+      scenes: [
+        { image_index: 0, objects: [] },
+        { image_index: 4, objects: [{ shape: 'cube', color: 'pink', material: 'metal', size: 'small', '3d_coords': [0, 0, 0] }] },
+      ],
+    };
+    expect(() => parseClevrScenes(JSON.stringify(bad), 'mine.json')).toThrow(
+      'mine.json, scene 1 (image_index 4): objects[0].color is "pink"; it must be one of gray, red, blue, green, brown, purple, cyan, yellow.',
+    );
+    expect(() =>
+      parseClevrScenes(
+        '{"scenes": [{"image_index": 0, "objects": [{"shape": "cube", "color": "red", "material": "metal", "size": "small", "3d_coords": [0, 0]}]}]}',
+        'a.json',
+      ),
+    ).toThrow('a.json, scene 0 (image_index 0): objects[0]."3d_coords" has 2 numbers; it must have 3 numbers (x, y, z).');
     expect(() => parseClevrScenes('{"info": {}}', 'b.json')).toThrow('b.json holds an object without a "scenes" list');
     expect(() => parseClevrScenes('{"scenes": [', 'c.json')).toThrow('c.json is not valid JSON');
   });
 
   it('says exactly what is wrong with a coordinate or an image index', () => {
-    const sceneWith = (coords: string, index = '0') => `{"scenes": [{"image_index": ${index}, "objects": [{"shape": "cube", "color": "red", "material": "metal", "size": "small", "3d_coords": ${coords}}]}]}`;
+    const sceneWith = (coords: string, index = '0') =>
+      `{"scenes": [{"image_index": ${index}, "objects": [{"shape": "cube", "color": "red", "material": "metal", "size": "small", "3d_coords": ${coords}}]}]}`;
     const refusal = (source: string) => {
       try {
         parseClevrScenes(source, 'f.json');
@@ -121,11 +143,19 @@ describe('CLEVR files', () => {
     expect(refusal(sceneWith('[0, 0, 0.35]', '-1'))).toBe('f.json, scene 0: "image_index" is -1; it must be 0 or more.');
     expect(refusal(sceneWith('[0, 0, 0.35]', '2.5'))).toBe('f.json, scene 0: "image_index" is 2.5; it must be a whole number.');
     expect(refusal(sceneWith('[0, 0, 0.35]', '"7"'))).toBe('f.json, scene 0: "image_index" is the text "7"; it must be a whole number, 0 or more.');
-    expect(refusal(sceneWith('[0, 0, 0.35]', '1e999'))).toBe('f.json, scene 0: "image_index" is not a finite number (it reads as infinity); it must be a whole number, 0 or more.');
+    expect(refusal(sceneWith('[0, 0, 0.35]', '1e999'))).toBe(
+      'f.json, scene 0: "image_index" is not a finite number (it reads as infinity); it must be a whole number, 0 or more.',
+    );
   });
 
   it(`reads a scene of ${MAX_SCENE_OBJECTS} objects, CLEVR's most, and refuses one more, before reading any object`, () => {
-    const objectAt = (i: number) => ({ shape: 'sphere', color: 'red', material: 'rubber', size: 'small', '3d_coords': [-3 + (i % 10) * 0.6, -3 + Math.floor(i / 10) * 0.6, 0.35] });
+    const objectAt = (i: number) => ({
+      shape: 'sphere',
+      color: 'red',
+      material: 'rubber',
+      size: 'small',
+      '3d_coords': [-3 + (i % 10) * 0.6, -3 + Math.floor(i / 10) * 0.6, 0.35],
+    });
     const file = (count: number) => JSON.stringify({ scenes: [{ image_index: 3, objects: Array.from({ length: count }, (_, i) => objectAt(i)) }] });
     expect(MAX_SCENE_OBJECTS).toBe(10);
     expect(parseClevrScenes(file(MAX_SCENE_OBJECTS), 'ok.json')[0]!.objects).toHaveLength(MAX_SCENE_OBJECTS);
@@ -137,19 +167,35 @@ describe('CLEVR files', () => {
 
   it('refuses relationship lists longer than the scene, which no scene of that many objects can have', () => {
     const scene = generateScene(2, 0);
-    const padded = { ...scene, relationships: { ...scene.relationships, left: scene.relationships.left.map((l, i) => (i === 0 ? [...l, ...l, ...l, 1, 1] : l)) } };
-    expect(() => parseClevrScenes(JSON.stringify({ scenes: [padded] }), 'r.json')).toThrow(`r.json, scene 0 (image_index 0): relationships.left[0] must list other objects' indices (0 to ${scene.objects.length - 1}), each once.`);
+    const padded = {
+      ...scene,
+      relationships: { ...scene.relationships, left: scene.relationships.left.map((l, i) => (i === 0 ? [...l, ...l, ...l, 1, 1] : l)) },
+    };
+    expect(() => parseClevrScenes(JSON.stringify({ scenes: [padded] }), 'r.json')).toThrow(
+      `r.json, scene 0 (image_index 0): relationships.left[0] must list other objects' indices (0 to ${scene.objects.length - 1}), each once.`,
+    );
   });
 
   it('reports each scene checked, for a progress bar', () => {
     const heard: string[] = [];
-    parseClevrScenes(clevrScenesJson([generateScene(2, 0), generateScene(2, 1), generateScene(2, 2)]), 's.json', (checked, total) => heard.push(`${checked}/${total}`));
+    parseClevrScenes(clevrScenesJson([generateScene(2, 0), generateScene(2, 1), generateScene(2, 2)]), 's.json', (checked, total) =>
+      heard.push(`${checked}/${total}`),
+    );
     expect(heard).toEqual(['1/3', '2/3', '3/3']);
   });
 
   it('refuses a malformed dialog naming the file, the record, the dialog, the round and the field', () => {
-    const bad = [{ image_index: 3, image_filename: 'x.png', split: 'val', dialogs: [{ caption: 'There is a cube.', dialog: [{ question: 'How many?', answer: '2', template: 'count-everything' }] }] }];
-    expect(() => parseClevrDialogs(JSON.stringify(bad), 'd.json')).toThrow('d.json, record 0 (image_index 3), dialog 0, round 1: "template" is "count-everything"; it must be one of count-all,');
+    const bad = [
+      {
+        image_index: 3,
+        image_filename: 'x.png',
+        split: 'val',
+        dialogs: [{ caption: 'There is a cube.', dialog: [{ question: 'How many?', answer: '2', template: 'count-everything' }] }],
+      },
+    ];
+    expect(() => parseClevrDialogs(JSON.stringify(bad), 'd.json')).toThrow(
+      'd.json, record 0 (image_index 3), dialog 0, round 1: "template" is "count-everything"; it must be one of count-all,',
+    );
     expect(() => parseClevrDialogs('{}', 'e.json')).toThrow('e.json holds an object; a CLEVR-Dialog file is a list of image records.');
   });
 });
@@ -173,7 +219,13 @@ describe('drawing in slices', () => {
 
   it('stops at the next slice once cancelled, and returns no picture', async () => {
     let yields = 0;
-    const picture = await renderSceneInSlices(objects, { budgetMs: 8, now: steppingClock(), yieldToOthers: async () => void yields++, cancelled: () => yields >= 2 }, 48, 32, 1);
+    const picture = await renderSceneInSlices(
+      objects,
+      { budgetMs: 8, now: steppingClock(), yieldToOthers: async () => void yields++, cancelled: () => yields >= 2 },
+      48,
+      32,
+      1,
+    );
     expect(picture).toBeNull();
     expect(yields).toBe(2);
   });

@@ -45,7 +45,7 @@ describe('CLIP tokenizer of the pack', () => {
 describe('CLIP image preprocessing', () => {
   const config = parseImageConfig(JSON.parse(readFileSync(join(TEST_PACK_DIR, 'preprocessor_config.json'), 'utf8')));
 
-  it.each(reference.images.map((img) => [img.file, img] as const))('reproduces Pillow\'s resize and crop of %s byte for byte', (_, img) => {
+  it.each(reference.images.map((img) => [img.file, img] as const))("reproduces Pillow's resize and crop of %s byte for byte", (_, img) => {
     const crop = resizedCenterCrop(readPng(img.file), config);
     const expected = readBytes(img.crop_file);
     expect(crop.length).toBe(224 * 224 * 3);
@@ -103,7 +103,10 @@ describe.each([
     // A tower that reads the detector's grounded caption is fed the one the reference was computed with.
     const grounding = packReference.images.every((img) => img.grounding) ? packReference.images.map((img) => img.grounding!) : undefined;
     expect(encoder.takesGrounding).toBe(grounding !== undefined);
-    const embeds = await encoder.encodeImages(packReference.images.map((img) => readPng(img.file, packDir)), grounding);
+    const embeds = await encoder.encodeImages(
+      packReference.images.map((img) => readPng(img.file, packDir)),
+      grounding,
+    );
     packReference.images.forEach((img, i) => expect(maxUnitDiff(embeds[i]!, img.image_embeds)).toBeLessThan(1e-4));
   });
 });
@@ -164,7 +167,9 @@ describe('ClipEncoder failures', () => {
     const fingerprint = async (edit: (path: string, bytes: Uint8Array) => Uint8Array) => {
       const edited = { location: source.location, readBytes: async (path: string) => edit(path, await source.readBytes(path)) };
       // Sessions are faked: only the bytes read matter for the fingerprint.
-      const encoder = await ClipEncoder.load(edited, files, wasmPlan, { createSession: async () => ({ run: async () => ({}), release: async () => {} }) as never });
+      const encoder = await ClipEncoder.load(edited, files, wasmPlan, {
+        createSession: async () => ({ run: async () => ({}), release: async () => {} }) as never,
+      });
       return encoder.fingerprint;
     };
     const same = (_: string, b: Uint8Array) => b;
@@ -172,7 +177,8 @@ describe('ClipEncoder failures', () => {
     expect(await fingerprint(same)).toBe(base);
     const flipWeight = (p: string, b: Uint8Array) => (p.startsWith('onnx/vision') ? b.map((x, i) => (i === b.length - 7 ? x ^ 1 : x)) : b);
     expect(await fingerprint(flipWeight)).not.toBe(base);
-    const otherTokenizer = (p: string, b: Uint8Array) => (p === 'tokenizer_config.json' ? new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(b)), model_max_length: 76 })) : b);
+    const otherTokenizer = (p: string, b: Uint8Array) =>
+      p === 'tokenizer_config.json' ? new TextEncoder().encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(b)), model_max_length: 76 })) : b;
     expect(await fingerprint(otherTokenizer)).not.toBe(base);
   });
 });

@@ -17,7 +17,10 @@ describe('the real CLIP tokenizer (models/clip-tokenizer)', () => {
 
   it('has exactly the vocabulary and merges of the shared CLIP files', () => {
     expect(tokenizerJson.model.vocab).toEqual(readJson(new URL('vocab.json', sharedDir)));
-    const merges = readFileSync(new URL('merges.txt', sharedDir), 'utf8').split('\n').slice(1).filter((l) => l.length > 0);
+    const merges = readFileSync(new URL('merges.txt', sharedDir), 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.length > 0);
     expect(tokenizerJson.model.merges).toEqual(merges);
     expect(Object.keys(tokenizerJson.model.vocab)).toHaveLength(49408);
   });

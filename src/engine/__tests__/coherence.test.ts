@@ -64,8 +64,14 @@ describe('the coherence figure', () => {
   const invitations = new ImageInvitations(['look at this']);
   it('is the share of inviting replies that show an image', () => {
     const replies = [
-      [{ kind: 'text' as const, text: 'look at this' }, { kind: 'image' as const, text: 'a dog' }],
-      [{ kind: 'image' as const, text: 'a dog' }, { kind: 'text' as const, text: 'look at this' }],
+      [
+        { kind: 'text' as const, text: 'look at this' },
+        { kind: 'image' as const, text: 'a dog' },
+      ],
+      [
+        { kind: 'image' as const, text: 'a dog' },
+        { kind: 'text' as const, text: 'look at this' },
+      ],
       [{ kind: 'text' as const, text: 'look at this' }],
       [{ kind: 'text' as const, text: 'nice' }],
       [{ kind: 'image' as const, text: 'look at this' }], // a caption is not the reply's own text

@@ -25,7 +25,17 @@ const scripted = (steps: IntentProbabilities[]): IntentModel => ({ id: 'head', p
 
 describe('composeResponse (MMDialog sec. 7.2)', () => {
   it('follows the intent step by step, takes the best unused candidate, and stops', async () => {
-    const r = await composeResponse(dogTurn, pool, scripted([[0.9, 0.1, 0], [0, 0.8, 0.2], [0.7, 0, 0.3], [0, 0, 1]]), new ClipSimRanker(pool));
+    const r = await composeResponse(
+      dogTurn,
+      pool,
+      scripted([
+        [0.9, 0.1, 0],
+        [0, 0.8, 0.2],
+        [0.7, 0, 0.3],
+        [0, 0, 1],
+      ]),
+      new ClipSimRanker(pool),
+    );
     expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:0', 'image:0', 'text:2']);
     expect(r.steps.map((s) => s.intent)).toEqual(['text', 'image', 'text', 'stop']);
     expect(r.steps[0]!.candidates.map((c) => c.index)).toEqual([0, 2, 1]); // all three texts, best first
@@ -43,10 +53,17 @@ describe('composeResponse (MMDialog sec. 7.2)', () => {
   it('gives a reply whose text invites an image an image before it stops, and says the intent was overruled', async () => {
     const invitingPool: CandidatePool = { ...pool, texts: ['look at this dog', 'I love the beach'], textMatrix: matrix([unit(1, 0.1), unit(0.1, 1)]) };
     const invitations = new ImageInvitations(['look at this']);
-    const textThenStop = scripted([[0.9, 0.1, 0], [0, 0.1, 0.9]]);
+    const textThenStop = scripted([
+      [0.9, 0.1, 0],
+      [0, 0.1, 0.9],
+    ]);
     const kept = await composeResponse(dogTurn, invitingPool, textThenStop, new ClipSimRanker(invitingPool), { invitations });
     expect(kept.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:0', 'image:0']);
-    expect(kept.steps.map((s) => [s.intent, s.forcedBy ?? ''])).toEqual([['text', ''], ['image', 'invitation'], ['stop', '']]);
+    expect(kept.steps.map((s) => [s.intent, s.forcedBy ?? ''])).toEqual([
+      ['text', ''],
+      ['image', 'invitation'],
+      ['stop', ''],
+    ]);
     // Without invitations the same intent stops after the text.
     const plain = await composeResponse(dogTurn, invitingPool, textThenStop, new ClipSimRanker(invitingPool));
     expect(plain.elements.map((e) => e.kind)).toEqual(['text']);
@@ -56,7 +73,17 @@ describe('composeResponse (MMDialog sec. 7.2)', () => {
     expect(atLimit.elements.map((e) => e.kind)).toEqual(['text', 'image']);
     expect(atLimit.steps.at(-1)!.intent).toBe('stop');
     // An image shown before the inviting text already keeps the promise.
-    const imageFirst = await composeResponse(dogTurn, invitingPool, scripted([[0, 1, 0], [1, 0, 0], [0, 0, 1]]), new ClipSimRanker(invitingPool), { invitations });
+    const imageFirst = await composeResponse(
+      dogTurn,
+      invitingPool,
+      scripted([
+        [0, 1, 0],
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      new ClipSimRanker(invitingPool),
+      { invitations },
+    );
     expect(imageFirst.elements.map((e) => e.kind)).toEqual(['image', 'text']);
   });
 
@@ -84,8 +111,11 @@ describe('retrieval captioning', () => {
     expect(caption.alternatives.map((a) => a.text)).toEqual(['A picture of a dog face.', 'A photo of a pet.']);
   });
 
-  it('leaves out excluded rows, and takes the first of the best candidates that names what the visitor\'s photo shows', async () => {
-    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
+  it("leaves out excluded rows, and takes the first of the best candidates that names what the visitor's photo shows", async () => {
+    const textOnce = scripted([
+      [1, 0, 0],
+      [0, 0, 1],
+    ]);
     // Text 0 was already said: the next best, text 2.
     const excluded = await composeResponse(dogTurn, pool, textOnce, new ClipSimRanker(pool), { exclude: { text: new Set([0]) } });
     expect(excluded.elements.map((e) => e.index)).toEqual([2]);
@@ -103,7 +133,10 @@ describe('retrieval captioning', () => {
   });
 
   it('skips the rows a rule turns down as the ranker offers them, and asks it again past them', async () => {
-    const textOnce = scripted([[1, 0, 0], [0, 0, 1]]);
+    const textOnce = scripted([
+      [1, 0, 0],
+      [0, 0, 1],
+    ]);
     const asked: number[] = [];
     // The ranker's order is 0, 2, 1; rows 0 and 2 are turned down: row 1, the only one left.
     const skip = { text: (row: number) => (asked.push(row), row !== 1) };
@@ -117,10 +150,21 @@ describe('retrieval captioning', () => {
   });
 
   it('answers a picture request with a line that goes with a picture, then the requested image, then stops', async () => {
-    const request = { images: [{ index: 1, score: 2 }, { index: 0, score: 1 }], textRows: (row: number) => row === 1, depth: 3 };
+    const request = {
+      images: [
+        { index: 1, score: 2 },
+        { index: 0, score: 1 },
+      ],
+      textRows: (row: number) => row === 1,
+      depth: 3,
+    };
     const r = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request });
     expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:1', 'image:1']);
-    expect(r.steps.map((s) => [s.intent, s.forcedBy])).toEqual([['text', 'request'], ['image', 'request'], ['stop', 'request']]);
+    expect(r.steps.map((s) => [s.intent, s.forcedBy])).toEqual([
+      ['text', 'request'],
+      ['image', 'request'],
+      ['stop', 'request'],
+    ]);
     // No line among the best that goes with a picture: the picture alone.
     const alone = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request: { ...request, textRows: () => false } });
     expect(alone.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['image:1']);

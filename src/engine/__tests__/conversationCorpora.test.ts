@@ -12,11 +12,24 @@ const shared = (path: string) => readFileSync(new URL(`../../../../shared/data/$
 describe('Topical-Chat files', () => {
   const chat = (content: unknown) => JSON.stringify({ t_1: { content } });
 
-  it('reads the messages of each conversation in order, joining a speaker\'s messages in a row into one turn', () => {
+  it("reads the messages of each conversation in order, joining a speaker's messages in a row into one turn", () => {
     const { conversations, skipped } = parseTopicalChat(
       JSON.stringify({
-        t_a: { config: 'A', content: [{ message: 'Do you like jazz?', agent: 'agent_1' }, { message: 'I do!', agent: 'agent_2' }, { message: 'Miles Davis', agent: 'agent_2' }, { message: 'Nice.', agent: 'agent_1' }] },
-        t_b: { content: [{ message: 'hi', agent: 'agent_1' }, { message: '   ', agent: 'agent_2' }] },
+        t_a: {
+          config: 'A',
+          content: [
+            { message: 'Do you like jazz?', agent: 'agent_1' },
+            { message: 'I do!', agent: 'agent_2' },
+            { message: 'Miles Davis', agent: 'agent_2' },
+            { message: 'Nice.', agent: 'agent_1' },
+          ],
+        },
+        t_b: {
+          content: [
+            { message: 'hi', agent: 'agent_1' },
+            { message: '   ', agent: 'agent_2' },
+          ],
+        },
       }),
       'x.json',
     );
@@ -26,9 +39,13 @@ describe('Topical-Chat files', () => {
   });
 
   it('names the file, conversation and field of what is not Topical-Chat', () => {
-    expect(() => parseTopicalChat('[1, 2]', 'x.json')).toThrow('x.json is an array, not an object. A Topical-Chat file is one JSON object keyed by conversation id');
+    expect(() => parseTopicalChat('[1, 2]', 'x.json')).toThrow(
+      'x.json is an array, not an object. A Topical-Chat file is one JSON object keyed by conversation id',
+    );
     expect(() => parseTopicalChat(JSON.stringify({ t_1: { turns: [] } }), 'x.json')).toThrow('x.json, conversation "t_1": "content" is missing, not an array.');
-    expect(() => parseTopicalChat(chat([{ message: 3, agent: 'agent_1' }]), 'x.json')).toThrow('x.json, conversation "t_1", message 1: "message" is a number, not a string.');
+    expect(() => parseTopicalChat(chat([{ message: 3, agent: 'agent_1' }]), 'x.json')).toThrow(
+      'x.json, conversation "t_1", message 1: "message" is a number, not a string.',
+    );
     expect(() => parseTopicalChat('{}', 'x.json')).toThrow('x.json holds no conversation.');
   });
 
@@ -46,7 +63,7 @@ describe('Topical-Chat files', () => {
 describe('the one split rule (conversationPart)', () => {
   const conversation = (i: number) => ({ id: String(i), turns: [`hello ${i}`, `hi ${i}`, `bye ${i}`] });
 
-  it('keeps DailyDialog\'s test part, carves valid out of the rest by hash, and puts repeated conversations together', () => {
+  it("keeps DailyDialog's test part, carves valid out of the rest by hash, and puts repeated conversations together", () => {
     const parts = Array.from({ length: 2000 }, (_, i) => conversationPart('dailydialog', 'dialogues_text.txt', conversation(i)));
     const count = (p: string) => parts.filter((x) => x === p).length;
     expect(count('test')).toBe(parts.filter((_, i) => heldOut(conversation(i).turns.join('\n'), 0.2, 'dailydialog/test')).length);
@@ -56,7 +73,7 @@ describe('the one split rule (conversationPart)', () => {
     for (let i = 0; i < 50; i++) expect(conversationPart('dailydialog', 'dialogues_text.txt', { ...conversation(i), id: 'copy' })).toBe(parts[i]);
   });
 
-  it('makes Topical-Chat\'s test_freq the test part and its two valid files train and valid', () => {
+  it("makes Topical-Chat's test_freq the test part and its two valid files train and valid", () => {
     expect(conversationPart('topical-chat', 'test_freq.json', conversation(1))).toBe('test');
     const parts = Array.from({ length: 1000 }, (_, i) => conversationPart('topical-chat', 'valid_rare.json', conversation(i)));
     expect(parts).not.toContain('test');
@@ -65,10 +82,13 @@ describe('the one split rule (conversationPart)', () => {
 
   it('splits the real corpora as bench -- select has reported them: DailyDialog 5,027 / 565 / 1,408 dialogues, Topical-Chat 984 / 94 / 539', () => {
     const dd = CONVERSATION_CORPORA.dailydialog.read(shared('dailydialog/dialogues_text.txt'), 'dialogues_text.txt').conversations;
-    const partsOf = (corpus: 'dailydialog' | 'topical-chat', file: string, list: readonly { id: string; turns: readonly string[] }[]) => list.map((c) => conversationPart(corpus, file, c));
+    const partsOf = (corpus: 'dailydialog' | 'topical-chat', file: string, list: readonly { id: string; turns: readonly string[] }[]) =>
+      list.map((c) => conversationPart(corpus, file, c));
     const tally = (parts: string[]) => ['train', 'valid', 'test'].map((p) => parts.filter((x) => x === p).length);
     expect(tally(partsOf('dailydialog', 'dialogues_text.txt', dd))).toEqual([5027, 565, 1408]);
-    const tc = CONVERSATION_CORPORA['topical-chat'].files.flatMap((f) => partsOf('topical-chat', f.name, parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations));
+    const tc = CONVERSATION_CORPORA['topical-chat'].files.flatMap((f) =>
+      partsOf('topical-chat', f.name, parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations),
+    );
     expect(tally(tc)).toEqual([984, 94, 539]);
     // The test part's 1-of-100 batches: as many as before the rule was written down here.
     const test = dd.filter((c) => conversationPart('dailydialog', 'dialogues_text.txt', c) === 'test').map((c) => c.turns);
@@ -84,7 +104,7 @@ describe('the one split rule (conversationPart)', () => {
 });
 
 describe('texts as people type them, and as the pool tells them apart', () => {
-  it('puts DailyDialog\'s tokenized utterances back together', () => {
+  it("puts DailyDialog's tokenized utterances back together", () => {
     expect(untokenizeDailyDialog('I ’ ll bring it over , sir .')).toBe("I'll bring it over, sir.");
     expect(untokenizeDailyDialog("Yes , sir . I'll bring it over .")).toBe("Yes, sir. I'll bring it over.");
     expect(untokenizeDailyDialog('I ’ Ve tried talking ( really ) !')).toBe("I've tried talking (really)!");
@@ -108,7 +128,7 @@ describe('texts as people type them, and as the pool tells them apart', () => {
 });
 
 describe('what a booth must never show', () => {
-  it('drops profanity and slurs (the obscenity package\'s English lists), URLs, e-mail addresses and unreadable text', () => {
+  it("drops profanity and slurs (the obscenity package's English lists), URLs, e-mail addresses and unreadable text", () => {
     expect(boothFilterReason('that is such bullshit')).toBe('profanity');
     expect(boothFilterReason('you f*cking idiot')).toBe('profanity');
     expect(boothFilterReason('see https://example.com/page for more')).toBe('url');
@@ -119,6 +139,13 @@ describe('what a booth must never show', () => {
     expect(boothFilterReason('a\u0007bell')).toBe('unreadable');
     expect(boothFilterReason('...!!')).toBe('unreadable');
     // and keeps ordinary lines, the Scunthorpe kind included
-    for (const ok of ['I went to Scunthorpe last week.', 'What a great assessment!', 'Do you like basketball?', 'The class analysis is due.', 'I love my new 🐶!']) expect(boothFilterReason(ok)).toBeNull();
+    for (const ok of [
+      'I went to Scunthorpe last week.',
+      'What a great assessment!',
+      'Do you like basketball?',
+      'The class analysis is due.',
+      'I love my new 🐶!',
+    ])
+      expect(boothFilterReason(ok)).toBeNull();
   });
 });

@@ -19,22 +19,49 @@ const T0 = Date.UTC(2025, 2, 4, 12, 1, 0); // 2025-03-04 12:01:00 UTC
 const EXPORTED = Date.UTC(2025, 2, 4, 13, 5, 9);
 
 const MESSAGES: ExportMessage[] = [
-  { role: 'user', createdAt: T0, elements: [{ kind: 'photo', id: 'a1b2', name: 'meadow.jpg', caption: 'A meadow full of flowers.' }, { kind: 'text', text: 'our picnic spot' }] },
+  {
+    role: 'user',
+    createdAt: T0,
+    elements: [
+      { kind: 'photo', id: 'a1b2', name: 'meadow.jpg', caption: 'A meadow full of flowers.' },
+      { kind: 'text', text: 'our picnic spot' },
+    ],
+  },
   {
     role: 'assistant',
     createdAt: T0 + 2000,
-    elements: [{ kind: 'text', text: 'what a view' }, { kind: 'poolImage', key: 'st-1F600', alt: 'Grinning face sticker' }],
+    elements: [
+      { kind: 'text', text: 'what a view' },
+      { kind: 'poolImage', key: 'st-1F600', alt: 'Grinning face sticker' },
+    ],
     reply: { method: 'clip-sim', intentModel: 'majority' },
   },
   // The reply to this one failed, so the person's next message follows it directly.
   { role: 'user', createdAt: T0 + 60_000, elements: [{ kind: 'text', text: 'hello?' }] },
   { role: 'user', createdAt: T0 + 90_000, elements: [{ kind: 'text', text: 'and the weather was perfect' }] },
-  { role: 'assistant', createdAt: T0 + 92_000, elements: [{ kind: 'poolImage', key: 'st-1F600', alt: 'Grinning face sticker' }], reply: { method: 'depp', intentModel: 'head' } },
+  {
+    role: 'assistant',
+    createdAt: T0 + 92_000,
+    elements: [{ kind: 'poolImage', key: 'st-1F600', alt: 'Grinning face sticker' }],
+    reply: { method: 'depp', intentModel: 'head' },
+  },
 ];
 
 const IMAGES = new Map<string, ExportImage>([
   ['photo:a1b2', { format: 'jpeg' }],
-  ['pool:st-1F600', { format: 'webp', credit: { source: '@lobehub/fluent-emoji-3d (npm)', author: 'Microsoft (Fluent Emoji)', licence: 'MIT', sourceUrl: 'https://github.com/microsoft/fluentui-emoji', kind: 'sticker' } }],
+  [
+    'pool:st-1F600',
+    {
+      format: 'webp',
+      credit: {
+        source: '@lobehub/fluent-emoji-3d (npm)',
+        author: 'Microsoft (Fluent Emoji)',
+        licence: 'MIT',
+        sourceUrl: 'https://github.com/microsoft/fluentui-emoji',
+        kind: 'sticker',
+      },
+    },
+  ],
 ]);
 
 const INPUT: ConversationExportInput = { messages: MESSAGES, images: IMAGES, exportedAt: EXPORTED, packName: 'test tiny CLIP', poolName: 'Demo pool' };
@@ -95,8 +122,22 @@ describe('buildMmdialogExport', () => {
 
   it('keeps media keys unique regardless of letter case, and gives pool keys that cannot be file names a safe one', () => {
     const messages: ExportMessage[] = [
-      { role: 'user', createdAt: T0, elements: [{ kind: 'photo', id: 'x', name: 'a.png' }, { kind: 'photo', id: 'y', name: 'b.png' }] },
-      { role: 'assistant', createdAt: T0 + 1, elements: [{ kind: 'poolImage', key: 'PHOTO-1', alt: 'a pool photo' }, { kind: 'poolImage', key: '../etc', alt: 'odd key' }] },
+      {
+        role: 'user',
+        createdAt: T0,
+        elements: [
+          { kind: 'photo', id: 'x', name: 'a.png' },
+          { kind: 'photo', id: 'y', name: 'b.png' },
+        ],
+      },
+      {
+        role: 'assistant',
+        createdAt: T0 + 1,
+        elements: [
+          { kind: 'poolImage', key: 'PHOTO-1', alt: 'a pool photo' },
+          { kind: 'poolImage', key: '../etc', alt: 'odd key' },
+        ],
+      },
     ];
     const images = new Map<string, ExportImage>([
       ['photo:x', { format: 'png' }],
@@ -109,14 +150,26 @@ describe('buildMmdialogExport', () => {
       [{ __MEDIA__: 'photo-1' }, { __MEDIA__: 'photo-2' }],
       [{ __MEDIA__: 'PHOTO-1-2' }, { __MEDIA__: 'image' }],
     ]);
-    expect(out.files.slice(2).map((f) => f.path.slice(out.folder.length + 1))).toEqual(['images/photo-1.png', 'images/photo-2.gif', 'images/PHOTO-1-2.jpg', 'images/image.bmp']);
+    expect(out.files.slice(2).map((f) => f.path.slice(out.folder.length + 1))).toEqual([
+      'images/photo-1.png',
+      'images/photo-2.gif',
+      'images/PHOTO-1-2.jpg',
+      'images/image.bmp',
+    ]);
   });
 
   it('leaves out images it has no bytes for, says so, and keeps the speakers alternating', () => {
     const messages: ExportMessage[] = [
       { role: 'user', createdAt: T0, elements: [{ kind: 'text', text: 'look' }] },
       { role: 'assistant', createdAt: T0 + 1, elements: [{ kind: 'poolImage', key: 'gone', alt: 'A deleted dataset image' }] },
-      { role: 'user', createdAt: T0 + 2, elements: [{ kind: 'photo', id: 'lost', name: 'lost.jpg' }, { kind: 'text', text: 'this one' }] },
+      {
+        role: 'user',
+        createdAt: T0 + 2,
+        elements: [
+          { kind: 'photo', id: 'lost', name: 'lost.jpg' },
+          { kind: 'text', text: 'this one' },
+        ],
+      },
     ];
     const out = buildMmdialogExport({ messages, images: new Map(), exportedAt: EXPORTED });
     expect(out.records[0]!.conversation).toEqual([{ turn: [{ __TEXT__: 'look' }, { __TEXT__: 'this one' }] }]);
@@ -130,23 +183,39 @@ describe('buildMmdialogExport', () => {
 
   it('cuts a text longer than the 4000-character element limit into elements at spaces', () => {
     const long = `${'word '.repeat(1000)}end`.trim(); // 5003 characters
-    const out = buildMmdialogExport({ messages: [{ role: 'user', createdAt: T0, elements: [{ kind: 'text', text: long }] }], images: new Map(), exportedAt: EXPORTED });
+    const out = buildMmdialogExport({
+      messages: [{ role: 'user', createdAt: T0, elements: [{ kind: 'text', text: long }] }],
+      images: new Map(),
+      exportedAt: EXPORTED,
+    });
     const pieces = out.records[0]!.conversation[0]!.turn.map((e) => ('__TEXT__' in e ? e.__TEXT__ : ''));
     expect(pieces.map((p) => p.length)).toEqual([3999, 1003]);
     expect(pieces.join(' ')).toBe(long);
   });
 
-  it('writes a chat longer than the loader\'s 200 turns as parts the loader reads back, each starting with the person', () => {
-    const many: ExportMessage[] = Array.from({ length: 441 }, (_, i) => ({ role: i % 2 === 0 ? 'user' : 'assistant', createdAt: T0 + i, elements: [{ kind: 'text', text: `turn ${i}` }] }));
+  it("writes a chat longer than the loader's 200 turns as parts the loader reads back, each starting with the person", () => {
+    const many: ExportMessage[] = Array.from({ length: 441 }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      createdAt: T0 + i,
+      elements: [{ kind: 'text', text: `turn ${i}` }],
+    }));
     const out = buildMmdialogExport({ messages: many, images: new Map(), exportedAt: EXPORTED });
-    expect(out.records.map((r) => [r.conversation_id, r.conversation.length])).toEqual([[T0, 200], [`${T0}-part-2`, 200], [`${T0}-part-3`, 41]]);
+    expect(out.records.map((r) => [r.conversation_id, r.conversation.length])).toEqual([
+      [T0, 200],
+      [`${T0}-part-2`, 200],
+      [`${T0}-part-3`, 41],
+    ]);
     expect(out.records[1]!.conversation[0]).toEqual({ turn: [{ __TEXT__: 'turn 200' }] });
-    const read = parseConversations(out.files[0]!.path.endsWith('conversations.json') ? (out.files[0] as { text: string }).text : '', { file: 'conversations.json' });
+    const read = parseConversations(out.files[0]!.path.endsWith('conversations.json') ? (out.files[0] as { text: string }).text : '', {
+      file: 'conversations.json',
+    });
     expect(read.map((r) => r.turns.length)).toEqual([200, 200, 41]);
   });
 
   it('refuses, with the reason and the way out, what is empty', () => {
-    expect(() => buildMmdialogExport({ messages: [], images: new Map(), exportedAt: EXPORTED })).toThrow('The conversation is empty, so there is nothing to export. Send a message first.');
+    expect(() => buildMmdialogExport({ messages: [], images: new Map(), exportedAt: EXPORTED })).toThrow(
+      'The conversation is empty, so there is nothing to export. Send a message first.',
+    );
     const onlyLost: ExportMessage[] = [{ role: 'user', createdAt: T0, elements: [{ kind: 'photo', id: 'lost', name: 'lost.jpg' }] }];
     expect(() => buildMmdialogExport({ messages: onlyLost, images: new Map(), exportedAt: EXPORTED })).toThrow('its only images are no longer stored');
   });

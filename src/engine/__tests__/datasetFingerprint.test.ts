@@ -4,7 +4,11 @@ import { MAX_HASHED_FILE_BYTES, datasetFingerprint, pathsAndSizesFingerprint, sh
 import { hashText } from '../pool/contentHash';
 
 const file = (path: string, content: string | Uint8Array<ArrayBuffer>) => ({ path, blob: new Blob([content]) });
-const failure = async (p: Promise<unknown>) => p.then(() => 'no error', (e: unknown) => (e as Error).message);
+const failure = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'no error',
+    (e: unknown) => (e as Error).message,
+  );
 
 describe('dataset fingerprint', () => {
   it('is the SHA-256 of each file: the standard digest, the same as sha256sum gives', async () => {
@@ -40,11 +44,20 @@ describe('dataset fingerprint', () => {
     const files = Array.from({ length: 70 }, (_, i) => file(`d/${i}.txt`, `line ${i}\n`));
     const reports: [number, number][] = [];
     await datasetFingerprint(files, (done, total) => reports.push([done, total]));
-    expect(reports).toEqual([[32, 70], [64, 70], [70, 70]]);
+    expect(reports).toEqual([
+      [32, 70],
+      [64, 70],
+      [70, 70],
+    ]);
   });
 
   it('refuses a file larger than a tab reads in one piece with a sentence naming it, before reading it', async () => {
-    const huge = { path: 'd/conversations.json', blob: { size: MAX_HASHED_FILE_BYTES + 100 * 1024 ** 2, arrayBuffer: () => Promise.reject(new Error('read')) } as unknown as Blob };
-    expect(await failure(datasetFingerprint([huge]))).toBe('d/conversations.json is 612 MB; a file of a dataset can be at most 512 MB, more than a browser tab reads in one piece. Split it into smaller files, or leave it out.');
+    const huge = {
+      path: 'd/conversations.json',
+      blob: { size: MAX_HASHED_FILE_BYTES + 100 * 1024 ** 2, arrayBuffer: () => Promise.reject(new Error('read')) } as unknown as Blob,
+    };
+    expect(await failure(datasetFingerprint([huge]))).toBe(
+      'd/conversations.json is 612 MB; a file of a dataset can be at most 512 MB, more than a browser tab reads in one piece. Split it into smaller files, or leave it out.',
+    );
   });
 });

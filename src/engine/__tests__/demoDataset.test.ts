@@ -16,13 +16,18 @@ const media = parseMediaCatalogue(readJson('pool/media.json'), { file: 'pool/med
 const texts = parseTextCatalogue(readJson('pool/texts.json'), { file: 'pool/texts.json', strict: true });
 const mediaKeys = new Set(media.map((m) => m.key));
 const split = (name: string) =>
-  parseConversationsBytes(new Uint8Array(readFileSync(join(PUBLIC, 'dialogues', name, 'conversations.json'))), { file: `${name}/conversations.json`, hasMedia: (k) => mediaKeys.has(k) });
+  parseConversationsBytes(new Uint8Array(readFileSync(join(PUBLIC, 'dialogues', name, 'conversations.json'))), {
+    file: `${name}/conversations.json`,
+    hasMedia: (k) => mediaKeys.has(k),
+  });
 const splits = { train: split('train'), valid: split('valid'), test: split('test') };
 
 describe('the demo dataset', () => {
   it('has a pool of at least 1,500 attributed images and 3,000 texts', () => {
     expect(media.length).toBeGreaterThanOrEqual(1500);
-    expect(media.every((m) => m.alt && m.licence && m.source && m.sha256 && (m.width ?? 0) <= 512 && (m.height ?? 0) <= 512 && m.file.endsWith('.webp'))).toBe(true);
+    expect(media.every((m) => m.alt && m.licence && m.source && m.sha256 && (m.width ?? 0) <= 512 && (m.height ?? 0) <= 512 && m.file.endsWith('.webp'))).toBe(
+      true,
+    );
     expect(texts.length).toBeGreaterThanOrEqual(3000);
     expect(new Set(texts.map((t) => t.text)).size).toBe(texts.length);
   });
@@ -41,7 +46,7 @@ describe('the demo dataset', () => {
     expect(new Set(all.map((d) => d.id)).size).toBe(3900);
   });
 
-  it('gives valid and test records 999 negatives of each modality from the pool, none of them the record\'s own', () => {
+  it("gives valid and test records 999 negatives of each modality from the pool, none of them the record's own", () => {
     const poolTexts = new Set(texts.map((t) => t.text));
     for (const record of [...splits.valid, ...splits.test]) {
       expect(record.negativeTexts).toHaveLength(999);
@@ -57,29 +62,47 @@ describe('the demo dataset', () => {
     // As the generator compares texts (grammar.py text_key): no accents, case, punctuation, apostrophes,
     // repeated letters or trailing "haha", so "Whoa!!" and "whoaaa haha" are the same text.
     const key = (text: string) =>
-      text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\u2019/g, "'").replace(/'/g, '').replace(/[^a-z0-9]+/g, ' ').trim().replace(/(.)\1+/g, '$1').replace(/( ha(ha)*)+$/, '');
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}/gu, '')
+        .toLowerCase()
+        .replace(/\u2019/g, "'")
+        .replace(/'/g, '')
+        .replace(/[^a-z0-9]+/g, ' ')
+        .trim()
+        .replace(/(.)\1+/g, '$1')
+        .replace(/( ha(ha)*)+$/, '');
     expect(key('Whoaaa!! haha')).toBe(key('whoa'));
-    const textsOf = (records: typeof splits.train) => records.flatMap((d) => d.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
+    const textsOf = (records: typeof splits.train) =>
+      records.flatMap((d) => d.turns.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []))));
     const seen = new Set([...texts.map((t) => key(t.text)), ...textsOf(splits.train).map(key)]);
     const heldOut = textsOf([...splits.valid, ...splits.test]);
     expect(heldOut.length).toBeGreaterThan(1500);
     expect(heldOut.filter((t) => seen.has(key(t)))).toEqual([]);
   });
 
-  it('holds the human texts of the corpora\'s train parts with their sources, each once by text key, and the encoder\'s files fit the pool', () => {
+  it("holds the human texts of the corpora's train parts with their sources, each once by text key, and the encoder's files fit the pool", () => {
     const sources = parseTextSources(readJson('pool/texts.json'), { file: 'pool/texts.json', strict: true });
-    expect(sources.map((s) => [s.id, s.licence])).toEqual([['dailydialog', 'CC BY-NC-SA 4.0'], ['topical-chat', 'CDLA-Sharing-1.0']]);
+    expect(sources.map((s) => [s.id, s.licence])).toEqual([
+      ['dailydialog', 'CC BY-NC-SA 4.0'],
+      ['topical-chat', 'CDLA-Sharing-1.0'],
+    ]);
     const human = texts.filter((t) => t.source === 'dailydialog' || t.source === 'topical-chat');
     expect(human.length).toBeGreaterThanOrEqual(30_000);
     expect(new Set(human.map((t) => textKey(t.text))).size).toBe(human.length);
     // The shipped keys and stored contexts were made for exactly these texts and labels (npm run chat:keys).
-    const read = (name: string) => [readJson(`pool/embeddings/${name}.json`), new Uint8Array(readFileSync(join(PUBLIC, 'pool', 'embeddings', `${name}.bin`))), name] as const;
+    const read = (name: string) =>
+      [readJson(`pool/embeddings/${name}.json`), new Uint8Array(readFileSync(join(PUBLIC, 'pool', 'embeddings', `${name}.bin`))), name] as const;
     const keys = parsePoolEmbeddings(...read('mini-clip.chat'));
     const rows = [...texts.map((t) => t.text), ...media.map((m) => imageKeyText(m.label ?? m.alt))].map(textContentKey);
     expect(keys.meta.compact?.keysHash).toBe(rowKeysHash(rows, []));
     const contexts = parseStoredContexts(...read('mini-clip.contexts'));
-    expect(contexts.meta.poolTexts).toBe(rowKeysHash(texts.map((t) => textContentKey(t.text)), []));
+    expect(contexts.meta.poolTexts).toBe(
+      rowKeysHash(
+        texts.map((t) => textContentKey(t.text)),
+        [],
+      ),
+    );
     expect(contexts.meta.contexts).toBeGreaterThan(50_000);
   });
 });
-

@@ -38,7 +38,8 @@ describe('shipped DE++ image keys', () => {
 
   it('are refused, with the reason, for another pack, other images, or heads that give other keys', async () => {
     const file = serializeDeppImageKeys('p', 'clip-1', await fakeHeads().keys(imageMatrix, 'image'), imageKeys);
-    const check = (over: Partial<Parameters<typeof shippedDeppImageKeys>[1]>) => shippedDeppImageKeys(file, { clipFingerprint: 'clip-1', imageKeys, imageMatrix, heads: fakeHeads(), ...over });
+    const check = (over: Partial<Parameters<typeof shippedDeppImageKeys>[1]>) =>
+      shippedDeppImageKeys(file, { clipFingerprint: 'clip-1', imageKeys, imageMatrix, heads: fakeHeads(), ...over });
     expect(await check({ clipFingerprint: 'clip-2' })).toEqual({ keys: null, reason: 'it was made for another version of the pack' });
     expect(await check({ imageKeys: [...imageKeys.slice(0, 5), 'i:z'] })).toEqual({ keys: null, reason: "its images are not the pool's" });
     // Row 0's keys point apart (cosine -1/3, a little off through int8).

@@ -31,7 +31,11 @@ describe('boxReduce', () => {
 describe('letterboxInput', () => {
   it('fits the longer side, keeps the aspect and centres the photo on black padding', () => {
     // 8 x 4 white photo into a 4 x 4 input: resized to 4 x 2, rows 1-2 white, rows 0 and 3 black.
-    const input = letterboxInput(rgba(8, 4, () => [255, 255, 255, 255]), 4, 4);
+    const input = letterboxInput(
+      rgba(8, 4, () => [255, 255, 255, 255]),
+      4,
+      4,
+    );
     expect([input.inputWidth, input.inputHeight]).toEqual([4, 4]);
     expect(input.placement).toEqual({ scale: 0.5, dx: 0, dy: 1 });
     const row = (y: number) => Array.from(input.pixels.subarray(y * 12, y * 12 + 12));
@@ -42,22 +46,38 @@ describe('letterboxInput', () => {
   });
 
   it('pads each side only to the multiple asked for, and gives float RGB 0-255', () => {
-    const input = letterboxInput(rgba(64, 40, () => [10, 20, 30, 255]), 64, 32);
+    const input = letterboxInput(
+      rgba(64, 40, () => [10, 20, 30, 255]),
+      64,
+      32,
+    );
     expect([input.inputWidth, input.inputHeight]).toEqual([64, 64]);
     expect(input.placement.dy).toBe(12);
     expect(Array.from(input.pixels.subarray(12 * 64 * 3, 12 * 64 * 3 + 3))).toEqual([10, 20, 30]);
-    const fitted = letterboxInput(rgba(64, 40, () => [10, 20, 30, 255]), 64, 8);
+    const fitted = letterboxInput(
+      rgba(64, 40, () => [10, 20, 30, 255]),
+      64,
+      8,
+    );
     expect([fitted.inputWidth, fitted.inputHeight]).toEqual([64, 40]);
   });
 
   it('flattens a transparent sticker on white, as the image encoder sees it', () => {
-    const input = letterboxInput(rgba(4, 4, () => [0, 0, 0, 0]), 4, 4);
+    const input = letterboxInput(
+      rgba(4, 4, () => [0, 0, 0, 0]),
+      4,
+      4,
+    );
     expect(Array.from(input.pixels.subarray(0, 3))).toEqual([255, 255, 255]);
   });
 
   it('box-reduces a photo much larger than the input before resizing it', () => {
     // A 4000 x 2000 photo of vertical stripes 1 px wide: any area average is mid-grey.
-    const input = letterboxInput(rgba(4000, 2000, (x) => (x % 2 ? [255, 255, 255, 255] : [0, 0, 0, 255])), 100, 100);
+    const input = letterboxInput(
+      rgba(4000, 2000, (x) => (x % 2 ? [255, 255, 255, 255] : [0, 0, 0, 255])),
+      100,
+      100,
+    );
     const centre = input.pixels[(50 * 100 + 50) * 3]!;
     expect(Math.abs(centre - 127.5)).toBeLessThan(2);
   });
@@ -98,7 +118,12 @@ describe('decodeDetections', () => {
 });
 
 describe('parseDetectorConfig', () => {
-  const valid = { version: 1, input: { name: 'images', maxSide: 512, multiple: 32, layout: 'NHWC' }, outputs: { detections: 'detections' }, classes: ['person'] };
+  const valid = {
+    version: 1,
+    input: { name: 'images', maxSide: 512, multiple: 32, layout: 'NHWC' },
+    outputs: { detections: 'detections' },
+    classes: ['person'],
+  };
 
   it('reads what the engine needs', () => {
     expect(parseDetectorConfig(valid, 'models/detector/')).toMatchObject({ inputName: 'images', maxSide: 512, multiple: 32, classes: ['person'] });

@@ -10,7 +10,14 @@ const caps = (over: Partial<BackendCapabilities>): BackendCapabilities => ({
   ...over,
 });
 
-const ALL_VARIANTS = new Set(['onnx/text_model.onnx', 'onnx/text_model_fp16.onnx', 'onnx/text_model_quantized.onnx', 'onnx/vision_model.onnx', 'onnx/vision_model_fp16.onnx', 'onnx/vision_model_quantized.onnx']);
+const ALL_VARIANTS = new Set([
+  'onnx/text_model.onnx',
+  'onnx/text_model_fp16.onnx',
+  'onnx/text_model_quantized.onnx',
+  'onnx/vision_model.onnx',
+  'onnx/vision_model_fp16.onnx',
+  'onnx/vision_model_quantized.onnx',
+]);
 
 describe('chooseExecutionPlan', () => {
   it('uses WebGPU with fp16 when the adapter has shader-f16', () => {
@@ -52,6 +59,11 @@ describe('chooseExecutionPlan', () => {
 
   it('moves to WASM for a reason given, keeping the threads and the quantized variant first', () => {
     const plan = wasmPlanBecause(chooseExecutionPlan(caps({ webgpuAdapter: true })), 'WASM: reload the page to use WebGPU');
-    expect(plan).toEqual({ provider: 'wasm', dtypes: ['q8', 'fp32'], wasmThreads: chooseExecutionPlan(caps({ webgpuAdapter: true })).wasmThreads, reason: 'WASM: reload the page to use WebGPU' });
+    expect(plan).toEqual({
+      provider: 'wasm',
+      dtypes: ['q8', 'fp32'],
+      wasmThreads: chooseExecutionPlan(caps({ webgpuAdapter: true })).wasmThreads,
+      reason: 'WASM: reload the page to use WebGPU',
+    });
   });
 });

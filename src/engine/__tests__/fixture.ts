@@ -60,7 +60,11 @@ export function folderSource(dir: string): PackFileSource & { listFiles(): Promi
     location: dir.endsWith(sep) ? dir : dir + sep,
     readBytes: async (path) => new Uint8Array(await readFile(join(dir, path))),
     // Paths relative to the folder with forward slashes, as a pack's manifest lists them.
-    listFiles: async () => (readdirSync(dir, { recursive: true }) as string[]).filter((p) => statSync(join(dir, p)).isFile()).map((p) => p.split(sep).join('/')).sort(),
+    listFiles: async () =>
+      (readdirSync(dir, { recursive: true }) as string[])
+        .filter((p) => statSync(join(dir, p)).isFile())
+        .map((p) => p.split(sep).join('/'))
+        .sort(),
   };
 }
 

@@ -36,14 +36,33 @@ describe('linear score fusion', () => {
 
   it('fuses Σ w_i z_i, exactly on a small case', () => {
     // a [0, 0, 6, 6]: z [-1, -1, 1, 1]; b [0.4, 0.2, 0.4, 0.2]: z [1, -1, 1, -1]; c [1, 2, 3, 4]: z ≈ [-1.342, -0.447, 0.447, 1.342]
-    const fused = fuseScores([[0, 0, 6, 6], [0.4, 0.2, 0.4, 0.2]], [0.25, 0.75]);
+    const fused = fuseScores(
+      [
+        [0, 0, 6, 6],
+        [0.4, 0.2, 0.4, 0.2],
+      ],
+      [0.25, 0.75],
+    );
     // 0.25 (-1) + 0.75 (1) = 0.5; -0.25 - 0.75 = -1; 0.25 + 0.75 = 1; 0.25 - 0.75 = -0.5
     [0.5, -1, 1, -0.5].forEach((x, i) => expect(fused[i]).toBeCloseTo(x, 12));
-    const three = fuseScores([[0, 0, 6, 6], [0.4, 0.2, 0.4, 0.2], [1, 2, 3, 4]], [0.5, 0, 0.5]);
+    const three = fuseScores(
+      [
+        [0, 0, 6, 6],
+        [0.4, 0.2, 0.4, 0.2],
+        [1, 2, 3, 4],
+      ],
+      [0.5, 0, 0.5],
+    );
     const z3 = [-3, -1, 1, 3].map((x) => x / Math.sqrt(5));
     [-1, -1, 1, 1].forEach((x, i) => expect(three[i]).toBeCloseTo(0.5 * x + 0.5 * z3[i]!, 12));
     // A BM25 that scores every candidate alike leaves the other parts' order whatever its weight.
-    const flat = fuseScores([[0, 0, 0], [0.1, 0.9, 0.5]], [0.9, 0.1]);
+    const flat = fuseScores(
+      [
+        [0, 0, 0],
+        [0.1, 0.9, 0.5],
+      ],
+      [0.9, 0.1],
+    );
     expect([...flat].map((_, i) => i).sort((a, b) => flat[b]! - flat[a]!)).toEqual([1, 2, 0]);
     expect(() => fuseScores([[1, 2], [1]], [0.5, 0.5])).toThrow('Part 2 of the fusion scored 1 candidates and part 1 2.');
     expect(() => fuseScores([[1, 2]], [0.5, 0.5])).toThrow('1 parts were scored for 2 weights.');
@@ -63,12 +82,36 @@ describe('learning the weights (a grid on the simplex, best MRR)', () => {
   it('takes the earliest of equally good points, with ties at their expected rank', () => {
     // Two candidates: z is always (+1, -1). The target leads the first part and trails the second, so
     // fused target - negative = 2 (2w - 1): it wins for w > 0.5, ties at 0.5, loses below.
-    const fit = fitFusionWeights([{ parts: [[1, 0], [0, 1]], target: 0 }], 2);
+    const fit = fitFusionWeights(
+      [
+        {
+          parts: [
+            [1, 0],
+            [0, 1],
+          ],
+          target: 0,
+        },
+      ],
+      2,
+    );
     expect(fit.weights).toEqual([0.55, 0.45]);
     expect(fit.mrr).toBe(1);
     expect(fit.alone).toEqual([1, 0.5]);
     // Nothing to tell the points apart: the first, all weight on the last part.
-    expect(fitFusionWeights([{ parts: [[2, 2, 2], [1, 1, 1]], target: 1 }], 2).weights).toEqual([0, 1]);
+    expect(
+      fitFusionWeights(
+        [
+          {
+            parts: [
+              [2, 2, 2],
+              [1, 1, 1],
+            ],
+            target: 1,
+          },
+        ],
+        2,
+      ).weights,
+    ).toEqual([0, 1]);
   });
 
   it('takes parts standardised over a larger set as they are (the page ranks the whole pool; only the candidates kept are given)', () => {
@@ -81,7 +124,14 @@ describe('learning the weights (a grid on the simplex, best MRR)', () => {
     expect(scoreSpread([9, 1, 3], 2)).toEqual({ mean: 5, std: 4 }); // the first `count` only
     // The first part's z over the pool are 2 (target) and -0.5; the second's are given as 0.4 and 0.5.
     // Re-standardised over the two kept they would be +1/-1 and -1/+1, and the fit would change.
-    const kept: FusionQuery = { parts: [[standardise(5, spread), standardise(0, spread)], [0.4, 0.5]], target: 0, standardised: true };
+    const kept: FusionQuery = {
+      parts: [
+        [standardise(5, spread), standardise(0, spread)],
+        [0.4, 0.5],
+      ],
+      target: 0,
+      standardised: true,
+    };
     const fit = fitFusionWeights([kept], 2);
     // target 2w + 0.4(1-w) against -0.5w + 0.5(1-w): wins for 3.5w > 0.1, first at w = 0.05 on the grid
     expect(fit.weights).toEqual([0.05, 0.95]);
@@ -101,33 +151,57 @@ const unit = (x: number, y: number) => new Float32Array([x / Math.hypot(x, y), y
 const matrix = (rows: Float32Array[]) => ({ data: Float32Array.from(rows.flatMap((r) => [...r])), rows: rows.length, dim: 2 });
 
 function poolOf(texts: string[], vectors: Float32Array[]): CandidatePool {
-  return { texts, textMatrix: matrix(vectors), imageKeys: ['dog', 'beach'], imageCaptions: ['a dog', 'a beach'], imageMatrix: matrix([unit(1, 0), unit(0, 1)]) };
+  return {
+    texts,
+    textMatrix: matrix(vectors),
+    imageKeys: ['dog', 'beach'],
+    imageCaptions: ['a dog', 'a beach'],
+    imageMatrix: matrix([unit(1, 0), unit(0, 1)]),
+  };
 }
 
 describe('HybridRanker: its parts fused with learned weights per modality', () => {
   const texts = ['red apple', 'apple pie please', 'blue sky', 'sky is clear', 'green tree', 'tree house', 'yellow sun', 'sun is hot'];
   const vectors = [unit(1, 0), unit(0, 1), unit(1, 0.1), unit(0.1, 1), unit(1, 0.2), unit(0.2, 1), unit(1, 0.3), unit(0.3, 1)];
   const pool = poolOf(texts, vectors);
-  const state = { turns: [{ speaker: 0 as const, elements: [{ kind: 'text' as const, text: 'an apple under the sky', embedding: unit(1, 0.5) }] }], partial: [] };
+  const state = {
+    turns: [{ speaker: 0 as const, elements: [{ kind: 'text' as const, text: 'an apple under the sky', embedding: unit(1, 0.5) }] }],
+    partial: [],
+  };
 
   it('ranks the pool by the scores fused over the pool, and given candidates by the scores fused over them', async () => {
-    const lexical = new LexicalRanker('bm25', pool, texts), dense = new ClipSimRanker(pool);
-    const ranker = new HybridRanker({ text: [lexical, dense], image: [lexical, dense] }, { text: [0.7, 0.3], image: [0, 1], bm25Turns: 1, learnedOn: 'a test' });
+    const lexical = new LexicalRanker('bm25', pool, texts),
+      dense = new ClipSimRanker(pool);
+    const ranker = new HybridRanker(
+      { text: [lexical, dense], image: [lexical, dense] },
+      { text: [0.7, 0.3], image: [0, 1], bm25Turns: 1, learnedOn: 'a test' },
+    );
     const fusedPool = fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.7, 0.3]);
     expect(await ranker.topK(state, 'text', 3, new Set([1]))).toEqual(topKOfScores(fusedPool, 3, new Set([1])));
-    const candidates = [{ text: 'more apple', embedding: unit(0, 1) }, { text: 'something else', embedding: unit(1, 0) }, { text: 'sky', embedding: unit(1, 1) }];
-    expect(await ranker.score(state, 'text', candidates)).toEqual(fuseScores([await lexical.score(state, 'text', candidates), await dense.score(state, 'text', candidates)], [0.7, 0.3]));
+    const candidates = [
+      { text: 'more apple', embedding: unit(0, 1) },
+      { text: 'something else', embedding: unit(1, 0) },
+      { text: 'sky', embedding: unit(1, 1) },
+    ];
+    expect(await ranker.score(state, 'text', candidates)).toEqual(
+      fuseScores([await lexical.score(state, 'text', candidates), await dense.score(state, 'text', candidates)], [0.7, 0.3]),
+    );
     // Images with the lexical weight 0: the dense order alone.
     expect((await ranker.topK(state, 'image', 2, new Set())).map((x) => x.index)).toEqual([0, 1]);
     expect(ranker.note).toContain('weights learned on a test');
   });
 
   it('counts its parts alike without learned weights, and says so; refuses weights that do not fit its parts', async () => {
-    const lexical = new LexicalRanker('bm25', pool, texts), dense = new ClipSimRanker(pool);
+    const lexical = new LexicalRanker('bm25', pool, texts),
+      dense = new ClipSimRanker(pool);
     const even = new HybridRanker({ text: [lexical, dense], image: [dense] }, null);
-    expect(await even.topK(state, 'text', 8, new Set())).toEqual(topKOfScores(fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.5, 0.5]), 8));
+    expect(await even.topK(state, 'text', 8, new Set())).toEqual(
+      topKOfScores(fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.5, 0.5]), 8),
+    );
     expect(even.note).toContain('every part counts alike');
-    expect(() => new HybridRanker({ text: [lexical, dense], image: [dense] }, { text: [1], image: [1], bm25Turns: 1, learnedOn: '' })).toThrow("The hybrid's text weights are 1, for 2 parts.");
+    expect(() => new HybridRanker({ text: [lexical, dense], image: [dense] }, { text: [1], image: [1], bm25Turns: 1, learnedOn: '' })).toThrow(
+      "The hybrid's text weights are 1, for 2 parts.",
+    );
   });
 });
 
@@ -148,8 +222,14 @@ describe("a pack's fusion settings (chat/fusion.json)", () => {
 
   it('refuses a file without the page weights or without where they were learned, naming the command that writes it', async () => {
     const { page: _page, ...withoutPage } = shipped;
-    await expect(loadChatFusion(sourceOf(withoutPage), files)).rejects.toThrow("models/x/chat/fusion.json has no 3 weights for the page's text parts. Learn it again (npm run chat:fuse) or remove it.");
-    await expect(loadChatFusion(sourceOf({ ...shipped, page: { ...(shipped['page'] as object), bm25Turns: 2 } }), files)).rejects.toThrow('has no "bm25Turns" (1 or null) for the page\'s text parts');
-    await expect(loadChatFusion(sourceOf({ ...shipped, learnedOn: { text: 'valid' } }), files)).rejects.toThrow('does not say where its weights were learned ("learnedOn")');
+    await expect(loadChatFusion(sourceOf(withoutPage), files)).rejects.toThrow(
+      "models/x/chat/fusion.json has no 3 weights for the page's text parts. Learn it again (npm run chat:fuse) or remove it.",
+    );
+    await expect(loadChatFusion(sourceOf({ ...shipped, page: { ...(shipped['page'] as object), bm25Turns: 2 } }), files)).rejects.toThrow(
+      'has no "bm25Turns" (1 or null) for the page\'s text parts',
+    );
+    await expect(loadChatFusion(sourceOf({ ...shipped, learnedOn: { text: 'valid' } }), files)).rejects.toThrow(
+      'does not say where its weights were learned ("learnedOn")',
+    );
   });
 });

@@ -59,7 +59,13 @@ describe('grounded caption: what and how many', () => {
     expect(say([detection('orange', 0.9, 200, 150, 440, 400)])).toBe('An orange.');
     expect(say([detection('hot dog', 0.9, 200, 150, 440, 400)])).toBe('A hot dog.');
     expect(['umbrella', 'unicorn', 'hour', 'TV', 'SUV', 'European', 'elephant'].map((w) => `${indefiniteArticle(w)} ${w}`)).toEqual([
-      'an umbrella', 'a unicorn', 'an hour', 'a TV', 'an SUV', 'a European', 'an elephant',
+      'an umbrella',
+      'a unicorn',
+      'an hour',
+      'a TV',
+      'an SUV',
+      'a European',
+      'an elephant',
     ]);
   });
 
@@ -117,7 +123,9 @@ describe('grounded caption: spatial words only where the boxes support them', ()
     expect(say([detection('person', 0.9, 280, 60, 380, 300), detection('horse', 0.9, 200, 160, 460, 420)])).toBe('A person riding a horse.');
     expect(say([detection('person', 0.9, 20, 100, 120, 420), detection('horse', 0.9, 300, 160, 560, 420)])).toBe('A horse and a person.');
     // Only one of two people is on the horse, so "two people riding a horse" would claim too much.
-    expect(say([detection('person', 0.9, 280, 60, 380, 300), detection('horse', 0.9, 200, 160, 460, 420), detection('person', 0.8, 540, 100, 620, 420)])).toBe('A horse and two people.');
+    expect(say([detection('person', 0.9, 280, 60, 380, 300), detection('horse', 0.9, 200, 160, 460, 420), detection('person', 0.8, 540, 100, 620, 420)])).toBe(
+      'A horse and two people.',
+    );
   });
 
   it('on a board or on skis', () => {
@@ -173,9 +181,9 @@ describe('grounded caption: spatial words only where the boxes support them', ()
   });
 
   it('keeps objects without a relation apart with "with"', () => {
-    expect(say([detection('person', 0.9, 250, 50, 390, 330), detection('dining table', 0.8, 100, 250, 540, 470), detection('pizza', 0.85, 150, 300, 300, 420)])).toBe(
-      'A person at a table with a pizza.',
-    );
+    expect(
+      say([detection('person', 0.9, 250, 50, 390, 330), detection('dining table', 0.8, 100, 250, 540, 470), detection('pizza', 0.85, 150, 300, 300, 420)]),
+    ).toBe('A person at a table with a pizza.');
   });
 });
 
@@ -198,7 +206,10 @@ describe('grounded caption: scenes', () => {
     const caption = groundedCaption(photo(detection('dining table', 0.8, 0, 100, 640, 480), detection('pizza', 0.9, 150, 150, 450, 400)));
     expect(caption).toEqual({
       text: 'A pizza on a table.',
-      mentioned: [{ label: 'pizza', count: 1 }, { label: 'dining table', count: 1 }],
+      mentioned: [
+        { label: 'pizza', count: 1 },
+        { label: 'dining table', count: 1 },
+      ],
       scene: 'on a table',
       confident: true,
       hedged: false,
@@ -209,7 +220,15 @@ describe('grounded caption: scenes', () => {
     const dog = detection('dog', 0.9, 200, 150, 440, 400);
     expect(say([dog], [{ scene: 'beach', confidence: 0.8 }])).toBe('A dog on a beach.');
     expect(say([dog], [{ scene: 'beach', confidence: 0.4 }])).toBe('A dog.');
-    expect(say([dog], [{ scene: 'beach', confidence: 0.7 }, { scene: 'kitchen', confidence: 0.9 }])).toBe('A dog in a kitchen.');
+    expect(
+      say(
+        [dog],
+        [
+          { scene: 'beach', confidence: 0.7 },
+          { scene: 'kitchen', confidence: 0.9 },
+        ],
+      ),
+    ).toBe('A dog in a kitchen.');
     expect(say([skier, detection('skis', 0.9, 200, 380, 400, 440)], [{ scene: 'beach', confidence: 0.95 }])).toBe('A person on skis in the snow.');
     expect(say([detection('tv', 0.8, 200, 100, 440, 300)], [{ scene: 'office', confidence: 0.8 }])).toBe('A TV in an office.');
     expect(groundedCaption(photo(), { sceneHints: [{ scene: 'beach', confidence: 0.8 }] })).toEqual({
@@ -220,7 +239,11 @@ describe('grounded caption: scenes', () => {
       hedged: false,
     });
     expect(['/b/ski_slope', 'forest', 'living_room', 'in a kitchen', 'indoors'].map(scenePhrase)).toEqual([
-      'on a ski slope', 'in a forest', 'in a living room', 'in a kitchen', 'indoors',
+      'on a ski slope',
+      'in a forest',
+      'in a living room',
+      'in a kitchen',
+      'indoors',
     ]);
   });
 });
@@ -241,7 +264,12 @@ describe('grounded caption: what is left out', () => {
 
   it('lists at most three kinds of object', () => {
     const caption = groundedCaption(
-      photo(detection('person', 0.9, 20, 50, 120, 400), detection('dog', 0.85, 200, 300, 320, 400), detection('bicycle', 0.8, 380, 250, 500, 400), detection('car', 0.8, 520, 300, 630, 380)),
+      photo(
+        detection('person', 0.9, 20, 50, 120, 400),
+        detection('dog', 0.85, 200, 300, 320, 400),
+        detection('bicycle', 0.8, 380, 250, 500, 400),
+        detection('car', 0.8, 520, 300, 630, 380),
+      ),
     );
     expect(caption.text).toBe('A person, a dog and a bicycle.');
     expect(caption.mentioned.map((m) => m.label)).toEqual(['person', 'dog', 'bicycle']);
@@ -279,14 +307,24 @@ describe('grounded caption: form', () => {
   });
 });
 
-describe('grounded caption: hedging and the image tower\'s vote', () => {
+describe("grounded caption: hedging and the image tower's vote", () => {
   const dog = (score: number) => detection('dog', score, 200, 150, 440, 400);
-  const ranks = (dogRank: number) => new Map([['dog', dogRank], ['cat', 1]]);
+  const ranks = (dogRank: number) =>
+    new Map([
+      ['dog', dogRank],
+      ['cat', 1],
+    ]);
 
   it('hedges a detection between the hedge bar and the confident bar, and only there', () => {
     expect(HEDGE_SCORE).toBe(0.45);
     expect(CONFIDENT_SCORE).toBe(0.5);
-    expect(groundedCaption(photo(dog(0.47)))).toEqual({ text: 'Maybe a dog.', mentioned: [{ label: 'dog', count: 1 }], scene: null, confident: false, hedged: true });
+    expect(groundedCaption(photo(dog(0.47)))).toEqual({
+      text: 'Maybe a dog.',
+      mentioned: [{ label: 'dog', count: 1 }],
+      scene: null,
+      confident: false,
+      hedged: true,
+    });
     expect(say([dog(0.45)])).toBe('Maybe a dog.');
     expect(say([dog(0.449)])).toBe(NOTHING_FOUND_TEXT);
     expect(say([dog(0.5)])).toBe('A dog.');
@@ -326,7 +364,7 @@ describe('grounded caption: hedging and the image tower\'s vote', () => {
     expect(groundedCaption(photo(dog(0.47)), { zeroShotRanks: ranks(2), thresholds }).text).toBe('Maybe a dog.');
   });
 
-  it('hedges a detection under the hedge bar only with the vote\'s support, when support is on', () => {
+  it("hedges a detection under the hedge bar only with the vote's support, when support is on", () => {
     const thresholds = { ...DEFAULT_CAPTION_THRESHOLDS, supportRank: 3 };
     expect(groundedCaption(photo(dog(0.35)), { zeroShotRanks: ranks(3), thresholds }).text).toBe('Maybe a dog.');
     expect(groundedCaption(photo(dog(0.35)), { zeroShotRanks: ranks(4), thresholds }).text).toBe(NOTHING_FOUND_TEXT);

@@ -10,14 +10,22 @@ import { MODELS_DIR, folderSource, maxUnitDiff, readPng } from './fixture';
 /** The real-CLIP-shaped fixture (models/scripts/make_hub_fixtures.py): Xenova/clip-vit-base-patch32's layout, tiny weights. */
 const REPO_DIR = join(MODELS_DIR, 'hub-fixtures', 'Xenova', 'clip-vit-base-patch32');
 const REF_DIR = `${REPO_DIR}.reference`;
-interface Row { fp32: number[]; fp16_weights: number[] }
+interface Row {
+  fp32: number[];
+  fp16_weights: number[];
+}
 const reference = JSON.parse(readFileSync(join(REF_DIR, 'reference.json'), 'utf8')) as {
   texts: (Row & { text: string; input_ids: number[] })[];
   images: (Row & { file: string })[];
 };
 
 const caps = (over: Partial<BackendCapabilities>): BackendCapabilities => ({
-  webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false, ...over,
+  webgpuAdapter: false,
+  shaderF16: false,
+  crossOriginIsolated: false,
+  hardwareConcurrency: 2,
+  forceWasm: false,
+  ...over,
 });
 const PLANS: { name: string; caps: BackendCapabilities; dtype: ModelDtype; file: string }[] = [
   { name: 'WASM', caps: caps({}), dtype: 'q8', file: '_quantized' },
@@ -36,8 +44,18 @@ describe('the real-CLIP-shaped hub fixture', () => {
 
   it('has the file names and interface of the Xenova export', async () => {
     const files = await source.listFiles();
-    for (const f of ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'vocab.json', 'merges.txt']) expect(files).toContain(f);
-    for (const tower of ['text_model', 'vision_model']) for (const suffix of ['', '_quantized', '_fp16']) expect(files).toContain(`onnx/${tower}${suffix}.onnx`);
+    for (const f of [
+      'config.json',
+      'preprocessor_config.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+      'special_tokens_map.json',
+      'vocab.json',
+      'merges.txt',
+    ])
+      expect(files).toContain(f);
+    for (const tower of ['text_model', 'vision_model'])
+      for (const suffix of ['', '_quantized', '_fp16']) expect(files).toContain(`onnx/${tower}${suffix}.onnx`);
     const config = JSON.parse(readFileSync(join(REPO_DIR, 'config.json'), 'utf8')) as Record<string, unknown>;
     expect(config['_name_or_path']).toBe('openai/clip-vit-base-patch32');
     expect(config['architectures']).toEqual(['CLIPModel']);

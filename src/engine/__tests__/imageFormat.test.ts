@@ -13,7 +13,30 @@ function pngHeader(width: number, height: number): Uint8Array {
 
 function jpegHeader(width: number, height: number): Uint8Array {
   // SOI, an APP0 segment to skip, then SOF0 with the size.
-  return new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x4a, 0x46, 0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 3, 0, 0, 0, 0]);
+  return new Uint8Array([
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x04,
+    0x4a,
+    0x46,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    3,
+    0,
+    0,
+    0,
+    0,
+  ]);
 }
 
 function codeOf(fn: () => unknown): string {
@@ -36,8 +59,14 @@ describe('readImageHeader', () => {
     const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x20, 0x03, 0x58, 0x02]);
     expect(readImageHeader(gif)).toEqual({ format: 'gif', width: 800, height: 600 });
     const webp = new Uint8Array(30);
-    webp.set([...'RIFF'].map((c) => c.charCodeAt(0)), 0);
-    webp.set([...'WEBPVP8X'].map((c) => c.charCodeAt(0)), 8);
+    webp.set(
+      [...'RIFF'].map((c) => c.charCodeAt(0)),
+      0,
+    );
+    webp.set(
+      [...'WEBPVP8X'].map((c) => c.charCodeAt(0)),
+      8,
+    );
     webp.set([0x1f, 0x03, 0x00, 0x57, 0x02, 0x00], 24); // 800 - 1, 600 - 1 as 24-bit little endian
     expect(readImageHeader(webp)).toEqual({ format: 'webp', width: 800, height: 600 });
     const bmp = new Uint8Array(26);
@@ -64,7 +93,9 @@ describe('checkImageFile', () => {
     expect(codeOf(() => checkImageFile('zero.png', pngHeader(0, 100)))).toBe('image-corrupt');
     expect(codeOf(() => checkImageFile('huge.png', pngHeader(12000, 12000)))).toBe('image-too-large');
     expect(codeOf(() => checkImageFile('tall.jpg', jpegHeader(100, 20000)))).toBe('image-too-large');
-    expect(() => checkImageFile('huge.png', pngHeader(12000, 12000))).toThrow('"huge.png" is 12000 × 12000 pixels (144.0 megapixels), over the limit of 40 megapixels. Resize it and try again.');
+    expect(() => checkImageFile('huge.png', pngHeader(12000, 12000))).toThrow(
+      '"huge.png" is 12000 × 12000 pixels (144.0 megapixels), over the limit of 40 megapixels. Resize it and try again.',
+    );
   });
 
   it('names the limit that is exceeded: a 20000 × 2000 BMP is 40 megapixels, within that limit, but too wide', () => {
@@ -72,7 +103,9 @@ describe('checkImageFile', () => {
     bmp.set([0x42, 0x4d]);
     new DataView(bmp.buffer).setInt32(18, 20000, true);
     new DataView(bmp.buffer).setInt32(22, 2000, true);
-    expect(() => checkImageFile('wide.bmp', bmp)).toThrow('"wide.bmp" is 20000 × 2000 pixels; its width of 20000 pixels is over the limit of 16384 pixels a side. Resize it to at most 16384 pixels a side and try again.');
+    expect(() => checkImageFile('wide.bmp', bmp)).toThrow(
+      '"wide.bmp" is 20000 × 2000 pixels; its width of 20000 pixels is over the limit of 16384 pixels a side. Resize it to at most 16384 pixels a side and try again.',
+    );
     expect(() => checkImageFile('huge.png', pngHeader(8000, 5001))).toThrow('(40.008 megapixels), over the limit of 40 megapixels');
   });
 

@@ -38,7 +38,8 @@ describe('Int8Matrix', () => {
   });
 
   // 257 rows (four-row blocks and a remainder) of 37 dimensions (padded to a stride of 48).
-  const rows = 257, dim = 37;
+  const rows = 257,
+    dim = 37;
   const data = randomMatrix(rows, dim, 7);
   const query = randomMatrix(1, dim, 11);
 

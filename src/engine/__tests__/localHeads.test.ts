@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { LinearIntent, type IntentSample, intentFeatureCount, intentFeatures, intentFigures, linearIntentSteps, readLocalHeads, storeLocalHeads, trainInSlices } from '../response/localHeads';
+import {
+  LinearIntent,
+  type IntentSample,
+  intentFeatureCount,
+  intentFeatures,
+  intentFigures,
+  linearIntentSteps,
+  readLocalHeads,
+  storeLocalHeads,
+  trainInSlices,
+} from '../response/localHeads';
 import { seededRandom } from '../random';
 
 /** Three classes told apart by which of three features is on, with noise elsewhere. */
@@ -68,7 +78,15 @@ describe('the intent head trained in the worker', () => {
     const heads = {
       intent: new LinearIntent({ weights: new Float32Array(3 * intentFeatureCount(dim)).fill(0.5), bias: Float32Array.from([1, 2, 3]) }),
       clipMap: { dim, text: { w: Float32Array.from([1, 0, 0, 1]), a: 0.5 }, image: { w: new Float32Array(4), a: 1 } },
-      figures: { intent: { validAccuracy: 0.5, validMacroF1: 0.4, majorityAccuracy: 0.3, bestEpoch: 2, trainSteps: 10, validSteps: 5, ms: 1 }, clipMap: { text: { validR1: 0.1, zeroShotR1: 0.05, bestEpoch: 1, trainPairs: 3, validQueries: 2, ms: 1 }, image: { validR1: 0.2, zeroShotR1: 0.1, bestEpoch: 1, trainPairs: 3, validQueries: 2, ms: 1 } }, encodeMs: 0, totalMs: 2 },
+      figures: {
+        intent: { validAccuracy: 0.5, validMacroF1: 0.4, majorityAccuracy: 0.3, bestEpoch: 2, trainSteps: 10, validSteps: 5, ms: 1 },
+        clipMap: {
+          text: { validR1: 0.1, zeroShotR1: 0.05, bestEpoch: 1, trainPairs: 3, validQueries: 2, ms: 1 },
+          image: { validR1: 0.2, zeroShotR1: 0.1, bestEpoch: 1, trainPairs: 3, validQueries: 2, ms: 1 },
+        },
+        encodeMs: 0,
+        totalMs: 2,
+      },
     };
     const stored = structuredClone(storeLocalHeads(heads));
     const read = readLocalHeads(stored, dim)!;

@@ -54,17 +54,37 @@ const EXPECTED: DialogueRecord[] = [
   {
     id: '0',
     turns: [
-      { elements: [{ kind: 'text', text: 'Just got back from Kyoto! The temples were unreal.' }, { kind: 'media', key: 'kyoto_temple.jpg' }] },
+      {
+        elements: [
+          { kind: 'text', text: 'Just got back from Kyoto! The temples were unreal.' },
+          { kind: 'media', key: 'kyoto_temple.jpg' },
+        ],
+      },
       { elements: [{ kind: 'text', text: 'Wow, that gate is so bright. Was it crowded?' }] },
-      { elements: [{ kind: 'media', key: 'crowd_01' }, { kind: 'text', text: 'Packed at noon [ugh], empty at 7am {worth it}' }] },
+      {
+        elements: [
+          { kind: 'media', key: 'crowd_01' },
+          { kind: 'text', text: 'Packed at noon [ugh], empty at 7am {worth it}' },
+        ],
+      },
     ],
   },
   {
     id: '40',
     turns: [
-      { elements: [{ kind: 'text', text: 'Look what my cat did to the sofa 😾' }, { kind: 'media', key: 'cat-sofa' }] },
+      {
+        elements: [
+          { kind: 'text', text: 'Look what my cat did to the sofa 😾' },
+          { kind: 'media', key: 'cat-sofa' },
+        ],
+      },
       { elements: [{ kind: 'text', text: 'She said "no regrets", clearly.' }] },
-      { elements: [{ kind: 'text', text: 'The backup is on C:\\' }, { kind: 'text', text: 'Café later?' }] },
+      {
+        elements: [
+          { kind: 'text', text: 'The backup is on C:\\' },
+          { kind: 'text', text: 'Café later?' },
+        ],
+      },
     ],
     negativeMediaKeys: ['neg-0001', 'neg-0002', 'beach_sunset'],
     negativeTexts: ['I prefer tea.', 'Not a "cat" person \\ sorry', 'See you at 8 ☕'],
@@ -266,7 +286,7 @@ describe('MMDialog conversations: malformed input', () => {
     expect(messageFor(withRecord1((r) => (elementsOf(r, 0)[0] = { __TEXT__: '  \n ' })))).toContain(`${RECORD_1}: conversation[0].turn[0].__TEXT__ is empty.`);
   });
 
-  it('rejects a media key that is not among the dataset\'s images', () => {
+  it("rejects a media key that is not among the dataset's images", () => {
     const without = (key: string) => (k: string) => k !== key && MEDIA.has(k);
     expect(messageFor(TEXT, without('cat-sofa'))).toBe(
       `${RECORD_1}: conversation[0].turn[1].__MEDIA__ refers to media key "cat-sofa", which is not in the dataset's images. Add cat-sofa.jpg next to conversations.json or remove the element.`,
@@ -296,9 +316,13 @@ describe('MMDialog conversations: malformed input', () => {
     expect(messageFor('['.repeat(100_000))).toBe(
       `${FILE}, record 0 (line 1) nests brackets more than 64 levels deep; MMDialog records need 5. This is not a conversations file, or it is damaged.`,
     );
-    expect(messageFor(`[${JSON.stringify(RECORDS[0])},\n{"conversation": ${'['.repeat(100_000)}`)).toContain(`${FILE}, record 1 (line 2) nests brackets more than 64 levels deep`);
+    expect(messageFor(`[${JSON.stringify(RECORDS[0])},\n{"conversation": ${'['.repeat(100_000)}`)).toContain(
+      `${FILE}, record 1 (line 2) nests brackets more than 64 levels deep`,
+    );
     expect(messageFor('{"conversation_id": 1, "x": ' + '{"a": '.repeat(100_000))).toContain(`${FILE}, record 0 (line 1) nests brackets`);
-    expect(failure(() => parseJsonDocument('['.repeat(100_000) + ']'.repeat(100_000), 'media.json')).message).toContain('media.json nests brackets more than 64 levels deep');
+    expect(failure(() => parseJsonDocument('['.repeat(100_000) + ']'.repeat(100_000), 'media.json')).message).toContain(
+      'media.json nests brackets more than 64 levels deep',
+    );
   });
 
   it('rejects negatives that are not arrays of strings', () => {
@@ -371,7 +395,9 @@ describe('MMDialog conversations: malformed input', () => {
     const turns = Array.from({ length: 201 }, (_, i) => ({ turn: [{ __TEXT__: `turn ${i}` }] }));
     expect(messageFor(withRecord1((r) => (r['conversation'] = turns)))).toContain(`${RECORD_1}: conversation has 201 turns; the limit is 200.`);
     const elements = Array.from({ length: 65 }, () => ({ __TEXT__: 'ha' }));
-    expect(messageFor(withRecord1((r) => (turnsOf(r)[0]!['turn'] = elements)))).toContain(`${RECORD_1}: conversation[0].turn has 65 elements; the limit is 64.`);
+    expect(messageFor(withRecord1((r) => (turnsOf(r)[0]!['turn'] = elements)))).toContain(
+      `${RECORD_1}: conversation[0].turn has 65 elements; the limit is 64.`,
+    );
     expect(failure(() => parseConversations(TEXT, { file: FILE, maxRecords: 2 })).message).toContain(`${FILE} has more than 2 records`);
     expect(failure(() => parseConversations(TEXT, { file: FILE, maxTotalChars: 100 })).message).toContain(`${FILE} is longer than 100 characters`);
   });
@@ -392,9 +418,13 @@ describe('prototype pollution', () => {
 
     const element = (inner: string) => `{"conversation_id": 2, "conversation": [{"turn": [${inner}]}]}\n`;
     expect(messageFor(element('{"__TEXT__": "hi", "__proto__": {"polluted": true}}'))).toContain('conversation[0].turn[0] has an unknown key "__proto__"');
-    expect(messageFor(element('{"__TEXT__": "hi", "constructor": {"prototype": {"polluted": true}}}'))).toContain('conversation[0].turn[0] has an unknown key "constructor"');
+    expect(messageFor(element('{"__TEXT__": "hi", "constructor": {"prototype": {"polluted": true}}}'))).toContain(
+      'conversation[0].turn[0] has an unknown key "constructor"',
+    );
     // A key reached only through the prototype never counts.
-    expect(messageFor(element('{"__proto__": {"__TEXT__": "sneaky", "polluted": true}}'))).toContain('conversation[0].turn[0] has no "__TEXT__" or "__MEDIA__" key');
+    expect(messageFor(element('{"__proto__": {"__TEXT__": "sneaky", "polluted": true}}'))).toContain(
+      'conversation[0].turn[0] has no "__TEXT__" or "__MEDIA__" key',
+    );
     const crafted = { conversation_id: 3, __proto__: { conversation: [{ turn: [{ __TEXT__: 'inherited' }] }] } };
     expect(failure(() => readDialogueRecord(crafted)).message).toContain('is an object with an unusual prototype, not an object');
 
@@ -426,7 +456,9 @@ describe('decodeUtf8Strict', () => {
       [bytes(0xff, 0xfe, 0x61, 0x00), 0, 'ff'], // UTF-16 LE BOM
     ];
     for (const [input, offset, hex] of cases) {
-      expect(failure(() => decodeUtf8Strict(input, 'x.json')).message).toBe(`x.json is not UTF-8: byte ${offset} (0x${hex}) is invalid. Save the file as UTF-8.`);
+      expect(failure(() => decodeUtf8Strict(input, 'x.json')).message).toBe(
+        `x.json is not UTF-8: byte ${offset} (0x${hex}) is invalid. Save the file as UTF-8.`,
+      );
     }
     expect(failure(() => decodeUtf8Strict(bytes(0x61, 0xe2, 0x98), 'x.json')).message).toBe(
       'x.json is not UTF-8: byte 1 (0xe2) is invalid (the file ends in the middle of a character). Save the file as UTF-8.',
@@ -436,11 +468,23 @@ describe('decodeUtf8Strict', () => {
 
 describe('dialoguePreview', () => {
   const record = (...turns: DialogueRecord['turns'][number]['elements'][]): DialogueRecord => ({ id: '404', turns: turns.map((elements) => ({ elements })) });
-  it('is the first turn\'s text', () => {
-    expect(dialoguePreview(record([{ kind: 'text', text: 'good morning!' }, { kind: 'media', key: 'x' }], [{ kind: 'text', text: 'hi' }]))).toBe('good morning!');
+  it("is the first turn's text", () => {
+    expect(
+      dialoguePreview(
+        record(
+          [
+            { kind: 'text', text: 'good morning!' },
+            { kind: 'media', key: 'x' },
+          ],
+          [{ kind: 'text', text: 'hi' }],
+        ),
+      ),
+    ).toBe('good morning!');
   });
   it('is never empty when the dialogue opens with a photo alone', () => {
-    expect(dialoguePreview(record([{ kind: 'media', key: 'cat' }], [{ kind: 'media', key: 'st' }], [{ kind: 'text', text: 'haha she gets away with everything' }]))).toBe('📷 … haha she gets away with everything');
+    expect(
+      dialoguePreview(record([{ kind: 'media', key: 'cat' }], [{ kind: 'media', key: 'st' }], [{ kind: 'text', text: 'haha she gets away with everything' }])),
+    ).toBe('📷 … haha she gets away with everything');
     expect(dialoguePreview(record([{ kind: 'media', key: 'cat' }]))).toBe('📷 a photo');
   });
 });

@@ -35,12 +35,20 @@ describe('decodeNanodet', () => {
   });
 
   it('drops scores under the bar and a weaker box of the same class over the same object', () => {
-    const found = decodeNanodet([level([
-      { cell: 0, scores: [0.3, 0.1], sides: [at(0), at(0), halfway, halfway] },
-      { cell: 3, scores: [0, 0.8], sides: [at(1), at(1), at(0), at(0)] },
-      { cell: 2, scores: [0, 0.6], sides: [at(0), at(1), at(1), at(0)] },
-    ])], options);
-    expect(found.map((d) => [d.label, Number(d.score.toFixed(2))])).toEqual([['dog', 0.8], ['cat', 0.3]]);
+    const found = decodeNanodet(
+      [
+        level([
+          { cell: 0, scores: [0.3, 0.1], sides: [at(0), at(0), halfway, halfway] },
+          { cell: 3, scores: [0, 0.8], sides: [at(1), at(1), at(0), at(0)] },
+          { cell: 2, scores: [0, 0.6], sides: [at(0), at(1), at(1), at(0)] },
+        ]),
+      ],
+      options,
+    );
+    expect(found.map((d) => [d.label, Number(d.score.toFixed(2))])).toEqual([
+      ['dog', 0.8],
+      ['cat', 0.3],
+    ]);
   });
 
   it('says which output does not fit the grid', () => {
@@ -73,7 +81,10 @@ describe('mergeDetections', () => {
 
   it('keeps what only the second found at its weight, or drops it', () => {
     const half = mergeDetections([dog(0.44, 0)], [cat(0.6)], { ...noisyOr, secondOnlyWeight: 0.5 });
-    expect(half.map((d) => [d.label, d.score])).toEqual([['dog', 0.44], ['cat', 0.3]]);
+    expect(half.map((d) => [d.label, d.score])).toEqual([
+      ['dog', 0.44],
+      ['cat', 0.3],
+    ]);
   });
 
   it('max plus a bonus, capped at 1', () => {

@@ -18,7 +18,12 @@ import { folderSource } from './fixture';
  */
 const DIR = 'models/detector';
 
-interface WeightSpec { name: string; shape: number[]; dtype: string; quantization?: { dtype: string } }
+interface WeightSpec {
+  name: string;
+  shape: number[];
+  dtype: string;
+  quantization?: { dtype: string };
+}
 
 /**
  * The constants TF froze for its 512 x 512 input, for a height x width one (as port_centernet.py's
@@ -70,32 +75,48 @@ describe('object detector: the ONNX port computes what the TF.js model computes'
   beforeAll(async () => {
     configureWasm(1);
     const source = folderSource(DIR);
-    detector = await ObjectDetector.load(source, await source.listFiles(), chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }));
+    detector = await ObjectDetector.load(
+      source,
+      await source.listFiles(),
+      chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true }),
+    );
   }, 120_000);
 
   // The app pads every photo to the 512 square TF froze; the port also takes other multiples of 32,
   // checked here on chelsea (451 x 300) padded only to 512 x 352.
-  it.each([['chelsea.jpg', 'cat', 32, 352, 512], ['astronaut.jpg', 'person', null, 512, 512], ['chelsea.jpg', 'cat', null, 512, 512]] as const)('%s: heatmaps, sizes and the top detections agree, and the main object is a %s (padded to %s)', async (file, main, padTo, height, width) => {
-    const image = decodeImageFile(join(DIR, 'fixture', file));
-    const input = letterboxInput(image, detector.config.maxSide, padTo ?? detector.config.multiple);
-    expect([input.inputHeight, input.inputWidth]).toEqual([height, width]);
-    const tfjs = await loadTfjsModel(height, width);
-    const [detections, keypoints, wh] = tfjs.execute(tf.tensor(input.pixels, [1, height, width, 3]), ['tower_0/detections', 'tower_0/keypoints', 'tower_0/wh']) as tf.Tensor[];
-    const ours = padTo === null ? (await detector.run(image)).outputs : await detector.runInput(input);
-    // Class heatmaps are probabilities; sizes are in input pixels (up to the input side).
-    expect(maxAbsDiff(ours['keypoints']!.data as Float32Array, await keypoints!.data())).toBeLessThan(1e-4);
-    expect(maxAbsDiff(ours['wh']!.data as Float32Array, await wh!.data())).toBeLessThan(0.05);
-    // The rows the app reads (score above 0.1): same class, same score, same box.
-    const a = ours['detections']!.data as Float32Array;
-    const b = await detections!.data();
-    let compared = 0;
-    for (let r = 0; r < 100 && b[r * 6 + 4]! > 0.1; r++, compared++) {
-      expect(a[r * 6 + 5]).toBe(b[r * 6 + 5]);
-      expect(Math.abs(a[r * 6 + 4]! - b[r * 6 + 4]!)).toBeLessThan(1e-4);
-      for (let c = 0; c < 4; c++) expect(Math.abs(a[r * 6 + c]! - b[r * 6 + c]!)).toBeLessThan(0.05);
-    }
-    expect(compared).toBeGreaterThan(0);
-    const found = await detector.detect(image);
-    expect(found.detections[0]?.label).toBe(main);
-  }, 120_000);
+  it.each([
+    ['chelsea.jpg', 'cat', 32, 352, 512],
+    ['astronaut.jpg', 'person', null, 512, 512],
+    ['chelsea.jpg', 'cat', null, 512, 512],
+  ] as const)(
+    '%s: heatmaps, sizes and the top detections agree, and the main object is a %s (padded to %s)',
+    async (file, main, padTo, height, width) => {
+      const image = decodeImageFile(join(DIR, 'fixture', file));
+      const input = letterboxInput(image, detector.config.maxSide, padTo ?? detector.config.multiple);
+      expect([input.inputHeight, input.inputWidth]).toEqual([height, width]);
+      const tfjs = await loadTfjsModel(height, width);
+      const [detections, keypoints, wh] = tfjs.execute(tf.tensor(input.pixels, [1, height, width, 3]), [
+        'tower_0/detections',
+        'tower_0/keypoints',
+        'tower_0/wh',
+      ]) as tf.Tensor[];
+      const ours = padTo === null ? (await detector.run(image)).outputs : await detector.runInput(input);
+      // Class heatmaps are probabilities; sizes are in input pixels (up to the input side).
+      expect(maxAbsDiff(ours['keypoints']!.data as Float32Array, await keypoints!.data())).toBeLessThan(1e-4);
+      expect(maxAbsDiff(ours['wh']!.data as Float32Array, await wh!.data())).toBeLessThan(0.05);
+      // The rows the app reads (score above 0.1): same class, same score, same box.
+      const a = ours['detections']!.data as Float32Array;
+      const b = await detections!.data();
+      let compared = 0;
+      for (let r = 0; r < 100 && b[r * 6 + 4]! > 0.1; r++, compared++) {
+        expect(a[r * 6 + 5]).toBe(b[r * 6 + 5]);
+        expect(Math.abs(a[r * 6 + 4]! - b[r * 6 + 4]!)).toBeLessThan(1e-4);
+        for (let c = 0; c < 4; c++) expect(Math.abs(a[r * 6 + c]! - b[r * 6 + c]!)).toBeLessThan(0.05);
+      }
+      expect(compared).toBeGreaterThan(0);
+      const found = await detector.detect(image);
+      expect(found.detections[0]?.label).toBe(main);
+    },
+    120_000,
+  );
 });

@@ -40,12 +40,20 @@ describe('mentionedClasses', () => {
   });
 
   it('forms regular plurals', () => {
-    expect(['dog', 'bus', 'couch', 'box', 'puppy', 'toy', 'cell phone'].map(regularPlural)).toEqual(['dogs', 'buses', 'couches', 'boxes', 'puppies', 'toys', 'cell phones']);
+    expect(['dog', 'bus', 'couch', 'box', 'puppy', 'toy', 'cell phone'].map(regularPlural)).toEqual([
+      'dogs',
+      'buses',
+      'couches',
+      'boxes',
+      'puppies',
+      'toys',
+      'cell phones',
+    ]);
   });
 });
 
 describe('objectMentionScores', () => {
-  it('micro-averages precision and recall against the union of the references\' classes', () => {
+  it("micro-averages precision and recall against the union of the references' classes", () => {
     // Image 1: candidate {person, horse, dog}; references {person, horse} and {person, horse} -> union {person, horse}.
     //   matched 2 (person, horse), candidate 3, references 2.
     // Image 2: candidate {cat, couch}; references {cat, couch, remote} and {cat, bed} -> union {cat, couch, remote, bed}.

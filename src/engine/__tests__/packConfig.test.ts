@@ -17,6 +17,8 @@ describe('pack configs', () => {
   it('names the file and field that is wrong', () => {
     expect(() => parseClipConfig({ text_config: {} })).toThrow('config.json: "projection_dim" should be a number');
     expect(() => parseClipConfig([])).toThrow('config.json: "(root)" should be an object');
-    expect(() => parseImageConfig({ size: 224, image_mean: [0.5, 0.5], image_std: [1, 1, 1] })).toThrow('preprocessor_config.json: "image_mean" should be a list of three numbers');
+    expect(() => parseImageConfig({ size: 224, image_mean: [0.5, 0.5], image_std: [1, 1, 1] })).toThrow(
+      'preprocessor_config.json: "image_mean" should be a list of three numbers',
+    );
   });
 });

@@ -52,12 +52,25 @@ describe('media catalogue', () => {
   it('reads a complete catalogue in strict mode', () => {
     const items = strict(catalogue(STICKER, PHOTO));
     expect(items[0]).toEqual(STICKER);
-    const expected: PoolMediaItem = { key: 'ph-harbour', file: 'media/photos/ph-harbour.webp', kind: 'photo', alt: 'Fishing boats in a harbour at dusk', keywords: [], source: 'Wikimedia Commons', licence: 'CC BY 4.0' };
+    const expected: PoolMediaItem = {
+      key: 'ph-harbour',
+      file: 'media/photos/ph-harbour.webp',
+      kind: 'photo',
+      alt: 'Fishing boats in a harbour at dusk',
+      keywords: [],
+      source: 'Wikimedia Commons',
+      licence: 'CC BY 4.0',
+    };
     expect(items[1]).toEqual(expected);
   });
 
   it('fills in what user data leaves out', () => {
-    const items = loose({ items: [{ key: 'cat', file: 'cat.jpg' }, { key: 'dog', file: 'dog.png', label: 'my dog' }] });
+    const items = loose({
+      items: [
+        { key: 'cat', file: 'cat.jpg' },
+        { key: 'dog', file: 'dog.png', label: 'my dog' },
+      ],
+    });
     expect(items).toEqual([
       { key: 'cat', file: 'cat.jpg', kind: 'image', alt: 'cat', keywords: [], source: 'unknown', licence: 'unknown' },
       { key: 'dog', file: 'dog.png', kind: 'image', alt: 'my dog', label: 'my dog', keywords: [], source: 'unknown', licence: 'unknown' },
@@ -75,7 +88,9 @@ describe('media catalogue', () => {
     );
     expect(failure(() => strict(without('source')))).toContain('pool/media.json, items[1] (key "ph-harbour"): source is missing or empty.');
     expect(failure(() => strict(without('licence')))).toContain('pool/media.json, items[1] (key "ph-harbour"): licence is missing or empty.');
-    expect(failure(() => strict(without('kind')))).toContain('pool/media.json, items[1] (key "ph-harbour"): kind is missing; it must be one of "sticker", "photo", "scene", "image".');
+    expect(failure(() => strict(without('kind')))).toContain(
+      'pool/media.json, items[1] (key "ph-harbour"): kind is missing; it must be one of "sticker", "photo", "scene", "image".',
+    );
     expect(failure(() => strict({ items: [PHOTO] }))).toContain('pool/media.json: version is missing; this app reads version 1.');
     expect(failure(() => loose({ version: 2, items: [PHOTO] }))).toContain('my/media.json: version is 2; this app reads version 1.');
   });
@@ -101,7 +116,9 @@ describe('media catalogue', () => {
       ['media//cat.jpg', 'has an empty folder name'],
     ];
     for (const [file, problem] of cases) {
-      expect(failure(() => loose(catalogue({ ...PHOTO, file })))).toContain(`my/media.json, items[0] (key "ph-harbour"): file ${JSON.stringify(file)} ${problem}`);
+      expect(failure(() => loose(catalogue({ ...PHOTO, file })))).toContain(
+        `my/media.json, items[0] (key "ph-harbour"): file ${JSON.stringify(file)} ${problem}`,
+      );
     }
     expect(failure(() => loose(catalogue({ ...PHOTO, file: undefined })))).toContain('items[0] (key "ph-harbour"): file is missing or empty.');
   });
@@ -113,12 +130,16 @@ describe('media catalogue', () => {
     expect(failure(() => loose(catalogue({ ...PHOTO, keywords: 'boats' })))).toContain('keywords is a string, not an array.');
     expect(failure(() => loose(catalogue({ ...PHOTO, keywords: ['boats', 3] })))).toContain('keywords[1] is a number; each keyword must be a non-empty string');
     expect(failure(() => loose(catalogue({ ...PHOTO, alt: 7 })))).toContain('alt is a number, not a string.');
-    expect(failure(() => loose(catalogue({ ...PHOTO, sourceUrl: 'javascript:alert(1)' })))).toContain('sourceUrl "javascript:alert(1)" is not an http(s) address.');
+    expect(failure(() => loose(catalogue({ ...PHOTO, sourceUrl: 'javascript:alert(1)' })))).toContain(
+      'sourceUrl "javascript:alert(1)" is not an http(s) address.',
+    );
     expect(failure(() => loose(catalogue({ ...PHOTO, alt: 'a'.repeat(5000) })))).toContain('alt is 5,000 characters long; the limit is 1,000.');
   });
 
   it('rejects a file that is not a catalogue', () => {
-    expect(failure(() => loose([PHOTO]))).toBe('my/media.json is an array, not an object. It should be {"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}.');
+    expect(failure(() => loose([PHOTO]))).toBe(
+      'my/media.json is an array, not an object. It should be {"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}.',
+    );
     expect(failure(() => loose({ version: 1 }))).toContain('my/media.json: items is missing.');
     expect(failure(() => loose(catalogue()))).toContain('my/media.json: items is empty.');
     expect(failure(() => loose(catalogue('cat.jpg')))).toContain('my/media.json, items[0] is a string, not an object.');
@@ -145,7 +166,13 @@ describe('media catalogue', () => {
 
 describe('text pool', () => {
   it('reads texts.json with optional topic and source', () => {
-    const json = { version: 1, texts: [{ id: 'greet-1', text: ' Hi! How was your day? ', topic: 'greetings' }, { id: 2, text: 'Coffee first.', source: 'written for the demo' }] };
+    const json = {
+      version: 1,
+      texts: [
+        { id: 'greet-1', text: ' Hi! How was your day? ', topic: 'greetings' },
+        { id: 2, text: 'Coffee first.', source: 'written for the demo' },
+      ],
+    };
     expect(parseTextCatalogue(json, { strict: true })).toEqual([
       { id: 'greet-1', text: 'Hi! How was your day?', topic: 'greetings' },
       { id: '2', text: 'Coffee first.', source: 'written for the demo' },
@@ -154,9 +181,19 @@ describe('text pool', () => {
 
   it('names the entry that is wrong', () => {
     const file = { file: 'pool/texts.json' };
-    expect(failure(() => parseTextCatalogue({ texts: [{ id: 'a', text: 'x' }, { id: 'a', text: 'y' }] }, file))).toBe(
-      'pool/texts.json, texts[1]: id "a" is also the id of texts[0]. Give each text its own id.',
-    );
+    expect(
+      failure(() =>
+        parseTextCatalogue(
+          {
+            texts: [
+              { id: 'a', text: 'x' },
+              { id: 'a', text: 'y' },
+            ],
+          },
+          file,
+        ),
+      ),
+    ).toBe('pool/texts.json, texts[1]: id "a" is also the id of texts[0]. Give each text its own id.');
     expect(failure(() => parseTextCatalogue({ texts: [{ id: 'a', text: '   ' }] }, file))).toContain('pool/texts.json, texts[0] (id "a"): text is empty.');
     expect(failure(() => parseTextCatalogue({ texts: [{ id: 'a', text: 'y'.repeat(4001) }] }, file))).toContain(
       'pool/texts.json, texts[0] (id "a"): text is 4,001 characters long; the limit is 4,000.',

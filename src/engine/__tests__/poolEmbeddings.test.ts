@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { hashBytes, hashText } from '../pool/contentHash';
-import { type EmbeddingCache, type PoolEncoder, completeDeferredRows, embedPool, imageContentKey, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
+import {
+  type EmbeddingCache,
+  type PoolEncoder,
+  completeDeferredRows,
+  embedPool,
+  imageContentKey,
+  parsePoolEmbeddings,
+  serializePoolEmbeddings,
+} from '../pool/poolEmbeddings';
 import { flattenOnWhite } from '../image/rgbaImage';
 import type { RgbaImage } from '../image/rgbaImage';
 
@@ -23,7 +31,8 @@ function fakeEncoder(fingerprint: string) {
 
 const texts = ['hello there', 'what a view!', 'pizza tonight?', 'look at this dog', 'see you soon'].map((text, i) => ({ id: `t${i}`, text }));
 const images = [10, 20, 30].map((v) => ({ key: `img${v}`, sha256: `${v}`.padEnd(64, 'a') }));
-const pixels = (item: { key: string }): Promise<RgbaImage> => Promise.resolve({ width: 1, height: 1, data: new Uint8Array([Number(item.key.slice(3)), 5, 5, 255]) });
+const pixels = (item: { key: string }): Promise<RgbaImage> =>
+  Promise.resolve({ width: 1, height: 1, data: new Uint8Array([Number(item.key.slice(3)), 5, 5, 255]) });
 const keysOf = (items: typeof images) => items.map((m) => imageContentKey(m));
 
 class MapCache implements EmbeddingCache {
@@ -63,7 +72,14 @@ describe('pool embeddings', () => {
     const changedTexts = [...texts.slice(0, 4), { id: 't9', text: 'a brand new line' }];
     const changedImages = [...images.slice(1), { key: 'img40', sha256: '40'.padEnd(64, 'b') }].reverse();
     const next = fakeEncoder('pack-A');
-    const updated = await embedPool({ encoder: next.encoder, texts: changedTexts, images: changedImages, imageKeys: keysOf(changedImages), loadImage: pixels, precomputed: file });
+    const updated = await embedPool({
+      encoder: next.encoder,
+      texts: changedTexts,
+      images: changedImages,
+      imageKeys: keysOf(changedImages),
+      loadImage: pixels,
+      precomputed: file,
+    });
     expect(next.calls).toEqual({ texts: 1, images: 1 });
     expect(updated.stats).toMatchObject({ fromFile: 6, computed: 2 });
     // Rows follow the new order, found by content rather than position.
@@ -79,7 +95,17 @@ describe('pool embeddings', () => {
     const { encoder } = fakeEncoder('pack-A');
     let batches = 0;
     await expect(
-      embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, cache, batchSize: 2, onProgress: () => batches++, cancelled: () => batches > 2 }),
+      embedPool({
+        encoder,
+        texts,
+        images,
+        imageKeys: keysOf(images),
+        loadImage: pixels,
+        cache,
+        batchSize: 2,
+        onProgress: () => batches++,
+        cancelled: () => batches > 2,
+      }),
     ).rejects.toThrow('cancelled');
     expect(cache.rows.size).toBe(4); // two batches of two texts were stored before the interruption
     const resumed = fakeEncoder('pack-A');
@@ -90,7 +116,7 @@ describe('pool embeddings', () => {
     expect([...done.textMatrix.data]).toEqual([...fresh.textMatrix.data]);
   });
 
-  it('stores rows as int8 codes with a scale per row: a quarter of the bytes, each value within half a step of the row\'s own', async () => {
+  it("stores rows as int8 codes with a scale per row: a quarter of the bytes, each value within half a step of the row's own", async () => {
     const { encoder } = fakeEncoder('pack-A');
     const pool = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
     const file = serializePoolEmbeddings('pack-A', 'pack-A', pool);
@@ -113,7 +139,12 @@ describe('pool embeddings', () => {
   it('defers the text rows no file or cache has, and fills them later as the eager way would, cached, in batches', async () => {
     const eager = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
     // The file has two of the five texts, and the images.
-    const partial = serializePoolEmbeddings('pack-A', 'pack-A', { ...eager, textMatrix: { data: eager.textMatrix.data.slice(0, 6), rows: 2, dim: 3 }, textKeys: eager.textKeys.slice(0, 2) }, 'f32');
+    const partial = serializePoolEmbeddings(
+      'pack-A',
+      'pack-A',
+      { ...eager, textMatrix: { data: eager.textMatrix.data.slice(0, 6), rows: 2, dim: 3 }, textKeys: eager.textKeys.slice(0, 2) },
+      'f32',
+    );
     const cache = new MapCache();
     const { encoder, calls } = fakeEncoder('pack-A');
     const deferred = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: partial, cache, deferTexts: true });
@@ -132,7 +163,11 @@ describe('pool embeddings', () => {
     const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });
     expect([bare.stats.computed, bare.stats.deferred, [...bare.pendingTexts]]).toEqual([1, 4, [1, 2, 3, 4]]);
     let stop = false;
-    const cancelled = completeDeferredRows(bare, fakeEncoder('pack-A').encoder, { textBatchSize: 1, cancelled: () => stop, yieldControl: async () => void (stop = true) });
+    const cancelled = completeDeferredRows(bare, fakeEncoder('pack-A').encoder, {
+      textBatchSize: 1,
+      cancelled: () => stop,
+      yieldControl: async () => void (stop = true),
+    });
     await expect(cancelled).rejects.toThrow("Computing the pool's embeddings was cancelled.");
     expect(bare.pendingTexts.size).toBe(3);
   });
@@ -142,18 +177,39 @@ describe('pool embeddings', () => {
     const cache = new MapCache();
     const { encoder, calls } = fakeEncoder('pack-A');
     // Most used: text 4, then 1; image 2. Rows not listed follow in pool order.
-    const pool = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, cache, deferTexts: { order: [4, 1, 4, 99] }, deferImages: { order: [2] } });
+    const pool = await embedPool({
+      encoder,
+      texts,
+      images,
+      imageKeys: keysOf(images),
+      loadImage: pixels,
+      cache,
+      deferTexts: { order: [4, 1, 4, 99] },
+      deferImages: { order: [2] },
+    });
     // Nothing tells the dimension, so the first row of each, in that order, is computed at once.
     expect([...pool.pendingTexts]).toEqual([1, 0, 2, 3]);
     expect([...pool.pendingImages]).toEqual([0, 1]);
     expect(pool.stats).toMatchObject({ computed: 2, deferred: 6 });
     expect(calls).toEqual({ texts: 1, images: 1 });
     const order: string[] = [];
-    const logged = { ...encoder, encodeTexts: async (t: string[]) => (order.push(...t.map((x) => `t${texts.findIndex((y) => y.text === x)}`)), encoder.encodeTexts(t)), encodeImages: async (i: RgbaImage[]) => (order.push(...i.map((x) => `i${x.data[0]! / 10 - 1}`)), encoder.encodeImages(i)) };
+    const logged = {
+      ...encoder,
+      encodeTexts: async (t: string[]) => (order.push(...t.map((x) => `t${texts.findIndex((y) => y.text === x)}`)), encoder.encodeTexts(t)),
+      encodeImages: async (i: RgbaImage[]) => (order.push(...i.map((x) => `i${x.data[0]! / 10 - 1}`)), encoder.encodeImages(i)),
+    };
     // A budget of two batches: the larger share left goes next (texts 4 of 4 = images 2 of 2, texts first).
     let batches = 0;
     const left: string[] = [];
-    await completeDeferredRows(pool, logged, { cache, loadImage: pixels, textBatchSize: 2, imageBatchSize: 1, stopWhen: () => batches >= 2, yieldControl: async () => void batches++, onProgress: (l) => left.push(`${l.texts}/${l.images}`) });
+    await completeDeferredRows(pool, logged, {
+      cache,
+      loadImage: pixels,
+      textBatchSize: 2,
+      imageBatchSize: 1,
+      stopWhen: () => batches >= 2,
+      yieldControl: async () => void batches++,
+      onProgress: (l) => left.push(`${l.texts}/${l.images}`),
+    });
     expect(order).toEqual(['t1', 't0', 'i0']);
     expect(left).toEqual(['2/2', '2/1']);
     // A pending row reads zero; a computed one is the eager row.
@@ -167,15 +223,26 @@ describe('pool embeddings', () => {
     expect([...pool.imageMatrix.data]).toEqual([...eager.imageMatrix.data]);
     expect(cache.rows.size).toBe(8);
     // Image rows pending without a way to read the images is a mistake said plainly.
-    const again = await embedPool({ encoder: fakeEncoder('pack-B').encoder, texts: [], images, imageKeys: keysOf(images), loadImage: pixels, deferImages: true });
+    const again = await embedPool({
+      encoder: fakeEncoder('pack-B').encoder,
+      texts: [],
+      images,
+      imageKeys: keysOf(images),
+      loadImage: pixels,
+      deferImages: true,
+    });
     await expect(completeDeferredRows(again, fakeEncoder('pack-B').encoder)).rejects.toThrow('image rows are pending and no loadImage was given');
   });
 
   it('rejects a precomputed file whose size does not match its rows, saying how to rebuild it', () => {
     const meta = { version: 1, packId: 'p', packFingerprint: 'f', dim: 4, textKeys: ['t:1'], imageKeys: ['i:2'] };
-    expect(() => parsePoolEmbeddings(meta, new Uint8Array(31), 'p.json')).toThrow('p.json: holds 31 bytes, but 2 rows of 4 (f32) need 32. Rebuild it with "npm run pool:build".');
+    expect(() => parsePoolEmbeddings(meta, new Uint8Array(31), 'p.json')).toThrow(
+      'p.json: holds 31 bytes, but 2 rows of 4 (f32) need 32. Rebuild it with "npm run pool:build".',
+    );
     expect(parsePoolEmbeddings(meta, new Uint8Array(32), 'p.json').data.length).toBe(8);
-    expect(() => parsePoolEmbeddings({ ...meta, version: 2, encoding: 'int8' }, new Uint8Array(32), 'p.json')).toThrow('p.json: holds 32 bytes, but 2 rows of 4 (int8) need 16.');
+    expect(() => parsePoolEmbeddings({ ...meta, version: 2, encoding: 'int8' }, new Uint8Array(32), 'p.json')).toThrow(
+      'p.json: holds 32 bytes, but 2 rows of 4 (int8) need 16.',
+    );
     expect(() => parsePoolEmbeddings({ ...meta, version: 3 }, new Uint8Array(32), 'p.json')).toThrow('has version 3; this app reads versions 1 and 2.');
     expect(() => parsePoolEmbeddings({ ...meta, version: 2, encoding: 'f16' }, new Uint8Array(32), 'p.json')).toThrow('has encoding "f16"');
   });

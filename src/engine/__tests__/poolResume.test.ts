@@ -16,7 +16,10 @@ import { MODELS_DIR, folderSource, maxAbsDiff, readPng } from './fixture';
  */
 const REPO_DIR = join(MODELS_DIR, 'hub-fixtures', 'Xenova', 'clip-vit-base-patch32');
 const REF_DIR = `${REPO_DIR}.reference`;
-const TEXTS = Array.from({ length: 20 }, (_, i) => ({ id: `t${i}`, text: [`I love the beach ${i}`, `look at my dog number ${i}`, `pasta tonight? ${i}`][i % 3]! }));
+const TEXTS = Array.from({ length: 20 }, (_, i) => ({
+  id: `t${i}`,
+  text: [`I love the beach ${i}`, `look at my dog number ${i}`, `pasta tonight? ${i}`][i % 3]!,
+}));
 const IMAGES = [0, 1, 2].map((i) => ({ key: `img${i}`, file: ['landscape.png', 'portrait.png', 'landscape.png'][i]!, sha256: `${i}`.repeat(32) }));
 
 function memoryCache(): EmbeddingCache & { puts: number[] } {
@@ -40,7 +43,14 @@ describe('embedding a pool that has no precomputed rows', () => {
     expect(encoder.backend.dtypes.text_model).toBe('q8');
     const cache = memoryCache();
     const base = {
-      encoder, texts: TEXTS, images: IMAGES, imageKeys: IMAGES.map((m) => `i:${m.sha256}`), cache, batchSize: 8, imageBatchSize: 2, precomputed: null,
+      encoder,
+      texts: TEXTS,
+      images: IMAGES,
+      imageKeys: IMAGES.map((m) => `i:${m.sha256}`),
+      cache,
+      batchSize: 8,
+      imageBatchSize: 2,
+      precomputed: null,
       loadImage: async (m: (typeof IMAGES)[number]) => readPng(m.file, REF_DIR),
     };
 
@@ -64,8 +74,10 @@ describe('embedding a pool that has no precomputed rows', () => {
     // No heads: "best available" is a zero-shot method with the train split's majority intent (here, none: one text).
     const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
     session.setPool({
-      texts: TEXTS.map((t) => t.text), textMatrix: pool.textMatrix,
-      images: IMAGES.map((m) => ({ key: m.key, label: m.file, alt: m.file, kind: 'photo', keywords: [] })), imageMatrix: pool.imageMatrix,
+      texts: TEXTS.map((t) => t.text),
+      textMatrix: pool.textMatrix,
+      images: IMAGES.map((m) => ({ key: m.key, label: m.file, alt: m.file, kind: 'photo', keywords: [] })),
+      imageMatrix: pool.imageMatrix,
       train: async () => null,
     });
     const reply = await session.compose([{ elements: [{ kind: 'text', text: 'do you like dogs?' }] }], {});
@@ -84,28 +96,54 @@ describe('embedding a pool that has no precomputed rows', () => {
     const cache = memoryCache();
     // The train split answers with texts 19 and 4 (19 twice) and image 2: those are embedded first.
     const say = (...elements: DialogueRecord['turns'][number]['elements']) => ({ elements });
-    const train: DialogueRecord[] = [{ id: 'a', turns: [say({ kind: 'text', text: 'hi' }), say({ kind: 'text', text: TEXTS[19]!.text }, { kind: 'media', key: 'img2' })] }, { id: 'b', turns: [say({ kind: 'text', text: 'hey' }), say({ kind: 'text', text: TEXTS[19]!.text }), say({ kind: 'text', text: TEXTS[4]!.text })] }];
-    const byUse = rowsByUse(train, TEXTS.map((t) => t.text), IMAGES.map((m) => m.key));
+    const train: DialogueRecord[] = [
+      { id: 'a', turns: [say({ kind: 'text', text: 'hi' }), say({ kind: 'text', text: TEXTS[19]!.text }, { kind: 'media', key: 'img2' })] },
+      { id: 'b', turns: [say({ kind: 'text', text: 'hey' }), say({ kind: 'text', text: TEXTS[19]!.text }), say({ kind: 'text', text: TEXTS[4]!.text })] },
+    ];
+    const byUse = rowsByUse(
+      train,
+      TEXTS.map((t) => t.text),
+      IMAGES.map((m) => m.key),
+    );
     expect(byUse.texts.slice(0, 3)).toEqual([19, 4, 0]);
     expect(byUse.images).toEqual([2, 0, 1]);
-    const base = { encoder, texts: TEXTS, images: IMAGES, imageKeys: IMAGES.map((m) => `i:${m.sha256}`), cache, precomputed: null, loadImage: async (m: (typeof IMAGES)[number]) => readPng(m.file, REF_DIR) };
+    const base = {
+      encoder,
+      texts: TEXTS,
+      images: IMAGES,
+      imageKeys: IMAGES.map((m) => `i:${m.sha256}`),
+      cache,
+      precomputed: null,
+      loadImage: async (m: (typeof IMAGES)[number]) => readPng(m.file, REF_DIR),
+    };
     const pool = await embedPool({ ...base, deferTexts: { order: byUse.texts }, deferImages: { order: byUse.images } });
     // Only the first row of each is computed (it tells the dimension): the most used.
     expect(pool.stats).toMatchObject({ computed: 2, deferred: 21 });
     expect([...pool.pendingTexts].slice(0, 3)).toEqual([4, 0, 1]);
     // The starter (the page's POOL_STARTER_MS, here two batches): texts and images in turn, then Ready.
     let batches = 0;
-    await completeDeferredRows(pool, encoder, { cache, textBatchSize: 4, imageBatchSize: 1, loadImage: base.loadImage, yieldControl: async () => void batches++, stopWhen: () => batches >= 2 });
+    await completeDeferredRows(pool, encoder, {
+      cache,
+      textBatchSize: 4,
+      imageBatchSize: 1,
+      loadImage: base.loadImage,
+      yieldControl: async () => void batches++,
+      stopWhen: () => batches >= 2,
+    });
     expect([pool.pendingTexts.size, pool.pendingImages.size]).toEqual([15, 1]);
     const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
     let finishTexts = () => undefined as void;
     let finishImages = () => undefined as void;
     session.setPool({
-      texts: TEXTS.map((t) => t.text), textMatrix: pool.textMatrix,
-      images: IMAGES.map((m) => ({ key: m.key, label: m.file, alt: m.file, kind: 'photo', keywords: [] })), imageMatrix: pool.imageMatrix,
+      texts: TEXTS.map((t) => t.text),
+      textMatrix: pool.textMatrix,
+      images: IMAGES.map((m) => ({ key: m.key, label: m.file, alt: m.file, kind: 'photo', keywords: [] })),
+      imageMatrix: pool.imageMatrix,
       train: async () => train,
-      pendingTexts: pool.pendingTexts, pendingImages: pool.pendingImages,
-      textsComplete: new Promise<void>((resolve) => (finishTexts = resolve)), imagesComplete: new Promise<void>((resolve) => (finishImages = resolve)),
+      pendingTexts: pool.pendingTexts,
+      pendingImages: pool.pendingImages,
+      textsComplete: new Promise<void>((resolve) => (finishTexts = resolve)),
+      imagesComplete: new Promise<void>((resolve) => (finishImages = resolve)),
     });
     // No heads: clip-sim is the default, and it answers now, from a row that is there.
     expect(session.methods().preferred).toBe('clip-sim');

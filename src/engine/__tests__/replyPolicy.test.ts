@@ -1,10 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from '../response/replyPolicy';
 
-describe('the reply rules\' reading of texts', () => {
+describe("the reply rules' reading of texts", () => {
   it('tells a request for photos from a text that only mentions one', () => {
-    for (const ask of ['where are the pics??', 'stop I need details. where are the pics??', 'shut up. show me a pic right now', 'send more', 'keep them coming haha', 'any more pics?', 'new Max pics?', "pics or it didn't happen", 'let me see!']) expect(asksForPhotos(ask), ask).toBe(true);
-    for (const not of ['I have a picture of my dog', 'Schwerin Palace is even more beautiful in your pic', 'I want to see the game', 'what a great shot', 'I took a photo yesterday', 'Can you share the recipe?']) expect(asksForPhotos(not), not).toBe(false);
+    for (const ask of [
+      'where are the pics??',
+      'stop I need details. where are the pics??',
+      'shut up. show me a pic right now',
+      'send more',
+      'keep them coming haha',
+      'any more pics?',
+      'new Max pics?',
+      "pics or it didn't happen",
+      'let me see!',
+    ])
+      expect(asksForPhotos(ask), ask).toBe(true);
+    for (const not of [
+      'I have a picture of my dog',
+      'Schwerin Palace is even more beautiful in your pic',
+      'I want to see the game',
+      'what a great shot',
+      'I took a photo yesterday',
+      'Can you share the recipe?',
+    ])
+      expect(asksForPhotos(not), not).toBe(false);
   });
 
   it('knows a text that echoes a line said rather than answering it', () => {
@@ -18,7 +37,8 @@ describe('the reply rules\' reading of texts', () => {
   });
 
   it('knows a text that speaks of a photo the other person sent', () => {
-    for (const t of ['Schwerin Palace is even more beautiful in your pic', 'love this photo!', 'That picture is amazing']) expect(speaksOfTheirPhoto(t), t).toBe(true);
+    for (const t of ['Schwerin Palace is even more beautiful in your pic', 'love this photo!', 'That picture is amazing'])
+      expect(speaksOfTheirPhoto(t), t).toBe(true);
     for (const t of ['the photos from my trip', 'I took a photo yesterday', 'what a nice view']) expect(speaksOfTheirPhoto(t), t).toBe(false);
   });
 
@@ -30,10 +50,11 @@ describe('the reply rules\' reading of texts', () => {
     expect(pictureRequest('Show me some pizza please')).toBe('pizza');
     expect(pictureRequest('I want to see a photo of a horse')).toBe('horse');
     expect(pictureRequest('Could I see the Eiffel Tower?')).toBe('eiffel tower');
-    for (const none of ['show me!', 'send me one', 'I love pictures of cats', 'What do you like to do on weekends?']) expect(pictureRequest(none), none).toBeNull();
+    for (const none of ['show me!', 'send me one', 'I love pictures of cats', 'What do you like to do on weekends?'])
+      expect(pictureRequest(none), none).toBeNull();
   });
 
-  it('finds the pool\'s rows of a text in any re-typing, and an object in any of its words', () => {
+  it("finds the pool's rows of a text in any re-typing, and an object in any of its words", () => {
     expect(rowsByKey(['Hi!!', 'hello', 'hiii', 'bye']).get('hi')).toEqual([0, 2]);
     expect(namesObject('what a cute puppy!', 'dog')).toBe(true);
     expect(namesObject('I love hot dogs', 'dog')).toBe(false); // a hot dog is another class

@@ -56,7 +56,10 @@ const matrix = (rows: Float32Array[]) => ({ data: Float32Array.from(rows.flatMap
 const text = (t: string) => ({ kind: 'text' as const, text: t });
 const media = (key: string) => ({ kind: 'media' as const, key });
 /** A dialogue whose turns are given; every response turn after the first counts for the majority intent. */
-const dialogue = (id: string, ...turns: DialogueRecord['turns'][number]['elements'][]): DialogueRecord => ({ id, turns: turns.map((elements) => ({ elements })) });
+const dialogue = (id: string, ...turns: DialogueRecord['turns'][number]['elements'][]): DialogueRecord => ({
+  id,
+  turns: turns.map((elements) => ({ elements })),
+});
 
 interface Setup {
   texts?: string[];
@@ -84,7 +87,13 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
   const encoder = tableEncoder();
   const trainReads: number[] = [];
   const chatEncoder = chat ? tableChatEncoder() : null;
-  const sessionChat: SessionChat | null = chatEncoder ? { encoder: chatEncoder, contextMatch: { neighbours: 1, temperature: 0.05 }, hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, learnedOn: 'a test' } : null } : null;
+  const sessionChat: SessionChat | null = chatEncoder
+    ? {
+        encoder: chatEncoder,
+        contextMatch: { neighbours: 1, temperature: 0.05 },
+        hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, learnedOn: 'a test' } : null,
+      }
+    : null;
   const session = new ReplySession(new PhotoAnalyzer(encoder, null), heads, { chat: sessionChat });
   const contexts = chat?.contexts ?? [];
   const pool: SessionPool = {
@@ -100,7 +109,9 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
       ? {
           textKeys: int8(texts.map(embeddingOf)),
           imageKeys: int8(IMAGES.map((i) => embeddingOf(i.label))),
-          contexts: contexts.length ? { vectors: int8(contexts.map((c) => embeddingOf(c.context))), responseRows: Int32Array.from(contexts, (c) => texts.indexOf(c.response)) } : null,
+          contexts: contexts.length
+            ? { vectors: int8(contexts.map((c) => embeddingOf(c.context))), responseRows: Int32Array.from(contexts, (c) => texts.indexOf(c.response)) }
+            : null,
         }
       : null,
   };
@@ -126,7 +137,7 @@ function fakeHeads(steps: IntentProbabilities[]): ResponseHeads {
 }
 
 describe('ReplySession: one reply pipeline for the page and the benchmarks', () => {
-  it('composes from the pool, encodes a text once, and uses a pool text\'s own row', async () => {
+  it("composes from the pool, encodes a text once, and uses a pool text's own row", async () => {
     const { session, encoder } = sessionWith({ train: TEXT_ONCE });
     const first = await session.compose([say('look at my dog')], { method: 'clip-sim' });
     expect(first.method).toBe('clip-sim');
@@ -142,14 +153,31 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(session.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim'], preferred: 'clip-sim' });
     expect((await session.compose([say('look at my dog')], { method: 'depp' })).method).toBe('clip-sim');
     await expect(session.compose([say('look at my dog')], { intent: 'head' })).rejects.toThrow('needs trained heads');
-    const withHeads = sessionWith({ heads: fakeHeads([[0, 1, 0], [0, 0, 1]]) }).session;
+    const withHeads = sessionWith({
+      heads: fakeHeads([
+        [0, 1, 0],
+        [0, 0, 1],
+      ]),
+    }).session;
     expect(withHeads.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp'], preferred: 'depp' });
     const reply = await withHeads.compose([say('look at my dog')]);
     expect([reply.method, reply.intentModel, reply.elements.map((e) => e.text)]).toEqual(['depp', 'head', ['a dog']]);
     // The conversational encoder adds its methods; context match needs the pool's stored contexts, and the hybrid both and the heads.
-    expect(sessionWith({ chat: {} }).session.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'chat-encoder'], preferred: 'chat-encoder' });
-    const everything = sessionWith({ heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { contexts: [{ context: 'my dog', response: 'dogs are the best' }] } }).session;
-    expect(everything.methods()).toEqual({ available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'], preferred: 'hybrid' });
+    expect(sessionWith({ chat: {} }).session.methods()).toEqual({
+      available: ['random', 'tfidf', 'bm25', 'clip-sim', 'chat-encoder'],
+      preferred: 'chat-encoder',
+    });
+    const everything = sessionWith({
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      chat: { contexts: [{ context: 'my dog', response: 'dogs are the best' }] },
+    }).session;
+    expect(everything.methods()).toEqual({
+      available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'],
+      preferred: 'hybrid',
+    });
   });
 
   it('takes the majority intent and the inviting phrases from the train split only, read once', async () => {
@@ -161,37 +189,69 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await sessionWith({ train: null }).session.compose([say('look at my dog')])).elements.map((e) => e.kind)).toEqual(['text']);
     // With trained heads the intent is the head's; the train split is still read, once, for the phrases
     // that invite an image (coherence.ts), and the head's choice stands: one text, then stop.
-    const headed = sessionWith({ train: IMAGE_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    const headed = sessionWith({
+      train: IMAGE_ONCE,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+    });
     expect((await headed.session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.kind)).toEqual(['text']);
     await headed.session.compose([say('my dog')], { method: 'clip-sim' });
     expect(headed.trainReads).toHaveLength(1);
   });
 
-  it('counts tf-idf and BM25 document frequencies over the pool\'s texts, the collection ranked, with a train split or without', async () => {
+  it("counts tf-idf and BM25 document frequencies over the pool's texts, the collection ranked, with a train split or without", async () => {
     // In the pool "beta" is in 2 of 4 texts and "alpha" in 1, so "alpha" weighs more; in the train split it is the other way round.
     const train = [dialogue('d', [text('alpha one'), text('alpha two')], [text('alpha three'), text('beta four')])];
     const texts = ['alpha gamma', 'beta delta', 'beta blue sky', 'what a cute dog'];
     for (const method of ['tfidf', 'bm25'] as const) {
-      for (const split of [train, null]) expect((await sessionWith({ texts, train: split }).session.compose([say('alpha beta')], { method })).elements[0]!.text).toBe('alpha gamma');
+      for (const split of [train, null])
+        expect((await sessionWith({ texts, train: split }).session.compose([say('alpha beta')], { method })).elements[0]!.text).toBe('alpha gamma');
     }
   });
 
-  it('builds the hybrid from BM25, the encoder and context match for texts and BM25, DE++ and the encoder for images, with the pack\'s weights', async () => {
+  it("builds the hybrid from BM25, the encoder and context match for texts and BM25, DE++ and the encoder for images, with the pack's weights", async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
     const chat = { weights: { text: [0, 0, 1], image: [0, 1, 0] }, contexts: [{ context: 'look at my dog', response: 'I love the beach' }] };
-    const headed = sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat });
+    const headed = sessionWith({
+      texts,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      chat,
+    });
     const first = await headed.session.compose([say('look at my dog')], { method: 'hybrid' });
     expect([first.method, first.composed.steps[0]!.candidates.length]).toEqual(['hybrid', 5]);
     // All the text weight on context match: the one stored context like "look at my dog" was answered with the beach.
     expect(first.elements.map((e) => e.text)).toEqual(['I love the beach']);
-    expect(await headed.session.methodNote({ method: 'hybrid' })).toBe('weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00');
+    expect(await headed.session.methodNote({ method: 'hybrid' })).toBe(
+      'weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00',
+    );
     expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
     // All of it on the encoder: the pool text nearest the query, as chat-encoder alone picks it.
-    const encoderOnly = sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { ...chat, weights: { text: [0, 1, 0], image: [0, 1, 0] } } }).session;
+    const encoderOnly = sessionWith({
+      texts,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      chat: { ...chat, weights: { text: [0, 1, 0], image: [0, 1, 0] } },
+    }).session;
     expect((await encoderOnly.compose([say('look at my dog')], { method: 'hybrid' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect((await encoderOnly.compose([say('look at my dog')], { method: 'chat-encoder' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
     // Without learned weights every part counts alike, and the note says so.
-    expect(await sessionWith({ texts, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]), chat: { contexts: chat.contexts } }).session.methodNote({ method: 'hybrid' })).toMatch(/every part counts alike/);
+    expect(
+      await sessionWith({
+        texts,
+        heads: fakeHeads([
+          [1, 0, 0],
+          [0, 0, 1],
+        ]),
+        chat: { contexts: chat.contexts },
+      }).session.methodNote({ method: 'hybrid' }),
+    ).toMatch(/every part counts alike/);
   });
 
   it('never repeats a text the conversation already holds, in any re-typing, and asks for photos at most once', async () => {
@@ -206,24 +266,40 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     embeddingsFor('send me a pic!', unit(1, 0.25));
     const asks = sessionWith({ texts: ['send me a pic!', 'I love the beach'], train: TEXT_ONCE }).session;
     expect((await asks.compose([say('my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['send me a pic!']);
-    expect((await asks.compose([say('my dog'), say('send more pics'), say('my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['I love the beach']);
+    expect((await asks.compose([say('my dog'), say('send more pics'), say('my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual([
+      'I love the beach',
+    ]);
   });
 
-  it('answers a request for a picture with the pool\'s best image for it, after a line that goes with one', async () => {
+  it("answers a request for a picture with the pool's best image for it, after a line that goes with one", async () => {
     const texts = ['what a cute dog', 'here you go', 'I love the beach'];
     // "here you go" is followed by an image in the train split, so it invites one (coherence.ts).
     const train = Array.from({ length: 25 }, (_, i) => dialogue(`r${i}`, [text('hi')], [text('here you go'), media('dog')]));
     const { session } = sessionWith({ texts, train });
     const reply = await session.compose([say('can you show me a beach?')], { method: 'clip-sim' });
-    expect(reply.elements.map((e) => [e.kind, e.text])).toEqual([['text', 'here you go'], ['image', 'a beach']]);
-    expect(reply.composed.steps.map((s) => [s.intent, s.forcedBy])).toEqual([['text', 'request'], ['image', 'request'], ['stop', 'request']]);
+    expect(reply.elements.map((e) => [e.kind, e.text])).toEqual([
+      ['text', 'here you go'],
+      ['image', 'a beach'],
+    ]);
+    expect(reply.composed.steps.map((s) => [s.intent, s.forcedBy])).toEqual([
+      ['text', 'request'],
+      ['image', 'request'],
+      ['stop', 'request'],
+    ]);
     // Without such a request, the intent module and ranker decide as ever.
     expect((await session.compose([say('the beach was lovely')], { method: 'clip-sim' })).composed.steps[0]!.forcedBy).toBeUndefined();
   });
 
   it('replies at once from a pool whose rows are still being computed: clip-sim from the rows there so far, never a pending one; DE++ waits for them all', async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
-    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    const { session, encoder } = sessionWith({
+      texts,
+      train: TEXT_ONCE,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+    });
     let finishTexts: () => void = () => undefined;
     const textsComplete = new Promise<void>((resolve) => (finishTexts = resolve));
     // Text rows 0 and 2 and image row 0 (the dog) read as zero until computed; as embedPool makes them,
@@ -233,7 +309,18 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     const pendingTexts = new Set([0, 2]);
     const pendingImages = new Set([0]);
     let wanted = 0;
-    session.setPool({ texts, textMatrix: zeroed, images: IMAGES, imageMatrix: images, train: async () => TEXT_ONCE, pendingTexts, pendingImages, textsComplete, imagesComplete: new Promise(() => undefined), rowsWanted: () => void wanted++ });
+    session.setPool({
+      texts,
+      textMatrix: zeroed,
+      images: IMAGES,
+      imageMatrix: images,
+      train: async () => TEXT_ONCE,
+      pendingTexts,
+      pendingImages,
+      textsComplete,
+      imagesComplete: new Promise(() => undefined),
+      rowsWanted: () => void wanted++,
+    });
     // BM25 needs no CLIP row, and the reply's text is encoded on its own.
     const reply = await session.compose([say('such a cute dog')], { method: 'bm25' });
     expect(reply.elements.map((e) => e.text)).toEqual(['what a cute dog']);
@@ -263,12 +350,28 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
   });
 
-  it('warms every step without waiting for the CLIP rows, and builds the first reply\'s ranker before them', async () => {
+  it("warms every step without waiting for the CLIP rows, and builds the first reply's ranker before them", async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best'];
-    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE, heads: fakeHeads([[1, 0, 0], [0, 0, 1]]) });
+    const { session, encoder } = sessionWith({
+      texts,
+      train: TEXT_ONCE,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+    });
     const never = new Promise<void>(() => undefined);
     let wanted = 0;
-    session.setPool({ texts, textMatrix: matrix(texts.map(() => new Float32Array(2))), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => TEXT_ONCE, pendingTexts: new Set([0, 1, 2]), textsComplete: never, rowsWanted: () => void wanted++ });
+    session.setPool({
+      texts,
+      textMatrix: matrix(texts.map(() => new Float32Array(2))),
+      images: IMAGES,
+      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+      train: async () => TEXT_ONCE,
+      pendingTexts: new Set([0, 1, 2]),
+      textsComplete: never,
+      rowsWanted: () => void wanted++,
+    });
     // DE++ ranks by keys of every text row, which never come here: its steps return without a reply.
     for (const step of WARM_UP_STEPS.filter((s) => s !== 'image-tower' && s !== 'caption-bank')) await session.warmUp(step, 'depp');
     await session.prepareFirstReply({ method: 'depp' });
@@ -296,7 +399,11 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
   });
 
   it('scores a replayed turn: a perfect method at 100, and a wrong intent as a miss', async () => {
-    const record: DialogueRecord = { ...dialogue('1', [text('look at my dog')], [text('what a cute dog')]), negativeTexts: ['I love the beach'], negativeMediaKeys: ['beach'] };
+    const record: DialogueRecord = {
+      ...dialogue('1', [text('look at my dog')], [text('what a cute dog')]),
+      negativeTexts: ['I love the beach'],
+      negativeMediaKeys: ['beach'],
+    };
     const good = await sessionWith({ train: TEXT_ONCE }).session.replayTurn(record, 1, { method: 'clip-sim' });
     expect(good.score.intentF1.f1).toBe(100);
     expect(good.score.mmRelevance.f1).toBeCloseTo(100, 4); // it composes exactly the reference text
@@ -339,16 +446,27 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
 });
 
 describe('ReplySession with a captioning model', () => {
-  const photoTurn = (imageId: string): SessionTurn => ({ elements: [{ kind: 'image', imageId, decode: async () => ({ width: 1, height: 1, data: new Uint8Array([0, 0, 0, 255]) }) }] });
+  const photoTurn = (imageId: string): SessionTurn => ({
+    elements: [{ kind: 'image', imageId, decode: async () => ({ width: 1, height: 1, data: new Uint8Array([0, 0, 0, 255]) }) }],
+  });
 
   function captionedSession(caption: (n: number) => Promise<{ text: string }>) {
     const encoder = tableEncoder();
     (encoder as unknown as { encodeImages: () => Promise<Float32Array[]> }).encodeImages = async () => [unit(1, 0)];
     const failures: string[] = [];
     let calls = 0;
-    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, { captioner: { caption: () => caption(++calls) }, onCaptionerFailed: (reason) => failures.push(reason) });
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, {
+      captioner: { caption: () => caption(++calls) },
+      onCaptionerFailed: (reason) => failures.push(reason),
+    });
     const texts = ['what a cute dog', 'I love the beach'];
-    session.setPool({ texts, textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)), images: IMAGES, imageMatrix: matrix(IMAGES.map((i) => i.embedding)), train: async () => null });
+    session.setPool({
+      texts,
+      textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)),
+      images: IMAGES,
+      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+      train: async () => null,
+    });
     return { session, failures, calls: () => calls };
   }
 
@@ -365,7 +483,10 @@ describe('ReplySession with a captioning model', () => {
     });
     const first = await session.compose([photoTurn('p1')], { method: 'clip-sim' });
     const second = await session.compose([photoTurn('p1'), say('so cute'), photoTurn('p2')], { method: 'clip-sim' });
-    expect([...first.captions, ...second.captions].map((c) => [c.text, c.source])).toEqual([['A photo of a dog.', 'image-encoder'], ['A photo of a dog.', 'image-encoder']]);
+    expect([...first.captions, ...second.captions].map((c) => [c.text, c.source])).toEqual([
+      ['A photo of a dog.', 'image-encoder'],
+      ['A photo of a dog.', 'image-encoder'],
+    ]);
     expect(failures).toEqual(['out of memory']);
     expect(calls()).toBe(1);
   });

@@ -32,7 +32,9 @@ function withHeadsJson(json: unknown): PackFileSource {
 describe('trained response heads', () => {
   it('refuses heads of another format version or trained on another pack', async () => {
     const config = JSON.parse(readFileSync(join(PACK_DIR, 'heads', 'heads.json'), 'utf8')) as Record<string, unknown>;
-    await expect(ResponseHeads.load(withHeadsJson({ ...config, version: 1 }), files, fingerprint)).rejects.toThrow('heads/heads.json is version 1, and this app reads version 3');
+    await expect(ResponseHeads.load(withHeadsJson({ ...config, version: 1 }), files, fingerprint)).rejects.toThrow(
+      'heads/heads.json is version 1, and this app reads version 3',
+    );
     await expect(ResponseHeads.load(source, files, 'another-pack')).rejects.toThrow('trained on another version of this pack');
   });
 
@@ -47,7 +49,8 @@ describe('trained response heads', () => {
       r.forEach((v, i) => data.set(v, i * 256));
       return { data, rows: r.length, dim: 256 };
     };
-    const textRows = rows(40), imageRows = rows(30);
+    const textRows = rows(40),
+      imageRows = rows(30);
     const pool: CandidatePool = {
       texts: textRows.map((_, i) => `text ${i}`),
       textMatrix: matrix(textRows),
@@ -58,23 +61,47 @@ describe('trained response heads', () => {
     const state = (latest: Float32Array): ResponseState => ({
       turns: [
         { speaker: 0, elements: [{ kind: 'text', embedding: unit(), text: 'hello' }] },
-        { speaker: 1, elements: [{ kind: 'text', embedding: latest, text: 'look' }, { kind: 'image', embedding: unit(), text: 'a dog' }] },
+        {
+          speaker: 1,
+          elements: [
+            { kind: 'text', embedding: latest, text: 'look' },
+            { kind: 'image', embedding: unit(), text: 'a dog' },
+          ],
+        },
       ],
       partial: [],
     });
     const ranker = await heads.ranker(pool);
     const s = state(unit());
-    for (const [modality, r] of [['text', textRows], ['image', imageRows]] as [Modality, Float32Array[]][]) {
+    for (const [modality, r] of [
+      ['text', textRows],
+      ['image', imageRows],
+    ] as [Modality, Float32Array[]][]) {
       const top = await ranker.topK(s, modality, 5, new Set([3]));
-      const all = await ranker.score(s, modality, r.map((embedding, i) => ({ embedding, text: `${i}` })));
-      const expected = [...all.keys()].filter((i) => i !== 3).sort((a, b) => all[b]! - all[a]! || a - b).slice(0, 5);
+      const all = await ranker.score(
+        s,
+        modality,
+        r.map((embedding, i) => ({ embedding, text: `${i}` })),
+      );
+      const expected = [...all.keys()]
+        .filter((i) => i !== 3)
+        .sort((a, b) => all[b]! - all[a]! || a - b)
+        .slice(0, 5);
       expect(top.map((t) => t.index)).toEqual(expected);
       for (const t of top) expect(t.score).toBeCloseTo(all[t.index]!, 5);
       for (const score of all) expect(Math.abs(score)).toBeLessThanOrEqual(1 + 1e-5);
     }
     // Another latest turn, same history: another query.
-    const other = await ranker.score(state(unit()), 'text', textRows.map((embedding, i) => ({ embedding, text: `${i}` })));
-    const same = await ranker.score(s, 'text', textRows.map((embedding, i) => ({ embedding, text: `${i}` })));
+    const other = await ranker.score(
+      state(unit()),
+      'text',
+      textRows.map((embedding, i) => ({ embedding, text: `${i}` })),
+    );
+    const same = await ranker.score(
+      s,
+      'text',
+      textRows.map((embedding, i) => ({ embedding, text: `${i}` })),
+    );
     expect(Array.from(other)).not.toEqual(Array.from(same));
     const p = await heads.intent.predict(s);
     expect(p[0] + p[1] + p[2]).toBeCloseTo(1, 6);

@@ -25,9 +25,16 @@ describe('scoreResponse: one composed response against its reference', () => {
   const context: ContextTurn[] = [{ speaker: 0, elements: [text(v(1, 0))] }];
   const predicted = [text(v(1, 0)), image(v(0, 1))];
   const reference = [text(v(0.6, 0.8)), text(v(1, 0))];
-  const negatives = new Map([['n1', v(0.8, 0.6)], ['n2', v(0.6, 0.8)], ['n3', v(1, 0)]]);
+  const negatives = new Map([
+    ['n1', v(0.8, 0.6)],
+    ['n2', v(0.6, 0.8)],
+    ['n3', v(1, 0)],
+  ]);
   const recall: RecallSetup = {
-    intent: scripted([[1, 0, 0], [0, 1, 0]]), // text first, then image: the second reference text is a miss
+    intent: scripted([
+      [1, 0, 0],
+      [0, 1, 0],
+    ]), // text first, then image: the second reference text is a miss
     ranker: new ClipSimRanker(EMPTY_POOL), // score() reads only the context and the candidates
     negatives: { text: ['n1', 'n2', 'n3'] },
     limit: 2,
@@ -67,7 +74,14 @@ describe('scoreResponse: one composed response against its reference', () => {
 describe('session running means', () => {
   const turns: TurnFigures[] = [
     { mmRelevance: 60, intentF1: 100, ranks: [{ modality: 'text', rank: { higher: 0, ties: 0 } }] },
-    { mmRelevance: 30, intentF1: 50, ranks: [{ modality: 'text', rank: { higher: 999, ties: 0, miss: true } }, { modality: 'image', rank: { higher: 0, ties: 1 } }] },
+    {
+      mmRelevance: 30,
+      intentF1: 50,
+      ranks: [
+        { modality: 'text', rank: { higher: 999, ties: 0, miss: true } },
+        { modality: 'image', rank: { higher: 0, ties: 1 } },
+      ],
+    },
     { mmRelevance: 45, intentF1: 0, ranks: [] }, // a visitor's own answer: no negatives, so no Recall
   ];
 

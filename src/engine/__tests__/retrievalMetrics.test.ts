@@ -15,11 +15,11 @@ describe('imageTextRetrieval', () => {
   ]);
   const result = imageTextRetrieval(images, captions, [0, 0, 1, 2]);
 
-  it('ranks each caption\'s image among all images (hand-computed)', () => {
+  it("ranks each caption's image among all images (hand-computed)", () => {
     expect(result.textToImage).toEqual({ r1: 50, r5: 100, r10: 100, meanRank: (1 + 3 + 2 + 1) / 4, queries: 4 });
   });
 
-  it('ranks the best of each image\'s captions among all captions (hand-computed)', () => {
+  it("ranks the best of each image's captions among all captions (hand-computed)", () => {
     // image 0: caption 0 scores 1 -> rank 1. image 1: captions score [0, .6, .6, 0]; its caption 2 ties
     // with caption 1, ties count against it -> rank 2. image 2: caption 3 scores 1 -> rank 1.
     const { r1, r5, meanRank, queries } = result.imageToText;

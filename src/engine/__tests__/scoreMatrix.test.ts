@@ -29,7 +29,8 @@ function reference(m: EmbeddingMatrix, query: Float32Array, k: number, exclude?:
  * Numerical Algorithms, eq. 3.5): |fl(x.y) - x.y| <= gamma_n * sum |x_i y_i|, gamma_n = n u / (1 - n u), u = 2^-24.
  */
 function f32DotBound(m: EmbeddingMatrix, row: number, query: Float32Array): number {
-  const u = 2 ** -24, n = Math.max(1, m.dim);
+  const u = 2 ** -24,
+    n = Math.max(1, m.dim);
   let abs = 0;
   for (let j = 0; j < m.dim; j++) abs += Math.abs(m.data[row * m.dim + j]! * query[j]!);
   return ((n * u) / (1 - n * u)) * abs;
@@ -37,7 +38,9 @@ function f32DotBound(m: EmbeddingMatrix, row: number, query: Float32Array): numb
 
 /** The kernel's order, emulated in f32: four lanes over every fourth product, (l0 + l1) + (l2 + l3), then the tail. */
 function kernelOrderScore(m: EmbeddingMatrix, row: number, query: Float32Array): number {
-  const f = Math.fround, base = row * m.dim, simdDim = m.dim - (m.dim % 4);
+  const f = Math.fround,
+    base = row * m.dim,
+    simdDim = m.dim - (m.dim % 4);
   const lanes = [0, 0, 0, 0];
   for (let j = 0; j < simdDim; j++) lanes[j % 4] = f(lanes[j % 4]! + f(m.data[base + j]! * query[j]!));
   let s = f(f(lanes[0]! + lanes[1]!) + f(lanes[2]! + lanes[3]!));
@@ -53,7 +56,12 @@ describe('the WebAssembly SIMD kernel', () => {
   });
 
   it('sums in the documented order, so its scores are exactly the f32 emulation of that order', () => {
-    for (const [rows, dim] of [[9, 4], [6, 7], [5, 33], [13, 256]] as const) {
+    for (const [rows, dim] of [
+      [9, 4],
+      [6, 7],
+      [5, 33],
+      [13, 256],
+    ] as const) {
       const { matrix, query } = randomMatrix(rows, dim, rows * 1000 + dim);
       const top = ScoreMatrix.of(matrix).topK(query, rows);
       for (const { index, score } of top) expect(score).toBe(kernelOrderScore(matrix, index, query));
@@ -64,7 +72,17 @@ describe('the WebAssembly SIMD kernel', () => {
 describe('ScoreMatrix with SIMD against the scalar reference', () => {
   // n below, at and above the four-row block; dims with every remainder mod 4; k from 0 to past n.
   const cases: [rows: number, dim: number, k: number][] = [
-    [1, 1, 1], [3, 2, 5], [4, 4, 4], [5, 7, 3], [8, 5, 8], [17, 3, 17], [101, 16, 10], [1000, 33, 50], [2003, 256, 10], [500, 513, 25], [64, 6, 0],
+    [1, 1, 1],
+    [3, 2, 5],
+    [4, 4, 4],
+    [5, 7, 3],
+    [8, 5, 8],
+    [17, 3, 17],
+    [101, 16, 10],
+    [1000, 33, 50],
+    [2003, 256, 10],
+    [500, 513, 25],
+    [64, 6, 0],
   ];
   for (const [rows, dim, k] of cases) {
     it(`ranks ${rows} x ${dim} for k = ${k}: the same rows, scores within the f32 bound`, () => {
@@ -92,7 +110,11 @@ describe('ScoreMatrix with SIMD against the scalar reference', () => {
   });
 
   it('breaks ties toward the lower row, across the four-row blocks and the rows after them', () => {
-    const distinct = [[1, 0, 0, 0, 1], [0.5, 0.5, 0, 0, 0], [0, 0, 1, 0, 0]];
+    const distinct = [
+      [1, 0, 0, 0, 1],
+      [0.5, 0.5, 0, 0, 0],
+      [0, 0, 1, 0, 0],
+    ];
     const rowOf = [0, 1, 2, 1, 0, 2, 1, 0, 1, 0]; // 10 rows: blocks 0-3 and 4-7, then 8 and 9 one at a time
     const matrix = { data: Float32Array.from(rowOf.flatMap((d) => distinct[d]!)), rows: rowOf.length, dim: 5 };
     const query = Float32Array.of(1, 0.25, 0.5, 0, 0.125);
@@ -111,7 +133,12 @@ describe('ScoreMatrix edge cases', () => {
     const { matrix, query } = randomMatrix(6, 4, 1);
     const simd = ScoreMatrix.of(matrix);
     expect(simd.topK(query, 0)).toEqual([]);
-    expect(simd.topK(query, 100).map((x) => x.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(
+      simd
+        .topK(query, 100)
+        .map((x) => x.index)
+        .sort((a, b) => a - b),
+    ).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
   it('refuses a query of another dimension, and rows of unequal length', () => {
@@ -121,9 +148,12 @@ describe('ScoreMatrix edge cases', () => {
   });
 
   it('holds its own copy: several matrices alive at once each rank their own rows', () => {
-    const a = randomMatrix(50, 12, 11), b = randomMatrix(70, 12, 12);
-    const ma = ScoreMatrix.of(a.matrix), mb = ScoreMatrix.of(b.matrix);
-    const topA = ma.topK(a.query, 5), topB = mb.topK(a.query, 5);
+    const a = randomMatrix(50, 12, 11),
+      b = randomMatrix(70, 12, 12);
+    const ma = ScoreMatrix.of(a.matrix),
+      mb = ScoreMatrix.of(b.matrix);
+    const topA = ma.topK(a.query, 5),
+      topB = mb.topK(a.query, 5);
     a.matrix.data.fill(0); // the source changes after the copy; the ScoreMatrix does not see it
     expect(ma.topK(a.query, 5)).toEqual(topA);
     expect(mb.topK(a.query, 5)).toEqual(topB);
@@ -131,14 +161,16 @@ describe('ScoreMatrix edge cases', () => {
     expect(ScoreMatrix.of(ma)).toBe(ma); // no second copy of a ScoreMatrix
   });
 
-  it('gives every row\'s score: with SIMD exactly those topK ranks by, with either kernel within the f32 bound', () => {
+  it("gives every row's score: with SIMD exactly those topK ranks by, with either kernel within the f32 bound", () => {
     const { matrix, query } = randomMatrix(37, 9, 5);
     for (const kernel of ['wasm-simd', 'js'] as const) {
       const m = ScoreMatrix.of(matrix, { kernel });
       const scores = m.scores(query);
       expect(scores).toHaveLength(37);
       if (kernel === 'wasm-simd') for (const { index, score } of m.topK(query, 37)) expect(scores[index]).toBe(score);
-      reference(matrix, query, 37).forEach(({ index, score }) => expect(Math.abs(scores[index]! - score)).toBeLessThanOrEqual(f32DotBound(matrix, index, query)));
+      reference(matrix, query, 37).forEach(({ index, score }) =>
+        expect(Math.abs(scores[index]! - score)).toBeLessThanOrEqual(f32DotBound(matrix, index, query)),
+      );
     }
     expect(() => ScoreMatrix.of(matrix).scores(new Float32Array(8))).toThrow(EngineError);
   });
@@ -159,12 +191,22 @@ describe('the JS fallback', () => {
     expect(fallback.kernel).toBe('js');
     const exclude = new Set([3, 4]);
     expect(fallback.topK(query, 20, exclude)).toEqual(topKByDot(matrix, query, 20, exclude));
-    expect(fallback.topK(query, 20, exclude).map((x) => x.index)).toEqual(ScoreMatrix.of(matrix).topK(query, 20, exclude).map((x) => x.index));
+    expect(fallback.topK(query, 20, exclude).map((x) => x.index)).toEqual(
+      ScoreMatrix.of(matrix)
+        .topK(query, 20, exclude)
+        .map((x) => x.index),
+    );
   });
 
   it('is chosen when the feature test throws, or when asked for', () => {
     const m = randomMatrix(8, 4, 3).matrix;
-    expect(ScoreMatrix.of(m, { validate: () => { throw new Error('no WebAssembly'); } }).kernel).toBe('js');
+    expect(
+      ScoreMatrix.of(m, {
+        validate: () => {
+          throw new Error('no WebAssembly');
+        },
+      }).kernel,
+    ).toBe('js');
     expect(ScoreMatrix.of(m, { kernel: 'js' }).kernel).toBe('js');
     expect(simdSupported(() => false)).toBe(false);
   });

@@ -71,11 +71,23 @@ describe('selection scorers', () => {
     expect(await rankGroups([group], clipMapScorer({ w, a: 0 }, embedding, { turns: 1 }))).toEqual([{ higher: 0, ties: 0 }]);
   });
 
-  it('the hybrid fuses its parts\' scores of each query over its candidates, with the weights given', async () => {
+  it("the hybrid fuses its parts' scores of each query over its candidates, with the weights given", async () => {
     const fixed = (id: 'bm25' | 'clip-map' | 'chat-encoder', rows: number[][]): SelectionScorer => ({ id, score: () => rows.map((r) => Float64Array.from(r)) });
-    const twoQueries: RankingGroup = { candidates: ['a', 'b', 'c', 'd'], queries: [{ turns: ['x'], target: 0, same: [] }, { turns: ['y'], target: 2, same: [] }] };
-    const lexical = fixed('bm25', [[0, 0, 6, 6], [1, 1, 1, 1]]);
-    const dense = fixed('clip-map', [[0.4, 0.2, 0.4, 0.2], [0.1, 0.2, 0.9, 0.3]]);
+    const twoQueries: RankingGroup = {
+      candidates: ['a', 'b', 'c', 'd'],
+      queries: [
+        { turns: ['x'], target: 0, same: [] },
+        { turns: ['y'], target: 2, same: [] },
+      ],
+    };
+    const lexical = fixed('bm25', [
+      [0, 0, 6, 6],
+      [1, 1, 1, 1],
+    ]);
+    const dense = fixed('clip-map', [
+      [0.4, 0.2, 0.4, 0.2],
+      [0.1, 0.2, 0.9, 0.3],
+    ]);
     const rows = await hybridScorer([lexical, dense], [0.25, 0.75]).score(twoQueries);
     // z: lexical [-1, -1, 1, 1], dense [1, -1, 1, -1]; 0.25 and 0.75 of them
     [0.5, -1, 1, -0.5].forEach((x, i) => expect(rows[0]![i]).toBeCloseTo(x, 12));
@@ -89,7 +101,10 @@ describe('selection scorers', () => {
   });
 
   it('random is uniform and reproducible for a seed', async () => {
-    const many: RankingGroup = { candidates: Array.from({ length: 100 }, (_, i) => `c${i}`), queries: Array.from({ length: 100 }, (_, i) => ({ turns: ['x'], target: i, same: [] })) };
+    const many: RankingGroup = {
+      candidates: Array.from({ length: 100 }, (_, i) => `c${i}`),
+      queries: Array.from({ length: 100 }, (_, i) => ({ turns: ['x'], target: i, same: [] })),
+    };
     const groups = Array.from({ length: 20 }, () => many);
     const first = await rankGroups(groups, randomScorer(11));
     expect(await rankGroups(groups, randomScorer(11))).toEqual(first);

@@ -18,7 +18,10 @@ const person = detection('person', 0.78, 500, 200, 560, 400);
 const streetBlobs: ColorBlob[] = [{ color: 'red', shape: 'square', x: 0.4, y: 0.5, area: 0.25, shapeLike: false }];
 const drawnBlobs: ColorBlob[] = [{ color: 'green', shape: 'square', x: 0.5, y: 0.5, area: 0.03, shapeLike: true }];
 
-const busVideo = Array.from({ length: 8 }, (_, f) => ({ blobs: streetBlobs, detections: f < 5 ? frame(bus, car(440), car(540)) : frame(bus, car(440), car(540), person) }));
+const busVideo = Array.from({ length: 8 }, (_, f) => ({
+  blobs: streetBlobs,
+  detections: f < 5 ? frame(bus, car(440), car(540)) : frame(bus, car(440), car(540), person),
+}));
 
 describe('what is in a real video is said from the detector, not the answer bank', () => {
   it('names the bus on a real video with a bus, and adds the person who comes later', () => {
@@ -52,7 +55,8 @@ describe('what is in a real video is said from the detector, not the answer bank
     expect(drawn.drawn).toBe(true);
     expect(answerFromFrames('what is in the video?', drawn)).toBeNull();
     const real = shownInVideo(busVideo);
-    for (const question of ['what color is the bus?', 'how many objects are there?', 'what moves?', 'does it move left?']) expect(answerFromFrames(question, real)).toBeNull();
+    for (const question of ['what color is the bus?', 'how many objects are there?', 'what moves?', 'does it move left?'])
+      expect(answerFromFrames(question, real)).toBeNull();
     expect(answerFromFrames('what is in the video?', undefined)).toBeNull();
   });
 
@@ -79,7 +83,10 @@ describe('what is in a real video is said from the detector, not the answer bank
 
   it('is drawn shapes only when the detector is sure of nothing and a frame looks drawn', () => {
     // A drawn-looking frame in a video where the detector is sure of a cup: a real scene, as its description says.
-    const mixed = [{ blobs: drawnBlobs, detections: frame(detection('cup', 0.9, 200, 150, 400, 400)) }, { blobs: drawnBlobs, detections: frame() }];
+    const mixed = [
+      { blobs: drawnBlobs, detections: frame(detection('cup', 0.9, 200, 150, 400, 400)) },
+      { blobs: drawnBlobs, detections: frame() },
+    ];
     expect(shownInVideo(mixed)).toEqual({ drawn: false, answer: 'A cup.' });
   });
 });

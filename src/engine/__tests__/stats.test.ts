@@ -5,8 +5,18 @@ describe('percentile and median', () => {
   it('take the nearest rank, as every benchmark table does', () => {
     expect(median([5, 1, 3, 2, 4])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(3);
-    expect(percentile(Array.from({ length: 20 }, (_, i) => i + 1), 95)).toBe(20);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(96);
+    expect(
+      percentile(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+        95,
+      ),
+    ).toBe(20);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        95,
+      ),
+    ).toBe(96);
     expect(percentile([7], 0)).toBe(7);
     expect(percentile([3, 1, 2], 100)).toBe(3);
   });

@@ -27,7 +27,9 @@ function rotatedPairs(rows: number, dim: number, seed: number): { x: EmbeddingMa
 describe('clip-map trainer', () => {
   it('computes the gradient of the in-batch softmax loss (central differences agree)', () => {
     const next = seededRandom(3);
-    const d = 5, B = 4, scale = 7;
+    const d = 5,
+      B = 4,
+      scale = 7;
     const w = Float64Array.from({ length: d * d }, () => 0.4 * (next() - 0.5));
     const a = 0.8;
     const x = randomUnitRows(B, d, next);
@@ -39,7 +41,8 @@ describe('clip-map trainer', () => {
     const lossAt = (ww: Float64Array, aa: number) => clipMapBatchLoss(ww, aa, x, y, B, d, scale, scratch).loss;
     const eps = 1e-6;
     for (let i = 0; i < d * d; i++) {
-      const plus = Float64Array.from(w), minus = Float64Array.from(w);
+      const plus = Float64Array.from(w),
+        minus = Float64Array.from(w);
       plus[i]! += eps;
       minus[i]! -= eps;
       expect(gradW[i]!).toBeCloseTo((lossAt(plus, a) - lossAt(minus, a)) / (2 * eps), 6);
@@ -83,11 +86,15 @@ describe('clip-map trainer', () => {
     expect([...trainedOnly.w].some((v) => v !== 0)).toBe(true);
   });
 
-  it('picks the epoch by R@1 among each reference\'s own negatives, as the heads\' clip-map is (npm run heads:data)', () => {
+  it("picks the epoch by R@1 among each reference's own negatives, as the heads' clip-map is (npm run heads:data)", () => {
     const train = rotatedPairs(2000, 8, 1);
     const valid = rotatedPairs(300, 8, 2);
     // Each valid x against its own y and 9 other y rows of the valid set, as a record's negatives.
-    const queries: MapQuery[] = Array.from({ length: 300 }, (_, r) => ({ x: valid.x.data.subarray(r * 8, (r + 1) * 8), target: r, negatives: Array.from({ length: 9 }, (_, k) => (r + 1 + k * 31) % 300) }));
+    const queries: MapQuery[] = Array.from({ length: 300 }, (_, r) => ({
+      x: valid.x.data.subarray(r * 8, (r + 1) * 8),
+      target: r,
+      negatives: Array.from({ length: 9 }, (_, k) => (r + 1 + k * 31) % 300),
+    }));
     const identity = mapRecallAmongNegatives({ w: new Float32Array(64), a: 1 }, valid.y, queries);
     const trained = trainClipMap(train, (map) => mapRecallAmongNegatives(map, valid.y, queries), { maxEpochs: 30, learningRate: 0.01, patience: 5, seed: 4 });
     expect(trained.history[0]!.validR1).toBe(identity);

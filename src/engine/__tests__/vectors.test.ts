@@ -46,7 +46,12 @@ describe('vector helpers', () => {
 describe('topKByDot on blocks of rows', () => {
   it('matches a plain scan for every row count and an odd dimension, with exclusions', async () => {
     const { topKByDot, topKOfScores } = await import('../retrieval/vectors');
-    for (const [rows, dim] of [[1, 3], [5, 3], [9, 4], [13, 5]] as const) {
+    for (const [rows, dim] of [
+      [1, 3],
+      [5, 3],
+      [9, 4],
+      [13, 5],
+    ] as const) {
       const data = Float32Array.from({ length: rows * dim }, (_, i) => Math.sin(i * 1.7));
       const query = Float32Array.from({ length: dim }, (_, i) => Math.cos(i));
       const plain = Array.from({ length: rows }, (_, r) => data.subarray(r * dim, (r + 1) * dim).reduce((s, v, j) => s + v * query[j]!, 0));
@@ -64,7 +69,10 @@ describe('topKOfScores', () => {
     const { topKOfScores } = await import('../retrieval/vectors');
     const scores = [0.5, -1, 0.5, 2, 0.5, -1, 2, 0.25, 0.5, -3];
     const exclude = new Set([3]);
-    const full = scores.map((score, index) => ({ index, score })).filter((x) => !exclude.has(x.index)).sort((a, b) => b.score - a.score || a.index - b.index);
+    const full = scores
+      .map((score, index) => ({ index, score }))
+      .filter((x) => !exclude.has(x.index))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
     for (const k of [0, 1, 2, 3, 4, 9, 20]) expect(topKOfScores(Float32Array.from(scores), k, exclude)).toEqual(full.slice(0, k));
     // Equal scores after the k-th are refused, so the lower rows stay.
     expect(topKOfScores([1, 1, 1, 1], 2).map((x) => x.index)).toEqual([0, 1]);

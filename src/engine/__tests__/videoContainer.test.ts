@@ -6,7 +6,7 @@ import { pictureTooLarge, probeWebm } from '../video/videoContainer';
 const clip = (name: string) => new Uint8Array(readFileSync(join('e2e', 'assets', 'video', name)));
 const probe = (bytes: Uint8Array) => probeWebm(bytes, bytes.length);
 
-describe('reading a WebM file\'s own structure', () => {
+describe("reading a WebM file's own structure", () => {
   it('finds the video track, its codec and size, and whether there is sound', () => {
     expect(probe(clip('speech-test-1-15.webm'))).toEqual({ container: 'webm', damage: null, video: { codec: 'V_VP8', width: 320, height: 240 }, audio: true });
     expect(probe(clip('silent.webm'))).toEqual({ container: 'webm', damage: null, video: { codec: 'V_VP8', width: 320, height: 240 }, audio: false });

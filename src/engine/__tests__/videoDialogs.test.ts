@@ -13,7 +13,7 @@ const clip: VideoClip = {
   sound: { kind: 'speech', time: 'end', start: 2.9, loud: true, phrase: 'oh wow', track: true },
 };
 
-describe('question-answer rounds from a clip\'s events', () => {
+describe("question-answer rounds from a clip's events", () => {
   it('answers each question from the event list', () => {
     const answers = new Map<string, string>();
     for (let seed = 0; seed < 40; seed++) for (const r of generateVideoDialog(clip, seed).rounds) answers.set(r.kind, r.answer);

@@ -4,7 +4,10 @@ import { type VideoClip, AUDIO_SAMPLE_RATE, renderClipFrame, synthesizeClipAudio
 import { describeVideo } from '../video/videoDescription';
 import { SAMPLED_FRAMES, VIDEO_FEATURES, colorBlobs, sampleTimes, videoFeatures } from '../video/videoFeatures';
 
-const clip = (objects: VideoClip['objects'], sound: VideoClip['sound'] = { kind: 'none', time: 'beginning', start: 0, loud: false, track: true }): VideoClip => ({ id: 'unit', seconds: 4, objects, sound });
+const clip = (
+  objects: VideoClip['objects'],
+  sound: VideoClip['sound'] = { kind: 'none', time: 'beginning', start: 0, loud: false, track: true },
+): VideoClip => ({ id: 'unit', seconds: 4, objects, sound });
 const redCircle = { color: 'red', shape: 'circle', enter: 0, leave: 4, x: 0.15, y: 0.5, motion: 'right', size: 0.15 } as const;
 const blueSquare = { color: 'blue', shape: 'square', enter: 2, leave: 4, x: 0.75, y: 0.4, motion: 'still', size: 0.14 } as const;
 const greenTriangle = { color: 'green', shape: 'triangle', enter: 0, leave: 1.5, x: 0.5, y: 0.6, motion: 'still', size: 0.16 } as const;
@@ -30,9 +33,17 @@ describe('what the video models see', () => {
     expect(red.slice(0, 3)).toEqual([1, 0, 1]);
     expect(red[3]).toBeCloseTo(0.35, 1);
     // blue (4) square (1): frames 4..7 of 8 (the samples at 2.25 s and after).
-    expect(slot(4, 1).slice(0, 3).map((v) => Number(v.toFixed(3)))).toEqual([0.5, Number((4 / 7).toFixed(3)), 1]);
+    expect(
+      slot(4, 1)
+        .slice(0, 3)
+        .map((v) => Number(v.toFixed(3))),
+    ).toEqual([0.5, Number((4 / 7).toFixed(3)), 1]);
     // green (3) triangle (2): frames 0..2 (it leaves at 1.5 s).
-    expect(slot(3, 2).slice(0, 3).map((v) => Number(v.toFixed(3)))).toEqual([0.375, 0, Number((2 / 7).toFixed(3))]);
+    expect(
+      slot(3, 2)
+        .slice(0, 3)
+        .map((v) => Number(v.toFixed(3))),
+    ).toEqual([0.375, 0, Number((2 / 7).toFixed(3))]);
     expect(Array.from(f.subarray(90, 90 + SAMPLED_FRAMES))).toEqual([0.5, 0.5, 0.5, 0.25, 0.5, 0.5, 0.5, 0.5]);
   });
 
@@ -66,17 +77,26 @@ describe('what the video models see', () => {
     const frameSeconds = 0.032;
     const speech = { frameSeconds, loudnessDb: Array(125).fill(-20), speech: [...Array(100).fill(0.1), 0.95, 0.97, 0.99, ...Array(22).fill(0.2)] };
     expect(describeVideo(frames, speech)).toBe('a red circle, then a blue square appears; the red circle moves right; someone speaks near the end');
-    expect(describeVideo(frames, { frameSeconds, loudnessDb: Array(125).fill(-70), speech: [] })).toBe('a red circle, then a blue square appears; the red circle moves right; silent');
+    expect(describeVideo(frames, { frameSeconds, loudnessDb: Array(125).fill(-70), speech: [] })).toBe(
+      'a red circle, then a blue square appears; the red circle moves right; silent',
+    );
     expect(describeVideo(frames, null)).toBe('a red circle, then a blue square appears; the red circle moves right; no sound track');
-    const people = [{ blobs: [], objects: ['person'] }, { blobs: [], objects: ['person', 'dog'] }];
-    expect(describeVideo(people, { frameSeconds, loudnessDb: [-70, -10, -12], speech: [0, 0, 0] })).toBe('a person, then a dog appears; a loud sound in the middle');
+    const people = [
+      { blobs: [], objects: ['person'] },
+      { blobs: [], objects: ['person', 'dog'] },
+    ];
+    expect(describeVideo(people, { frameSeconds, loudnessDb: [-70, -10, -12], speech: [0, 0, 0] })).toBe(
+      'a person, then a dog appears; a loud sound in the middle',
+    );
   });
 });
 
 describe('a steady sound is described as lasting, not by its start', () => {
   const seconds = 4;
   const samples = (from: number, to: number, hz: number) =>
-    Float32Array.from({ length: seconds * AUDIO_SAMPLE_RATE }, (_, i) => (i >= from * AUDIO_SAMPLE_RATE && i < to * AUDIO_SAMPLE_RATE ? 0.5 * Math.sin((2 * Math.PI * hz * i) / AUDIO_SAMPLE_RATE) : 0));
+    Float32Array.from({ length: seconds * AUDIO_SAMPLE_RATE }, (_, i) =>
+      i >= from * AUDIO_SAMPLE_RATE && i < to * AUDIO_SAMPLE_RATE ? 0.5 * Math.sin((2 * Math.PI * hz * i) / AUDIO_SAMPLE_RATE) : 0,
+    );
   const heard = (audio: Float32Array) => {
     const { features, timeline } = audioFeatures(audio, timelineSpeech(audio));
     return describeVideo([], timeline, features[FLATNESS_FEATURE]!);

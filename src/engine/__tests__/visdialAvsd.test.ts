@@ -46,12 +46,42 @@ describe('VisDial v1.0', () => {
     const where = 'val.json, data.dialogs[1].dialog[1]';
     expect(() => parseVisdial([], 'val.json')).toThrow('val.json is an array, not an object. A VisDial v1.0 file is');
     expect(() => parseVisdial({ version: '1.0' }, 'val.json')).toThrow('val.json: "data" is missing, not an object.');
-    expect(() => parseVisdial(withRound((r) => (r['answer_options'] as number[]).pop()), 'val.json')).toThrow(`${where} has 99 answer options; VisDial ranks 100 per round. Check that this is a VisDial v1.0 file.`);
-    expect(() => parseVisdial(withRound((r) => (r['gt_index'] = 100)), 'val.json')).toThrow(`${where}: gt_index 100 is outside the 100 answer options (0 to 99).`);
-    expect(() => parseVisdial(withRound((r) => (r['gt_index'] = 5)), 'val.json')).toThrow(`${where}: gt_index 5 points to answer 15, but the round's answer is 12. The file is inconsistent; export it again.`);
-    expect(() => parseVisdial(withRound((r) => (r['question'] = 4)), 'val.json')).toThrow(`${where}: question 4 is not an index into data.questions (0 to 3).`);
-    expect(() => parseVisdial(withRound((r) => ((r['answer_options'] as number[])[7] = 120)), 'val.json')).toThrow(`${where}, answer_options[7]: answer 120 is not an index into data.answers (0 to 119).`);
-    expect(() => parseVisdial(withRound((r) => delete r['gt_index']), 'val.json')).toThrow(`${where} has no "gt_index", so its options cannot be scored (the VisDial test split answers only the last round). Use the val split.`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => (r['answer_options'] as number[]).pop()),
+        'val.json',
+      ),
+    ).toThrow(`${where} has 99 answer options; VisDial ranks 100 per round. Check that this is a VisDial v1.0 file.`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => (r['gt_index'] = 100)),
+        'val.json',
+      ),
+    ).toThrow(`${where}: gt_index 100 is outside the 100 answer options (0 to 99).`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => (r['gt_index'] = 5)),
+        'val.json',
+      ),
+    ).toThrow(`${where}: gt_index 5 points to answer 15, but the round's answer is 12. The file is inconsistent; export it again.`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => (r['question'] = 4)),
+        'val.json',
+      ),
+    ).toThrow(`${where}: question 4 is not an index into data.questions (0 to 3).`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => ((r['answer_options'] as number[])[7] = 120)),
+        'val.json',
+      ),
+    ).toThrow(`${where}, answer_options[7]: answer 120 is not an index into data.answers (0 to 119).`);
+    expect(() =>
+      parseVisdial(
+        withRound((r) => delete r['gt_index']),
+        'val.json',
+      ),
+    ).toThrow(`${where} has no "gt_index", so its options cannot be scored (the VisDial test split answers only the last round). Use the val split.`);
     const badList = visdialFixture();
     (badList['data'] as { questions: unknown[] }).questions[1] = 7;
     expect(() => parseVisdial(badList, 'val.json')).toThrow('val.json: data.questions[1] is a number, not a string.');
@@ -73,14 +103,23 @@ describe('AVSD', () => {
   const avsdJson = (dialogs: unknown[]) => ({ type: 'scene_aware_dialog', version: '0.1', dialogs });
 
   it('reads dialogues and names bad fields', () => {
-    const dialogues = parseAvsd(avsdJson([{ image_id: 'VC5RZ', caption: ' a man reads . ', summary: 's', dialog: [{ question: 'any people ?', answer: 'one man .' }] }]), 'avsd.json');
+    const dialogues = parseAvsd(
+      avsdJson([{ image_id: 'VC5RZ', caption: ' a man reads . ', summary: 's', dialog: [{ question: 'any people ?', answer: 'one man .' }] }]),
+      'avsd.json',
+    );
     expect(dialogues).toEqual([{ id: 'VC5RZ', caption: 'a man reads .', summary: 's', rounds: [{ question: 'any people ?', answer: 'one man .' }] }]);
     expect(() => parseAvsd({ dialogs: {} }, 'avsd.json')).toThrow('avsd.json: "dialogs" is an object, not an array.');
     expect(() => parseAvsd(avsdJson([]), 'avsd.json')).toThrow('avsd.json: "dialogs" is empty; there is nothing to rank.');
     expect(() => parseAvsd(avsdJson([{ image_id: 'A', dialog: [] }]), 'avsd.json')).toThrow('avsd.json, dialogs[0]: "caption" is missing, not a string.');
-    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: [] }]), 'avsd.json')).toThrow('avsd.json, dialogs[0]: "dialog" is empty; a dialogue needs at least the round to be answered.');
-    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: [{ question: 'q ?', answer: ' ' }] }]), 'avsd.json')).toThrow('avsd.json, dialogs[0].dialog[0]: "answer" is empty. Give it some text or remove the round.');
-    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: ['q'] }]), 'avsd.json')).toThrow('avsd.json, dialogs[0].dialog[0] is a string, not an object {"question", "answer"}.');
+    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: [] }]), 'avsd.json')).toThrow(
+      'avsd.json, dialogs[0]: "dialog" is empty; a dialogue needs at least the round to be answered.',
+    );
+    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: [{ question: 'q ?', answer: ' ' }] }]), 'avsd.json')).toThrow(
+      'avsd.json, dialogs[0].dialog[0]: "answer" is empty. Give it some text or remove the round.',
+    );
+    expect(() => parseAvsd(avsdJson([{ image_id: 'A', caption: 'c', dialog: ['q'] }]), 'avsd.json')).toThrow(
+      'avsd.json, dialogs[0].dialog[0] is a string, not an object {"question", "answer"}.',
+    );
   });
 
   /** 60 dialogues of 3 rounds, each answer distinct except "yes" (asked in every dialogue's first round, so it is the most popular). */
@@ -109,7 +148,14 @@ describe('AVSD', () => {
       expect(new Set(group.candidates.map(answerKey)).size).toBe(100);
       const q = group.queries[0]!;
       expect(group.candidates[q.target]).toBe(data[d]!.rounds[2]!.answer);
-      expect(q.turns).toEqual([`video ${d}`, data[d]!.rounds[0]!.question, 'yes', data[d]!.rounds[1]!.question, data[d]!.rounds[1]!.answer, data[d]!.rounds[2]!.question]);
+      expect(q.turns).toEqual([
+        `video ${d}`,
+        data[d]!.rounds[0]!.question,
+        'yes',
+        data[d]!.rounds[1]!.question,
+        data[d]!.rounds[1]!.answer,
+        data[d]!.rounds[2]!.question,
+      ]);
     }
     // The same question in another dialogue makes its answer a plausible candidate; "yes" is the most popular.
     expect(built.groups[0]!.candidates).toContain('the cat is black');
@@ -120,13 +166,20 @@ describe('AVSD', () => {
   });
 
   it('makes up a shortfall of plausible answers with random ones, and refuses a file with under 100 distinct answers', () => {
-    const big: AvsdDialogue = { id: 'B', caption: 'b', summary: null, rounds: Array.from({ length: 120 }, (_, k) => ({ question: `question ${k} ?`, answer: `answer ${k}` })) };
+    const big: AvsdDialogue = {
+      id: 'B',
+      caption: 'b',
+      summary: null,
+      rounds: Array.from({ length: 120 }, (_, k) => ({ question: `question ${k} ?`, answer: `answer ${k}` })),
+    };
     const small: AvsdDialogue = { id: 'S', caption: 's', summary: null, rounds: [{ question: 'question 3 ?', answer: 'a lone answer' }] };
     // For B's last question, the only other dialogue has one answer: 1 plausible, so 49 more random.
     const built = avsdGroups([small, big], { seed: 5 });
     expect(built.composition).toEqual({ plausible: 50 + 1, popular: 30 + 30, random: 19 + 68 });
     expect(built.groups.map((g) => g.candidates.length)).toEqual([100, 100]);
-    expect(() => avsdGroups(dialogues().slice(0, 30), { seed: 1 })).toThrow('The AVSD file has 61 distinct answers; 100 candidates per question need at least 100. Use the whole DSTC7 test file.');
+    expect(() => avsdGroups(dialogues().slice(0, 30), { seed: 1 })).toThrow(
+      'The AVSD file has 61 distinct answers; 100 candidates per question need at least 100. Use the whole DSTC7 test file.',
+    );
   });
 
   it('reads the DSTC7 test file: 1,710 dialogues, one question each', () => {

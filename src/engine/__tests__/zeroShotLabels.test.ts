@@ -6,7 +6,7 @@ import { ZERO_SHOT_PROMPTS, zeroShotRanks } from '../perception/zeroShotLabels';
 const axisPrompts = () => COCO_CLASSES.map((_, i) => Float32Array.from({ length: COCO_CLASSES.length }, (_, j) => (i === j ? 1 : 0)));
 
 describe('zero-shot ranks over the 80 COCO names', () => {
-  it('has one prompt per class, with the caption\'s own nouns', () => {
+  it("has one prompt per class, with the caption's own nouns", () => {
     expect(ZERO_SHOT_PROMPTS).toHaveLength(80);
     expect(ZERO_SHOT_PROMPTS[COCO_CLASSES.indexOf('dog')]).toBe('a photo of a dog');
     expect(ZERO_SHOT_PROMPTS[COCO_CLASSES.indexOf('umbrella')]).toBe('a photo of an umbrella');
@@ -14,7 +14,7 @@ describe('zero-shot ranks over the 80 COCO names', () => {
     expect(ZERO_SHOT_PROMPTS[COCO_CLASSES.indexOf('broccoli')]).toBe('a photo of broccoli');
   });
 
-  it('ranks labels by cosine, 1 the nearest, whatever the embedding\'s length', () => {
+  it("ranks labels by cosine, 1 the nearest, whatever the embedding's length", () => {
     const image = new Float32Array(80);
     image[COCO_CLASSES.indexOf('cat')] = 6;
     image[COCO_CLASSES.indexOf('dog')] = 4;

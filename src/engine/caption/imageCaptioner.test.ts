@@ -32,7 +32,9 @@ describe('ImageCaptioner on the tiny captioner fixture', () => {
     const fp32 = new Set(['onnx/encoder_model.onnx', 'onnx/decoder_model_merged.onnx']);
     expect(chooseCaptionerDtype({ dtypes: ['q8', 'fp32'] }, fp32)).toBe('fp32');
     expect(chooseCaptionerDtype({ dtypes: ['q8', 'fp32'] }, new Set([...fp32, 'onnx/encoder_model_quantized.onnx']))).toBe('fp32');
-    expect(chooseCaptionerDtype({ dtypes: ['q8', 'fp32'] }, new Set([...fp32, 'onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx']))).toBe('q8');
+    expect(
+      chooseCaptionerDtype({ dtypes: ['q8', 'fp32'] }, new Set([...fp32, 'onnx/encoder_model_quantized.onnx', 'onnx/decoder_model_merged_quantized.onnx'])),
+    ).toBe('q8');
     expect(chooseCaptionerDtype({ dtypes: ['fp16', 'fp32'] }, fp32)).toBe('fp32');
   });
 });

@@ -37,7 +37,10 @@ export function chooseCaptionerDtype(plan: Pick<ExecutionPlan, 'dtypes'>, packFi
 export function checkCaptionerFiles(location: string, packFiles: ReadonlySet<string>, dtype: ModelDtype): void {
   const missing = [...CAPTIONER_JSON_FILES, ...CAPTIONER_MODELS.map((model) => onnxFileName(model, dtype))].filter((file) => !packFiles.has(file));
   if (missing.length > 0) {
-    throw new EngineError('pack-file-missing', `The captioner pack ${location} lacks ${missing.join(', ')}, so it cannot caption photos. Download the pack again or remove it.`);
+    throw new EngineError(
+      'pack-file-missing',
+      `The captioner pack ${location} lacks ${missing.join(', ')}, so it cannot caption photos. Download the pack again or remove it.`,
+    );
   }
 }
 
@@ -133,7 +136,11 @@ export class ImageCaptioner {
       const pipe = (await lib.pipeline('image-to-text', PACK_MODEL_ID, { device: libraryDevice(plan.provider), dtype })) as ImageToTextPipeline;
       return new ImageCaptioner(pipe, lib, dtype, plan.provider, source.location);
     } catch (cause) {
-      throw new EngineError('backend-failed', `The captioner pack ${source.location} could not be loaded (${errorMessage(cause)}). Photos keep their grounded captions; replace the pack to try again.`, { cause });
+      throw new EngineError(
+        'backend-failed',
+        `The captioner pack ${source.location} could not be loaded (${errorMessage(cause)}). Photos keep their grounded captions; replace the pack to try again.`,
+        { cause },
+      );
     } finally {
       currentSource = null;
       onFileProgress = undefined;

@@ -57,7 +57,12 @@ export class ClevrAnswerers {
     private readonly sessions: ModelSessions<ClevrOnnxModelId>,
   ) {}
 
-  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, options: Omit<SessionsOptions<ClevrOnnxModelId>, 'missingAdvice'> = {}): Promise<ClevrAnswerers> {
+  static async load(
+    source: PackFileSource,
+    files: readonly string[],
+    plan: ExecutionPlan,
+    options: Omit<SessionsOptions<ClevrOnnxModelId>, 'missingAdvice'> = {},
+  ): Promise<ClevrAnswerers> {
     const fileSet = new Set(files);
     if (!fileSet.has(CLEVR_CONFIG_FILE)) throw new EngineError('pack-file-missing', `${source.location}${CLEVR_CONFIG_FILE} is missing, so ${MISSING_ADVICE}`);
     const config = await readPackJson(source, CLEVR_CONFIG_FILE);
@@ -66,13 +71,25 @@ export class ClevrAnswerers {
     const words = ownValue(config, 'words');
     const answers = ownValue(config, 'answers');
     const models = ownValue(config, 'models');
-    if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw new EngineError('pack-file-corrupt', `${where}: "words" must be a list of strings, so ${MISSING_ADVICE}`);
-    if (JSON.stringify(answers) !== JSON.stringify(CLEVR_ANSWERS)) throw new EngineError('pack-file-corrupt', `${where}: "answers" are not the grammar's ${CLEVR_ANSWERS.length} answers in order; retrain with npm run clevr:train.`);
-    if (!Array.isArray(models) || !models.every((m) => (CLEVR_ONNX_MODELS as readonly unknown[]).includes(m))) throw new EngineError('pack-file-corrupt', `${where}: "models" must list models of ${CLEVR_ONNX_MODELS.join(', ')}.`);
+    if (!Array.isArray(words) || !words.every((w) => typeof w === 'string'))
+      throw new EngineError('pack-file-corrupt', `${where}: "words" must be a list of strings, so ${MISSING_ADVICE}`);
+    if (JSON.stringify(answers) !== JSON.stringify(CLEVR_ANSWERS))
+      throw new EngineError(
+        'pack-file-corrupt',
+        `${where}: "answers" are not the grammar's ${CLEVR_ANSWERS.length} answers in order; retrain with npm run clevr:train.`,
+      );
+    if (!Array.isArray(models) || !models.every((m) => (CLEVR_ONNX_MODELS as readonly unknown[]).includes(m)))
+      throw new EngineError('pack-file-corrupt', `${where}: "models" must list models of ${CLEVR_ONNX_MODELS.join(', ')}.`);
     const ids = models as ClevrOnnxModelId[];
     const chosen = ownValue(config, 'default');
     const defaultModel = ids.find((id) => id === chosen) ?? ids[ids.length - 1] ?? null;
-    const sessions = await ModelSessions.load(source, fileSet, ids.map((id) => ({ key: id, file: id, label: `${clevrModelName(id)} CLEVR-Dialog model` })), plan, { ...options, missingAdvice: MISSING_ADVICE });
+    const sessions = await ModelSessions.load(
+      source,
+      fileSet,
+      ids.map((id) => ({ key: id, file: id, label: `${clevrModelName(id)} CLEVR-Dialog model` })),
+      plan,
+      { ...options, missingAdvice: MISSING_ADVICE },
+    );
     return new ClevrAnswerers(vocabulary(words as string[]), ids, defaultModel, sessions);
   }
 
@@ -83,17 +100,50 @@ export class ClevrAnswerers {
   /** Answers a batch of questions with one model; the baselines draw with `random`. */
   async answer(model: ClevrModelId, questions: readonly ClevrQuestion[], random: () => number): Promise<ClevrPrediction[]> {
     if (model === 'random' || model === 'random-q') return questions.map((q) => baselineAnswer(model, q, random));
-    if (!this.models.includes(model)) throw new EngineError('pack-file-missing', `The ${clevrModelName(model)} model is not in models/clevr; choose another model.`);
+    if (!this.models.includes(model))
+      throw new EngineError('pack-file-missing', `The ${clevrModelName(model)} model is not in models/clevr; choose another model.`);
     if (questions.length === 0) return [];
     const n = questions.length;
     const names = new Set(this.sessions.inputNames(model));
     const outputs = await this.sessions.run(model, () => {
       const feeds: Record<string, ort.Tensor> = {};
       // The exporter drops inputs a model does not read (LF-Q reads the question only).
-      if (names.has('question')) feeds.question = new ort.Tensor('int64', int64Rows(questions.map((q) => q.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]);
-      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64Rows(questions.map((q) => q.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
-      if (names.has('objects')) feeds.objects = new ort.Tensor('float32', float32Rows(questions.map((q) => q.objects), MAX_OBJECTS * OBJECT_FEATURES), [n, MAX_OBJECTS, OBJECT_FEATURES]);
-      if (names.has('object_mask')) feeds.object_mask = new ort.Tensor('float32', float32Rows(questions.map((q) => q.objectMask), MAX_OBJECTS), [n, MAX_OBJECTS]);
+      if (names.has('question'))
+        feeds.question = new ort.Tensor(
+          'int64',
+          int64Rows(
+            questions.map((q) => q.question),
+            QUESTION_TOKENS,
+          ),
+          [n, QUESTION_TOKENS],
+        );
+      if (names.has('history'))
+        feeds.history = new ort.Tensor(
+          'int64',
+          int64Rows(
+            questions.map((q) => q.history),
+            HISTORY_ROUNDS * ROUND_TOKENS,
+          ),
+          [n, HISTORY_ROUNDS, ROUND_TOKENS],
+        );
+      if (names.has('objects'))
+        feeds.objects = new ort.Tensor(
+          'float32',
+          float32Rows(
+            questions.map((q) => q.objects),
+            MAX_OBJECTS * OBJECT_FEATURES,
+          ),
+          [n, MAX_OBJECTS, OBJECT_FEATURES],
+        );
+      if (names.has('object_mask'))
+        feeds.object_mask = new ort.Tensor(
+          'float32',
+          float32Rows(
+            questions.map((q) => q.objectMask),
+            MAX_OBJECTS,
+          ),
+          [n, MAX_OBJECTS],
+        );
       return feeds;
     });
     const logits = floatOutput(outputs, 'logits', 'a CLEVR-Dialog model');
@@ -124,12 +174,22 @@ export function baselineAnswer(model: 'random' | 'random-q', question: Pick<Clev
 }
 
 /** Every question of a set of dialogs as the models read it, with its true answer and its coreference distance. */
-export function clevrQuestions(scenes: readonly Scene[], records: readonly ClevrDialogRecord[], vocab: ClevrVocabulary): { question: ClevrQuestion; answer: string; corefDistance: number | null }[] {
+export function clevrQuestions(
+  scenes: readonly Scene[],
+  records: readonly ClevrDialogRecord[],
+  vocab: ClevrVocabulary,
+): { question: ClevrQuestion; answer: string; corefDistance: number | null }[] {
   return records.flatMap((record, s) => {
     const { features, mask } = objectFeatures(scenes[s]!);
     return record.dialogs.flatMap((dialog) =>
       dialog.dialog.map((round, n) => ({
-        question: { ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, vocab), objects: features, objectMask: mask, template: round.template, text: round.question },
+        question: {
+          ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, vocab),
+          objects: features,
+          objectMask: mask,
+          template: round.template,
+          text: round.question,
+        },
         answer: round.answer,
         corefDistance: round.coref_distance,
       })),

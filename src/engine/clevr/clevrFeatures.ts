@@ -68,7 +68,12 @@ export function objectFeatures(scene: Pick<Scene, 'objects'>): { features: Float
   scene.objects.slice(0, MAX_OBJECTS).forEach((o, i) => {
     const row = i * OBJECT_FEATURES;
     let k = 0;
-    for (const [values, value] of [[SHAPES, o.shape], [COLORS, o.color], [MATERIALS, o.material], [SIZES, o.size]] as const) {
+    for (const [values, value] of [
+      [SHAPES, o.shape],
+      [COLORS, o.color],
+      [MATERIALS, o.material],
+      [SIZES, o.size],
+    ] as const) {
       features[row + k + (values as readonly string[]).indexOf(value)] = 1;
       k += values.length;
     }

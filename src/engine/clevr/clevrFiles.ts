@@ -57,7 +57,8 @@ function vec3(value: unknown, where: string): Vec3 {
 
 function integer(value: unknown, where: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'number' && Number.isFinite(value)) return invalid(value < 0 ? `${where} is ${value}; it must be 0 or more.` : `${where} is ${value}; it must be a whole number.`);
+  if (typeof value === 'number' && Number.isFinite(value))
+    return invalid(value < 0 ? `${where} is ${value}; it must be 0 or more.` : `${where} is ${value}; it must be a whole number.`);
   return invalid(`${where} is ${shown(value)}; it must be a whole number, 0 or more.`);
 }
 
@@ -72,7 +73,13 @@ function text(value: unknown, where: string): string {
  */
 export function parseClevrScenes(source: string, fileName: string, onScene?: (checked: number, total: number) => void): Scene[] {
   const json = parseJson(source, fileName);
-  const list = Array.isArray(json) ? json : isPlainObject(json) && Array.isArray(ownValue(json, 'scenes')) ? (ownValue(json, 'scenes') as unknown[]) : isPlainObject(json) && ownValue(json, 'objects') !== undefined ? [json] : null;
+  const list = Array.isArray(json)
+    ? json
+    : isPlainObject(json) && Array.isArray(ownValue(json, 'scenes'))
+      ? (ownValue(json, 'scenes') as unknown[])
+      : isPlainObject(json) && ownValue(json, 'objects') !== undefined
+        ? [json]
+        : null;
   if (!list) invalid(`${fileName} holds ${describeJson(json)} without a "scenes" list; a CLEVR scene file is {"scenes": [...]} (as CLEVR_val_scenes.json).`);
   return list.map((raw, k) => {
     const scene = parseScene(raw, `${fileName}, scene ${k}`);
@@ -89,7 +96,9 @@ function parseScene(raw: unknown, where: string): Scene {
   if (!Array.isArray(objectsRaw)) invalid(`${at}: "objects" is ${describeJson(objectsRaw)}; it must be a list of objects.`);
   // Checked before any object is read: the relations grow with the square of the count.
   if (objectsRaw.length > MAX_SCENE_OBJECTS) {
-    invalid(`${at} has ${formatCount(objectsRaw.length)} objects; a scene may have at most ${MAX_SCENE_OBJECTS} (CLEVR's generator places 3 to 10), since each one is drawn. Remove objects or split the scene, then load the file again.`);
+    invalid(
+      `${at} has ${formatCount(objectsRaw.length)} objects; a scene may have at most ${MAX_SCENE_OBJECTS} (CLEVR's generator places 3 to 10), since each one is drawn. Remove objects or split the scene, then load the file again.`,
+    );
   }
   const objects: SceneObject[] = objectsRaw.map((o, j) => {
     const w = `${at}: objects[${j}]`;
@@ -103,7 +112,12 @@ function parseScene(raw: unknown, where: string): Scene {
       material: oneOf(ownValue(o, 'material'), MATERIALS, `${w}.material`),
       size: oneOf(ownValue(o, 'size'), SIZES, `${w}.size`),
       '3d_coords': coords,
-      rotation: rotation === undefined ? 0 : typeof rotation === 'number' && Number.isFinite(rotation) ? rotation : invalid(`${w}.rotation is ${describeJson(rotation)}; it must be a number of degrees.`),
+      rotation:
+        rotation === undefined
+          ? 0
+          : typeof rotation === 'number' && Number.isFinite(rotation)
+            ? rotation
+            : invalid(`${w}.rotation is ${describeJson(rotation)}; it must be a number of degrees.`),
       pixel_coords: pixel === undefined ? projectToImage(coords) : vec3(pixel, `${w}.pixel_coords`),
     };
   });
@@ -130,9 +144,13 @@ function parseRelationships(raw: unknown, count: number, at: string): Scene['rel
   const out = {} as { [R in (typeof RELATIONS)[number]]: number[][] };
   for (const r of RELATIONS) {
     const lists = ownValue(raw, r);
-    if (!Array.isArray(lists) || lists.length !== count) invalid(`${at}: relationships.${r} is ${describeJson(lists)}${Array.isArray(lists) ? ` of ${lists.length}` : ''}; it must be one list per object (${count}).`);
+    if (!Array.isArray(lists) || lists.length !== count)
+      invalid(
+        `${at}: relationships.${r} is ${describeJson(lists)}${Array.isArray(lists) ? ` of ${lists.length}` : ''}; it must be one list per object (${count}).`,
+      );
     out[r] = lists.map((l, i) => {
-      if (!Array.isArray(l) || l.length >= count || new Set(l).size !== l.length || !l.every((j) => Number.isInteger(j) && j >= 0 && j < count && j !== i)) invalid(`${at}: relationships.${r}[${i}] must list other objects' indices (0 to ${count - 1}), each once.`);
+      if (!Array.isArray(l) || l.length >= count || new Set(l).size !== l.length || !l.every((j) => Number.isInteger(j) && j >= 0 && j < count && j !== i))
+        invalid(`${at}: relationships.${r}[${i}] must list other objects' indices (0 to ${count - 1}), each once.`);
       return l as number[];
     });
   }

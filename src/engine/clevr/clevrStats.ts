@@ -4,7 +4,15 @@
  * coreference distances are distributed.
  */
 import type { ClevrDialogRecord } from './generateDialogs';
-import { CAPTION_LABELS, type CaptionLabel, type HistoryDependence, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionFamily, type QuestionLabel } from './templates';
+import {
+  CAPTION_LABELS,
+  type CaptionLabel,
+  type HistoryDependence,
+  QUESTION_LABELS,
+  QUESTION_TEMPLATES,
+  type QuestionFamily,
+  type QuestionLabel,
+} from './templates';
 
 export interface ClevrStats {
   readonly images: number;

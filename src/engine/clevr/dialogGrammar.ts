@@ -6,15 +6,7 @@
  * referent was last mentioned (the caption is round 0).
  */
 import { randomPick, shuffled } from '../random';
-import {
-  ATTRIBUTE_NAMES,
-  ATTRIBUTE_VALUES,
-  type AttributeName,
-  RELATIONS,
-  type Relation,
-  type Scene,
-  type SceneObject,
-} from './scene';
+import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene, type SceneObject } from './scene';
 import {
   CAPTION_TEMPLATES,
   type CaptionLabel,
@@ -155,7 +147,15 @@ function mention(mentioned: ReadonlyMap<number, MentionedObject>, index: number,
 /** A description that picks exactly one object out of the scene, from 1 to 3 attributes, shape always. */
 function uniqueDescription(scene: Scene, index: number, random: () => number): Description | null {
   const object = scene.objects[index]!;
-  const options: AttributeName[][] = [['shape'], ['color', 'shape'], ['size', 'shape'], ['material', 'shape'], ['size', 'color', 'shape'], ['color', 'material', 'shape'], ['size', 'color', 'material', 'shape']];
+  const options: AttributeName[][] = [
+    ['shape'],
+    ['color', 'shape'],
+    ['size', 'shape'],
+    ['material', 'shape'],
+    ['size', 'color', 'shape'],
+    ['color', 'material', 'shape'],
+    ['size', 'color', 'material', 'shape'],
+  ];
   // Shuffled, then stably sorted by length: a comparator that draws random numbers would draw a different
   // count in another engine's sort, and the page must make the same dialogs as Node.
   const order = shuffled(random, options).sort((a, b) => a.length - b.length);
@@ -188,7 +188,10 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
   const unique = uniqueDescription(scene, uniqueIndex, random);
   if (unique) {
     const text = fill(pick('unique-obj'), { dd: describe(unique, random) });
-    out.push({ caption: { text, label: 'unique-obj', objects: [uniqueIndex] }, state: { ...emptyState(), mentioned: mention(new Map(), uniqueIndex, 0, unique), focus: uniqueIndex } });
+    out.push({
+      caption: { text, label: 'unique-obj', objects: [uniqueIndex] },
+      state: { ...emptyState(), mentioned: mention(new Map(), uniqueIndex, 0, unique), focus: uniqueIndex },
+    });
   }
 
   // Multiple objects: a description that fits two or more.
@@ -202,7 +205,10 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
   if (groups.length > 0) {
     const g = randomPick(random, groups);
     const text = fill(pick('multiple-objs'), { n: NUMBER_WORDS[g.members.length] ?? String(g.members.length), D: describe(g.description, random, true) });
-    out.push({ caption: { text, label: 'multiple-objs', objects: g.members }, state: { ...emptyState(), group: { members: g.members, shared: g.description, round: 0 } } });
+    out.push({
+      caption: { text, label: 'multiple-objs', objects: g.members },
+      state: { ...emptyState(), group: { members: g.members, shared: g.description, round: 0 } },
+    });
   }
 
   // Object relation: two uniquely described objects and a relation between them.
@@ -227,7 +233,12 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
   });
   if (extremes.length > 0) {
     const { relation, i } = randomPick(random, extremes);
-    const attrs = randomPick(random, [['color', 'shape'], ['size', 'shape'], ['material', 'shape'], ['size', 'color', 'shape']] as AttributeName[][]);
+    const attrs = randomPick(random, [
+      ['color', 'shape'],
+      ['size', 'shape'],
+      ['material', 'shape'],
+      ['size', 'color', 'shape'],
+    ] as AttributeName[][]);
     const known: Description = Object.fromEntries(attrs.map((a) => [a, scene.objects[i]![a]]));
     const d = article(describe(known, random));
     const text = fill(pick('extreme-loc'), { X: EXTREMES[relation], d, D0: d });
@@ -285,8 +296,7 @@ export function questionOptions(scene: Scene, state: DialogState, random: () => 
         plans.push({ label: 'seek-attr-rel-imm', referent: focus, relation, attribute: randomPick(random, ATTRIBUTE_NAMES) });
       }
     }
-    const inChain = (family: 'count' | 'exist') =>
-      state.lastLabel === `${family}-obj-rel-imm` || state.lastLabel === `${family}-obj-rel-imm2`;
+    const inChain = (family: 'count' | 'exist') => state.lastLabel === `${family}-obj-rel-imm` || state.lastLabel === `${family}-obj-rel-imm2`;
     for (const family of ['count', 'exist'] as const) {
       if (!inChain(family)) continue;
       for (const relation of RELATIONS) {
@@ -311,7 +321,8 @@ export function questionOptions(scene: Scene, state: DialogState, random: () => 
     const unknown = ATTRIBUTE_NAMES.filter((a) => state.mentioned.get(i)?.known[a] === undefined);
     if (unknown.length > 0) plans.push({ label: 'seek-attr-early', referent: i, attribute: randomPick(random, unknown) });
     const uniqueRelations = RELATIONS.filter((r) => related(scene, i, r).length === 1);
-    if (uniqueRelations.length > 0) plans.push({ label: 'seek-attr-rel-early', referent: i, relation: randomPick(random, uniqueRelations), attribute: randomPick(random, ATTRIBUTE_NAMES) });
+    if (uniqueRelations.length > 0)
+      plans.push({ label: 'seek-attr-rel-early', referent: i, relation: randomPick(random, uniqueRelations), attribute: randomPick(random, ATTRIBUTE_NAMES) });
   }
   // A question the dialog has already asked, word for word in plan, is not asked again.
   return plans.filter((p) => !state.asked.includes(planKey(p)));
@@ -464,10 +475,20 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
       break;
     }
   }
-  const chainRelations =
-    plan.label.endsWith('obj-rel-imm') ? [plan.relation!] : plan.label.endsWith('obj-rel-imm2') ? [...state.chainRelations, plan.relation!] : [];
+  const chainRelations = plan.label.endsWith('obj-rel-imm')
+    ? [plan.relation!]
+    : plan.label.endsWith('obj-rel-imm2')
+      ? [...state.chainRelations, plan.relation!]
+      : [];
   return {
-    round: { question: fill(text, slots), answer, template: plan.label, coref_distance: template.history === 'coref' ? corefDistance : null, referents, answer_objects: answerObjects },
+    round: {
+      question: fill(text, slots),
+      answer,
+      template: plan.label,
+      coref_distance: template.history === 'coref' ? corefDistance : null,
+      referents,
+      answer_objects: answerObjects,
+    },
     state: { round, mentioned, focus, group, asked: [...state.asked, planKey(plan), plan.label], lastLabel: plan.label, chainRelations },
   };
 }

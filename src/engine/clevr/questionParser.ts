@@ -92,15 +92,21 @@ function earlierObject(phrase: string, scene: Scene, state: DialogState): { inde
 
 function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Scene, state: DialogState): ParsedQuestion {
   const focus = state.focus;
-  const needFocus = (): ParsedQuestion | null => (focus === null ? { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' } : null);
+  const needFocus = (): ParsedQuestion | null =>
+    focus === null ? { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' } : null;
   const needGroup = (): ParsedQuestion | null =>
-    state.group && state.group.members.length >= 2 ? null : { ok: false, reason: 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.' };
+    state.group && state.group.members.length >= 2
+      ? null
+      : { ok: false, reason: 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.' };
   const attribute = slots.A === undefined ? undefined : attributeFrom(slots.A);
-  if (slots.A !== undefined && !attribute) return { ok: false, reason: `"${slots.A}" is not something the grammar asks about; ask about the colour, shape, size or material.` };
+  if (slots.A !== undefined && !attribute)
+    return { ok: false, reason: `"${slots.A}" is not something the grammar asks about; ask about the colour, shape, size or material.` };
   const relationIt = slots.P === undefined ? undefined : relationFrom(slots.P, RELATION_TO_IT);
-  if (slots.P !== undefined && !relationIt) return { ok: false, reason: `"${slots.P}" is not a direction the grammar knows; say "to its left", "to its right", "in front of it" or "behind it".` };
+  if (slots.P !== undefined && !relationIt)
+    return { ok: false, reason: `"${slots.P}" is not a direction the grammar knows; say "to its left", "to its right", "in front of it" or "behind it".` };
   const relationNamed = slots.R === undefined ? undefined : relationFrom(slots.R, RELATION_TO_NAMED);
-  if (slots.R !== undefined && !relationNamed) return { ok: false, reason: `"${slots.R}" is not a direction the grammar knows; say "to the left of", "to the right of", "in front of" or "behind".` };
+  if (slots.R !== undefined && !relationNamed)
+    return { ok: false, reason: `"${slots.R}" is not a direction the grammar knows; say "to the left of", "to the right of", "in front of" or "behind".` };
   const earlier = slots.E === undefined ? undefined : earlierObject(slots.E, scene, state);
   if (earlier && 'error' in earlier) return { ok: false, reason: earlier.error };
   const earlierIndex = earlier && 'index' in earlier ? earlier.index : undefined;
@@ -109,12 +115,14 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     case 'count-all':
     case 'count-other':
     case 'exist-other':
-      if (label !== 'count-all' && state.mentioned.size === 0 && !state.group) return { ok: false, reason: 'Nothing has been mentioned yet, so "other" objects means every object; ask how many objects there are.' };
+      if (label !== 'count-all' && state.mentioned.size === 0 && !state.group)
+        return { ok: false, reason: 'Nothing has been mentioned yet, so "other" objects means every object; ask how many objects there are.' };
       return { ok: true, plan: { label } };
     case 'count-attribute':
     case 'exist-attribute': {
       const description = parseDescription(slots.D ?? slots.d ?? '');
-      if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.D ?? slots.d}" is not a description the grammar knows, as "red cubes" or "small metal things".` };
+      if (!description || Object.keys(description).length === 0)
+        return { ok: false, reason: `"${slots.D ?? slots.d}" is not a description the grammar knows, as "red cubes" or "small metal things".` };
       return { ok: true, plan: { label, description } };
     }
     case 'count-attribute-group':
@@ -151,7 +159,14 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
       const description = parseDescription(slots.dd ?? '');
       if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.dd}" is not a description the grammar knows.` };
       const found = selectObjects(scene, description);
-      if (found.length !== 1) return { ok: false, reason: found.length === 0 ? `There is no ${slots.dd} in the picture.` : `There are ${found.length} ${slots.dd} things in the picture, so "the ${slots.dd}" is not clear: add its colour, size or material.` };
+      if (found.length !== 1)
+        return {
+          ok: false,
+          reason:
+            found.length === 0
+              ? `There is no ${slots.dd} in the picture.`
+              : `There are ${found.length} ${slots.dd} things in the picture, so "the ${slots.dd}" is not clear: add its colour, size or material.`,
+        };
       return { ok: true, plan: { label, referent: found[0]!, description, attribute: attribute! } };
     }
     case 'seek-attr-imm':
@@ -167,7 +182,11 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
       if (from === null) return { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' };
       const relation = (label === 'seek-attr-rel-imm' ? relationIt : relationNamed)!;
       const n = related(scene, from, relation).length;
-      if (n !== 1) return { ok: false, reason: `There ${n === 0 ? 'is nothing' : `are ${n} objects`} ${label === 'seek-attr-rel-imm' ? slots.P : `${slots.R} ${slots.E}`}, so "the object" there is not one thing.` };
+      if (n !== 1)
+        return {
+          ok: false,
+          reason: `There ${n === 0 ? 'is nothing' : `are ${n} objects`} ${label === 'seek-attr-rel-imm' ? slots.P : `${slots.R} ${slots.E}`}, so "the object" there is not one thing.`,
+        };
       return { ok: true, plan: { label, referent: from, relation, attribute: attribute! } };
     }
   }
@@ -185,5 +204,10 @@ export function parseQuestion(text: string, scene: Scene, state: DialogState): P
     if (parsed.ok) return parsed;
     firstFailure ??= parsed;
   }
-  return firstFailure ?? { ok: false, reason: `The dialog grammar cannot read "${text.trim()}". It asks how many, whether there is, and what colour, shape, size or material things are.` };
+  return (
+    firstFailure ?? {
+      ok: false,
+      reason: `The dialog grammar cannot read "${text.trim()}". It asks how many, whether there is, and what colour, shape, size or material things are.`,
+    }
+  );
 }

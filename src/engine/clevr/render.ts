@@ -3,18 +3,7 @@
  * rubber matte and metal shiny, with shadows. A small ray caster in plain TypeScript, so the browser and
  * Node draw the same pixels from the same scene (no canvas, no WebGL); 2x2 samples per pixel.
  */
-import {
-  CAMERA,
-  COLOR_RGB,
-  IMAGE_HEIGHT,
-  IMAGE_WIDTH,
-  SIZE_RADIUS,
-  type SceneObject,
-  type Vec3,
-  cameraFrame,
-  dot3,
-  normalize,
-} from './scene';
+import { CAMERA, COLOR_RGB, IMAGE_HEIGHT, IMAGE_WIDTH, SIZE_RADIUS, type SceneObject, type Vec3, cameraFrame, dot3, normalize } from './scene';
 
 export interface RenderedImage {
   readonly width: number;
@@ -200,11 +189,7 @@ function shade(scene: Solid[], o: Vec3, d: Vec3, depth: number): Vec3 {
   const r: Vec3 = [d[0] - 2 * dn * n[0], d[1] - 2 * dn * n[1], d[2] - 2 * dn * n[2]];
   const reflected = depth > 0 ? shade(scene, p, r, depth - 1) : SKY_RGB;
   const body = 0.55 * diffuse;
-  return [
-    s.rgb[0] * (body + 0.45 * reflected[0]) + spec,
-    s.rgb[1] * (body + 0.45 * reflected[1]) + spec,
-    s.rgb[2] * (body + 0.45 * reflected[2]) + spec,
-  ];
+  return [s.rgb[0] * (body + 0.45 * reflected[0]) + spec, s.rgb[1] * (body + 0.45 * reflected[1]) + spec, s.rgb[2] * (body + 0.45 * reflected[2]) + spec];
 }
 
 /** What every row of one picture needs: the solids, the camera and the output. */
@@ -219,7 +204,15 @@ interface Canvas {
 }
 
 function startCanvas(objects: readonly SceneObject[], width: number, height: number, samples: number): Canvas {
-  return { scene: solids(objects), frame: cameraFrame(), focal: CAMERA.focalPixels * (width / IMAGE_WIDTH), width, height, samples, data: new Uint8ClampedArray(width * height * 4) };
+  return {
+    scene: solids(objects),
+    frame: cameraFrame(),
+    focal: CAMERA.focalPixels * (width / IMAGE_WIDTH),
+    width,
+    height,
+    samples,
+    data: new Uint8ClampedArray(width * height * 4),
+  };
 }
 
 function drawRow(canvas: Canvas, y: number): void {
@@ -277,7 +270,13 @@ export interface RenderSlicing {
  * so a chat reply queued on the same thread waits one slice at most, not the whole picture (about 0.2 s
  * for 10 objects here, and a minute for 1,000).
  */
-export async function renderSceneInSlices(objects: readonly SceneObject[], slicing: RenderSlicing, width = IMAGE_WIDTH, height = IMAGE_HEIGHT, samples = SAMPLES): Promise<RenderedImage | null> {
+export async function renderSceneInSlices(
+  objects: readonly SceneObject[],
+  slicing: RenderSlicing,
+  width = IMAGE_WIDTH,
+  height = IMAGE_HEIGHT,
+  samples = SAMPLES,
+): Promise<RenderedImage | null> {
   const budget = slicing.budgetMs ?? RENDER_SLICE_MS;
   const canvas = startCanvas(objects, width, height, samples);
   let sliceStart = slicing.now();

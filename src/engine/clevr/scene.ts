@@ -139,9 +139,7 @@ export function computeRelationships(objects: readonly Pick<SceneObject, '3d_coo
   const out = {} as { [R in Relation]: number[][] };
   for (const relation of RELATIONS) {
     const dir = directions[relation];
-    out[relation] = objects.map((a, i) =>
-      objects.flatMap((b, j) => (j !== i && dot3(sub(b['3d_coords'], a['3d_coords']), dir) > RELATION_EPSILON ? [j] : [])),
-    );
+    out[relation] = objects.map((a, i) => objects.flatMap((b, j) => (j !== i && dot3(sub(b['3d_coords'], a['3d_coords']), dir) > RELATION_EPSILON ? [j] : [])));
   }
   return out;
 }

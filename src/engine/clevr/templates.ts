@@ -55,28 +55,72 @@ export interface QuestionTemplate {
 }
 
 export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTemplate } = {
-  'count-all': { family: 'count', history: 'none', texts: ['How many objects are in the picture?', 'How many things are there in total?', 'What is the number of objects in the image?'] },
-  'count-other': { family: 'count', history: 'all', texts: ['How many other objects are there?', 'Apart from those, how many things are in the picture?', 'How many objects have not been mentioned yet?'] },
-  'count-attribute': { family: 'count', history: 'none', texts: ['How many {D} are there?', 'How many {D} are in the picture?', 'What is the number of {D} in the image?'] },
-  'count-attribute-group': { family: 'count', history: 'coref', texts: ['How many of them are {V}?', 'Among them, how many are {V}?', 'How many of those are {V}?'] },
-  'count-obj-rel-imm': { family: 'count', history: 'coref', texts: ['How many objects are {P}?', 'How many things are there {P}?', 'What is the number of things {P}?'] },
+  'count-all': {
+    family: 'count',
+    history: 'none',
+    texts: ['How many objects are in the picture?', 'How many things are there in total?', 'What is the number of objects in the image?'],
+  },
+  'count-other': {
+    family: 'count',
+    history: 'all',
+    texts: ['How many other objects are there?', 'Apart from those, how many things are in the picture?', 'How many objects have not been mentioned yet?'],
+  },
+  'count-attribute': {
+    family: 'count',
+    history: 'none',
+    texts: ['How many {D} are there?', 'How many {D} are in the picture?', 'What is the number of {D} in the image?'],
+  },
+  'count-attribute-group': {
+    family: 'count',
+    history: 'coref',
+    texts: ['How many of them are {V}?', 'Among them, how many are {V}?', 'How many of those are {V}?'],
+  },
+  'count-obj-rel-imm': {
+    family: 'count',
+    history: 'coref',
+    texts: ['How many objects are {P}?', 'How many things are there {P}?', 'What is the number of things {P}?'],
+  },
   'count-obj-rel-imm2': { family: 'count', history: 'coref', texts: ['And {P}?', 'What about {P}?', 'How about {P}?'] },
   'count-obj-rel-early': { family: 'count', history: 'coref', texts: ['How many objects are {R} {E}?', 'How many things are there {R} {E}?'] },
-  'count-obj-exclude-imm': { family: 'count', history: 'coref', texts: ['How many other objects share its {A}?', 'How many other things have the same {A} as it?', 'What number of other objects have its {A}?'] },
-  'count-obj-exclude-early': { family: 'count', history: 'coref', texts: ['How many other objects share the {A} of {E}?', 'How many other things have the same {A} as {E}?'] },
-  'exist-other': { family: 'exist', history: 'all', texts: ['Are there any other objects?', 'Is there anything else in the picture?', 'Are there objects that have not been mentioned?'] },
+  'count-obj-exclude-imm': {
+    family: 'count',
+    history: 'coref',
+    texts: ['How many other objects share its {A}?', 'How many other things have the same {A} as it?', 'What number of other objects have its {A}?'],
+  },
+  'count-obj-exclude-early': {
+    family: 'count',
+    history: 'coref',
+    texts: ['How many other objects share the {A} of {E}?', 'How many other things have the same {A} as {E}?'],
+  },
+  'exist-other': {
+    family: 'exist',
+    history: 'all',
+    texts: ['Are there any other objects?', 'Is there anything else in the picture?', 'Are there objects that have not been mentioned?'],
+  },
   'exist-attribute': { family: 'exist', history: 'none', texts: ['Is there {d}?', 'Does the picture have {d}?', 'Are there any {D}?'] },
   'exist-attribute-group': { family: 'exist', history: 'coref', texts: ['Are any of them {V}?', 'Is any of them {V}?', 'Among them, is anything {V}?'] },
   'exist-obj-rel-imm': { family: 'exist', history: 'coref', texts: ['Is there anything {P}?', 'Is there an object {P}?', 'Are there any things {P}?'] },
   'exist-obj-rel-imm2': { family: 'exist', history: 'coref', texts: ['And {P}?', 'What about {P}?', 'How about {P}?'] },
   'exist-obj-rel-early': { family: 'exist', history: 'coref', texts: ['Is there anything {R} {E}?', 'Is there an object {R} {E}?'] },
-  'exist-obj-exclude-imm': { family: 'exist', history: 'coref', texts: ['Is there another object with its {A}?', 'Does any other thing share its {A}?', 'Is anything else of the same {A} as it?'] },
-  'exist-obj-exclude-early': { family: 'exist', history: 'coref', texts: ['Does any other object share the {A} of {E}?', 'Is there another thing with the same {A} as {E}?'] },
+  'exist-obj-exclude-imm': {
+    family: 'exist',
+    history: 'coref',
+    texts: ['Is there another object with its {A}?', 'Does any other thing share its {A}?', 'Is anything else of the same {A} as it?'],
+  },
+  'exist-obj-exclude-early': {
+    family: 'exist',
+    history: 'coref',
+    texts: ['Does any other object share the {A} of {E}?', 'Is there another thing with the same {A} as {E}?'],
+  },
   'seek-attr-unique': { family: 'seek', history: 'none', texts: ['What is the {A} of the {dd}?', 'What {A} is the {dd}?', 'Which {A} does the {dd} have?'] },
   'seek-attr-imm': { family: 'seek', history: 'coref', texts: ['What is its {A}?', 'What {A} is it?', 'Which {A} does it have?'] },
   'seek-attr-imm2': { family: 'seek', history: 'coref', texts: ['And its {A}?', 'What about its {A}?', 'How about its {A}?'] },
   'seek-attr-early': { family: 'seek', history: 'coref', texts: ['What is the {A} of {E}?', 'What {A} is {E}?', 'Which {A} does {E} have?'] },
-  'seek-attr-rel-imm': { family: 'seek', history: 'coref', texts: ['What is the {A} of the object {P}?', 'What {A} is the thing {P}?', 'The object {P}: what is its {A}?'] },
+  'seek-attr-rel-imm': {
+    family: 'seek',
+    history: 'coref',
+    texts: ['What is the {A} of the object {P}?', 'What {A} is the thing {P}?', 'The object {P}: what is its {A}?'],
+  },
   'seek-attr-rel-early': { family: 'seek', history: 'coref', texts: ['What is the {A} of the object {R} {E}?', 'What {A} is the thing {R} {E}?'] },
 };
 

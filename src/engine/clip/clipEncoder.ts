@@ -66,12 +66,13 @@ export class ClipEncoder {
     const files = new Set(packFiles);
     for (const required of PACK_CONFIG_FILES) {
       if (!files.has(required)) {
-        throw new EngineError('pack-file-missing', `${source.location}${required} is missing, so the model pack cannot be loaded. ${source.repairAdvice ?? 'Restore the pack (see docs/models.md, "Model packs") and reload.'}`);
+        throw new EngineError(
+          'pack-file-missing',
+          `${source.location}${required} is missing, so the model pack cannot be loaded. ${source.repairAdvice ?? 'Restore the pack (see docs/models.md, "Model packs") and reload.'}`,
+        );
       }
     }
-    const [configJson, imageJson, tokenizerJson, tokenizerConfig] = await Promise.all(
-      PACK_CONFIG_FILES.map((file) => readPackJson(source, file)),
-    );
+    const [configJson, imageJson, tokenizerJson, tokenizerConfig] = await Promise.all(PACK_CONFIG_FILES.map((file) => readPackJson(source, file)));
     const config = parseClipConfig(configJson);
     const imageConfig = parseImageConfig(imageJson);
     const tokenizer = new ClipTokenizer(tokenizerJson, tokenizerConfig, config.maxTextLength);
@@ -124,11 +125,14 @@ export class ClipEncoder {
     if (count === 0) return [];
     if (grounding && grounding.length !== count) throw new EngineError('invalid-input', 'encodePixelValues: one grounding per image is needed.');
     const { cropHeight, cropWidth } = this.imageConfig;
-    const groundingFeeds = this.takesGrounding ? await this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 }))) : {};
+    const groundingFeeds = this.takesGrounding
+      ? await this.groundingFeeds(grounding ?? Array.from({ length: count }, () => ({ caption: null, score: 0 })))
+      : {};
     const results = await this.sessions.run('vision_model', () => ({
-      pixel_values: this.sessions.inputType('vision_model', 'pixel_values') === 'float16'
-        ? new ort.Tensor('float16', float32ToFloat16Bits(pixelValues), [count, 3, cropHeight, cropWidth])
-        : new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
+      pixel_values:
+        this.sessions.inputType('vision_model', 'pixel_values') === 'float16'
+          ? new ort.Tensor('float16', float32ToFloat16Bits(pixelValues), [count, 3, cropHeight, cropWidth])
+          : new ort.Tensor('float32', pixelValues, [count, 3, cropHeight, cropWidth]),
       ...groundingFeeds,
     }));
     return splitRows(floatOutput(results, 'image_embeds', 'a CLIP vision model'), count);
@@ -147,7 +151,11 @@ export class ClipEncoder {
     (await this.encodeTexts(captioned.map((c) => c.caption))).forEach((e, j) => embeds.set(e, captioned[j]!.i * dim));
     return {
       [GROUNDING_INPUTS.embeds]: new ort.Tensor('float32', embeds, [grounding.length, dim]),
-      [GROUNDING_INPUTS.score]: new ort.Tensor('float32', Float32Array.from(grounding, (g) => (g.caption === null ? 0 : g.score)), [grounding.length, 1]),
+      [GROUNDING_INPUTS.score]: new ort.Tensor(
+        'float32',
+        Float32Array.from(grounding, (g) => (g.caption === null ? 0 : g.score)),
+        [grounding.length, 1],
+      ),
     };
   }
 

@@ -36,7 +36,10 @@ export class ClipTokenizer {
     }
     const eot = this.tokenizer.token_to_id(END_OF_TEXT);
     if (eot === undefined) {
-      throw new EngineError('pack-file-corrupt', `tokenizer.json has no ${END_OF_TEXT} token, so it is not a CLIP tokenizer. Restore the model pack and reload.`);
+      throw new EngineError(
+        'pack-file-corrupt',
+        `tokenizer.json has no ${END_OF_TEXT} token, so it is not a CLIP tokenizer. Restore the model pack and reload.`,
+      );
     }
     this.endOfTextId = eot;
     this.fingerprint = hashText(JSON.stringify([tokenizerJson, tokenizerConfig ?? {}]));

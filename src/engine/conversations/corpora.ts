@@ -66,7 +66,8 @@ export const CONVERSATION_CORPORA: Readonly<Record<ConversationCorpusId, Convers
   'topical-chat': {
     id: 'topical-chat',
     name: 'Topical-Chat',
-    credit: 'Gopalakrishnan, Hedayatnia, Chen, Gottardi, Kwatra, Venkatesh, Gabriel and Hakkani-Tür, "Topical-Chat: Towards Knowledge-Grounded Open-Domain Conversations", Interspeech 2019 (Amazon)',
+    credit:
+      'Gopalakrishnan, Hedayatnia, Chen, Gottardi, Kwatra, Venkatesh, Gabriel and Hakkani-Tür, "Topical-Chat: Towards Knowledge-Grounded Open-Domain Conversations", Interspeech 2019 (Amazon)',
     licence: 'CDLA-Sharing-1.0',
     url: 'https://github.com/alexa/Topical-Chat',
     dir: 'topical-chat',

@@ -23,7 +23,8 @@ const FORMAT = 'An AVSD file is {"dialogs": [{"image_id", "caption", "summary", 
 function text(record: object, key: string, where: string): string {
   const raw = ownValue(record, key);
   if (typeof raw !== 'string') invalid(`${where}: "${key}" is ${describeJson(raw)}, not a string. ${FORMAT}`);
-  if (raw.trim() === '') invalid(`${where}: "${key}" is empty. Give it some text or remove the ${key === 'question' || key === 'answer' ? 'round' : 'dialogue'}.`);
+  if (raw.trim() === '')
+    invalid(`${where}: "${key}" is empty. Give it some text or remove the ${key === 'question' || key === 'answer' ? 'round' : 'dialogue'}.`);
   return raw.trim();
 }
 

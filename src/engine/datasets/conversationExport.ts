@@ -158,7 +158,11 @@ function planMedia(input: ConversationExportInput): MediaPlan {
       if (element.kind === 'photo') photos++;
       const image = input.images.get(id);
       if (!image) {
-        missing.push(element.kind === 'photo' ? `Your photo "${element.name}" is not stored any more, so it is left out.` : `The pool image "${element.alt}" could not be read, so it is left out.`);
+        missing.push(
+          element.kind === 'photo'
+            ? `Your photo "${element.name}" is not stored any more, so it is left out.`
+            : `The pool image "${element.alt}" could not be read, so it is left out.`,
+        );
         continue;
       }
       const wanted = element.kind === 'photo' ? `photo-${photos}` : isMediaKey(element.key) ? element.key : 'image';
@@ -266,13 +270,20 @@ export function buildMmdialogExport(input: ConversationExportInput): MmdialogExp
   const plan = planMedia(input);
   const records = recordsOf(input, plan);
   if (records.length === 0) {
-    throw new EngineError('invalid-input', 'Nothing in this conversation can be exported: its only images are no longer stored. Export it as Markdown instead, or start a new one.');
+    throw new EngineError(
+      'invalid-input',
+      'Nothing in this conversation can be exported: its only images are no longer stored. Export it as Markdown instead, or start a new one.',
+    );
   }
   const keys = new Set(plan.ordered.map((p) => p.key));
   try {
     for (const record of records) readDialogueRecord(record, { file: 'conversations.json', hasMedia: (key) => keys.has(key) });
   } catch (cause) {
-    throw new EngineError('invalid-input', `This conversation cannot be written as MMDialog JSON: ${errorMessage(cause)} The Markdown export has no such limit.`, { cause });
+    throw new EngineError(
+      'invalid-input',
+      `This conversation cannot be written as MMDialog JSON: ${errorMessage(cause)} The Markdown export has no such limit.`,
+      { cause },
+    );
   }
   const folder = folderName(input.exportedAt, 'mmdialog');
   return {
@@ -316,7 +327,10 @@ export function escapeMarkdown(text: string): string {
 
 /** Alt text and link titles: one line, with the brackets that would end them escaped. */
 function escapeInline(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\[\]]/g, (c) => `\\${c}`);
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
 function replyNote(reply: ExportMessage['reply']): string {
@@ -327,7 +341,9 @@ function replyNote(reply: ExportMessage['reply']): string {
 function creditLine(credit: ImageCredit | undefined): string {
   if (!credit || (credit.licence === 'unknown' && credit.source === 'unknown')) return '';
   const by = credit.author ? `${credit.author}, ` : '';
-  const source = credit.sourceUrl ? `[${escapeInline(credit.source)}](${credit.sourceUrl.replace(/[ ()<>]/g, encodeURIComponent)})` : escapeMarkdown(credit.source);
+  const source = credit.sourceUrl
+    ? `[${escapeInline(credit.source)}](${credit.sourceUrl.replace(/[ ()<>]/g, encodeURIComponent)})`
+    : escapeMarkdown(credit.source);
   return `Image: ${escapeMarkdown(by)}${escapeMarkdown(credit.licence)} (${source})`;
 }
 
@@ -342,10 +358,17 @@ export function buildMarkdownExport(input: ConversationExportInput): Conversatio
   const folder = folderName(input.exportedAt, 'markdown');
   const turns = input.messages.filter((m) => m.role === 'user').length;
   const replies = input.messages.length - turns;
-  const about = [`${turns} ${turns === 1 ? 'turn' : 'turns'} by ${speakers.user.toLowerCase() === 'you' ? 'you' : speakers.user}`, `${replies} ${replies === 1 ? 'reply' : 'replies'}`];
+  const about = [
+    `${turns} ${turns === 1 ? 'turn' : 'turns'} by ${speakers.user.toLowerCase() === 'you' ? 'you' : speakers.user}`,
+    `${replies} ${replies === 1 ? 'reply' : 'replies'}`,
+  ];
   if (input.packName) about.push(`model pack ${input.packName}`);
   if (input.poolName) about.push(`pool ${input.poolName}`);
-  const lines: string[] = ['# Conversation', '', `Exported from MMDialog in the browser on ${formatUtc(input.exportedAt)} · ${escapeMarkdown(about.join(' · '))}`];
+  const lines: string[] = [
+    '# Conversation',
+    '',
+    `Exported from MMDialog in the browser on ${formatUtc(input.exportedAt)} · ${escapeMarkdown(about.join(' · '))}`,
+  ];
 
   for (const message of input.messages) {
     const name = message.role === 'user' ? speakers.user : speakers.assistant;
@@ -362,7 +385,9 @@ export function buildMarkdownExport(input: ConversationExportInput): Conversatio
         const alt = element.caption ? `Photo: ${element.caption}` : `Photo ${element.name}`;
         if (planned) lines.push(`![${escapeInline(alt)}](${planned.file})`);
         else lines.push(`*(photo "${escapeMarkdown(element.name)}" no longer stored)*`);
-        const detail = element.caption ? `*${escapeMarkdown(element.caption)}* (caption found by the system for “${escapeMarkdown(element.name)}”)` : `*${escapeMarkdown(element.name)}*`;
+        const detail = element.caption
+          ? `*${escapeMarkdown(element.caption)}* (caption found by the system for “${escapeMarkdown(element.name)}”)`
+          : `*${escapeMarkdown(element.name)}*`;
         lines.push('', detail);
       } else {
         if (planned) {

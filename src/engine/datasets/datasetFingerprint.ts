@@ -42,7 +42,10 @@ export async function datasetFingerprint(files: readonly FingerprintedFile[], on
   const digests: string[] = [];
   for (const [i, file] of files.entries()) {
     if (file.blob.size > MAX_HASHED_FILE_BYTES) {
-      throw new EngineError('dataset-invalid', `${file.path} is ${(file.blob.size / 1024 ** 2).toFixed(0)} MB; a file of a dataset can be at most ${MAX_HASHED_FILE_BYTES / 1024 ** 2} MB, more than a browser tab reads in one piece. Split it into smaller files, or leave it out.`);
+      throw new EngineError(
+        'dataset-invalid',
+        `${file.path} is ${(file.blob.size / 1024 ** 2).toFixed(0)} MB; a file of a dataset can be at most ${MAX_HASHED_FILE_BYTES / 1024 ** 2} MB, more than a browser tab reads in one piece. Split it into smaller files, or leave it out.`,
+      );
     }
     digests.push(await sha256OfBlob(file.blob));
     // Often enough to move the bar, rarely enough not to flood the page with messages.
@@ -57,5 +60,10 @@ export async function datasetFingerprint(files: readonly FingerprintedFile[], on
  * Used only to find such a dataset, whose content is then compared before it counts as the same.
  */
 export function pathsAndSizesFingerprint(files: readonly FingerprintedFile[]): string {
-  return hashText(files.map((f) => `${f.path}\u0000${f.blob.size}`).sort().join('\n'));
+  return hashText(
+    files
+      .map((f) => `${f.path}\u0000${f.blob.size}`)
+      .sort()
+      .join('\n'),
+  );
 }

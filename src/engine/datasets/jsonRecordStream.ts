@@ -1,7 +1,17 @@
 import { EngineError } from '../errors';
 import { JSON_CHAR, formatCount, invalid, isJsonWhitespace, quoteForMessage, shortErrorText } from './validation';
 
-const { quote: QUOTE, backslash: BACKSLASH, lbrace: LBRACE, rbrace: RBRACE, lbracket: LBRACKET, rbracket: RBRACKET, comma: COMMA, newline: NEWLINE, bom: BOM } = JSON_CHAR;
+const {
+  quote: QUOTE,
+  backslash: BACKSLASH,
+  lbrace: LBRACE,
+  rbrace: RBRACE,
+  lbracket: LBRACKET,
+  rbracket: RBRACKET,
+  comma: COMMA,
+  newline: NEWLINE,
+  bom: BOM,
+} = JSON_CHAR;
 
 /** Where a record stands, for the format's own messages. */
 export interface RecordPlace {
@@ -85,9 +95,13 @@ export class JsonRecordStream<T> {
       if (this.mode === 'start') invalid(`${file} is empty. ${wording.whenEmpty}`);
       if (this.mode === 'array') {
         if (this.inRecord) {
-          invalid(`${file} ends in the middle of record ${this.count} (which starts on line ${this.recordLine}): the file is cut off or a closing bracket is missing. Copy or export the file again.`);
+          invalid(
+            `${file} ends in the middle of record ${this.count} (which starts on line ${this.recordLine}): the file is cut off or a closing bracket is missing. Copy or export the file again.`,
+          );
         }
-        invalid(`${file} ends without the closing "]" of the record list (after record ${this.count - 1}): the file is cut off. Copy or export the file again.`);
+        invalid(
+          `${file} ends without the closing "]" of the record list (after record ${this.count - 1}): the file is cut off. Copy or export the file again.`,
+        );
       }
       if (this.count === 0) invalid(`${file} has no records. ${wording.whenNoRecords}`);
       return out;
@@ -137,7 +151,9 @@ export class JsonRecordStream<T> {
               this.mode = 'closed';
             } else invalid(`${this.recordPlace()} is not valid JSON: "${String.fromCharCode(c)}" on line ${this.line} closes a bracket that was never opened.`);
           } else if (opener !== (c === RBRACE ? LBRACE : LBRACKET)) {
-            invalid(`${this.recordPlace()} is not valid JSON: "${String.fromCharCode(c)}" on line ${this.line} closes a "${String.fromCharCode(opener)}". Check the brackets of that record.`);
+            invalid(
+              `${this.recordPlace()} is not valid JSON: "${String.fromCharCode(c)}" on line ${this.line} closes a "${String.fromCharCode(opener)}". Check the brackets of that record.`,
+            );
           } else if (this.openers.length === 0 && this.mode === 'array') {
             this.finishRecord(chunk.slice(start, i + 1), out);
             this.expectRecord = false;
@@ -156,14 +172,17 @@ export class JsonRecordStream<T> {
           i--; // the "{" is read again, as the record's first character
           continue;
         } else {
-          invalid(`${file} is neither a JSON array of records nor JSON Lines: it starts with ${quoteForMessage(chunk.slice(i, i + 20))}. ${wording.expectedShape}`);
+          invalid(
+            `${file} is neither a JSON array of records nor JSON Lines: it starts with ${quoteForMessage(chunk.slice(i, i + 20))}. ${wording.expectedShape}`,
+          );
         }
       } else if (this.mode === 'array') {
         if (c === COMMA) {
           if (this.expectRecord) invalid(`${file} has an extra comma on line ${this.line}, before record ${this.count}. Remove it.`);
           this.expectRecord = true;
         } else if (c === RBRACKET) {
-          if (this.expectRecord && this.count > 0) invalid(`${file} has a comma after the last record (line ${this.line}). Remove it; JSON does not allow trailing commas.`);
+          if (this.expectRecord && this.count > 0)
+            invalid(`${file} has a comma after the last record (line ${this.line}). Remove it; JSON does not allow trailing commas.`);
           this.mode = 'closed';
         } else {
           if (!this.expectRecord) invalid(`${file} is missing a comma between record ${this.count - 1} and record ${this.count} (line ${this.line}).`);

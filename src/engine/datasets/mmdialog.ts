@@ -1,6 +1,17 @@
 import { EngineError } from '../errors';
 import { JsonRecordStream, type RecordPlace, type RecordStreamWording } from './jsonRecordStream';
-import { JSON_NESTING_LIMIT, MEDIA_KEY_RULE, decodeUtf8Strict, describeJson, formatCount, invalid, isMediaKey, isPlainObject, ownValue, quoteForMessage } from './validation';
+import {
+  JSON_NESTING_LIMIT,
+  MEDIA_KEY_RULE,
+  decodeUtf8Strict,
+  describeJson,
+  formatCount,
+  invalid,
+  isMediaKey,
+  isPlainObject,
+  ownValue,
+  quoteForMessage,
+} from './validation';
 
 /**
  * The MMDialog reader: conversations.json as a JSON array of records or as JSON Lines, each record
@@ -90,10 +101,13 @@ function readId(value: object, where: string): string {
 
 function checkMediaKey(raw: unknown, path: string, where: string, ctx: RecordContext, removeWhat: string): string {
   if (typeof raw !== 'string') invalid(`${where}: ${path} is ${describeJson(raw)}, not a media key string. ${ELEMENT_RULE}`);
-  if (!isMediaKey(raw)) invalid(`${where}: ${path} ${quoteForMessage(raw)} is not a valid media key: ${MEDIA_KEY_RULE}. Rename the image and its key to match.`);
+  if (!isMediaKey(raw))
+    invalid(`${where}: ${path} ${quoteForMessage(raw)} is not a valid media key: ${MEDIA_KEY_RULE}. Rename the image and its key to match.`);
   if (ctx.hasMedia && !ctx.hasMedia(raw)) {
     const fileName = /\.(jpe?g|png|gif|webp|avif)$/i.test(raw) ? raw : `${raw}.jpg`;
-    invalid(`${where}: ${path} refers to media key "${raw}", which is not in the dataset's images. Add ${fileName} next to ${baseName(ctx.file)} or remove ${removeWhat}.`);
+    invalid(
+      `${where}: ${path} refers to media key "${raw}", which is not in the dataset's images. Add ${fileName} next to ${baseName(ctx.file)} or remove ${removeWhat}.`,
+    );
   }
   return raw;
 }
@@ -112,7 +126,8 @@ function readElement(raw: unknown, path: string, where: string, ctx: RecordConte
   if (!isPlainObject(raw)) invalid(`${where}: ${path} is ${describeJson(raw)}, not an object. ${ELEMENT_RULE}`);
   const hasText = Object.hasOwn(raw, '__TEXT__');
   const hasMediaKey = Object.hasOwn(raw, '__MEDIA__');
-  if (hasText && hasMediaKey) invalid(`${where}: ${path} has both "__TEXT__" and "__MEDIA__". Split it into two elements, one for the text and one for the image.`);
+  if (hasText && hasMediaKey)
+    invalid(`${where}: ${path} has both "__TEXT__" and "__MEDIA__". Split it into two elements, one for the text and one for the image.`);
   if (!hasText && !hasMediaKey) invalid(`${where}: ${path} has no "__TEXT__" or "__MEDIA__" key. ${ELEMENT_RULE}`);
   // Object.keys lists own keys only, "__proto__" included when JSON.parse made it a plain property.
   const extra = Object.keys(raw).find((key) => key !== '__TEXT__' && key !== '__MEDIA__');
@@ -128,7 +143,8 @@ function readTurn(raw: unknown, path: string, where: string, ctx: RecordContext)
   if (!isPlainObject(raw)) invalid(`${where}: ${path} is ${describeJson(raw)}, not an object. Each turn must be {"turn": [elements]}.`);
   const list = ownValue(raw, 'turn');
   if (list === undefined) invalid(`${where}: ${path} has no "turn" key. Each turn must be {"turn": [elements]}.`);
-  if (!Array.isArray(list)) invalid(`${where}: ${path}.turn is ${describeJson(list)}, not an array. It must be a list of elements, [{"__TEXT__": ...}, {"__MEDIA__": ...}].`);
+  if (!Array.isArray(list))
+    invalid(`${where}: ${path}.turn is ${describeJson(list)}, not an array. It must be a list of elements, [{"__TEXT__": ...}, {"__MEDIA__": ...}].`);
   if (list.length === 0) {
     invalid(`${where}: ${path}.turn is empty. Give the turn at least one text or image element, or remove the turn (the later turns then change speaker).`);
   }
@@ -145,7 +161,8 @@ function readNegatives(record: object, key: string, kind: 'text' | 'media', wher
   // Python exports often write null for "no negatives" (the train split).
   if (raw === undefined || raw === null) return undefined;
   const what = kind === 'text' ? 'candidate texts' : 'media keys';
-  if (!Array.isArray(raw)) invalid(`${where}: ${key} is ${describeJson(raw)}, not an array. Make it a list of ${what}, or remove it (only the valid and test splits have negatives).`);
+  if (!Array.isArray(raw))
+    invalid(`${where}: ${key} is ${describeJson(raw)}, not an array. Make it a list of ${what}, or remove it (only the valid and test splits have negatives).`);
   if (raw.length === 0) invalid(`${where}: ${key} is empty. List at least one of the ${what}, or remove the key.`);
   const out: string[] = [];
   for (let k = 0; k < raw.length; k++) {
@@ -167,10 +184,13 @@ function readRecord(value: unknown, ctx: RecordContext): DialogueRecord {
   const where = ctx.where(id);
   const conversation = ownValue(value, 'conversation');
   if (conversation === undefined) invalid(`${where}: conversation is missing. Each record needs "conversation": a list of turns, [{"turn": [...]}, ...].`);
-  if (!Array.isArray(conversation)) invalid(`${where}: conversation is ${describeJson(conversation)}, not an array. It must be a list of turns, [{"turn": [...]}, ...].`);
+  if (!Array.isArray(conversation))
+    invalid(`${where}: conversation is ${describeJson(conversation)}, not an array. It must be a list of turns, [{"turn": [...]}, ...].`);
   if (conversation.length === 0) invalid(`${where}: conversation is empty. A dialogue needs at least one turn; remove the record or add its turns.`);
   if (conversation.length > DIALOGUE_LIMITS.turnsPerDialogue) {
-    invalid(`${where}: conversation has ${formatCount(conversation.length)} turns; the limit is ${DIALOGUE_LIMITS.turnsPerDialogue}. Split the dialogue into shorter ones.`);
+    invalid(
+      `${where}: conversation has ${formatCount(conversation.length)} turns; the limit is ${DIALOGUE_LIMITS.turnsPerDialogue}. Split the dialogue into shorter ones.`,
+    );
   }
   const turns: DialogueTurn[] = [];
   for (let i = 0; i < conversation.length; i++) turns.push(readTurn(conversation[i], `conversation[${i}]`, where, ctx));
@@ -269,7 +289,9 @@ export function speakerOf(turnIndex: number): DialogueSpeaker {
  */
 export function dialoguePreview(record: DialogueRecord, maxLength = 80): string {
   const textsOf = (turn: DialogueTurn) => turn.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : []));
-  const first = textsOf(record.turns[0] ?? { elements: [] }).join(' ').trim();
+  const first = textsOf(record.turns[0] ?? { elements: [] })
+    .join(' ')
+    .trim();
   if (first !== '') return first.slice(0, maxLength);
   const later = record.turns.map((t) => textsOf(t).join(' ').trim()).find((t) => t !== '');
   return (later ? `📷 … ${later}` : `📷 ${record.turns.length === 1 ? 'a photo' : 'photos only'}`).slice(0, maxLength);

@@ -72,4 +72,3 @@ export function formatPolyaiJsonl(examples: readonly PolyaiExample[]): string {
     .join('\n')
     .concat(examples.length > 0 ? '\n' : '');
 }
-

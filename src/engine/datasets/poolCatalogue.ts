@@ -66,7 +66,13 @@ export function parseTextSources(json: unknown, options: PoolCatalogueOptions = 
     const where = `${file}, sources[${quoteForMessage(id, 40)}]`;
     if (!isPlainObject(entry)) invalid(`${where} is ${describeJson(entry)}, not an object.`);
     const advice = 'Say who made these texts and under which licence.';
-    return { id, name: requiredString(entry, 'name', where, advice), credit: requiredString(entry, 'credit', where, advice), licence: requiredString(entry, 'licence', where, advice), url: requiredString(entry, 'url', where, advice, POOL_LIMITS.urlChars) };
+    return {
+      id,
+      name: requiredString(entry, 'name', where, advice),
+      credit: requiredString(entry, 'credit', where, advice),
+      licence: requiredString(entry, 'licence', where, advice),
+      url: requiredString(entry, 'url', where, advice, POOL_LIMITS.urlChars),
+    };
   });
 }
 
@@ -109,7 +115,9 @@ function readVersion(json: object, file: string, strict: boolean): void {
   const version = ownValue(json, 'version');
   if (version === undefined && !strict) return;
   if (version !== 1) {
-    invalid(`${file}: version is ${version === undefined ? 'missing' : typeof version === 'number' ? version : describeJson(version)}; this app reads version 1. Add "version": 1 or export the file again for this app.`);
+    invalid(
+      `${file}: version is ${version === undefined ? 'missing' : typeof version === 'number' ? version : describeJson(version)}; this app reads version 1. Add "version": 1 or export the file again for this app.`,
+    );
   }
 }
 
@@ -144,7 +152,9 @@ function optionalDimension(item: object, name: 'width' | 'height', where: string
   const raw = ownValue(item, name);
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 1 || raw > POOL_LIMITS.dimension) {
-    invalid(`${where}: ${name} is ${typeof raw === 'number' ? raw : describeJson(raw)}; it must be a whole number of pixels from 1 to ${formatCount(POOL_LIMITS.dimension)}, or left out.`);
+    invalid(
+      `${where}: ${name} is ${typeof raw === 'number' ? raw : describeJson(raw)}; it must be a whole number of pixels from 1 to ${formatCount(POOL_LIMITS.dimension)}, or left out.`,
+    );
   }
   return raw;
 }
@@ -173,7 +183,9 @@ function readKeywords(item: object, where: string): string[] {
   for (let k = 0; k < raw.length; k++) {
     const word: unknown = raw[k];
     if (typeof word !== 'string' || word.trim() === '' || word.length > POOL_LIMITS.fieldChars) {
-      invalid(`${where}: keywords[${k}] is ${typeof word === 'string' ? (word.trim() === '' ? 'empty' : 'too long') : describeJson(word)}; each keyword must be a non-empty string of at most ${formatCount(POOL_LIMITS.fieldChars)} characters.`);
+      invalid(
+        `${where}: keywords[${k}] is ${typeof word === 'string' ? (word.trim() === '' ? 'empty' : 'too long') : describeJson(word)}; each keyword must be a non-empty string of at most ${formatCount(POOL_LIMITS.fieldChars)} characters.`,
+      );
     }
     keywords.push(word.trim());
   }
@@ -186,20 +198,25 @@ function readMediaItem(raw: unknown, index: number, file: string, strict: boolea
   const key = ownValue(raw, 'key');
   if (key === undefined) invalid(`${where}: key is missing. Give each item a media key (${MEDIA_KEY_RULE}).`);
   if (!isMediaKey(key)) {
-    invalid(`${where}: key ${typeof key === 'string' ? quoteForMessage(key) : `is ${describeJson(key)} and`} is not a valid media key: ${MEDIA_KEY_RULE}. Rename it.`);
+    invalid(
+      `${where}: key ${typeof key === 'string' ? quoteForMessage(key) : `is ${describeJson(key)} and`} is not a valid media key: ${MEDIA_KEY_RULE}. Rename it.`,
+    );
   }
   where = `${where} (key "${key}")`;
 
   const path = requiredString(raw, 'file', where, 'Give the image file\'s path relative to the catalogue, e.g. "media/cat.webp".', POOL_LIMITS.fileChars);
   const pathProblem = relativePathProblem(path);
-  if (pathProblem) invalid(`${where}: file ${quoteForMessage(path)} ${pathProblem}. Put the image in the pool folder and give its path from there, e.g. "media/cat.webp".`);
+  if (pathProblem)
+    invalid(`${where}: file ${quoteForMessage(path)} ${pathProblem}. Put the image in the pool folder and give its path from there, e.g. "media/cat.webp".`);
 
   const kindRaw = ownValue(raw, 'kind');
   let kind: PoolMediaKind = 'image';
   if (kindRaw !== undefined || strict) {
     const known = MEDIA_KINDS.find((k) => k === kindRaw);
     if (!known) {
-      invalid(`${where}: kind is ${typeof kindRaw === 'string' ? quoteForMessage(kindRaw) : describeJson(kindRaw)}; it must be one of ${MEDIA_KINDS.map((k) => `"${k}"`).join(', ')}.`);
+      invalid(
+        `${where}: kind is ${typeof kindRaw === 'string' ? quoteForMessage(kindRaw) : describeJson(kindRaw)}; it must be one of ${MEDIA_KINDS.map((k) => `"${k}"`).join(', ')}.`,
+      );
     }
     kind = known;
   }
@@ -209,7 +226,9 @@ function readMediaItem(raw: unknown, index: number, file: string, strict: boolea
     ? requiredString(raw, 'alt', where, 'Describe the image in a few words for people who cannot see it.')
     : (optionalString(raw, 'alt', where) ?? label ?? key);
   const source = strict ? requiredString(raw, 'source', where, 'Say where the image came from.') : (optionalString(raw, 'source', where) ?? UNKNOWN);
-  const licence = strict ? requiredString(raw, 'licence', where, 'Give the licence the image is used under, e.g. "CC BY 4.0".') : (optionalString(raw, 'licence', where) ?? UNKNOWN);
+  const licence = strict
+    ? requiredString(raw, 'licence', where, 'Give the licence the image is used under, e.g. "CC BY 4.0".')
+    : (optionalString(raw, 'licence', where) ?? UNKNOWN);
 
   const sourceUrl = optionalString(raw, 'sourceUrl', where, POOL_LIMITS.urlChars);
   if (sourceUrl !== undefined && !/^https?:\/\/[^\s]+$/i.test(sourceUrl)) {
@@ -232,7 +251,10 @@ function readMediaItem(raw: unknown, index: number, file: string, strict: boolea
   if (sourceUrl !== undefined) item.sourceUrl = sourceUrl;
   const sha256 = ownValue(raw, 'sha256');
   if (sha256 !== undefined) {
-    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) invalid(`${where}: sha256 is ${typeof sha256 === 'string' ? quoteForMessage(sha256) : describeJson(sha256)}; it must be 64 lower-case hex digits (the file's SHA-256), or be left out.`);
+    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256))
+      invalid(
+        `${where}: sha256 is ${typeof sha256 === 'string' ? quoteForMessage(sha256) : describeJson(sha256)}; it must be 64 lower-case hex digits (the file's SHA-256), or be left out.`,
+      );
     item.sha256 = sha256;
   }
   return item;
@@ -242,7 +264,15 @@ function readMediaItem(raw: unknown, index: number, file: string, strict: boolea
 export function parseMediaCatalogue(json: unknown, options: PoolCatalogueOptions = {}): PoolMediaItem[] {
   const file = options.file ?? 'media.json';
   const strict = options.strict ?? false;
-  const list = readList(json, file, 'items', '{"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}', strict, options.maxItems ?? POOL_LIMITS.items, options.allowEmpty);
+  const list = readList(
+    json,
+    file,
+    'items',
+    '{"version": 1, "items": [{"key": ..., "file": ..., "alt": ...}, ...]}',
+    strict,
+    options.maxItems ?? POOL_LIMITS.items,
+    options.allowEmpty,
+  );
   const indexOfKey = new Map<string, number>();
   const items: PoolMediaItem[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -282,13 +312,21 @@ function readPoolText(raw: unknown, index: number, file: string): PoolText {
 /** Validates texts.json: {"version": 1, "texts": [{id, text, topic?, source?}]}. */
 export function parseTextCatalogue(json: unknown, options: PoolCatalogueOptions = {}): PoolText[] {
   const file = options.file ?? 'texts.json';
-  const list = readList(json, file, 'texts', '{"version": 1, "texts": [{"id": ..., "text": ...}, ...]}', options.strict ?? false, options.maxItems ?? POOL_LIMITS.items);
+  const list = readList(
+    json,
+    file,
+    'texts',
+    '{"version": 1, "texts": [{"id": ..., "text": ...}, ...]}',
+    options.strict ?? false,
+    options.maxItems ?? POOL_LIMITS.items,
+  );
   const indexOfId = new Map<string, number>();
   const texts: PoolText[] = [];
   for (let i = 0; i < list.length; i++) {
     const entry = readPoolText(list[i], i, file);
     const earlier = indexOfId.get(entry.id);
-    if (earlier !== undefined) invalid(`${file}, texts[${i}]: id ${quoteForMessage(entry.id, 40)} is also the id of texts[${earlier}]. Give each text its own id.`);
+    if (earlier !== undefined)
+      invalid(`${file}, texts[${i}]: id ${quoteForMessage(entry.id, 40)} is also the id of texts[${earlier}]. Give each text its own id.`);
     indexOfId.set(entry.id, i);
     texts.push(entry);
   }
@@ -311,7 +349,9 @@ export function parseUtteranceFile(text: string, options: { readonly file?: stri
     const utterance = lines[i]!.trim();
     if (utterance === '' || seen.has(utterance)) continue;
     if (utterance.length > POOL_LIMITS.textChars) {
-      invalid(`${file}, line ${i + 1} is ${formatCount(utterance.length)} characters long; the limit is ${formatCount(POOL_LIMITS.textChars)}. Split it into shorter utterances, one a line.`);
+      invalid(
+        `${file}, line ${i + 1} is ${formatCount(utterance.length)} characters long; the limit is ${formatCount(POOL_LIMITS.textChars)}. Split it into shorter utterances, one a line.`,
+      );
     }
     if (texts.length >= maxItems) invalid(`${file} has more than ${formatCount(maxItems)} different utterances. Use a smaller file.`);
     seen.add(utterance);

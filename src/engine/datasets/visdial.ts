@@ -42,7 +42,9 @@ function stringList(data: object, key: string, file: string): string[] {
 
 function indexInto(raw: unknown, list: readonly string[], what: string, where: string): string {
   if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw >= list.length) {
-    invalid(`${where}: ${what} ${typeof raw === 'number' ? raw : describeJson(raw)} is not an index into data.${what === 'question' ? 'questions' : 'answers'} (0 to ${list.length - 1}).`);
+    invalid(
+      `${where}: ${what} ${typeof raw === 'number' ? raw : describeJson(raw)} is not an index into data.${what === 'question' ? 'questions' : 'answers'} (0 to ${list.length - 1}).`,
+    );
   }
   return list[raw]!;
 }
@@ -53,18 +55,25 @@ function readRound(raw: unknown, where: string, questions: readonly string[], an
   const rawAnswer = ownValue(raw, 'answer');
   const gtIndex = ownValue(raw, 'gt_index');
   if (rawAnswer === undefined || gtIndex === undefined) {
-    invalid(`${where} has no ${rawAnswer === undefined ? '"answer"' : '"gt_index"'}, so its options cannot be scored (the VisDial test split answers only the last round). Use the val split.`);
+    invalid(
+      `${where} has no ${rawAnswer === undefined ? '"answer"' : '"gt_index"'}, so its options cannot be scored (the VisDial test split answers only the last round). Use the val split.`,
+    );
   }
   const answer = indexInto(rawAnswer, answers, 'answer', where);
   const rawOptions = ownValue(raw, 'answer_options');
   if (!Array.isArray(rawOptions)) invalid(`${where}: answer_options is ${describeJson(rawOptions)}, not an array of ${VISDIAL_OPTIONS} answer indices.`);
-  if (rawOptions.length !== VISDIAL_OPTIONS) invalid(`${where} has ${rawOptions.length} answer options; VisDial ranks ${VISDIAL_OPTIONS} per round. Check that this is a VisDial v1.0 file.`);
+  if (rawOptions.length !== VISDIAL_OPTIONS)
+    invalid(`${where} has ${rawOptions.length} answer options; VisDial ranks ${VISDIAL_OPTIONS} per round. Check that this is a VisDial v1.0 file.`);
   const options = rawOptions.map((o: unknown, k) => indexInto(o, answers, 'answer', `${where}, answer_options[${k}]`));
   if (typeof gtIndex !== 'number' || !Number.isInteger(gtIndex) || gtIndex < 0 || gtIndex >= VISDIAL_OPTIONS) {
-    invalid(`${where}: gt_index ${typeof gtIndex === 'number' ? gtIndex : describeJson(gtIndex)} is outside the ${VISDIAL_OPTIONS} answer options (0 to ${VISDIAL_OPTIONS - 1}).`);
+    invalid(
+      `${where}: gt_index ${typeof gtIndex === 'number' ? gtIndex : describeJson(gtIndex)} is outside the ${VISDIAL_OPTIONS} answer options (0 to ${VISDIAL_OPTIONS - 1}).`,
+    );
   }
   if (rawOptions[gtIndex] !== rawAnswer) {
-    invalid(`${where}: gt_index ${gtIndex} points to answer ${String(rawOptions[gtIndex])}, but the round's answer is ${String(rawAnswer)}. The file is inconsistent; export it again.`);
+    invalid(
+      `${where}: gt_index ${gtIndex} points to answer ${String(rawOptions[gtIndex])}, but the round's answer is ${String(rawAnswer)}. The file is inconsistent; export it again.`,
+    );
   }
   return { question, answer, options, gtIndex };
 }

@@ -51,7 +51,9 @@ export function decodeNanodet(levels: readonly NanodetLevel[], options: NanodetD
     const grid = Math.round(options.inputSize / stride);
     const cells = grid * grid;
     if (scores.length !== cells * classCount || boxes.length !== cells * 4 * bins) {
-      throw new Error(`NanoDet's stride-${stride} outputs hold ${scores.length} scores and ${boxes.length} box logits; a ${grid} x ${grid} grid needs ${cells * classCount} and ${cells * 4 * bins}.`);
+      throw new Error(
+        `NanoDet's stride-${stride} outputs hold ${scores.length} scores and ${boxes.length} box logits; a ${grid} x ${grid} grid needs ${cells * classCount} and ${cells * 4 * bins}.`,
+      );
     }
     for (let cell = 0; cell < cells; cell++) {
       let box: Detection['box'] | null = null;

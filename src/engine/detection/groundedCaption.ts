@@ -112,7 +112,7 @@ export const NOTHING_FOUND_TEXT = "I can't tell what is in this photo.";
 
 /** The COCO 2017 supercategories. */
 export type Supercategory =
-  | 'person' | 'vehicle' | 'outdoor' | 'animal' | 'accessory' | 'sports' | 'kitchen' | 'food' | 'furniture' | 'electronic' | 'appliance' | 'indoor';
+  'person' | 'vehicle' | 'outdoor' | 'animal' | 'accessory' | 'sports' | 'kitchen' | 'food' | 'furniture' | 'electronic' | 'appliance' | 'indoor';
 
 interface ClassWords {
   supercategory: Supercategory;
@@ -125,7 +125,12 @@ interface ClassWords {
   mass?: boolean;
 }
 
-const noun = (supercategory: Supercategory, one: string, many = `${one}s`, extra: Partial<ClassWords> = {}): ClassWords => ({ supercategory, one, many, ...extra });
+const noun = (supercategory: Supercategory, one: string, many = `${one}s`, extra: Partial<ClassWords> = {}): ClassWords => ({
+  supercategory,
+  one,
+  many,
+  ...extra,
+});
 
 const CLASS_WORDS: Record<CocoClass, ClassWords> = {
   person: noun('person', 'person', 'people'),
@@ -301,7 +306,21 @@ const RIDEABLE = new Set(['horse', 'elephant', 'bicycle', 'motorcycle']);
 const BOARDS = new Set(['skis', 'snowboard', 'skateboard', 'surfboard']);
 const WEARABLE = new Set(['tie', 'backpack', 'baseball glove']);
 /** Things a person's hand is the likely reason for overlap; tableware and food are left out, as a cup in front of a seated person overlaps them just as well. */
-const HOLDABLE = new Set(['tennis racket', 'baseball bat', 'frisbee', 'umbrella', 'skis', 'snowboard', 'skateboard', 'surfboard', 'cell phone', 'remote', 'toothbrush', 'hair drier', 'scissors']);
+const HOLDABLE = new Set([
+  'tennis racket',
+  'baseball bat',
+  'frisbee',
+  'umbrella',
+  'skis',
+  'snowboard',
+  'skateboard',
+  'surfboard',
+  'cell phone',
+  'remote',
+  'toothbrush',
+  'hair drier',
+  'scissors',
+]);
 /** Not standing on the ground, so the ground-plane cues of "in front of" and "next to" do not apply. */
 const OFF_THE_GROUND = new Set(['kite', 'airplane', 'traffic light']);
 
@@ -465,7 +484,16 @@ interface SceneRule {
 const FOOD = Object.keys(CLASS_WORDS).filter((label) => wordsFor(label).supercategory === 'food');
 const TABLETOP = new Set([
   ...Object.keys(CLASS_WORDS).filter((label) => ['food', 'kitchen'].includes(wordsFor(label).supercategory)),
-  'laptop', 'mouse', 'remote', 'keyboard', 'cell phone', 'book', 'vase', 'scissors', 'teddy bear', 'clock',
+  'laptop',
+  'mouse',
+  'remote',
+  'keyboard',
+  'cell phone',
+  'book',
+  'vase',
+  'scissors',
+  'teddy bear',
+  'clock',
 ]);
 const INDOOR_ONLY = ['couch', 'bed', 'toilet', 'tv', 'laptop', 'keyboard', 'mouse', 'microwave', 'oven', 'toaster', 'refrigerator', 'sink', 'hair drier'];
 /** One cue per label: all of them must be present. */
@@ -475,13 +503,20 @@ const allOf = (...labels: string[]): SceneCue[] => labels.map((label) => ({ anyO
 const SCENE_RULES: readonly SceneRule[] = [
   { scene: 'in the snow', alternatives: [allOf('skis'), allOf('snowboard')] },
   { scene: 'on a tennis court', alternatives: [allOf('tennis racket', 'sports ball')], subjects: new Set(['person', 'tennis racket', 'sports ball']) },
-  { scene: 'on a baseball field', alternatives: [allOf('baseball bat', 'baseball glove')], subjects: new Set(['person', 'baseball bat', 'baseball glove', 'sports ball']) },
+  {
+    scene: 'on a baseball field',
+    alternatives: [allOf('baseball bat', 'baseball glove')],
+    subjects: new Set(['person', 'baseball bat', 'baseball glove', 'sports ball']),
+  },
   { scene: 'in a kitchen', alternatives: [allOf('oven'), allOf('refrigerator'), allOf('microwave', 'sink')] },
   { scene: 'in a bathroom', alternatives: [allOf('toilet'), allOf('sink', 'toothbrush')] },
   { scene: 'in a bedroom', alternatives: [allOf('bed')] },
   { scene: 'in a living room', alternatives: [allOf('couch', 'tv')] },
   // "Several cars": three, as two may be parked in a drive.
-  { scene: 'on a street', alternatives: [[{ anyOf: ['car'], minCount: 3 }], allOf('traffic light'), allOf('stop sign'), allOf('fire hydrant'), allOf('parking meter')] },
+  {
+    scene: 'on a street',
+    alternatives: [[{ anyOf: ['car'], minCount: 3 }], allOf('traffic light'), allOf('stop sign'), allOf('fire hydrant'), allOf('parking meter')],
+  },
   // A surfboard carried on the sand would read wrong; said only of people and the board.
   { scene: 'in the water', alternatives: [allOf('surfboard')], subjects: new Set(['person', 'surfboard']) },
   // "A person on the water" is wrong for someone on the quay; people in a boat get "in a boat" from the boxes.
@@ -493,14 +528,32 @@ const INDOORS_RULE: SceneRule = { scene: 'indoors', alternatives: INDOOR_ONLY.ma
 
 /** Scene words for common scene-classifier labels; others become "in a <label>". */
 const SCENE_HINT_PHRASES: Record<string, string> = {
-  beach: 'on a beach', snow: 'in the snow', 'ski slope': 'on a ski slope', street: 'on a street', road: 'on a road', highway: 'on a highway',
-  water: 'on the water', sea: 'by the sea', ocean: 'by the ocean', lake: 'by a lake', river: 'by a river', mountain: 'in the mountains',
-  sky: 'in the sky', city: 'in a city', airport: 'at an airport', 'train station': 'at a train station', indoor: 'indoors', outdoor: 'outdoors',
+  beach: 'on a beach',
+  snow: 'in the snow',
+  'ski slope': 'on a ski slope',
+  street: 'on a street',
+  road: 'on a road',
+  highway: 'on a highway',
+  water: 'on the water',
+  sea: 'by the sea',
+  ocean: 'by the ocean',
+  lake: 'by a lake',
+  river: 'by a river',
+  mountain: 'in the mountains',
+  sky: 'in the sky',
+  city: 'in a city',
+  airport: 'at an airport',
+  'train station': 'at a train station',
+  indoor: 'indoors',
+  outdoor: 'outdoors',
 };
 
 /** A classifier label ("beach", "/b/ski_slope", "in a kitchen") as scene words ("on a beach", "on a ski slope", "in a kitchen"). */
 export function scenePhrase(scene: string): string {
-  const label = (scene.split('/').filter(Boolean).pop() ?? '').replace(/[_\s]+/g, ' ').trim().toLowerCase();
+  const label = (scene.split('/').filter(Boolean).pop() ?? '')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
   if (!label) return '';
   if (/^(in|on|at|by|under|near|inside|outside|indoors|outdoors)\b/.test(label)) return label;
   return SCENE_HINT_PHRASES[label] ?? `in ${/^the\s/.test(label) ? '' : `${indefiniteArticle(label)} `}${label}`;
@@ -571,7 +624,12 @@ export interface CaptionThresholds {
   supportRank: number;
 }
 
-export const DEFAULT_CAPTION_THRESHOLDS: CaptionThresholds = { hedgeScore: HEDGE_SCORE, confirmRank: CONFIRM_RANK, vetoRank: VETO_RANK, supportRank: SUPPORT_RANK };
+export const DEFAULT_CAPTION_THRESHOLDS: CaptionThresholds = {
+  hedgeScore: HEDGE_SCORE,
+  confirmRank: CONFIRM_RANK,
+  vetoRank: VETO_RANK,
+  supportRank: SUPPORT_RANK,
+};
 
 export interface GroundedCaptionOptions {
   /** Scenes from a visual scene classifier; one is used only from SCENE_HINT_MIN_CONFIDENCE. */
@@ -647,7 +705,13 @@ function hedgedCaption(result: DetectionResult, hedgeScore: number): GroundedCap
   const imageArea = Math.max(1, result.width * result.height);
   const main = groupByClass(usableDetections(result, hedgeScore), imageArea).sort(bySalience)[0];
   if (!main) return null;
-  return { text: sentence(`maybe ${countedNoun(main.label, main.detections.length)}`), mentioned: [{ label: main.label, count: main.detections.length }], scene: null, confident: false, hedged: true };
+  return {
+    text: sentence(`maybe ${countedNoun(main.label, main.detections.length)}`),
+    mentioned: [{ label: main.label, count: main.detections.length }],
+    scene: null,
+    confident: false,
+    hedged: true,
+  };
 }
 
 /** The caption of one photo's detections (after the image tower's vote, when ranks are given). Pure and deterministic. */
@@ -662,7 +726,15 @@ export function groundedCaption(detected: DetectionResult, options: GroundedCapt
   if (!firstMain) {
     const scene = chooseScene(usable, null, hints);
     if (scene) return { text: sentence(`a photo taken ${scene.scene}`), mentioned: [], scene: scene.scene, confident: true, hedged: false };
-    return hedgedCaption(result, (options.thresholds ?? DEFAULT_CAPTION_THRESHOLDS).hedgeScore) ?? { text: NOTHING_FOUND_TEXT, mentioned: [], scene: null, confident: false, hedged: false };
+    return (
+      hedgedCaption(result, (options.thresholds ?? DEFAULT_CAPTION_THRESHOLDS).hedgeScore) ?? {
+        text: NOTHING_FOUND_TEXT,
+        mentioned: [],
+        scene: null,
+        confident: false,
+        hedged: false,
+      }
+    );
   }
 
   // Drop what is weak or tiny next to the main object, then regroup.
@@ -681,7 +753,10 @@ export function groundedCaption(detected: DetectionResult, options: GroundedCapt
   const others = keptGroups.filter((g) => g !== main).map((group) => ({ group, relation: groupRelation(main, group) }));
   // Related objects first (they make the sentence say something), the closer relations ("on", "riding") before "next to"; then by salience.
   const priority = (o: (typeof others)[number]) => (o.relation ? RELATION_RULES.indexOf(o.relation) : RELATION_RULES.length);
-  const ordered = others.map((o, index) => ({ o, index })).sort((a, b) => priority(a.o) - priority(b.o) || a.index - b.index).map(({ o }) => o);
+  const ordered = others
+    .map((o, index) => ({ o, index }))
+    .sort((a, b) => priority(a.o) - priority(b.o) || a.index - b.index)
+    .map(({ o }) => o);
 
   // "On a table" names the table: it is not said where the boxes put the subject elsewhere than on it, nor listed twice.
   const sceneChoice = chooseScene(usable, main.label, hints);
@@ -699,10 +774,16 @@ export function groundedCaption(detected: DetectionResult, options: GroundedCapt
     const objectPhrase = relation!.kind === 'onBoard' && words.bare ? words.bare : countedNoun(group.label, group.detections.length);
     return `${relation!.words(group.label)} ${objectPhrase}`;
   });
-  let text = related.length > 0 ? [mainPhrase, ...relationPhrases].join(' ') + (unrelated.length ? ` with ${listPhrase(unrelated)}` : '') : listPhrase([mainPhrase, ...unrelated]);
+  let text =
+    related.length > 0
+      ? [mainPhrase, ...relationPhrases].join(' ') + (unrelated.length ? ` with ${listPhrase(unrelated)}` : '')
+      : listPhrase([mainPhrase, ...unrelated]);
   if (sayScene) text += ` ${scene}`;
 
-  const mentioned = [main, ...related.map((o) => o.group), ...chosen.filter((o) => !o.relation).map((o) => o.group)].map((g) => ({ label: g.label, count: g.detections.length }));
+  const mentioned = [main, ...related.map((o) => o.group), ...chosen.filter((o) => !o.relation).map((o) => o.group)].map((g) => ({
+    label: g.label,
+    count: g.detections.length,
+  }));
   if (sayScene) {
     for (const label of covered) {
       const count = (kept.some((d) => d.label === label) ? kept : usable).filter((d) => d.label === label).length;

@@ -42,11 +42,19 @@ export function parseNanodetConfig(json: unknown, location: string): NanodetConf
   if (!Array.isArray(strides) || strides.length === 0) bad('has no "strides"');
   const levels = (strides as unknown[]).map((stride) => {
     const out = outputs?.[String(stride)];
-    if (typeof stride !== 'number' || typeof out?.scores !== 'string' || typeof out.boxes !== 'string') return bad(`has no outputs for stride ${String(stride)}`);
+    if (typeof stride !== 'number' || typeof out?.scores !== 'string' || typeof out.boxes !== 'string')
+      return bad(`has no outputs for stride ${String(stride)}`);
     return { stride, scores: out.scores, boxes: out.boxes };
   });
   if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string' && c.length > 0)) bad('has no list of class names');
-  return { name: typeof j['name'] === 'string' ? j['name'] : 'NanoDet', inputName: input!['name'] as string, inputSize: input!['size'] as number, regMax: j['regMax'] as number, levels, classes: classes as string[] };
+  return {
+    name: typeof j['name'] === 'string' ? j['name'] : 'NanoDet',
+    inputName: input!['name'] as string,
+    inputSize: input!['size'] as number,
+    regMax: j['regMax'] as number,
+    levels,
+    classes: classes as string[],
+  };
 }
 
 /** NanoDet's training normalisation (BGR order, OpenCV's), per RGB channel here. */
@@ -77,13 +85,21 @@ export class NanoDetector {
     readonly fingerprint: string,
   ) {}
 
-  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, options: Omit<SessionsOptions<'nanodet'>, 'missingAdvice'> = {}): Promise<NanoDetector> {
+  static async load(
+    source: PackFileSource,
+    files: readonly string[],
+    plan: ExecutionPlan,
+    options: Omit<SessionsOptions<'nanodet'>, 'missingAdvice'> = {},
+  ): Promise<NanoDetector> {
     const fileSet = new Set(files);
     const advice = 'the second detector cannot run. Run models/scripts/detector/port_nanodet.py --fetch, or go on with the CenterNet alone.';
     if (!fileSet.has(NANODET_CONFIG_FILE)) throw new EngineError('pack-file-missing', `${source.location}${NANODET_CONFIG_FILE} is missing, so ${advice}`);
     const configJson = await readPackJson(source, NANODET_CONFIG_FILE);
     const config = parseNanodetConfig(configJson, source.location);
-    const sessions = await ModelSessions.load(source, fileSet, [{ key: 'nanodet', file: 'model', label: 'NanoDet detector' }], plan, { ...options, missingAdvice: advice });
+    const sessions = await ModelSessions.load(source, fileSet, [{ key: 'nanodet', file: 'model', label: 'NanoDet detector' }], plan, {
+      ...options,
+      missingAdvice: advice,
+    });
     return new NanoDetector(config, sessions, hashText(JSON.stringify([configJson, sessions.fileHashes])));
   }
 
@@ -95,8 +111,19 @@ export class NanoDetector {
     const prepared = nowMs();
     const outputs = await this.sessions.run('nanodet', () => ({ [this.config.inputName]: new ort.Tensor('float32', pixels, [1, 3, size, size]) }));
     const inferred = nowMs();
-    const levels: NanodetLevel[] = this.config.levels.map((l) => ({ stride: l.stride, scores: floatOutput(outputs, l.scores, 'NanoDet'), boxes: floatOutput(outputs, l.boxes, 'NanoDet') }));
-    const detections = decodeNanodet(levels, { inputSize: size, regMax: this.config.regMax, classes: this.config.classes, minScore, width: image.width, height: image.height });
+    const levels: NanodetLevel[] = this.config.levels.map((l) => ({
+      stride: l.stride,
+      scores: floatOutput(outputs, l.scores, 'NanoDet'),
+      boxes: floatOutput(outputs, l.boxes, 'NanoDet'),
+    }));
+    const detections = decodeNanodet(levels, {
+      inputSize: size,
+      regMax: this.config.regMax,
+      classes: this.config.classes,
+      minScore,
+      width: image.width,
+      height: image.height,
+    });
     return { width: image.width, height: image.height, detections, timings: { preprocessMs: prepared - start, inferenceMs: inferred - prepared } };
   }
 

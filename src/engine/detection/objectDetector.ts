@@ -36,13 +36,21 @@ export class ObjectDetector {
     readonly fingerprint: string,
   ) {}
 
-  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, options: Omit<SessionsOptions<'detector'>, 'missingAdvice'> = {}): Promise<ObjectDetector> {
+  static async load(
+    source: PackFileSource,
+    files: readonly string[],
+    plan: ExecutionPlan,
+    options: Omit<SessionsOptions<'detector'>, 'missingAdvice'> = {},
+  ): Promise<ObjectDetector> {
     const fileSet = new Set(files);
     const advice = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
     if (!fileSet.has(DETECTOR_CONFIG_FILE)) throw new EngineError('pack-file-missing', `${source.location}${DETECTOR_CONFIG_FILE} is missing, so ${advice}`);
     const configJson = await readPackJson(source, DETECTOR_CONFIG_FILE);
     const config = parseDetectorConfig(configJson, source.location);
-    const sessions = await ModelSessions.load(source, fileSet, [{ key: 'detector', file: 'model', label: 'object detector' }], plan, { ...options, missingAdvice: advice });
+    const sessions = await ModelSessions.load(source, fileSet, [{ key: 'detector', file: 'model', label: 'object detector' }], plan, {
+      ...options,
+      missingAdvice: advice,
+    });
     return new ObjectDetector(config, sessions, hashText(JSON.stringify([configJson, sessions.fileHashes, LETTERBOX_VERSION])));
   }
 
@@ -62,7 +70,9 @@ export class ObjectDetector {
 
   /** The model on an input already prepared (any size whose sides are multiples of 32). */
   runInput(input: DetectorInput): Promise<Record<string, ort.Tensor>> {
-    return this.sessions.run('detector', () => ({ [this.config.inputName]: new ort.Tensor('float32', input.pixels, [1, input.inputHeight, input.inputWidth, 3]) }));
+    return this.sessions.run('detector', () => ({
+      [this.config.inputName]: new ort.Tensor('float32', input.pixels, [1, input.inputHeight, input.inputWidth, 3]),
+    }));
   }
 
   /** The objects in a photo, strongest first, boxes in the photo's pixels. */

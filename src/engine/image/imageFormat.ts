@@ -106,7 +106,10 @@ export function readImageHeader(bytes: Uint8Array): ImageHeader | null {
 export function checkImageFile(name: string, bytes: Uint8Array): ImageHeader {
   if (bytes.length === 0) throw new EngineError('image-corrupt', `"${name}" is empty (0 bytes). Choose another photo.`);
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new EngineError('image-too-large', `"${name}" is ${(bytes.length / 1048576).toFixed(0)} MB; photos up to ${MAX_IMAGE_BYTES / 1048576} MB can be shared. Export a smaller copy and try again.`);
+    throw new EngineError(
+      'image-too-large',
+      `"${name}" is ${(bytes.length / 1048576).toFixed(0)} MB; photos up to ${MAX_IMAGE_BYTES / 1048576} MB can be shared. Export a smaller copy and try again.`,
+    );
   }
   const header = readImageHeader(bytes);
   if (!header) {
@@ -119,13 +122,19 @@ export function checkImageFile(name: string, bytes: Uint8Array): ImageHeader {
   // Name the limit that is exceeded: "40 megapixels; the limit is 40 megapixels" helps no one.
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
     const side = width >= height ? `width of ${width}` : `height of ${height}`;
-    throw new EngineError('image-too-large', `"${name}" is ${width} × ${height} pixels; its ${side} pixels is over the limit of ${MAX_IMAGE_SIDE} pixels a side. Resize it to at most ${MAX_IMAGE_SIDE} pixels a side and try again.`);
+    throw new EngineError(
+      'image-too-large',
+      `"${name}" is ${width} × ${height} pixels; its ${side} pixels is over the limit of ${MAX_IMAGE_SIDE} pixels a side. Resize it to at most ${MAX_IMAGE_SIDE} pixels a side and try again.`,
+    );
   }
   if (width * height > MAX_IMAGE_PIXELS) {
     const mp = (width * height) / 1e6;
     // Enough digits that the figure shown is over the limit shown (40.008, not 40.0).
     const shown = Number(mp.toFixed(1)) > MAX_IMAGE_PIXELS / 1e6 ? mp.toFixed(1) : mp.toFixed(3);
-    throw new EngineError('image-too-large', `"${name}" is ${width} × ${height} pixels (${shown} megapixels), over the limit of ${MAX_IMAGE_PIXELS / 1e6} megapixels. Resize it and try again.`);
+    throw new EngineError(
+      'image-too-large',
+      `"${name}" is ${width} × ${height} pixels (${shown} megapixels), over the limit of ${MAX_IMAGE_PIXELS / 1e6} megapixels. Resize it and try again.`,
+    );
   }
   return header;
 }

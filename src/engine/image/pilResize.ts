@@ -76,7 +76,9 @@ function resizeHorizontal(src: RgbaImage, outWidth: number): RgbaImage {
       const xmin = bounds[xx * 2]!;
       const xmax = bounds[xx * 2 + 1]!;
       const kOff = xx * ksize;
-      let r = HALF, g = HALF, b = HALF;
+      let r = HALF,
+        g = HALF,
+        b = HALF;
       for (let x = 0; x < xmax; x++) {
         const w = weights[kOff + x]!;
         const p = row + (x + xmin) * 4;
@@ -103,7 +105,9 @@ function resizeVertical(src: RgbaImage, outHeight: number): RgbaImage {
     const ymax = bounds[yy * 2 + 1]!;
     const kOff = yy * ksize;
     for (let x = 0; x < width; x++) {
-      let r = HALF, g = HALF, b = HALF;
+      let r = HALF,
+        g = HALF,
+        b = HALF;
       for (let y = 0; y < ymax; y++) {
         const w = weights[kOff + y]!;
         const p = ((y + ymin) * width + x) * 4;

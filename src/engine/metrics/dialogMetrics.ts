@@ -47,7 +47,8 @@ export interface TargetRank {
 
 export function rankAmong(scores: ArrayLike<number>, target: number): TargetRank {
   const t = scores[target]!;
-  let higher = 0, ties = 0;
+  let higher = 0,
+    ties = 0;
   for (let i = 0; i < scores.length; i++) {
     if (i === target) continue;
     if (scores[i]! > t) higher++;

@@ -29,7 +29,8 @@ export function recallAt1(ranks: TurnFigures['ranks'], modality: Modality): numb
 }
 
 export function sessionMeans(turns: readonly TurnFigures[]): SessionMeans {
-  let mmSum = 0, intentSum = 0;
+  let mmSum = 0,
+    intentSum = 0;
   for (const t of turns) {
     mmSum += t.mmRelevance;
     intentSum += t.intentF1;

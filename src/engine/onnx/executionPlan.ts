@@ -66,11 +66,7 @@ export function onnxFileName(model: string, dtype: ModelDtype): string {
 }
 
 /** The first variant of the plan that the pack has, or null when it has none of them. */
-export function pickOnnxFile(
-  model: string,
-  dtypes: readonly ModelDtype[],
-  packFiles: ReadonlySet<string>,
-): { file: string; dtype: ModelDtype } | null {
+export function pickOnnxFile(model: string, dtypes: readonly ModelDtype[], packFiles: ReadonlySet<string>): { file: string; dtype: ModelDtype } | null {
   for (const dtype of dtypes) {
     const file = onnxFileName(model, dtype);
     if (packFiles.has(file)) return { file, dtype };

@@ -51,7 +51,13 @@ export class ModelSessions<K extends string> {
     private loaded: LoadedSessions<K>,
   ) {}
 
-  static async load<K extends string>(source: PackFileSource, files: ReadonlySet<string>, models: readonly ModelSpec<K>[], plan: ExecutionPlan, options: SessionsOptions<K>): Promise<ModelSessions<K>> {
+  static async load<K extends string>(
+    source: PackFileSource,
+    files: ReadonlySet<string>,
+    models: readonly ModelSpec<K>[],
+    plan: ExecutionPlan,
+    options: SessionsOptions<K>,
+  ): Promise<ModelSessions<K>> {
     let loaded: LoadedSessions<K>;
     try {
       loaded = await createSessions(source, files, models, plan, options);
@@ -123,7 +129,9 @@ export class ModelSessions<K extends string> {
   private runError(key: K, error: unknown): EngineError {
     if (error instanceof EngineError) return error;
     const label = this.models.find((m) => m.key === key)?.label ?? key;
-    return new EngineError('backend-failed', `The ${label} failed: ${errorMessage(error)}. Reload the page; if it happens again, switch to WASM in settings.`, { cause: error });
+    return new EngineError('backend-failed', `The ${label} failed: ${errorMessage(error)}. Reload the page; if it happens again, switch to WASM in settings.`, {
+      cause: error,
+    });
   }
 }
 
@@ -173,7 +181,11 @@ async function createSessions<K extends string>(
         return { session: await createSession(bytes, plan.provider), hash };
       } catch (cause) {
         if (plan.provider === 'webgpu') throw cause; // the caller retries on WASM
-        throw new EngineError('pack-file-corrupt', `${source.location}${file} could not be loaded as an ONNX model (${errorMessage(cause)}). The file is damaged or incomplete: restore it and reload.`, { cause });
+        throw new EngineError(
+          'pack-file-corrupt',
+          `${source.location}${file} could not be loaded as an ONNX model (${errorMessage(cause)}). The file is damaged or incomplete: restore it and reload.`,
+          { cause },
+        );
       }
     }),
   );

@@ -1,7 +1,16 @@
 import { type ModelDtype, pickOnnxFile } from '../onnx/executionPlan';
 
 // URL exists in browsers, workers and Node; the engine compiles without DOM types.
-declare const URL: new (input: string) => { protocol: string; search: string; hash: string; href: string; host: string; origin: string; username: string; password: string };
+declare const URL: new (input: string) => {
+  protocol: string;
+  search: string;
+  hash: string;
+  href: string;
+  host: string;
+  origin: string;
+  username: string;
+  password: string;
+};
 
 /**
  * The Hugging Face hub's layout, as the page's downloads and `npm run models:fetch` both use it:
@@ -55,7 +64,8 @@ export const REMOTE_PACKS: readonly RemotePack[] = [
     kind: 'captioner',
     shortName: 'a real captioner',
     name: 'ViT-GPT2 image captioning (nlpconnect)',
-    description: 'A ViT encoder with a GPT-2 decoder trained on COCO captions (nlpconnect/vit-gpt2-image-captioning), Transformers.js ONNX port. Describes shared photos in a sentence.',
+    description:
+      'A ViT encoder with a GPT-2 decoder trained on COCO captions (nlpconnect/vit-gpt2-image-captioning), Transformers.js ONNX port. Describes shared photos in a sentence.',
     license: 'Apache-2.0',
     configFiles: ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'],
     models: ['encoder_model', 'decoder_model_merged'],
@@ -88,7 +98,10 @@ export type HubUrlCheck = { ok: true; url: string } | { ok: false; reason: strin
 export function checkHubUrl(text: string, originAllowed?: (origin: string) => boolean): HubUrlCheck {
   const trimmed = text.trim();
   if (trimmed.length > MAX_HUB_URL_LENGTH) {
-    return { ok: false, reason: `The hub address is ${trimmed.length.toLocaleString('en')} characters long; a hub address has at most ${MAX_HUB_URL_LENGTH.toLocaleString('en')}. Type only the hub's address, such as https://huggingface.co.` };
+    return {
+      ok: false,
+      reason: `The hub address is ${trimmed.length.toLocaleString('en')} characters long; a hub address has at most ${MAX_HUB_URL_LENGTH.toLocaleString('en')}. Type only the hub's address, such as https://huggingface.co.`,
+    };
   }
   let url: InstanceType<typeof URL>;
   try {
@@ -97,13 +110,20 @@ export function checkHubUrl(text: string, originAllowed?: (origin: string) => bo
     return { ok: false, reason: `"${shortForMessage(trimmed)}" is not an http(s) address. Type one like https://huggingface.co or http://127.0.0.1:8080.` };
   }
   if (url.username || url.password) {
-    return { ok: false, reason: 'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).' };
+    return {
+      ok: false,
+      reason:
+        'The hub address holds a user name or password (user:password@…). The page does not keep credentials: type the address without them (the hub and a mirror on this machine need none).',
+    };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return { ok: false, reason: `"${shortForMessage(trimmed)}" is not an http(s) address. Type one like https://huggingface.co or http://127.0.0.1:8080.` };
   }
   if (url.search || url.hash) {
-    return { ok: false, reason: `The hub address "${shortForMessage(trimmed)}" has a query or fragment (? or #); a hub address has neither. Type one like https://huggingface.co.` };
+    return {
+      ok: false,
+      reason: `The hub address "${shortForMessage(trimmed)}" has a query or fragment (? or #); a hub address has neither. Type one like https://huggingface.co.`,
+    };
   }
   if (originAllowed && !originAllowed(url.origin)) {
     return {
@@ -165,7 +185,8 @@ export function parseHubTree(json: unknown): HubTreeReading {
     if (e['type'] !== 'file') continue;
     if (typeof e['path'] !== 'string' || e['path'] === '') return { damaged: `entry ${index + 1} has no path` };
     const path = shortName(e['path']);
-    if (!isByteCount(e['size'])) return { damaged: `it gives ${path} the size ${shortName(JSON.stringify(e['size']) ?? 'none')}, which is not a number of bytes` };
+    if (!isByteCount(e['size']))
+      return { damaged: `it gives ${path} the size ${shortName(JSON.stringify(e['size']) ?? 'none')}, which is not a number of bytes` };
     const lfs = e['lfs'];
     if (lfs === undefined || lfs === null) {
       files.set(e['path'], { bytes: e['size'] });
@@ -174,7 +195,8 @@ export function parseHubTree(json: unknown): HubTreeReading {
     if (typeof lfs !== 'object') return { damaged: `its LFS record of ${path} is not an object` };
     const l = lfs as Record<string, unknown>;
     if (typeof l['oid'] !== 'string' || !/^[0-9a-f]{64}$/.test(l['oid'])) return { damaged: `its LFS record of ${path} has no SHA-256` };
-    if (l['size'] !== undefined && !isByteCount(l['size'])) return { damaged: `it gives ${path} the LFS size ${shortName(JSON.stringify(l['size']) ?? 'none')}, which is not a number of bytes` };
+    if (l['size'] !== undefined && !isByteCount(l['size']))
+      return { damaged: `it gives ${path} the LFS size ${shortName(JSON.stringify(l['size']) ?? 'none')}, which is not a number of bytes` };
     files.set(e['path'], { bytes: isByteCount(l['size']) ? l['size'] : e['size'], sha256: l['oid'] });
   }
   return { files };
@@ -238,7 +260,11 @@ export interface DownloadPlan {
  * file mirror) the plan's first variant is assumed to exist. Null when a required file is not in
  * the tree; `missing` names it.
  */
-export function planDownload(pack: RemotePack, tree: ReadonlyMap<string, HubFileInfo> | null, dtypes: readonly ModelDtype[]): DownloadPlan | { missing: string } {
+export function planDownload(
+  pack: RemotePack,
+  tree: ReadonlyMap<string, HubFileInfo> | null,
+  dtypes: readonly ModelDtype[],
+): DownloadPlan | { missing: string } {
   const chosen: Record<string, ModelDtype> = {};
   const paths: string[] = [...pack.configFiles];
   for (const model of pack.models) {

@@ -47,7 +47,10 @@ class IndexField {
 
   fail(value: unknown, wanted: string): never {
     const what = typeof value === 'string' ? quoteForMessage(value) : typeof value === 'number' ? String(value) : describeJson(value);
-    throw new EngineError('pack-config-invalid', `${this.file}: ${this.at || 'the whole file'} is ${what}; it must be ${wanted}. The build writes this file from models/: build again (npm run build), or restart the server, and reload.`);
+    throw new EngineError(
+      'pack-config-invalid',
+      `${this.file}: ${this.at || 'the whole file'} is ${what}; it must be ${wanted}. The build writes this file from models/: build again (npm run build), or restart the server, and reload.`,
+    );
   }
 }
 
@@ -75,7 +78,8 @@ function fileListing(field: IndexField, value: unknown): ModelFileListing {
   const obj = object(field, value);
   const path = ownValue(obj, 'path');
   const segments = typeof path === 'string' ? path.split('/') : [];
-  if (segments.length === 0 || !segments.every((s) => FOLDER_NAME.test(s))) field.child('path').fail(path, 'a path inside the folder, names joined by "/", without "." or ".."');
+  if (segments.length === 0 || !segments.every((s) => FOLDER_NAME.test(s)))
+    field.child('path').fail(path, 'a path inside the folder, names joined by "/", without "." or ".."');
   const bytes = ownValue(obj, 'bytes');
   if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) return field.child('bytes').fail(bytes, 'a whole number of bytes, 0 or more');
   return { path: path as string, bytes };

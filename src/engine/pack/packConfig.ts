@@ -23,10 +23,7 @@ function isObject(value: unknown): value is Json {
 }
 
 function fail(file: string, field: string, expected: string): never {
-  throw new EngineError(
-    'pack-config-invalid',
-    `${file}: "${field}" should be ${expected}. The model pack looks damaged; restore it and reload.`,
-  );
+  throw new EngineError('pack-config-invalid', `${file}: "${field}" should be ${expected}. The model pack looks damaged; restore it and reload.`);
 }
 
 function numberAt(file: string, obj: Json, key: string, fallback?: number): number {
@@ -61,10 +58,15 @@ export function parseImageConfig(json: unknown): ClipImageConfig {
   const file = 'preprocessor_config.json';
   if (!isObject(json)) fail(file, '(root)', 'an object');
   const size = json['size'];
-  const shortestEdge = typeof size === 'number' ? size : isObject(size) ? numberAt(file, size, 'shortest_edge') : fail(file, 'size', 'a number or {shortest_edge}');
+  const shortestEdge =
+    typeof size === 'number' ? size : isObject(size) ? numberAt(file, size, 'shortest_edge') : fail(file, 'size', 'a number or {shortest_edge}');
   const crop = json['crop_size'] ?? shortestEdge;
   const [cropHeight, cropWidth] =
-    typeof crop === 'number' ? [crop, crop] : isObject(crop) ? [numberAt(file, crop, 'height'), numberAt(file, crop, 'width')] : fail(file, 'crop_size', 'a number or {height,width}');
+    typeof crop === 'number'
+      ? [crop, crop]
+      : isObject(crop)
+        ? [numberAt(file, crop, 'height'), numberAt(file, crop, 'width')]
+        : fail(file, 'crop_size', 'a number or {height,width}');
   return {
     shortestEdge,
     cropHeight,

@@ -1,6 +1,20 @@
 import { errorMessage } from '../errors';
 import type { ModelDtype } from '../onnx/executionPlan';
-import { type DownloadPlan, type HubFileInfo, type RemotePack, type RemotePackKind, UNLISTED_FILE_CAP_BYTES, formatBytes, hubFileUrl, hubTreeUrl, parseHubTree, planDownload, refusedContentType, remotePack, startsLikeMarkup } from './hub';
+import {
+  type DownloadPlan,
+  type HubFileInfo,
+  type RemotePack,
+  type RemotePackKind,
+  UNLISTED_FILE_CAP_BYTES,
+  formatBytes,
+  hubFileUrl,
+  hubTreeUrl,
+  parseHubTree,
+  planDownload,
+  refusedContentType,
+  remotePack,
+  startsLikeMarkup,
+} from './hub';
 
 /**
  * Downloads a pack from the hub into a byte store, resumably: each file continues with an HTTP Range
@@ -130,7 +144,13 @@ export const ANSWER_TIMEOUT_MS = 15_000;
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 
-async function request(fetchImpl: HttpFetch, url: string, headers: Record<string, string>, signal: AbortSignalLike | undefined, timeoutMs = ANSWER_TIMEOUT_MS): Promise<HttpResponseLike> {
+async function request(
+  fetchImpl: HttpFetch,
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignalLike | undefined,
+  timeoutMs = ANSWER_TIMEOUT_MS,
+): Promise<HttpResponseLike> {
   let timer: unknown;
   try {
     const timeout = new Promise<never>((_, reject) => {
@@ -142,7 +162,11 @@ async function request(fetchImpl: HttpFetch, url: string, headers: Record<string
     // The page's fetch explains failures it can tell apart (a redirect loop, a redirect the security policy blocks).
     if (error instanceof PackDownloadError) throw error;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    throw new PackDownloadError('unreachable', `Could not reach ${hostOf(url)} (${errorMessage(cause)}). Check the network, or the hub address in Settings. ${RESUME_ADVICE}`, { cause: error });
+    throw new PackDownloadError(
+      'unreachable',
+      `Could not reach ${hostOf(url)} (${errorMessage(cause)}). Check the network, or the hub address in Settings. ${RESUME_ADVICE}`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -154,12 +178,21 @@ export type HubTreeAnswer = { tree: Map<string, HubFileInfo> } | { tree: null; u
  * The hub's tree of the repo (sizes and hashes), or why there is none (a plain mirror has no tree
  * API). A list that is there but damaged is refused: it must not pass for "no list".
  */
-export async function readHubTree(pack: RemotePack, hub: string, fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<HubTreeAnswer> {
+export async function readHubTree(
+  pack: RemotePack,
+  hub: string,
+  fetchImpl: HttpFetch,
+  signal?: AbortSignalLike,
+  answerTimeoutMs?: number,
+): Promise<HubTreeAnswer> {
   const url = hubTreeUrl(hub, pack);
   const response = await request(fetchImpl, url, {}, signal, answerTimeoutMs);
   if (!response.ok) return { tree: null, unlisted: `${hostOf(url)} gave no file list of ${pack.repo} (HTTP ${response.status})` };
   const damaged = (why: string) =>
-    new PackDownloadError('refused', `The file list ${hostOf(url)} gave for ${pack.repo} is damaged (${why}), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`);
+    new PackDownloadError(
+      'refused',
+      `The file list ${hostOf(url)} gave for ${pack.repo} is damaged (${why}), so sizes and hashes cannot be checked and nothing was downloaded. Check the hub address in Settings.`,
+    );
   const refused = refusedContentType('tree.json', response.headers.get('content-type'));
   if (refused) throw damaged(`it is ${refused}`);
   let json: unknown;
@@ -179,11 +212,21 @@ export interface PackDownloadPlan extends DownloadPlan {
 }
 
 /** Asks the hub what to download for these variants (best first). Throws when the repo lacks a file the pack needs. */
-export async function planPackDownload(pack: RemotePack, hub: string, dtypes: readonly ModelDtype[], fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<PackDownloadPlan> {
+export async function planPackDownload(
+  pack: RemotePack,
+  hub: string,
+  dtypes: readonly ModelDtype[],
+  fetchImpl: HttpFetch,
+  signal?: AbortSignalLike,
+  answerTimeoutMs?: number,
+): Promise<PackDownloadPlan> {
   const answer = await readHubTree(pack, hub, fetchImpl, signal, answerTimeoutMs);
   const plan = planDownload(pack, answer.tree, dtypes);
   if ('missing' in plan) {
-    throw new PackDownloadError('not-found', `${hub} has no file ${plan.missing} in ${pack.repo}, so ${pack.name} cannot be downloaded from it. Check the hub address in Settings (a mirror must hold the whole repo).`);
+    throw new PackDownloadError(
+      'not-found',
+      `${hub} has no file ${plan.missing} in ${pack.repo}, so ${pack.name} cannot be downloaded from it. Check the hub address in Settings (a mirror must hold the whole repo).`,
+    );
   }
   return answer.tree ? plan : { ...plan, unlisted: answer.unlisted };
 }
@@ -254,7 +297,8 @@ export async function continuePackDownload(state: PackDownloadState, options: Do
     if (options.signal?.aborted) throw pausedError();
     const before = await store.storedBytes(state.packId, file.path);
     const loadedBefore = packLoaded - before;
-    const onBytes = (loaded: number) => options.onProgress?.({ file: file.path, loaded, total: file.bytes, packLoaded: loadedBefore + loaded, packTotal: packSize(state) });
+    const onBytes = (loaded: number) =>
+      options.onProgress?.({ file: file.path, loaded, total: file.bytes, packLoaded: loadedBefore + loaded, packTotal: packSize(state) });
     await downloadFile(state, file, before, options, onBytes);
     await verifyFile(state, file, store);
     file.done = true;
@@ -267,7 +311,13 @@ export async function continuePackDownload(state: PackDownloadState, options: Do
   return state;
 }
 
-async function downloadFile(state: PackDownloadState, file: StoredFileState, have: number, options: DownloadOptions, onBytes: (loaded: number) => void): Promise<void> {
+async function downloadFile(
+  state: PackDownloadState,
+  file: StoredFileState,
+  have: number,
+  options: DownloadOptions,
+  onBytes: (loaded: number) => void,
+): Promise<void> {
   const { store, signal } = options;
   const url = hubFileUrl(state.hub, state, file.path);
   if (file.bytes !== null && have === file.bytes) return; // all bytes arrived before a reload; only the check is left
@@ -281,17 +331,27 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
     return;
   }
   if (response.status === 404) {
-    throw new PackDownloadError('not-found', `${hostOf(url)} has no file ${file.path} in ${state.repo} (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`);
+    throw new PackDownloadError(
+      'not-found',
+      `${hostOf(url)} has no file ${file.path} in ${state.repo} (HTTP 404). Check the hub address in Settings: a mirror must hold the whole repo.`,
+    );
   }
   if (!response.ok) throw new PackDownloadError('http', `${hostOf(url)} answered HTTP ${response.status} for ${file.path}. Try again later; ${RESUME_ADVICE}`);
   const resumed = response.status === 206;
   // A server that ignores Range sends the whole file again: start it over rather than append it twice.
   const keep = resumed ? have : 0;
   const host = hostOf(url);
-  const refusal = (why: string) => new PackDownloadError('refused', `${host} answered ${file.path} with ${why}: this address does not serve the pack's files. Check the hub address in Settings.`);
+  const refusal = (why: string) =>
+    new PackDownloadError(
+      'refused',
+      `${host} answered ${file.path} with ${why}: this address does not serve the pack's files. Check the hub address in Settings.`,
+    );
   const refusedType = refusedContentType(file.path, response.headers.get('content-type'));
   if (refusedType) {
-    await response.body?.getReader().cancel().catch(() => undefined);
+    await response.body
+      ?.getReader()
+      .cancel()
+      .catch(() => undefined);
     throw refusal(refusedType);
   }
   const length = response.headers.get('content-length');
@@ -300,14 +360,23 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
   const listed = file.bytes !== null;
   const cap = unlistedFileLimit(state, file.path, options.unlistedFileCapBytes);
   if (!listed && announced !== null && announced > cap) {
-    await response.body?.getReader().cancel().catch(() => undefined);
-    throw new PackDownloadError('refused', `${host} announces ${file.path} as ${formatBytes(announced)}, more than any file of this pack can have (${formatBytes(cap)}), so it was not downloaded. Check the hub address in Settings.`);
+    await response.body
+      ?.getReader()
+      .cancel()
+      .catch(() => undefined);
+    throw new PackDownloadError(
+      'refused',
+      `${host} announces ${file.path} as ${formatBytes(announced)}, more than any file of this pack can have (${formatBytes(cap)}), so it was not downloaded. Check the hub address in Settings.`,
+    );
   }
   if (file.bytes === null && announced !== null) {
     file.bytes = announced;
     await store.writeState(state);
   } else if (file.bytes !== null && announced !== null && announced !== file.bytes) {
-    throw new PackDownloadError('mismatch', `${file.path} from ${host} is ${formatBytes(announced)}, but the hub lists it as ${formatBytes(file.bytes)}. The mirror holds another version of the pack; check the hub address in Settings.`);
+    throw new PackDownloadError(
+      'mismatch',
+      `${file.path} from ${host} is ${formatBytes(announced)}, but the hub lists it as ${formatBytes(file.bytes)}. The mirror holds another version of the pack; check the hub address in Settings.`,
+    );
   }
   // Bytes past the limit are never written: the size listed (or announced), else the cap; decoded bytes count, so a gzip cannot inflate past it.
   const limit = file.bytes ?? cap;
@@ -335,7 +404,11 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
         chunk = await reader.read();
       } catch (error) {
         if (signal?.aborted) throw pausedError();
-        throw new PackDownloadError('interrupted', `The download of ${file.path} broke off after ${formatBytes(loaded)}${file.bytes ? ` of ${formatBytes(file.bytes)}` : ''} (${errorMessage(error)}). ${RESUME_ADVICE}`, { cause: error });
+        throw new PackDownloadError(
+          'interrupted',
+          `The download of ${file.path} broke off after ${formatBytes(loaded)}${file.bytes ? ` of ${formatBytes(file.bytes)}` : ''} (${errorMessage(error)}). ${RESUME_ADVICE}`,
+          { cause: error },
+        );
       }
       if (chunk.done) break;
       const value = chunk.value!;
@@ -370,7 +443,10 @@ async function downloadFile(state: PackDownloadState, file: StoredFileState, hav
     throw stop;
   }
   if (file.bytes !== null && loaded < file.bytes) {
-    throw new PackDownloadError('interrupted', `The download of ${file.path} broke off after ${formatBytes(loaded)} of ${formatBytes(file.bytes)}. ${RESUME_ADVICE}`);
+    throw new PackDownloadError(
+      'interrupted',
+      `The download of ${file.path} broke off after ${formatBytes(loaded)} of ${formatBytes(file.bytes)}. ${RESUME_ADVICE}`,
+    );
   }
   if (file.bytes === null) file.bytes = loaded;
 }
@@ -379,7 +455,11 @@ function storageError(error: unknown, state: PackDownloadState): PackDownloadErr
   if (error instanceof PackDownloadError) return error;
   if (isQuotaError(error)) {
     const total = packSize(state);
-    return new PackDownloadError('quota', `This browser ran out of storage space for ${state.packId}${total ? ` (${formatBytes(total)} in all)` : ''}. Delete stored packs or datasets in Settings, or free disk space, then Resume.`, { cause: error });
+    return new PackDownloadError(
+      'quota',
+      `This browser ran out of storage space for ${state.packId}${total ? ` (${formatBytes(total)} in all)` : ''}. Delete stored packs or datasets in Settings, or free disk space, then Resume.`,
+      { cause: error },
+    );
   }
   return new PackDownloadError('interrupted', `The downloaded bytes could not be stored (${errorMessage(error)}). ${RESUME_ADVICE}`, { cause: error });
 }
@@ -388,12 +468,18 @@ async function verifyFile(state: PackDownloadState, file: StoredFileState, store
   const stored = await store.storedBytes(state.packId, file.path);
   if (file.bytes !== null && stored !== file.bytes) {
     await store.removeFile(state.packId, file.path);
-    throw new PackDownloadError('mismatch', `${file.path} arrived with ${formatBytes(stored)} instead of ${formatBytes(file.bytes)}, so it was deleted. Resume downloads it again.`);
+    throw new PackDownloadError(
+      'mismatch',
+      `${file.path} arrived with ${formatBytes(stored)} instead of ${formatBytes(file.bytes)}, so it was deleted. Resume downloads it again.`,
+    );
   }
   if (!file.sha256) return;
   const digest = toHex(await crypto.subtle.digest('SHA-256', await store.readFile(state.packId, file.path)));
   if (digest !== file.sha256) {
     await store.removeFile(state.packId, file.path);
-    throw new PackDownloadError('mismatch', `${file.path} arrived damaged (its SHA-256 is not the one the hub lists), so it was deleted. Resume downloads it again; if it happens again, the mirror's copy is damaged.`);
+    throw new PackDownloadError(
+      'mismatch',
+      `${file.path} arrived damaged (its SHA-256 is not the one the hub lists), so it was deleted. Resume downloads it again; if it happens again, the mirror's copy is damaged.`,
+    );
   }
 }

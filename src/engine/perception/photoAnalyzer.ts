@@ -40,11 +40,21 @@ export interface PhotoTimings {
 
 /** The description of a photo from its detections and its caption. */
 export function photoDescription(detections: DetectionResult, caption: GroundedCaption, confirmedByVote: boolean): PhotoDescription {
-  return { caption: caption.text, confident: caption.confident, hedged: caption.hedged, confirmedByVote, mainObject: caption.mentioned[0]?.label ?? null, detections };
+  return {
+    caption: caption.text,
+    confident: caption.confident,
+    hedged: caption.hedged,
+    confirmedByVote,
+    mainObject: caption.mentioned[0]?.label ?? null,
+    detections,
+  };
 }
 
 /** Detection, then the grounded caption of what was found (without the image tower's vote). */
-export async function describePhoto(detector: PhotoDetector, image: RgbaImage): Promise<{ description: PhotoDescription; detectMs: number; captionMs: number }> {
+export async function describePhoto(
+  detector: PhotoDetector,
+  image: RgbaImage,
+): Promise<{ description: PhotoDescription; detectMs: number; captionMs: number }> {
   const start = nowMs();
   const { timings: _, ...detections } = await detector.detect(image);
   const detected = nowMs();

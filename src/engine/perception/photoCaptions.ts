@@ -94,7 +94,13 @@ export function groundedPhotoCaption(imageId: string, description: PhotoDescript
       detections: shownDetections(description.detections),
       ...(description.confident && description.mainObject ? { mainObject: description.mainObject } : {}),
     },
-    retrievalText: groundedRetrievalText({ text: description.caption, confident: description.confident, hedged: description.hedged, mentioned: [], scene: null }),
+    retrievalText: groundedRetrievalText({
+      text: description.caption,
+      confident: description.confident,
+      hedged: description.hedged,
+      mentioned: [],
+      scene: null,
+    }),
   };
 }
 
@@ -105,7 +111,13 @@ export function groundedPhotoCaption(imageId: string, description: PhotoDescript
 export function modelPhotoCaption(captioned: CaptionedPhoto, text: string): CaptionedPhoto {
   const { caption } = captioned;
   return {
-    caption: { ...caption, text, source: 'captioner', confident: true, replaced: { text: caption.text, source: caption.source === 'captioner' ? 'grounded' : caption.source } },
+    caption: {
+      ...caption,
+      text,
+      source: 'captioner',
+      confident: true,
+      replaced: { text: caption.text, source: caption.source === 'captioner' ? 'grounded' : caption.source },
+    },
     retrievalText: text,
   };
 }

@@ -11,7 +11,8 @@ export const ZERO_SHOT_PROMPTS: readonly string[] = COCO_CLASSES.map((label) => 
  * 2021, §3.1.2), used as a rank so no temperature has to be chosen. Ties keep class order.
  */
 export function zeroShotRanks(imageEmbedding: Float32Array, promptEmbeddings: readonly Float32Array[]): Map<string, number> {
-  if (promptEmbeddings.length !== COCO_CLASSES.length) throw new Error(`zeroShotRanks: ${COCO_CLASSES.length} prompt embeddings are needed, not ${promptEmbeddings.length}.`);
+  if (promptEmbeddings.length !== COCO_CLASSES.length)
+    throw new Error(`zeroShotRanks: ${COCO_CLASSES.length} prompt embeddings are needed, not ${promptEmbeddings.length}.`);
   const image = l2Normalize(imageEmbedding);
   const order = promptEmbeddings
     .map((prompt, index) => ({ index, cosine: dot(image, l2Normalize(prompt)) }))

@@ -3,7 +3,17 @@ import type { ChatEncoder } from '../response/chatEncoder';
 import type { StoredContexts } from '../response/chatRanking';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 import type { EmbeddingMatrix } from '../retrieval/vectors';
-import { type EmbeddingCache, type PoolBuildProgress, type PoolBuildStats, type PoolEmbeddingsFile, decodeRows, embedPool, encodeRows, rowKeysHash, textContentKey } from './poolEmbeddings';
+import {
+  type EmbeddingCache,
+  type PoolBuildProgress,
+  type PoolBuildStats,
+  type PoolEmbeddingsFile,
+  decodeRows,
+  embedPool,
+  encodeRows,
+  rowKeysHash,
+  textContentKey,
+} from './poolEmbeddings';
 
 /**
  * The conversational encoder's side of a candidate pool: a key per text and per image (of its label),
@@ -88,7 +98,13 @@ export interface StoredContextsFile {
 }
 
 /** The file of `vectors` (one context a row) answered by the pool texts of `responseRows`. */
-export function serializeStoredContexts(encoder: ChatEncoder, vectors: Float32Array, responseRows: readonly number[], poolTexts: readonly string[], source: string): StoredContextsFile {
+export function serializeStoredContexts(
+  encoder: ChatEncoder,
+  vectors: Float32Array,
+  responseRows: readonly number[],
+  poolTexts: readonly string[],
+  source: string,
+): StoredContextsFile {
   const dim = encoder.config.dim;
   const n = responseRows.length;
   const rows = encodeRows(vectors, n, dim, 'int8').bytes;
@@ -118,7 +134,17 @@ export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, locati
   const n = m['contexts'] as number;
   const expected = n * (dim as number) + n * 4 + n * 4;
   if (bytes.byteLength !== expected) bad(`holds ${bytes.byteLength} bytes, but ${n} contexts of ${String(dim)} (int8, with their responses) need ${expected}.`);
-  return { meta: { version: 2, encoderFingerprint: m['encoderFingerprint'] as string, dim: dim as number, contexts: n, poolTexts: m['poolTexts'] as string, source: typeof m['source'] === 'string' ? m['source'] : '' }, bytes };
+  return {
+    meta: {
+      version: 2,
+      encoderFingerprint: m['encoderFingerprint'] as string,
+      dim: dim as number,
+      contexts: n,
+      poolTexts: m['poolTexts'] as string,
+      source: typeof m['source'] === 'string' ? m['source'] : '',
+    },
+    bytes,
+  };
 }
 
 /**

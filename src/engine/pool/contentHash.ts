@@ -19,7 +19,8 @@ function finish(a: number, b: number, length: number): string {
 
 /** 16 hex digits over the UTF-16 code units of a string. */
 export function hashText(text: string): string {
-  let a = 0x811c9dc5, b = 0x01000193;
+  let a = 0x811c9dc5,
+    b = 0x01000193;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     a = mix(a, c, 0x9e3779b1);
@@ -30,7 +31,8 @@ export function hashText(text: string): string {
 
 /** 16 hex digits over bytes, four at a time (an ONNX file of 150 MB hashes in well under a second). */
 export function hashBytes(bytes: Uint8Array): string {
-  let a = 0x811c9dc5, b = 0x01000193;
+  let a = 0x811c9dc5,
+    b = 0x01000193;
   const words = Math.floor(bytes.length / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < words; i++) {

@@ -42,7 +42,8 @@ export async function shippedDeppImageKeys(
   const { meta } = file;
   if (meta.packFingerprint !== deppKeysFingerprint(expected.clipFingerprint)) return { keys: null, reason: 'it was made for another version of the pack' };
   const compact = meta.compact;
-  if (!compact || compact.texts !== 0 || compact.images !== expected.imageKeys.length || compact.keysHash !== rowKeysHash([], expected.imageKeys)) return { keys: null, reason: "its images are not the pool's" };
+  if (!compact || compact.texts !== 0 || compact.images !== expected.imageKeys.length || compact.keysHash !== rowKeysHash([], expected.imageKeys))
+    return { keys: null, reason: "its images are not the pool's" };
   if (meta.dim !== expected.heads.keyDim) return { keys: null, reason: `its keys have ${meta.dim} values, the heads' ${expected.heads.keyDim}` };
   const rows = expected.imageKeys.length;
   const keys: EmbeddingMatrix = { data: file.data.subarray(0, rows * meta.dim), rows, dim: meta.dim };

@@ -175,11 +175,23 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
   if (pre && pre.meta.packFingerprint === encoder.fingerprint) {
     const { dim, compact } = pre.meta;
     // A compact file holds this pool's rows in its order, or none of them.
-    const keys = compact ? (compact.keysHash === rowKeysHash(textKeys, imageKeys) ? [...textKeys, ...imageKeys] : []) : [...pre.meta.textKeys, ...pre.meta.imageKeys];
+    const keys = compact
+      ? compact.keysHash === rowKeysHash(textKeys, imageKeys)
+        ? [...textKeys, ...imageKeys]
+        : []
+      : [...pre.meta.textKeys, ...pre.meta.imageKeys];
     keys.forEach((key, row) => fileRows.set(key, pre.data.subarray(row * dim, (row + 1) * dim)));
   }
 
-  const fill = async <I>(phase: PoolBuildProgress['phase'], items: readonly I[], keys: readonly string[], batchSize: number, encode: (batch: I[]) => Promise<Float32Array[]>, deferRows: boolean | DeferredRows | undefined, pending: Set<number>) => {
+  const fill = async <I>(
+    phase: PoolBuildProgress['phase'],
+    items: readonly I[],
+    keys: readonly string[],
+    batchSize: number,
+    encode: (batch: I[]) => Promise<Float32Array[]>,
+    deferRows: boolean | DeferredRows | undefined,
+    pending: Set<number>,
+  ) => {
     const defer = deferRows !== undefined && deferRows !== false;
     const rows: (Float32Array | undefined)[] = keys.map((k) => fileRows.get(k));
     stats.fromFile += rows.filter(Boolean).length;
@@ -221,8 +233,24 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
     return ScoreMatrix.fromRows(rows as Float32Array[]);
   };
 
-  const textMatrix = await fill('texts', texts, textKeys, options.batchSize ?? 32, (batch) => encoder.encodeTexts(batch.map((t) => t.text)), options.deferTexts, pendingTexts);
-  const imageMatrix = await fill('images', images, imageKeys, options.imageBatchSize ?? 8, async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))), options.deferImages, pendingImages);
+  const textMatrix = await fill(
+    'texts',
+    texts,
+    textKeys,
+    options.batchSize ?? 32,
+    (batch) => encoder.encodeTexts(batch.map((t) => t.text)),
+    options.deferTexts,
+    pendingTexts,
+  );
+  const imageMatrix = await fill(
+    'images',
+    images,
+    imageKeys,
+    options.imageBatchSize ?? 8,
+    async (batch) => encoder.encodeImages(await Promise.all(batch.map(options.loadImage))),
+    options.deferImages,
+    pendingImages,
+  );
   stats.ms = nowMs() - start;
   return { texts, images, textMatrix, imageMatrix, textKeys, imageKeys, stats, pendingTexts, pendingImages };
 }
@@ -271,7 +299,8 @@ export async function completeDeferredRows<T extends PoolTextItem, M extends Poo
 ): Promise<void> {
   const textTotal = Math.max(1, pool.pendingTexts.size);
   const imageTotal = Math.max(1, pool.pendingImages.size);
-  if (pool.pendingImages.size > 0 && !options.loadImage) throw new EngineError('invalid-input', 'completeDeferredRows: image rows are pending and no loadImage was given.');
+  if (pool.pendingImages.size > 0 && !options.loadImage)
+    throw new EngineError('invalid-input', 'completeDeferredRows: image rows are pending and no loadImage was given.');
   const store = async (matrix: EmbeddingMatrix, pending: Set<number>, keys: readonly string[], batch: number[], embedded: Float32Array[]) => {
     batch.forEach((r, j) => {
       matrix.data.set(embedded[j]!, r * matrix.dim);
@@ -367,7 +396,11 @@ export function serializePoolEmbeddings(
   const rows = pool.textKeys.length + pool.imageKeys.length;
   const { bytes, decoded } = encodeRows(data, rows, dim, encoding);
   const keys = options.compact
-    ? { textKeys: [], imageKeys: [], compact: { texts: pool.textKeys.length, images: pool.imageKeys.length, keysHash: rowKeysHash(pool.textKeys, pool.imageKeys) } }
+    ? {
+        textKeys: [],
+        imageKeys: [],
+        compact: { texts: pool.textKeys.length, images: pool.imageKeys.length, keysHash: rowKeysHash(pool.textKeys, pool.imageKeys) },
+      }
     : { textKeys: pool.textKeys, imageKeys: pool.imageKeys };
   return { meta: { version: 2, encoding, packId, packFingerprint: fingerprint, dim, ...keys }, data: decoded, bytes };
 }
@@ -388,7 +421,12 @@ export function parsePoolEmbeddings(metaJson: unknown, bytes: Uint8Array, locati
   if (typeof dim !== 'number' || !Number.isInteger(dim) || dim <= 0 || dim > 4096) bad('has no valid "dim".');
   const compactJson = m['compact'] as Record<string, unknown> | undefined;
   const count = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-  const compact = compactJson === undefined ? undefined : count(compactJson['texts']) && count(compactJson['images']) && typeof compactJson['keysHash'] === 'string' ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] as string } : bad('has a "compact" that is not {"texts", "images", "keysHash"}.');
+  const compact =
+    compactJson === undefined
+      ? undefined
+      : count(compactJson['texts']) && count(compactJson['images']) && typeof compactJson['keysHash'] === 'string'
+        ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] as string }
+        : bad('has a "compact" that is not {"texts", "images", "keysHash"}.');
   if (!compact && (!isKeys(m['textKeys']) || !isKeys(m['imageKeys']))) bad('lacks "textKeys" or "imageKeys".');
   const meta: PoolEmbeddingsMeta = {
     version: m['version'] as 1 | 2,

@@ -55,7 +55,13 @@ export class LexicalIndex {
    * frequencies, so a split's statistics can come from its train part only. Pass CorpusStats to
    * index many candidate sets against one corpus without counting it again.
    */
-  static build(method: LexicalMethod, candidates: readonly string[], idf: readonly string[] | CorpusStats = candidates, options: LexicalOptions = {}, tokens?: readonly (readonly string[])[]): LexicalIndex {
+  static build(
+    method: LexicalMethod,
+    candidates: readonly string[],
+    idf: readonly string[] | CorpusStats = candidates,
+    options: LexicalOptions = {},
+    tokens?: readonly (readonly string[])[],
+  ): LexicalIndex {
     const stats = 'df' in idf ? idf : corpusStats(idf);
     const index = new LexicalIndex(method, options.k1 ?? 2.0, options.b ?? 0.75, stats);
     const tokenized = tokens ?? candidates.map(tokenize);

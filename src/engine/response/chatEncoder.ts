@@ -32,7 +32,10 @@ export interface ChatEncoderConfig {
 
 function parseConfig(json: unknown, location: string): ChatEncoderConfig {
   const bad = (what: string): never => {
-    throw new EngineError('pack-config-invalid', `${location}chat/chat.json ${what}. Train the encoder again (npm run chat:data && npm run chat:train) or remove the chat folder.`);
+    throw new EngineError(
+      'pack-config-invalid',
+      `${location}chat/chat.json ${what}. Train the encoder again (npm run chat:data && npm run chat:train) or remove the chat folder.`,
+    );
   };
   if (typeof json !== 'object' || json === null) bad('is not an object');
   const j = json as Record<string, unknown>;
@@ -44,7 +47,14 @@ function parseConfig(json: unknown, location: string): ChatEncoderConfig {
   const training = j['training'] as ChatEncoderConfig['training'] | undefined;
   if (typeof j['tokenizer'] !== 'string') bad('has no "tokenizer"');
   if (typeof training !== 'object' || training === null) bad('has no "training"');
-  return { contextTurns: whole('contextTurns'), maxTokens: whole('maxTokens'), dim: whole('dim'), padId: whole('padId'), tokenizer: j['tokenizer'] as string, training: training! };
+  return {
+    contextTurns: whole('contextTurns'),
+    maxTokens: whole('maxTokens'),
+    dim: whole('dim'),
+    padId: whole('padId'),
+    tokenizer: j['tokenizer'] as string,
+    training: training!,
+  };
 }
 
 export class ChatEncoder {
@@ -57,19 +67,37 @@ export class ChatEncoder {
   ) {}
 
   /** Null when the pack has none; an error when it exists but cannot be used. */
-  static async load(source: PackFileSource, files: ReadonlySet<string>, tokenizer: ClipTokenizer, options: { onProgress?: (progress: FileProgress) => void } = {}): Promise<ChatEncoder | null> {
+  static async load(
+    source: PackFileSource,
+    files: ReadonlySet<string>,
+    tokenizer: ClipTokenizer,
+    options: { onProgress?: (progress: FileProgress) => void } = {},
+  ): Promise<ChatEncoder | null> {
     if (!files.has(CHAT_ENCODER_FILES[0])) return null;
-    for (const f of CHAT_ENCODER_FILES) if (!files.has(f)) throw new EngineError('pack-file-missing', `${source.location}${f} is missing, so the conversational encoder cannot be used. Train it again (npm run chat:train) or remove the chat folder.`);
+    for (const f of CHAT_ENCODER_FILES)
+      if (!files.has(f))
+        throw new EngineError(
+          'pack-file-missing',
+          `${source.location}${f} is missing, so the conversational encoder cannot be used. Train it again (npm run chat:train) or remove the chat folder.`,
+        );
     const json = await readPackJson(source, 'chat/chat.json');
     const config = parseConfig(json, source.location);
-    if (config.tokenizer !== tokenizer.fingerprint) throw new EngineError('pack-config-invalid', `The conversational encoder in ${source.location}chat/ was trained with another tokenizer than this pack's. Train it again (npm run chat:data && npm run chat:train).`);
+    if (config.tokenizer !== tokenizer.fingerprint)
+      throw new EngineError(
+        'pack-config-invalid',
+        `The conversational encoder in ${source.location}chat/ was trained with another tokenizer than this pack's. Train it again (npm run chat:data && npm run chat:train).`,
+      );
     const bytes = await source.readBytes('chat/chat_encoder.onnx', options.onProgress);
     let session: OrtSession;
     try {
       // One pass per reply over a few hundred tokens: WASM, where it needs no GPU start and no transfer.
       session = await createOrtSession(bytes, 'wasm');
     } catch (cause) {
-      throw new EngineError('pack-file-corrupt', `${source.location}chat/chat_encoder.onnx could not be loaded (${errorMessage(cause)}). Train the encoder again.`, { cause });
+      throw new EngineError(
+        'pack-file-corrupt',
+        `${source.location}chat/chat_encoder.onnx could not be loaded (${errorMessage(cause)}). Train the encoder again.`,
+        { cause },
+      );
     }
     const { reference: _, ...settings } = json as Record<string, unknown>;
     return new ChatEncoder(config, session, tokenizer, hashText(`${hashBytes(bytes)}\n${JSON.stringify(settings)}`));
@@ -89,7 +117,10 @@ export class ChatEncoder {
 
   private async run(contextTurns: readonly string[], responses: readonly (readonly number[])[]): Promise<{ query: Float32Array; keys: Float32Array }> {
     const turns = this.config.contextTurns;
-    const latestFirst = contextTurns.slice(-turns).reverse().map((t) => this.tokens(t));
+    const latestFirst = contextTurns
+      .slice(-turns)
+      .reverse()
+      .map((t) => this.tokens(t));
     const context = this.padded(latestFirst, turns);
     const present = Float32Array.from({ length: turns }, (_, i) => (i < latestFirst.length ? 1 : 0));
     const response = this.padded(responses.length > 0 ? responses : [[]], Math.max(1, responses.length));
@@ -98,8 +129,10 @@ export class ChatEncoder {
       context_present: new ort.Tensor('float32', present, [turns]),
       response_ids: new ort.Tensor('int64', response.ids, [Math.max(1, responses.length), response.width]),
     });
-    const query = out['query'], keys = out['keys'];
-    if (!(query?.data instanceof Float32Array) || !(keys?.data instanceof Float32Array)) throw new EngineError('pack-file-corrupt', 'The conversational encoder gave no float "query" and "keys". Train it again.');
+    const query = out['query'],
+      keys = out['keys'];
+    if (!(query?.data instanceof Float32Array) || !(keys?.data instanceof Float32Array))
+      throw new EngineError('pack-file-corrupt', 'The conversational encoder gave no float "query" and "keys". Train it again.');
     return { query: query.data, keys: keys.data };
   }
 
@@ -157,16 +190,22 @@ export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<
     throw new EngineError('pack-config-invalid', `${source.location}${CHAT_FUSION_FILE} ${what}. Learn it again (npm run chat:fuse) or remove it.`);
   };
   if (json.version !== 1) bad(`is version ${JSON.stringify(json.version)}, and this app reads version 1`);
-  const weights = (w: unknown, n: number, what: string) => (Array.isArray(w) && w.length === n && w.every((x) => typeof x === 'number' && x >= 0) ? (w as number[]) : bad(`has no ${n} weights for ${what}`));
+  const weights = (w: unknown, n: number, what: string) =>
+    Array.isArray(w) && w.length === n && w.every((x) => typeof x === 'number' && x >= 0) ? (w as number[]) : bad(`has no ${n} weights for ${what}`);
   const cm = json.contextMatch;
   if (!cm || !(cm.neighbours > 0) || !(cm.temperature > 0)) bad('has no valid "contextMatch"');
   weights(json.text?.immediate?.weights, 3, 'the text parts (immediate)');
   weights(json.text?.history?.weights, 3, 'the text parts (history)');
   weights(json.page?.weights, 3, "the page's text parts");
-  for (const [what, part] of [['the text parts (immediate)', json.text!.immediate], ['the text parts (history)', json.text!.history], ["the page's text parts", json.page!]] as const) {
+  for (const [what, part] of [
+    ['the text parts (immediate)', json.text!.immediate],
+    ['the text parts (history)', json.text!.history],
+    ["the page's text parts", json.page!],
+  ] as const) {
     if (part.bm25Turns !== 1 && part.bm25Turns !== null) bad(`has no "bm25Turns" (1 or null) for ${what}`);
   }
-  if (typeof json.learnedOn?.text !== 'string' || typeof json.learnedOn.page !== 'string' || typeof json.learnedOn.image !== 'string') bad('does not say where its weights were learned ("learnedOn")');
+  if (typeof json.learnedOn?.text !== 'string' || typeof json.learnedOn.page !== 'string' || typeof json.learnedOn.image !== 'string')
+    bad('does not say where its weights were learned ("learnedOn")');
   weights(json.image?.weights, 3, 'the image parts');
   return json as ChatFusion;
 }

@@ -46,7 +46,12 @@ export const UNDESCRIBED_PHOTO_TEXT = 'a photo';
 export function chatContextTurns(state: ResponseState, turns = Infinity): string[] {
   return state.turns
     .slice(Math.max(0, state.turns.length - turns))
-    .map((t) => t.elements.map((e) => (e.kind === 'image' && e.text.trim() === '' ? UNDESCRIBED_PHOTO_TEXT : e.text.trim())).filter((text) => text !== '').join(' '))
+    .map((t) =>
+      t.elements
+        .map((e) => (e.kind === 'image' && e.text.trim() === '' ? UNDESCRIBED_PHOTO_TEXT : e.text.trim()))
+        .filter((text) => text !== '')
+        .join(' '),
+    )
     .filter((text) => text !== '');
 }
 
@@ -77,7 +82,13 @@ export function nearestContexts(query: Float32Array, contexts: StoredContexts, c
  * is to what was said after contexts like this one, so the responses themselves rank first and
  * texts like them follow. `near` may hold the nearest contexts already found (at least `neighbours`).
  */
-export function contextMatchQuery(query: Float32Array, contexts: StoredContexts, responseKeys: Int8Matrix, settings: ContextMatchSettings, near = nearestContexts(query, contexts, settings.neighbours)): Float32Array {
+export function contextMatchQuery(
+  query: Float32Array,
+  contexts: StoredContexts,
+  responseKeys: Int8Matrix,
+  settings: ContextMatchSettings,
+  near = nearestContexts(query, contexts, settings.neighbours),
+): Float32Array {
   const used = near.slice(0, settings.neighbours);
   if (used.length === 0) throw new EngineError('invalid-input', 'There are no stored contexts to match.');
   const top = used[0]!.score;
@@ -152,7 +163,11 @@ export class ContextMatchRanker extends KeySpaceRanker {
   private readonly contexts: StoredContexts;
   constructor(chat: ChatPool, turns = Infinity) {
     super(chat);
-    if (!chat.contexts) throw new EngineError('invalid-input', 'Context match needs the stored contexts of the pool, which this pool does not have. Choose another method in Settings.');
+    if (!chat.contexts)
+      throw new EngineError(
+        'invalid-input',
+        'Context match needs the stored contexts of the pool, which this pool does not have. Choose another method in Settings.',
+      );
     this.contexts = chat.contexts;
     this.memo = new QueryMemo(chat.encoder, turns);
   }

@@ -25,7 +25,11 @@ export interface InvitationOptions {
 
 /** The response turns of a train split (every turn after the first), as ImageInvitations.learn reads them. */
 export function trainResponses(train: readonly DialogueRecord[]): TrainResponse[] {
-  return train.flatMap((r) => r.turns.slice(1).map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') })));
+  return train.flatMap((r) =>
+    r.turns
+      .slice(1)
+      .map((t) => ({ texts: t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), hasImage: t.elements.some((e) => e.kind === 'media') })),
+  );
 }
 
 /**
@@ -108,7 +112,12 @@ export class ImageInvitations {
 
 /** Lower-case words (letters, digits, apostrophes), as the phrases are counted. */
 function words(text: string): string[] {
-  return text.toLowerCase().replace(/\u2019/g, "'").match(/[a-z0-9']+/g) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/\u2019/g, "'")
+      .match(/[a-z0-9']+/g) ?? []
+  );
 }
 
 function phrasesOf(w: readonly string[]): string[] {

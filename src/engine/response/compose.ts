@@ -26,10 +26,12 @@ export class MajorityIntent implements IntentModel {
         row[j < response.length ? INTENTS.indexOf(response[j]!) : 2]!++;
       }
     }
-    return new MajorityIntent(counts.map((c) => {
-      const n = c[0]! + c[1]! + c[2]!;
-      return [c[0]! / n, c[1]! / n, c[2]! / n] as const;
-    }));
+    return new MajorityIntent(
+      counts.map((c) => {
+        const n = c[0]! + c[1]! + c[2]!;
+        return [c[0]! / n, c[1]! / n, c[2]! / n] as const;
+      }),
+    );
   }
 
   async predict(state: ResponseState): Promise<IntentProbabilities> {
@@ -106,7 +108,13 @@ export function poolElement(pool: CandidatePool, kind: Modality, index: number):
  * yet takes an image next, whatever the intent module says, even past maxElements by that one image:
  * a reply never promises a picture it does not show.
  */
-export async function composeResponse(turns: readonly ContextTurn[], pool: CandidatePool, intent: IntentModel, ranker: Ranker, options: ComposeOptions = {}): Promise<ComposedResponse> {
+export async function composeResponse(
+  turns: readonly ContextTurn[],
+  pool: CandidatePool,
+  intent: IntentModel,
+  ranker: Ranker,
+  options: ComposeOptions = {},
+): Promise<ComposedResponse> {
   const start = nowMs();
   const maxElements = options.maxElements ?? 4;
   const topN = options.topN ?? 10;
@@ -114,9 +122,11 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
   const partial: ContextElement[] = [];
   const elements: ComposedElement[] = [];
   const steps: ComposeStep[] = [];
-  let intentMs = 0, rankMs = 0;
+  let intentMs = 0,
+    rankMs = 0;
   const invitations = options.invitations;
-  const owesImage = () => invitations !== undefined && !partial.some((e) => e.kind === 'image') && partial.some((e) => e.kind === 'text' && invitations.invites(e.text));
+  const owesImage = () =>
+    invitations !== undefined && !partial.some((e) => e.kind === 'image') && partial.some((e) => e.kind === 'text' && invitations.invites(e.text));
   const take = async (kind: Modality, best: ScoredIndex) => {
     used[kind].add(best.index);
     elements.push({ kind, index: best.index, score: best.score });
@@ -144,10 +154,24 @@ export async function composeResponse(turns: readonly ContextTurn[], pool: Candi
     intentMs += t1 - t0;
     rankMs += t2 - t1;
     if (withPicture) {
-      steps.push({ probabilities, intent: 'text', forcedBy: 'request', candidates: [withPicture, ...texts.filter((c) => c !== withPicture)].slice(0, topN), intentMs: t1 - t0, rankMs: t2 - t1 });
+      steps.push({
+        probabilities,
+        intent: 'text',
+        forcedBy: 'request',
+        candidates: [withPicture, ...texts.filter((c) => c !== withPicture)].slice(0, topN),
+        intentMs: t1 - t0,
+        rankMs: t2 - t1,
+      });
       await take('text', withPicture);
     }
-    steps.push({ probabilities: await intent.predict({ turns, partial }), intent: 'image', forcedBy: 'request', candidates: request.images.slice(0, topN), intentMs: 0, rankMs: 0 });
+    steps.push({
+      probabilities: await intent.predict({ turns, partial }),
+      intent: 'image',
+      forcedBy: 'request',
+      candidates: request.images.slice(0, topN),
+      intentMs: 0,
+      rankMs: 0,
+    });
     await take('image', request.images[0]);
     steps.push({ probabilities: await intent.predict({ turns, partial }), intent: 'stop', forcedBy: 'request', candidates: [], intentMs: 0, rankMs: 0 });
     return { elements, steps, timings: { intentMs, rankMs, totalMs: nowMs() - start } };

@@ -1,5 +1,15 @@
 import type { DialogueRecord } from '../datasets/mmdialog';
-import { type IntentF1, type MmRelevance, type RankSummary, type RankedElement, type TargetRank, intentF1, mmRelevance, rankAmong, summarizeRanks } from '../metrics/dialogMetrics';
+import {
+  type IntentF1,
+  type MmRelevance,
+  type RankSummary,
+  type RankedElement,
+  type TargetRank,
+  intentF1,
+  mmRelevance,
+  rankAmong,
+  summarizeRanks,
+} from '../metrics/dialogMetrics';
 import { coherenceShare } from './coherence';
 import { type IntentModel, chooseIntent } from './compose';
 import type { Ranker } from './rankers';
@@ -59,10 +69,21 @@ export interface RecallSetup {
  * evaluateDialogs, shared with the page): MM-Relevance (eqs. 2-3) and Intent F1 (eq. 1) compare the
  * two; with a RecallSetup, each element of R is ranked given the context and R's earlier elements.
  */
-export async function scoreResponse(context: readonly ContextTurn[], predicted: readonly ContextElement[], reference: readonly ContextElement[], recall?: RecallSetup): Promise<ResponseScore> {
+export async function scoreResponse(
+  context: readonly ContextTurn[],
+  predicted: readonly ContextElement[],
+  reference: readonly ContextElement[],
+  recall?: RecallSetup,
+): Promise<ResponseScore> {
   const score: ResponseScore = {
-    mmRelevance: mmRelevance(predicted.map((e) => e.embedding), reference.map((e) => e.embedding)),
-    intentF1: intentF1(predicted.map((e) => e.kind), reference.map((e) => e.kind)),
+    mmRelevance: mmRelevance(
+      predicted.map((e) => e.embedding),
+      reference.map((e) => e.embedding),
+    ),
+    intentF1: intentF1(
+      predicted.map((e) => e.kind),
+      reference.map((e) => e.kind),
+    ),
     ranks: [],
   };
   if (!recall) return score;
@@ -84,8 +105,14 @@ export async function scoreResponse(context: readonly ContextTurn[], predicted: 
 }
 
 /** Replays every response turn of every record, in order, and pools the figures as the benchmark reports them. */
-export async function evaluateDialogs(records: readonly DialogueRecord[], replayTurn: (record: DialogueRecord, turn: number) => Promise<ReplayedTurn>, onProgress?: (done: number, total: number) => void): Promise<DialogEvalResult> {
-  let responses = 0, intentSum = 0, mmSum = 0;
+export async function evaluateDialogs(
+  records: readonly DialogueRecord[],
+  replayTurn: (record: DialogueRecord, turn: number) => Promise<ReplayedTurn>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<DialogEvalResult> {
+  let responses = 0,
+    intentSum = 0,
+    mmSum = 0;
   const ranks: Record<Modality, TargetRank[]> = { text: [], image: [] };
   const wrongIntent: Record<Modality, number> = { text: 0, image: 0 };
   const responseMs: number[] = [];

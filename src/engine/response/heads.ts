@@ -62,8 +62,16 @@ function headInputs(state: ResponseState, config: HeadsConfig) {
   elements.forEach(({ e }, i) => data.set(e.embedding, i * config.dim));
   return {
     elements: new ort.Tensor('float32', data, [1, n, config.dim]),
-    modality: new ort.Tensor('int64', BigInt64Array.from(elements, ({ e }) => BigInt(e.kind === 'text' ? 0 : 1)), [1, n]),
-    segment: new ort.Tensor('int64', BigInt64Array.from(elements, ({ segment }) => BigInt(segment)), [1, n]),
+    modality: new ort.Tensor(
+      'int64',
+      BigInt64Array.from(elements, ({ e }) => BigInt(e.kind === 'text' ? 0 : 1)),
+      [1, n],
+    ),
+    segment: new ort.Tensor(
+      'int64',
+      BigInt64Array.from(elements, ({ segment }) => BigInt(segment)),
+      [1, n],
+    ),
     mask: new ort.Tensor('float32', new Float32Array(n).fill(1), [1, n]),
   };
 }
@@ -78,7 +86,8 @@ export function replyState(partial: ResponseState['partial']): number {
 
 async function output(session: OrtSession, feeds: Record<string, ort.Tensor>, name: string): Promise<Float32Array> {
   const result = (await session.run(feeds))[name];
-  if (!result || !(result.data instanceof Float32Array)) throw new EngineError('pack-file-corrupt', `The heads model has no float output "${name}". Retrain the heads.`);
+  if (!result || !(result.data instanceof Float32Array))
+    throw new EngineError('pack-file-corrupt', `The heads model has no float output "${name}". Retrain the heads.`);
   return result.data;
 }
 
@@ -94,10 +103,18 @@ export class ResponseHeads {
   /** Null when the pack has no heads; an error when they exist but do not fit this pack. */
   static async load(source: PackFileSource, files: ReadonlySet<string>, packFingerprint: string): Promise<ResponseHeads | null> {
     if (!files.has('heads/heads.json')) return null;
-    for (const f of HEADS_FILES) if (!files.has(f)) throw new EngineError('pack-file-missing', `${source.location}${f} is missing, so the trained heads cannot be used. Retrain them (npm run heads:train) or remove the heads folder.`);
+    for (const f of HEADS_FILES)
+      if (!files.has(f))
+        throw new EngineError(
+          'pack-file-missing',
+          `${source.location}${f} is missing, so the trained heads cannot be used. Retrain them (npm run heads:train) or remove the heads folder.`,
+        );
     const config = parseHeadsConfig(await readPackJson(source, 'heads/heads.json'), source.location);
     if (config.packFingerprint !== packFingerprint) {
-      throw new EngineError('pack-config-invalid', `The trained heads in ${source.location}heads/ were trained on another version of this pack's encoders. Retrain them (npm run heads:train).`);
+      throw new EngineError(
+        'pack-config-invalid',
+        `The trained heads in ${source.location}heads/ were trained on another version of this pack's encoders. Retrain them (npm run heads:train).`,
+      );
     }
     const session = async (file: string) => {
       try {
@@ -106,13 +123,22 @@ export class ResponseHeads {
         throw new EngineError('pack-file-corrupt', `${source.location}${file} could not be loaded (${errorMessage(cause)}). Retrain the heads.`, { cause });
       }
     };
-    const [intent, context, candidate] = await Promise.all([session('heads/intent.onnx'), session('heads/ranker_context.onnx'), session('heads/ranker_candidate.onnx')]);
+    const [intent, context, candidate] = await Promise.all([
+      session('heads/intent.onnx'),
+      session('heads/ranker_context.onnx'),
+      session('heads/ranker_candidate.onnx'),
+    ]);
     const maps = await source.readBytes('heads/clip_map.bin');
     const d = config.dim;
-    if (maps.byteLength !== 2 * d * d * 4) throw new EngineError('pack-file-corrupt', `${source.location}heads/clip_map.bin has ${maps.byteLength} bytes, not ${2 * d * d * 4}. Retrain the heads.`);
+    if (maps.byteLength !== 2 * d * d * 4)
+      throw new EngineError('pack-file-corrupt', `${source.location}heads/clip_map.bin has ${maps.byteLength} bytes, not ${2 * d * d * 4}. Retrain the heads.`);
     const w = new Float32Array(2 * d * d);
     new Uint8Array(w.buffer).set(maps);
-    const clipMap: ClipMapParams = { dim: d, text: { w: w.subarray(0, d * d), a: config.clipMap.text.a }, image: { w: w.subarray(d * d), a: config.clipMap.image.a } };
+    const clipMap: ClipMapParams = {
+      dim: d,
+      text: { w: w.subarray(0, d * d), a: config.clipMap.text.a },
+      image: { w: w.subarray(d * d), a: config.clipMap.image.a },
+    };
     return new ResponseHeads(config, intent, context, candidate, clipMap);
   }
 

@@ -75,7 +75,10 @@ export async function learnLocalHeads(source: LocalHeadsSource, valid: readonly 
   options.onProgress?.('Training the intent head', 0, 1);
   const trainSamples = intentSamples(train);
   const validSamples = intentSamples(valid);
-  const intent = await trainInSlices(linearIntentSteps(trainSamples, validSamples, { seed, onEpoch: ({ epoch }) => options.onProgress?.('Training the intent head', epoch, 30) }), options.yieldControl);
+  const intent = await trainInSlices(
+    linearIntentSteps(trainSamples, validSamples, { seed, onEpoch: ({ epoch }) => options.onProgress?.('Training the intent head', epoch, 30) }),
+    options.yieldControl,
+  );
   const majority = source.majority;
   let majorityRight = 0;
   for (const record of valid) {
@@ -128,10 +131,13 @@ export async function learnLocalHeads(source: LocalHeadsSource, valid: readonly 
     const validPairs = pairs(valid);
     shuffleWith(validPairs, next);
     const queries: MapQuery[] = validPairs.slice(0, options.maxValidQueries ?? 400).flatMap((p) => {
-      const negatives = modality === 'text' ? (p.record.negativeTexts ?? []).slice(0, validNegatives).map((t) => rowFor(`t:${t}`, source.textEmbedding(t))) : (p.record.negativeMediaKeys ?? []).slice(0, validNegatives).flatMap((k) => {
-            const embedding = source.imageEmbedding(k);
-            return embedding ? [rowFor(`i:${k}`, embedding)] : [];
-          });
+      const negatives =
+        modality === 'text'
+          ? (p.record.negativeTexts ?? []).slice(0, validNegatives).map((t) => rowFor(`t:${t}`, source.textEmbedding(t)))
+          : (p.record.negativeMediaKeys ?? []).slice(0, validNegatives).flatMap((k) => {
+              const embedding = source.imageEmbedding(k);
+              return embedding ? [rowFor(`i:${k}`, embedding)] : [];
+            });
       return negatives.length > 0 ? [{ x: p.x, target: rowFor(`${modality}:${p.text}`, p.y), negatives }] : [];
     });
     const items = stack(rows);
@@ -139,18 +145,41 @@ export async function learnLocalHeads(source: LocalHeadsSource, valid: readonly 
     const trained = await trainClipMapInSlices(
       { x: stack(used.map((p) => p.x)), y: stack(used.map((p) => p.y)) },
       (map) => mapRecallAmongNegatives(map, items, queries),
-      { maxEpochs: 6, patience: 2, batchSize: 64, learningRate: 1e-3, scale: 20, seed, onEpoch: ({ epoch }) => options.onProgress?.(`Training clip-map (${modality})`, epoch, 6) },
+      {
+        maxEpochs: 6,
+        patience: 2,
+        batchSize: 64,
+        learningRate: 1e-3,
+        scale: 20,
+        seed,
+        onEpoch: ({ epoch }) => options.onProgress?.(`Training clip-map (${modality})`, epoch, 6),
+      },
       options.yieldControl,
     );
     maps[modality] = { w: trained.w, a: trained.a };
-    mapFigures[modality] = { validR1: trained.validR1, zeroShotR1: trained.history[0]!.validR1, bestEpoch: trained.bestEpoch, trainPairs: used.length, validQueries: queries.length, ms: nowMs() - mapStart };
+    mapFigures[modality] = {
+      validR1: trained.validR1,
+      zeroShotR1: trained.history[0]!.validR1,
+      bestEpoch: trained.bestEpoch,
+      trainPairs: used.length,
+      validQueries: queries.length,
+      ms: nowMs() - mapStart,
+    };
   }
   const figures = intentFigures(intent.model, validSamples);
   return {
     intent: intent.model,
     clipMap: { dim: pool.textMatrix.dim, text: maps.text!, image: maps.image! },
     figures: {
-      intent: { validAccuracy: figures.accuracy, validMacroF1: figures.macroF1, majorityAccuracy: validSamples.length ? majorityRight / validSamples.length : 0, bestEpoch: intent.bestEpoch, trainSteps: trainSamples.length, validSteps: validSamples.length, ms: intentMs },
+      intent: {
+        validAccuracy: figures.accuracy,
+        validMacroF1: figures.macroF1,
+        majorityAccuracy: validSamples.length ? majorityRight / validSamples.length : 0,
+        bestEpoch: intent.bestEpoch,
+        trainSteps: trainSamples.length,
+        validSteps: validSamples.length,
+        ms: intentMs,
+      },
       clipMap: { text: mapFigures.text!, image: mapFigures.image! },
       encodeMs,
       totalMs: nowMs() - start,

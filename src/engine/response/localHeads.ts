@@ -84,7 +84,9 @@ export class LinearIntent implements IntentModel {
 
 /** Per-step accuracy and macro F1 over text / image / stop. */
 export function intentFigures(model: LinearIntent, samples: readonly IntentSample[]): { accuracy: number; macroF1: number } {
-  const tp = [0, 0, 0], fp = [0, 0, 0], fn = [0, 0, 0];
+  const tp = [0, 0, 0],
+    fp = [0, 0, 0],
+    fn = [0, 0, 0];
   let right = 0;
   for (const s of samples) {
     const p = model.probabilities(s.features);
@@ -120,7 +122,11 @@ export interface TrainedIntent {
 }
 
 /** Softmax regression with Adam, early-stopped on valid accuracy; yields after every batch (see trainInSlices). */
-export function* linearIntentSteps(train: readonly IntentSample[], valid: readonly IntentSample[], options: IntentTrainingOptions = {}): Generator<void, TrainedIntent> {
+export function* linearIntentSteps(
+  train: readonly IntentSample[],
+  valid: readonly IntentSample[],
+  options: IntentTrainingOptions = {},
+): Generator<void, TrainedIntent> {
   const f = train[0]?.features.length ?? 0;
   const maxEpochs = options.maxEpochs ?? 30;
   const patience = options.patience ?? 3;
@@ -129,8 +135,12 @@ export function* linearIntentSteps(train: readonly IntentSample[], valid: readon
   const decay = options.weightDecay ?? 1e-4;
   const next = seededRandom(options.seed ?? 1);
   const params: LinearIntentParams = { weights: new Float32Array(3 * f), bias: new Float32Array(3) };
-  const gradW = new Float64Array(3 * f), gradB = new Float64Array(3);
-  const mW = new Float64Array(3 * f), vW = new Float64Array(3 * f), mB = new Float64Array(3), vB = new Float64Array(3);
+  const gradW = new Float64Array(3 * f),
+    gradB = new Float64Array(3);
+  const mW = new Float64Array(3 * f),
+    vW = new Float64Array(3 * f),
+    mB = new Float64Array(3),
+    vB = new Float64Array(3);
   const [beta1, beta2, eps] = [0.9, 0.999, 1e-8];
   const order = Array.from({ length: train.length }, (_, i) => i);
   const p = new Float64Array(3);
@@ -160,7 +170,8 @@ export function* linearIntentSteps(train: readonly IntentSample[], valid: readon
       }
       // Adam (Kingma & Ba 2015) with bias correction; L2 on the weights.
       step++;
-      const c1 = 1 - beta1 ** step, c2 = 1 - beta2 ** step;
+      const c1 = 1 - beta1 ** step,
+        c2 = 1 - beta2 ** step;
       for (let i = 0; i < gradW.length; i++) {
         const gi = gradW[i]! + decay * params.weights[i]!;
         mW[i] = beta1 * mW[i]! + (1 - beta1) * gi;
@@ -217,11 +228,16 @@ export interface StoredLocalHeads {
 }
 
 export function storeLocalHeads(heads: LocalHeads): StoredLocalHeads {
-  return { version: 1, dim: heads.clipMap.dim, intent: heads.intent.params, clipMap: { text: heads.clipMap.text, image: heads.clipMap.image }, figures: heads.figures };
+  return {
+    version: 1,
+    dim: heads.clipMap.dim,
+    intent: heads.intent.params,
+    clipMap: { text: heads.clipMap.text, image: heads.clipMap.image },
+    figures: heads.figures,
+  };
 }
 
 export function readLocalHeads(stored: StoredLocalHeads | undefined, dim: number): LocalHeads | null {
   if (!stored || stored.version !== 1 || stored.dim !== dim || stored.intent.weights.length !== 3 * intentFeatureCount(dim)) return null;
   return { intent: new LinearIntent(stored.intent), clipMap: { dim, text: stored.clipMap.text, image: stored.clipMap.image }, figures: stored.figures };
 }
-

@@ -8,14 +8,29 @@ const KIT: RankerKit = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRank
 
 function describeNeeds(method: ResponseMethodId): string {
   const { heads, chat } = RESPONSE_METHODS[method].needs;
-  return [heads === 'python' ? 'trained heads' : heads === 'map' ? 'a clip-map' : '', chat === 'encoder' ? 'the conversational encoder' : chat === 'contexts' ? "the conversational encoder and the pool's stored contexts" : ''].filter(Boolean).join(', ');
+  return [
+    heads === 'python' ? 'trained heads' : heads === 'map' ? 'a clip-map' : '',
+    chat === 'encoder' ? 'the conversational encoder' : chat === 'contexts' ? "the conversational encoder and the pool's stored contexts" : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The ranker of a method (RESPONSE_METHODS): the one factory of the page and the benchmarks. */
 export async function createRanker(method: ResponseMethodId, inputs: RankerInputs): Promise<Ranker> {
   const entry = RESPONSE_METHODS[method];
-  if (!methodAvailable(method, { heads: inputs.heads !== null, clipMap: inputs.clipMap !== null, chat: inputs.chat !== null, contexts: inputs.chat?.contexts != null })) {
-    throw new EngineError('invalid-input', `The method "${method}" needs parts this pack or pool does not have (${describeNeeds(method)}). Choose another method in Settings.`);
+  if (
+    !methodAvailable(method, {
+      heads: inputs.heads !== null,
+      clipMap: inputs.clipMap !== null,
+      chat: inputs.chat !== null,
+      contexts: inputs.chat?.contexts != null,
+    })
+  ) {
+    throw new EngineError(
+      'invalid-input',
+      `The method "${method}" needs parts this pack or pool does not have (${describeNeeds(method)}). Choose another method in Settings.`,
+    );
   }
   return entry.create(KIT, inputs);
 }

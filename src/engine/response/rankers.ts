@@ -45,13 +45,18 @@ export function contextVector(state: ResponseState, options: ContextOptions = {}
 }
 
 export function contextText(state: ResponseState, options: ContextOptions = {}): string {
-  return contextElements(state, options).map((e) => e.text).join(' \n ');
+  return contextElements(state, options)
+    .map((e) => e.text)
+    .join(' \n ');
 }
 
 export class RandomRanker implements Ranker {
   readonly id = 'random' as const;
   private readonly next: () => number;
-  constructor(private readonly pool: CandidatePool, seed: number) {
+  constructor(
+    private readonly pool: CandidatePool,
+    seed: number,
+  ) {
     this.next = seededRandom(seed);
   }
   async topK(_: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
@@ -95,7 +100,11 @@ export class LexicalRanker implements PoolScoringRanker {
     return topKOfScores(await this.poolScores(state, modality), k, exclude);
   }
   async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
-    return LexicalIndex.build(this.id, candidates.map((c) => c.text), this.stats).score(contextText(state, this.context));
+    return LexicalIndex.build(
+      this.id,
+      candidates.map((c) => c.text),
+      this.stats,
+    ).score(contextText(state, this.context));
   }
 }
 
@@ -103,7 +112,10 @@ export class LexicalRanker implements PoolScoringRanker {
 export class ClipSimRanker implements PoolScoringRanker {
   readonly id = 'clip-sim' as const;
   private readonly matrices: Record<Modality, ScoreMatrix>;
-  constructor(pool: CandidatePool, private readonly context: ContextOptions = {}) {
+  constructor(
+    pool: CandidatePool,
+    private readonly context: ContextOptions = {},
+  ) {
     // The pool's own matrices when they are ScoreMatrix already (embedPool makes them so), else one copy.
     this.matrices = { text: ScoreMatrix.of(poolMatrix(pool, 'text')), image: ScoreMatrix.of(poolMatrix(pool, 'image')) };
   }
@@ -146,7 +158,11 @@ export function applyMap(params: { w: Float32Array; a: number }, y: Float32Array
 export class ClipMapRanker implements PoolScoringRanker {
   readonly id = 'clip-map' as const;
   private readonly mapped: Record<Modality, ScoreMatrix>;
-  constructor(pool: CandidatePool, private readonly params: ClipMapParams, private readonly context: ContextOptions = {}) {
+  constructor(
+    pool: CandidatePool,
+    private readonly params: ClipMapParams,
+    private readonly context: ContextOptions = {},
+  ) {
     const mapAll = (m: EmbeddingMatrix, p: { w: Float32Array; a: number }): ScoreMatrix => {
       const mapped = ScoreMatrix.allocate(m.rows, m.dim); // mapped rows are written straight into the ranking matrix
       for (let r = 0; r < m.rows; r++) mapped.data.set(applyMap(p, m.data.subarray(r * m.dim, (r + 1) * m.dim)), r * m.dim);
@@ -196,7 +212,11 @@ export class HybridRanker implements Ranker {
     private readonly weights: HybridWeights | null,
   ) {
     for (const m of ['text', 'image'] as const) {
-      if (weights && weights[m].length !== parts[m].length) throw new EngineError('pack-config-invalid', `The hybrid's ${m} weights are ${weights[m].length}, for ${parts[m].length} parts. Learn them again (npm run chat:fuse).`);
+      if (weights && weights[m].length !== parts[m].length)
+        throw new EngineError(
+          'pack-config-invalid',
+          `The hybrid's ${m} weights are ${weights[m].length}, for ${parts[m].length} parts. Learn them again (npm run chat:fuse).`,
+        );
     }
   }
 
@@ -225,6 +245,12 @@ export class HybridRanker implements Ranker {
  * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match. `npm run chat:fuse` learns
  * the page's weights on these same parts, so what it fits is what the page fuses.
  */
-export function hybridTextParts(bm25: LexicalRanker, pool: CandidatePool, chat: ChatPool, bm25Turns: number, encoder = new ChatEncoderRanker(chat)): PoolScoringRanker[] {
+export function hybridTextParts(
+  bm25: LexicalRanker,
+  pool: CandidatePool,
+  chat: ChatPool,
+  bm25Turns: number,
+  encoder = new ChatEncoderRanker(chat),
+): PoolScoringRanker[] {
   return [bm25.withContext(pool, { turns: bm25Turns }), encoder, new ContextMatchRanker(chat)];
 }

@@ -40,7 +40,9 @@ export function speaksOfTheirPhoto(text: string): boolean {
 export function pictureRequest(text: string): string | null {
   const t = text.toLowerCase().replace(/[’]/g, "'");
   const request =
-    /\b(?:show|send|give|share|post)\s+(?:me|us)\s+(?:an?\s+|some\s+|the\s+|your\s+|a\s+few\s+)?(?:(?:photo|picture|pic|image|snap|shot)s?\s+(?:of\s+)?)?(.+)/.exec(t) ??
+    /\b(?:show|send|give|share|post)\s+(?:me|us)\s+(?:an?\s+|some\s+|the\s+|your\s+|a\s+few\s+)?(?:(?:photo|picture|pic|image|snap|shot)s?\s+(?:of\s+)?)?(.+)/.exec(
+      t,
+    ) ??
     /\b(?:can|could|may)\s+i\s+(?:see|have|get)\s+(?:an?\s+|some\s+|the\s+)?(?:(?:photo|picture|pic|image)s?\s+of\s+)?(.+)/.exec(t) ??
     /\b(?:got|have you got|do you have)\s+(?:any|an?)\s+(?:photo|picture|pic|image)s?\s+of\s+(.+)/.exec(t) ??
     /\b(?:i want to|i'd like to|let me)\s+see\s+(?:an?\s+|some\s+|the\s+)?(?:(?:photo|picture|pic|image)s?\s+of\s+)?(.+)/.exec(t);
@@ -54,7 +56,13 @@ export function pictureRequest(text: string): string | null {
   return thing;
 }
 
-const words = (text: string) => new Set(text.toLowerCase().replace(/[’']/g, '').match(/[a-z0-9]+/g) ?? []);
+const words = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .replace(/[’']/g, '')
+      .match(/[a-z0-9]+/g) ?? [],
+  );
 
 /**
  * Whether a text echoes a line said before rather than answering it: four in five of its words are in

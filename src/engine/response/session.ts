@@ -47,10 +47,14 @@ function warmUpPhoto(): RgbaImage {
 }
 
 /** The intent without train dialogues to count: one text, then stop. */
-const ONE_TEXT_THEN_STOP = new MajorityIntent([[1, 0, 0], [0, 0, 1]]);
+const ONE_TEXT_THEN_STOP = new MajorityIntent([
+  [1, 0, 0],
+  [0, 0, 1],
+]);
 
 /** An element of the conversation: a text, a photo the person shared (decoded only if not seen before), or an image of the pool. */
-export type SessionElement = { kind: 'text'; text: string } | { kind: 'image'; imageId: string; decode?: () => Promise<RgbaImage> } | { kind: 'poolImage'; key: string };
+export type SessionElement =
+  { kind: 'text'; text: string } | { kind: 'image'; imageId: string; decode?: () => Promise<RgbaImage> } | { kind: 'poolImage'; key: string };
 
 export interface SessionTurn {
   elements: readonly SessionElement[];
@@ -157,7 +161,12 @@ export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): Se
     encoder,
     contextMatch: fusion?.contextMatch ?? DEFAULT_CONTEXT_MATCH,
     hybridWeights: fusion
-      ? { text: fusion.page.weights, image: fusion.image.weights, bm25Turns: fusion.page.bm25Turns ?? Infinity, learnedOn: `${fusion.learnedOn.page} (texts); ${fusion.learnedOn.image} (images)` }
+      ? {
+          text: fusion.page.weights,
+          image: fusion.image.weights,
+          bm25Turns: fusion.page.bm25Turns ?? Infinity,
+          learnedOn: `${fusion.learnedOn.page} (texts); ${fusion.learnedOn.image} (images)`,
+        }
       : null,
   };
 }
@@ -186,7 +195,10 @@ export interface PhotoCaptioner {
 const MODALITIES: readonly Modality[] = ['text', 'image'];
 
 /** Two sets of rows left out, per modality, as one. */
-function withRows(a: Partial<Record<Modality, ReadonlySet<number>>> | undefined, b: Partial<Record<Modality, ReadonlySet<number>>>): Partial<Record<Modality, ReadonlySet<number>>> {
+function withRows(
+  a: Partial<Record<Modality, ReadonlySet<number>>> | undefined,
+  b: Partial<Record<Modality, ReadonlySet<number>>>,
+): Partial<Record<Modality, ReadonlySet<number>>> {
   const merged: Partial<Record<Modality, ReadonlySet<number>>> = { ...a };
   for (const kind of MODALITIES) {
     const extra = b[kind];
@@ -244,7 +256,10 @@ export class ReplySession {
     this.imageRow = new Map(pool.images.map((i, r) => [i.key, r]));
     this.textRow = new Map(pool.texts.map((t, r) => [t, r]));
     const chat = this.options.chat;
-    this.chatPool = chat && pool.chat ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch } : null;
+    this.chatPool =
+      chat && pool.chat
+        ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch }
+        : null;
     this.keyRows = rowsByKey(pool.texts);
     this.pending = { text: pool.pendingTexts ?? new Set(), image: pool.pendingImages ?? new Set() };
     const rowsComplete = { text: pool.textsComplete ?? Promise.resolve(), image: pool.imagesComplete ?? Promise.resolve() };
@@ -320,13 +335,11 @@ export class ReplySession {
    * test): what a pack without Python heads can have (localHeads.ts). Texts not in the pool are
    * encoded in batches first. Hands control back between slices through `yieldControl`.
    */
-  async learnLocalHeads(
-    valid: readonly DialogueRecord[],
-    options: LocalHeadsOptions,
-  ): Promise<LocalHeads> {
+  async learnLocalHeads(valid: readonly DialogueRecord[], options: LocalHeadsOptions): Promise<LocalHeads> {
     const pool = this.requirePool();
     await this.untilRowsComplete(MODALITIES); // the maps and the head read every CLIP row
-    const toSession = (elements: DialogueTurn['elements']) => elements.map((e): SessionElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key }));
+    const toSession = (elements: DialogueTurn['elements']) =>
+      elements.map((e): SessionElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key }));
     return learnLocalHeads(
       {
         pool,
@@ -411,11 +424,19 @@ export class ReplySession {
    * scores it against it (scoreResponse: MM-Relevance, Intent F1, and each reference element ranked
    * among the record's first `negatives` negatives).
    */
-  async replayTurn(record: DialogueRecord, turn: number, choice: ReplyChoice = {}, negatives = REFERENCE_NEGATIVES): Promise<{ reply: SessionReply; score: ResponseScore }> {
+  async replayTurn(
+    record: DialogueRecord,
+    turn: number,
+    choice: ReplyChoice = {},
+    negatives = REFERENCE_NEGATIVES,
+  ): Promise<{ reply: SessionReply; score: ResponseScore }> {
     const pool = this.requirePool();
-    if (!Number.isInteger(turn) || turn < 1 || turn >= record.turns.length) throw new EngineError('invalid-input', `Dialogue ${record.id} has no response turn ${turn}: it has turns 1 to ${record.turns.length - 1}.`);
+    if (!Number.isInteger(turn) || turn < 1 || turn >= record.turns.length)
+      throw new EngineError('invalid-input', `Dialogue ${record.id} has no response turn ${turn}: it has turns 1 to ${record.turns.length - 1}.`);
     this.requireRecordImages(record);
-    const history: SessionTurn[] = record.turns.map((t) => ({ elements: t.elements.map((e): SessionElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key })) }));
+    const history: SessionTurn[] = record.turns.map((t) => ({
+      elements: t.elements.map((e): SessionElement => (e.kind === 'text' ? { kind: 'text', text: e.text } : { kind: 'poolImage', key: e.key })),
+    }));
     const { reply, turns, intent, ranker } = await this.composeWithModels(pool, history.slice(0, turn), choice);
     const negativeTexts = record.negativeTexts?.slice(0, negatives) ?? [];
     await this.embedTexts([...history[turn]!.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])), ...negativeTexts]);
@@ -440,7 +461,11 @@ export class ReplySession {
   requireRecordImages(record: DialogueRecord): void {
     for (const t of record.turns) {
       for (const e of t.elements) {
-        if (e.kind === 'media' && !this.imageRow.has(e.key)) throw new EngineError('invalid-input', `Dialogue ${record.id} shows the image "${e.key}", which is not in the pool in use. Replay needs the pool its dialogues were written for: choose it under "Reply from".`);
+        if (e.kind === 'media' && !this.imageRow.has(e.key))
+          throw new EngineError(
+            'invalid-input',
+            `Dialogue ${record.id} shows the image "${e.key}", which is not in the pool in use. Replay needs the pool its dialogues were written for: choose it under "Reply from".`,
+          );
       }
     }
   }
@@ -456,7 +481,8 @@ export class ReplySession {
   }
 
   private intentModel(choice: IntentModel['id'] | undefined): Promise<IntentModel> {
-    if (choice === 'head' && !this.heads && !this.local) throw new EngineError('invalid-input', 'The trained intent head needs trained heads, which this pack does not have.');
+    if (choice === 'head' && !this.heads && !this.local)
+      throw new EngineError('invalid-input', 'The trained intent head needs trained heads, which this pack does not have.');
     if (this.heads && choice !== 'majority') return Promise.resolve(this.heads.intent);
     if (this.local && choice !== 'majority') return Promise.resolve(this.local.intent);
     this.majority ??= this.trainRecords().then((train) => {
@@ -507,7 +533,14 @@ export class ReplySession {
       const ready = this.untilRowsComplete(this.completeRowsNeeded(method));
       ranker = (async () => {
         await ready;
-        return createRanker(method, { pool, heads: this.heads, clipMap: this.clipMap(), dfCorpus, chat: this.chatPool, hybridWeights: this.options.chat?.hybridWeights ?? null });
+        return createRanker(method, {
+          pool,
+          heads: this.heads,
+          clipMap: this.clipMap(),
+          dfCorpus,
+          chat: this.chatPool,
+          hybridWeights: this.options.chat?.hybridWeights ?? null,
+        });
       })();
       this.rankers.set(method, ranker);
     }
@@ -520,7 +553,12 @@ export class ReplySession {
    * visitor just sent one, no word about "your photo" when none was just sent, a picture when the
    * visitor asks for one, and a text that names what the visitor's photo shows when one of the best does.
    */
-  private async replyPlan(pool: CandidatePool, history: readonly SessionTurn[], turns: readonly ContextTurn[], invitations: ImageInvitations): Promise<Pick<ComposeOptions, 'exclude' | 'skip' | 'preferText' | 'request'>> {
+  private async replyPlan(
+    pool: CandidatePool,
+    history: readonly SessionTurn[],
+    turns: readonly ContextTurn[],
+    invitations: ImageInvitations,
+  ): Promise<Pick<ComposeOptions, 'exclude' | 'skip' | 'preferText' | 'request'>> {
     const said = new Set<number>();
     const textsOf = (turn: SessionTurn | undefined) => (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
     const lines = history.flatMap(textsOf);
@@ -531,7 +569,9 @@ export class ReplySession {
     const sharedPhoto = (latest?.elements ?? []).some((e) => e.kind !== 'text');
     const exclude = new Set([...said, ...(systemAsked || sharedPhoto ? this.photoAsks : []), ...(sharedPhoto ? [] : this.photoTalk)]);
     const asked = pictureRequest(textsOf(latest).join(' '));
-    const request = asked ? { images: await this.requestedImages(pool, asked), textRows: (row: number) => invitations.invites(pool.texts[row]!), depth: REQUEST_TEXT_DEPTH } : undefined;
+    const request = asked
+      ? { images: await this.requestedImages(pool, asked), textRows: (row: number) => invitations.invites(pool.texts[row]!), depth: REQUEST_TEXT_DEPTH }
+      : undefined;
     const mainObject = turns[turns.length - 1]?.elements.find((e) => e.kind === 'image' && e.mainObject)?.mainObject;
     const preferText = mainObject ? { names: (row: number) => namesObject(pool.texts[row]!, mainObject), depth: PHOTO_OBJECT_DEPTH } : undefined;
     const skip = { text: (row: number) => echoes(pool.texts[row]!, lines) };
@@ -565,7 +605,13 @@ export class ReplySession {
     const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
     const exclude = withRows(plan.exclude, this.notYetEmbedded(method));
     const element = (kind: Modality, index: number) => this.rowElement(pool, kind, index);
-    const composed = await composeResponse(turns.filter((t) => t.elements.length > 0), pool, intent, ranker, { invitations, ...plan, exclude, element });
+    const composed = await composeResponse(
+      turns.filter((t) => t.elements.length > 0),
+      pool,
+      intent,
+      ranker,
+      { invitations, ...plan, exclude, element },
+    );
     const elements = await Promise.all(composed.elements.map((e) => element(e.kind, e.index)));
     const latest = contextVector({ turns, partial: [] }); // the latest turn, as clip-sim sees it
     const reply: SessionReply = {
@@ -586,7 +632,15 @@ export class ReplySession {
     this.captions ??= (async () => {
       const bank = captionBank(this.images);
       const texts = bank.map((text, i) => ({ id: String(i), text }));
-      const embedded = await embedPool({ encoder: this.analyzer.encoder, texts, images: [], imageKeys: [], loadImage: () => Promise.reject(new Error('no images')), cache: this.options.cache, batchSize: 128 });
+      const embedded = await embedPool({
+        encoder: this.analyzer.encoder,
+        texts,
+        images: [],
+        imageKeys: [],
+        loadImage: () => Promise.reject(new Error('no images')),
+        cache: this.options.cache,
+        batchSize: 128,
+      });
       return { bank, matrix: embedded.textMatrix };
     })();
     return this.captions;
@@ -624,7 +678,12 @@ export class ReplySession {
         captions.push(captioned.caption);
         const description = analyzed.photos[i]!.description;
         const mainObject = description?.confident ? description.mainObject : null;
-        this.elements.set(`u:${img.id}`, { kind: 'image', text: captioned.retrievalText, embedding: l2Normalize(analyzed.photos[i]!.embedding), ...(mainObject ? { mainObject } : {}) });
+        this.elements.set(`u:${img.id}`, {
+          kind: 'image',
+          text: captioned.retrievalText,
+          embedding: l2Normalize(analyzed.photos[i]!.embedding),
+          ...(mainObject ? { mainObject } : {}),
+        });
       }
     }
     const captioned = nowMs();

@@ -15,14 +15,25 @@ import { F32, I32, MEMARG, OP, SIMD_OP, V128, get, i32, loopUntil, set, simd, si
  */
 
 // Local indices: the five parameters, then the function's own locals.
-const QUERY = 0, MATRIX = 1, ROWS = 2, DIM = 3, OUT = 4;
-const ROW = 5, J = 6, SIMD_BYTES = 7, ROW_BYTES = 8;
+const QUERY = 0,
+  MATRIX = 1,
+  ROWS = 2,
+  DIM = 3,
+  OUT = 4;
+const ROW = 5,
+  J = 6,
+  SIMD_BYTES = 7,
+  ROW_BYTES = 8;
 const PTR = 9; // PTR + r: byte offset of the r-th row of the current block (four i32)
 const ACC = 13; // ACC + r: its f32x4 accumulator (four v128)
 const QV = 17; // four floats of the query (v128)
 const SUM = 18; // SUM + r: its scalar sum (four f32)
 const QS = 22; // one float of the query, in the tail (f32)
-const LOCAL_GROUPS = [[8, I32], [5, V128], [5, F32]] as const; // (count, type), in index order after the parameters
+const LOCAL_GROUPS = [
+  [8, I32],
+  [5, V128],
+  [5, F32],
+] as const; // (count, type), in index order after the parameters
 
 /** Scores the n rows from ROW on: out[ROW + r] = dot(row ROW + r, query). */
 function rowBlock(n: number): number[] {
@@ -52,15 +63,23 @@ function rowBlock(n: number): number[] {
   code.push(...loopUntil([...get(J), ...get(ROW_BYTES), OP.i32GeU], tail));
 
   // out + (row + r) * 4 = sum
-  for (let r = 0; r < n; r++) code.push(...get(OUT), ...get(ROW), ...i32(r), OP.i32Add, ...i32(2), OP.i32Shl, OP.i32Add, ...get(SUM + r), OP.f32Store, ...MEMARG);
+  for (let r = 0; r < n; r++)
+    code.push(...get(OUT), ...get(ROW), ...i32(r), OP.i32Add, ...i32(2), OP.i32Shl, OP.i32Add, ...get(SUM + r), OP.f32Store, ...MEMARG);
   return code;
 }
 
 function scoresCode(): number[] {
   return [
-    ...get(DIM), ...i32(2), OP.i32Shl, ...set(ROW_BYTES), // rowBytes = dim * 4
-    ...get(ROW_BYTES), ...i32(-16), OP.i32And, ...set(SIMD_BYTES), // simdBytes = rowBytes & ~15
-    ...i32(0), ...set(ROW),
+    ...get(DIM),
+    ...i32(2),
+    OP.i32Shl,
+    ...set(ROW_BYTES), // rowBytes = dim * 4
+    ...get(ROW_BYTES),
+    ...i32(-16),
+    OP.i32And,
+    ...set(SIMD_BYTES), // simdBytes = rowBytes & ~15
+    ...i32(0),
+    ...set(ROW),
     // while (row + 4 <= rows) { four rows; row += 4 }
     ...loopUntil([...get(ROW), ...i32(4), OP.i32Add, ...get(ROWS), OP.i32GtU], [...rowBlock(4), ...get(ROW), ...i32(4), OP.i32Add, ...set(ROW)]),
     // while (row < rows) { one row; row += 1 }

@@ -18,12 +18,23 @@ import { I32, MEMARG, OP, SIMD_OP, V128, get, i32, loopUntil, set, simd, singleF
  * same scores: out = fround(fround(dot) * scale).
  */
 
-const QUERY = 0, MATRIX = 1, ROWS = 2, STRIDE = 3, SCALES = 4, OUT = 5;
-const ROW = 6, J = 7;
+const QUERY = 0,
+  MATRIX = 1,
+  ROWS = 2,
+  STRIDE = 3,
+  SCALES = 4,
+  OUT = 5;
+const ROW = 6,
+  J = 7;
 const PTR = 8; // PTR + r: byte offset of the r-th row of the current block (four i32)
 const ACC = 12; // ACC + r: its i32x4 accumulator (four v128)
-const QL = 16, QH = 17, RV = 18; // 16 values of the query as two i16x8, and a row's 16 bytes (v128)
-const LOCAL_GROUPS = [[6, I32], [7, V128]] as const;
+const QL = 16,
+  QH = 17,
+  RV = 18; // 16 values of the query as two i16x8, and a row's 16 bytes (v128)
+const LOCAL_GROUPS = [
+  [6, I32],
+  [7, V128],
+] as const;
 
 function rowBlock(n: number): number[] {
   const code: number[] = [];
@@ -32,7 +43,17 @@ function rowBlock(n: number): number[] {
   for (let r = 0; r < n; r++) code.push(...simd(SIMD_OP.v128Const), ...new Array<number>(16).fill(0), ...set(ACC + r));
 
   // The query's 16 values for bytes J..J+15 of a row: int16, at 2 * J and 2 * J + 16.
-  const queryAt = (offset: number) => [...get(QUERY), ...get(J), ...i32(1), OP.i32Shl, OP.i32Add, ...i32(offset), OP.i32Add, ...simd(SIMD_OP.v128Load), ...MEMARG];
+  const queryAt = (offset: number) => [
+    ...get(QUERY),
+    ...get(J),
+    ...i32(1),
+    OP.i32Shl,
+    OP.i32Add,
+    ...i32(offset),
+    OP.i32Add,
+    ...simd(SIMD_OP.v128Load),
+    ...MEMARG,
+  ];
   const step: number[] = [...queryAt(0), ...set(QL), ...queryAt(16), ...set(QH)];
   for (let r = 0; r < n; r++) {
     step.push(...get(PTR + r), ...get(J), OP.i32Add, ...simd(SIMD_OP.v128Load), ...MEMARG, ...set(RV));
@@ -54,7 +75,8 @@ function rowBlock(n: number): number[] {
 
 function scoresCode(): number[] {
   return [
-    ...i32(0), ...set(ROW),
+    ...i32(0),
+    ...set(ROW),
     ...loopUntil([...get(ROW), ...i32(4), OP.i32Add, ...get(ROWS), OP.i32GtU], [...rowBlock(4), ...get(ROW), ...i32(4), OP.i32Add, ...set(ROW)]),
     ...loopUntil([...get(ROW), ...get(ROWS), OP.i32GeU], [...rowBlock(1), ...get(ROW), ...i32(1), OP.i32Add, ...set(ROW)]),
   ];

@@ -77,12 +77,17 @@ export class Int8Matrix {
     readonly dim: number,
     options: Int8MatrixOptions,
   ) {
-    if (!Number.isInteger(rows) || !Number.isInteger(dim) || rows < 0 || dim <= 0) throw new EngineError('invalid-input', `An int8 matrix needs whole sizes, at least one dimension, not ${rows} x ${dim}.`);
+    if (!Number.isInteger(rows) || !Number.isInteger(dim) || rows < 0 || dim <= 0)
+      throw new EngineError('invalid-input', `An int8 matrix needs whole sizes, at least one dimension, not ${rows} x ${dim}.`);
     // Integer sums must fit i32: |sum| <= 127 * 32767 * dim.
-    if (dim > MAX_DIM) throw new EngineError('invalid-input', `An int8 matrix holds at most ${MAX_DIM} dimensions (its integer sums must fit 32 bits), not ${dim}.`);
+    if (dim > MAX_DIM)
+      throw new EngineError('invalid-input', `An int8 matrix holds at most ${MAX_DIM} dimensions (its integer sums must fit 32 bits), not ${dim}.`);
     this.stride = align16(dim);
     const api = wasmApi();
-    const queryAt = 0, scalesAt = 2 * this.stride, outAt = align16(scalesAt + rows * 4), codesAt = align16(outAt + rows * 4);
+    const queryAt = 0,
+      scalesAt = 2 * this.stride,
+      outAt = align16(scalesAt + rows * 4),
+      codesAt = align16(outAt + rows * 4);
     const pages = Math.max(1, Math.ceil((codesAt + rows * this.stride) / PAGE));
     let memory: WasmMemory | null = null;
     if ((options.kernel ?? 'wasm-simd') === 'wasm-simd' && api && simdSupported() && api.validate(INT8_KERNEL_WASM) && pages <= MAX_PAGES) {
@@ -94,7 +99,14 @@ export class Int8Matrix {
     }
     if (api && memory) {
       compiled ??= new api.Module(INT8_KERNEL_WASM);
-      const scores8 = new api.Instance(compiled, { env: { memory } }).exports['scores8'] as (q: number, m: number, rows: number, stride: number, scales: number, out: number) => void;
+      const scores8 = new api.Instance(compiled, { env: { memory } }).exports['scores8'] as (
+        q: number,
+        m: number,
+        rows: number,
+        stride: number,
+        scales: number,
+        out: number,
+      ) => void;
       this.query = new Int16Array(memory.buffer, queryAt, this.stride);
       this.scales = new Float32Array(memory.buffer, scalesAt, rows);
       this.out = new Float32Array(memory.buffer, outAt, rows);
@@ -174,8 +186,10 @@ export class Int8Matrix {
     const shortlist = topKOfScores(scores, Math.max(MIN_SHORTLIST, 10 * k), exclude);
     const { codes: rest, scales: restScales } = this.residual;
     const rescored = shortlist.map(({ index }) => {
-      let main = 0, residual = 0;
-      const at = index * this.stride, restAt = index * this.dim;
+      let main = 0,
+        residual = 0;
+      const at = index * this.stride,
+        restAt = index * this.dim;
       for (let j = 0; j < this.dim; j++) {
         main += this.codes[at + j]! * query[j]!;
         residual += rest[restAt + j]! * query[j]!;

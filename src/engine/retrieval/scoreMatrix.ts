@@ -63,7 +63,9 @@ class SimdScorer {
 
   /** Null when the memory cannot be had (too large for 32-bit addressing, or refused). */
   static create(api: WasmApi, rows: number, dim: number): SimdScorer | null {
-    const queryAt = 0, scoresAt = align16(dim * 4), rowsAt = scoresAt + align16(rows * 4);
+    const queryAt = 0,
+      scoresAt = align16(dim * 4),
+      rowsAt = scoresAt + align16(rows * 4);
     const pages = Math.max(1, Math.ceil((rowsAt + rows * dim * 4) / PAGE));
     if (pages > MAX_PAGES) return null;
     let memory: WasmMemory;
@@ -73,7 +75,13 @@ class SimdScorer {
       return null;
     }
     compiled ??= new api.Module(DOT_KERNEL_WASM); // a few hundred bytes: synchronous compilation is allowed everywhere
-    const scores = new api.Instance(compiled, { env: { memory } }).exports['scores'] as (query: number, matrix: number, rows: number, dim: number, out: number) => void;
+    const scores = new api.Instance(compiled, { env: { memory } }).exports['scores'] as (
+      query: number,
+      matrix: number,
+      rows: number,
+      dim: number,
+      out: number,
+    ) => void;
     return new SimdScorer(memory, { queryAt, scoresAt, rowsAt }, rows, dim, () => scores(queryAt, rowsAt, rows, dim, scoresAt));
   }
 
@@ -112,7 +120,8 @@ export class ScoreMatrix implements EmbeddingMatrix {
 
   /** A matrix of zero rows to be filled through `data`, so the rows are written once, in place. */
   static allocate(rows: number, dim: number, options: ScoreMatrixOptions = {}): ScoreMatrix {
-    if (!Number.isInteger(rows) || !Number.isInteger(dim) || rows < 0 || dim < 0) throw new EngineError('invalid-input', `A score matrix needs whole, non-negative sizes, not ${rows} x ${dim}.`);
+    if (!Number.isInteger(rows) || !Number.isInteger(dim) || rows < 0 || dim < 0)
+      throw new EngineError('invalid-input', `A score matrix needs whole, non-negative sizes, not ${rows} x ${dim}.`);
     const api = wasmApi();
     const wantSimd = (options.kernel ?? 'wasm-simd') === 'wasm-simd' && api !== undefined && simdSupported(options.validate);
     const simd = wantSimd ? SimdScorer.create(api, rows, dim) : null;

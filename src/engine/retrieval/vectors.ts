@@ -93,7 +93,8 @@ export class TopKCollector {
   private siftDown(i: number): void {
     const { heapIdx, heapScore, size } = this;
     for (;;) {
-      const l = 2 * i + 1, r = l + 1;
+      const l = 2 * i + 1,
+        r = l + 1;
       let m = i;
       if (l < size && heapScore[l]! < heapScore[m]!) m = l;
       if (r < size && heapScore[r]! < heapScore[m]!) m = r;
@@ -116,18 +117,36 @@ export function topKByDot(matrix: EmbeddingMatrix, query: Float32Array, k: numbe
   const even = dim - (dim % 2);
   let row = 0;
   for (; row + 4 <= rows; row += 4) {
-    let a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0 = 0, c1 = 0, d0 = 0, d1 = 0;
-    const ba = row * dim, bb = ba + dim, bc = bb + dim, bd = bc + dim;
+    let a0 = 0,
+      a1 = 0,
+      b0 = 0,
+      b1 = 0,
+      c0 = 0,
+      c1 = 0,
+      d0 = 0,
+      d1 = 0;
+    const ba = row * dim,
+      bb = ba + dim,
+      bc = bb + dim,
+      bd = bc + dim;
     for (let j = 0; j < even; j += 2) {
-      const q0 = query[j]!, q1 = query[j + 1]!;
-      a0 += data[ba + j]! * q0; a1 += data[ba + j + 1]! * q1;
-      b0 += data[bb + j]! * q0; b1 += data[bb + j + 1]! * q1;
-      c0 += data[bc + j]! * q0; c1 += data[bc + j + 1]! * q1;
-      d0 += data[bd + j]! * q0; d1 += data[bd + j + 1]! * q1;
+      const q0 = query[j]!,
+        q1 = query[j + 1]!;
+      a0 += data[ba + j]! * q0;
+      a1 += data[ba + j + 1]! * q1;
+      b0 += data[bb + j]! * q0;
+      b1 += data[bb + j + 1]! * q1;
+      c0 += data[bc + j]! * q0;
+      c1 += data[bc + j + 1]! * q1;
+      d0 += data[bd + j]! * q0;
+      d1 += data[bd + j + 1]! * q1;
     }
     if (even < dim) {
       const q = query[even]!;
-      a0 += data[ba + even]! * q; b0 += data[bb + even]! * q; c0 += data[bc + even]! * q; d0 += data[bd + even]! * q;
+      a0 += data[ba + even]! * q;
+      b0 += data[bb + even]! * q;
+      c0 += data[bc + even]! * q;
+      d0 += data[bd + even]! * q;
     }
     if (!exclude?.has(row)) best.offer(row, a0 + a1);
     if (!exclude?.has(row + 1)) best.offer(row + 1, b0 + b1);
@@ -148,7 +167,8 @@ export function topKByDot(matrix: EmbeddingMatrix, query: Float32Array, k: numbe
 export function topKOfScores(scores: ArrayLike<number>, k: number, exclude?: ReadonlySet<number>): ScoredIndex[] {
   if (k <= 0) return [];
   const best = new TopKCollector(k);
-  let full = false, floor = 0;
+  let full = false,
+    floor = 0;
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i]!;
     // Once k are held, nearly every score loses to the k-th best: drop it before the exclusion lookup

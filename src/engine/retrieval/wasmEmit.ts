@@ -41,8 +41,11 @@ export const SIMD_OP = {
   f32x4Mul: 230,
 } as const;
 
-export const I32 = 0x7f, F32 = 0x7d, V128 = 0x7b;
-const EMPTY_BLOCK = 0x40, FUNC_TYPE = 0x60;
+export const I32 = 0x7f,
+  F32 = 0x7d,
+  V128 = 0x7b;
+const EMPTY_BLOCK = 0x40,
+  FUNC_TYPE = 0x60;
 
 export function uleb(n: number): number[] {
   const out: number[] = [];
@@ -88,7 +91,14 @@ export function loopUntil(exit: number[], body: number[]): number[] {
 export function singleFunctionModule(name: string, params: number, locals: readonly (readonly [number, number])[], code: number[]): Uint8Array {
   const body = [...vector(locals.map(([count, type]) => [...uleb(count), type])), ...code, OP.end];
   const bytes = [
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00, // "\0asm", version 1
     ...section(1, vector([[FUNC_TYPE, ...vector(Array.from({ length: params }, () => [I32])), ...vector([])]])), // type 0: (i32 x params) -> ()
     ...section(2, vector([[...utf8Name('env'), ...utf8Name('memory'), 0x02, 0x00, ...uleb(1)]])), // import memory, min 1 page
     ...section(3, vector([[0]])), // function 0 has type 0

@@ -164,11 +164,17 @@ export function avsdGroups(dialogues: readonly AvsdDialogue[], options: AvsdCand
     else byKey.set(r.key, { text: r.answer, count: 1, first: i });
   });
   if (byKey.size < size) {
-    throw new EngineError('dataset-invalid', `The AVSD file has ${formatCount(byKey.size)} distinct answers; ${size} candidates per question need at least ${size}. Use the whole DSTC7 test file.`);
+    throw new EngineError(
+      'dataset-invalid',
+      `The AVSD file has ${formatCount(byKey.size)} distinct answers; ${size} candidates per question need at least ${size}. Use the whole DSTC7 test file.`,
+    );
   }
   const popularOrder = [...byKey].sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first).map(([key]) => key);
   const allKeys = [...byKey.keys()];
-  const questionIndex = LexicalIndex.build('tfidf', rounds.map((r) => r.question));
+  const questionIndex = LexicalIndex.build(
+    'tfidf',
+    rounds.map((r) => r.question),
+  );
   const roundsOf = new Map<number, number[]>();
   rounds.forEach((r, i) => roundsOf.set(r.dialogue, [...(roundsOf.get(r.dialogue) ?? []), i]));
   const next = seededRandom(options.seed);

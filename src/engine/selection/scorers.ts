@@ -170,7 +170,12 @@ export function hybridScorer(parts: readonly SelectionScorer[], weights: readonl
     id: 'hybrid',
     async score(group) {
       const scored = await Promise.all(parts.map((p) => p.score(group)));
-      return group.queries.map((_, i) => fuseScores(scored.map((rows) => rows[i]!), weights));
+      return group.queries.map((_, i) =>
+        fuseScores(
+          scored.map((rows) => rows[i]!),
+          weights,
+        ),
+      );
     },
   };
 }

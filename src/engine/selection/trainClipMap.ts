@@ -62,8 +62,18 @@ export interface TrainedClipMap {
  * dL/dW = sum_j h_j y_j^T, dL/da = sum_j h_j . y_j. `gradW` is overwritten. The two dim x dim
  * products take four rows per pass, which V8 runs about twice as fast as the plain loops.
  */
-export function clipMapBatchLoss(w: Float64Array, a: number, x: Float64Array, y: Float64Array, rows: number, dim: number, scale: number, gradW: Float64Array): { loss: number; gradA: number } {
-  const d = dim, B = rows;
+export function clipMapBatchLoss(
+  w: Float64Array,
+  a: number,
+  x: Float64Array,
+  y: Float64Array,
+  rows: number,
+  dim: number,
+  scale: number,
+  gradW: Float64Array,
+): { loss: number; gradA: number } {
+  const d = dim,
+    B = rows;
   const n = new Float64Array(B * d);
   const norms = new Float64Array(B);
   const d4 = d - (d % 4);
@@ -71,13 +81,25 @@ export function clipMapBatchLoss(w: Float64Array, a: number, x: Float64Array, y:
     const yj = j * d;
     let i = 0;
     for (; i < d4; i += 4) {
-      const w0 = i * d, w1 = w0 + d, w2 = w1 + d, w3 = w2 + d;
-      let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      const w0 = i * d,
+        w1 = w0 + d,
+        w2 = w1 + d,
+        w3 = w2 + d;
+      let s0 = 0,
+        s1 = 0,
+        s2 = 0,
+        s3 = 0;
       for (let k = 0; k < d; k++) {
         const yk = y[yj + k]!;
-        s0 += w[w0 + k]! * yk; s1 += w[w1 + k]! * yk; s2 += w[w2 + k]! * yk; s3 += w[w3 + k]! * yk;
+        s0 += w[w0 + k]! * yk;
+        s1 += w[w1 + k]! * yk;
+        s2 += w[w2 + k]! * yk;
+        s3 += w[w3 + k]! * yk;
       }
-      n[yj + i] = s0; n[yj + i + 1] = s1; n[yj + i + 2] = s2; n[yj + i + 3] = s3;
+      n[yj + i] = s0;
+      n[yj + i + 1] = s1;
+      n[yj + i + 2] = s2;
+      n[yj + i + 3] = s3;
     }
     for (; i < d; i++) {
       let s = 0;
@@ -97,11 +119,13 @@ export function clipMapBatchLoss(w: Float64Array, a: number, x: Float64Array, y:
   const g = new Float64Array(B * B);
   let loss = 0;
   for (let i = 0; i < B; i++) {
-    const xi = i * d, gi = i * B;
+    const xi = i * d,
+      gi = i * B;
     let max = -Infinity;
     for (let j = 0; j < B; j++) {
       const nj = j * d;
-      let s0 = 0, s1 = 0;
+      let s0 = 0,
+        s1 = 0;
       let k = 0;
       for (; k + 1 < d; k += 2) {
         s0 += x[xi + k]! * n[nj + k]!;
@@ -141,8 +165,14 @@ export function clipMapBatchLoss(w: Float64Array, a: number, x: Float64Array, y:
     for (let k = 0; k < d; k++) gradW[wi + k] = 0;
     let j = 0;
     for (; j < B4; j += 4) {
-      const y0 = j * d, y1 = y0 + d, y2 = y1 + d, y3 = y2 + d;
-      const h0 = h[y0 + i]!, h1 = h[y1 + i]!, h2 = h[y2 + i]!, h3 = h[y3 + i]!;
+      const y0 = j * d,
+        y1 = y0 + d,
+        y2 = y1 + d,
+        y3 = y2 + d;
+      const h0 = h[y0 + i]!,
+        h1 = h[y1 + i]!,
+        h2 = h[y2 + i]!,
+        h3 = h[y3 + i]!;
       for (let k = 0; k < d; k++) gradW[wi + k]! += h0 * y[y0 + k]! + h1 * y[y1 + k]! + h2 * y[y2 + k]! + h3 * y[y3 + k]!;
     }
     for (; j < B; j++) {
@@ -179,7 +209,14 @@ export function mapRecallAmongNegatives(params: ClipMap, rows: EmbeddingMatrix, 
     return m;
   };
   let hits = 0;
-  for (const q of queries) hits += recallAtK(rankAmong(Float64Array.from([q.target, ...q.negatives], (r) => dot(q.x, key(r))), 0), 1);
+  for (const q of queries)
+    hits += recallAtK(
+      rankAmong(
+        Float64Array.from([q.target, ...q.negatives], (r) => dot(q.x, key(r))),
+        0,
+      ),
+      1,
+    );
   return queries.length ? hits / queries.length : 0;
 }
 
@@ -188,7 +225,8 @@ export function mapOneOfHundred(params: ClipMap, pairs: MapPairs): number {
   const { x, y } = pairs;
   const d = x.dim;
   const row = (m: EmbeddingMatrix, r: number) => m.data.subarray(r * d, (r + 1) * d);
-  let hits = 0, count = 0;
+  let hits = 0,
+    count = 0;
   for (let start = 0; start < x.rows; start += 100) {
     const end = Math.min(x.rows, start + 100);
     if (end - start < 2) break;
@@ -196,7 +234,13 @@ export function mapOneOfHundred(params: ClipMap, pairs: MapPairs): number {
     for (let r = start; r < end; r++) mapped.push(applyMap(params, row(y, r)));
     for (let r = start; r < end; r++) {
       const xr = row(x, r);
-      hits += recallAtK(rankAmong(Float64Array.from(mapped, (m) => dot(xr, m)), r - start), 1);
+      hits += recallAtK(
+        rankAmong(
+          Float64Array.from(mapped, (m) => dot(xr, m)),
+          r - start,
+        ),
+        1,
+      );
       count++;
     }
   }
@@ -219,7 +263,13 @@ export function trainClipMap(train: MapPairs, valid: MapPairs | ((map: ClipMap) 
  * The same training, handing control back every `batchesPerSlice` batches: the worker trains in the
  * background this way and still answers the chat between slices.
  */
-export async function trainClipMapInSlices(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions, yieldControl: () => Promise<void>, batchesPerSlice = 4): Promise<TrainedClipMap> {
+export async function trainClipMapInSlices(
+  train: MapPairs,
+  valid: MapPairs | ((map: ClipMap) => number),
+  options: ClipMapTrainingOptions,
+  yieldControl: () => Promise<void>,
+  batchesPerSlice = 4,
+): Promise<TrainedClipMap> {
   const steps = clipMapTrainingSteps(train, valid, options);
   for (let batch = 1; ; batch++) {
     const next = steps.next();
@@ -229,13 +279,25 @@ export async function trainClipMapInSlices(train: MapPairs, valid: MapPairs | ((
 }
 
 /** trainClipMap as a generator that yields after every batch. */
-function* clipMapTrainingSteps(train: MapPairs, valid: MapPairs | ((map: ClipMap) => number), options: ClipMapTrainingOptions): Generator<void, TrainedClipMap> {
+function* clipMapTrainingSteps(
+  train: MapPairs,
+  valid: MapPairs | ((map: ClipMap) => number),
+  options: ClipMapTrainingOptions,
+): Generator<void, TrainedClipMap> {
   const d = train.x.dim;
   const validPairs = typeof valid === 'function' ? null : valid;
-  if (train.x.rows !== train.y.rows || train.y.dim !== d || (validPairs && (validPairs.x.rows !== validPairs.y.rows || validPairs.x.dim !== d || validPairs.y.dim !== d))) {
+  if (
+    train.x.rows !== train.y.rows ||
+    train.y.dim !== d ||
+    (validPairs && (validPairs.x.rows !== validPairs.y.rows || validPairs.x.dim !== d || validPairs.y.dim !== d))
+  ) {
     throw new EngineError('invalid-input', 'trainClipMap: x and y must have the same rows and dimension.');
   }
-  if (validPairs && (train.x.rows < 2 || validPairs.x.rows < 2)) throw new EngineError('invalid-input', `trainClipMap: ${train.x.rows} train and ${validPairs.x.rows} valid pairs; the in-batch loss and 1-of-100 need at least 2 of each.`);
+  if (validPairs && (train.x.rows < 2 || validPairs.x.rows < 2))
+    throw new EngineError(
+      'invalid-input',
+      `trainClipMap: ${train.x.rows} train and ${validPairs.x.rows} valid pairs; the in-batch loss and 1-of-100 need at least 2 of each.`,
+    );
   if (train.x.rows < 2) throw new EngineError('invalid-input', `trainClipMap: ${train.x.rows} train pairs; the in-batch loss needs at least 2.`);
   const maxEpochs = options.maxEpochs ?? 40;
   const batchSize = options.batchSize ?? 64;
@@ -248,9 +310,13 @@ function* clipMapTrainingSteps(train: MapPairs, valid: MapPairs | ((map: ClipMap
   const w = new Float64Array(d * d);
   let a = 1;
   const gradW = new Float64Array(d * d);
-  const mW = new Float64Array(d * d), vW = new Float64Array(d * d);
-  let mA = 0, vA = 0, step = 0;
-  const xBatch = new Float64Array(batchSize * d), yBatch = new Float64Array(batchSize * d);
+  const mW = new Float64Array(d * d),
+    vW = new Float64Array(d * d);
+  let mA = 0,
+    vA = 0,
+    step = 0;
+  const xBatch = new Float64Array(batchSize * d),
+    yBatch = new Float64Array(batchSize * d);
   const order = Array.from({ length: train.x.rows }, (_, i) => i);
 
   const validR1 = validPairs ? (map: ClipMap) => mapOneOfHundred(map, validPairs) : (valid as (map: ClipMap) => number);
@@ -261,7 +327,8 @@ function* clipMapTrainingSteps(train: MapPairs, valid: MapPairs | ((map: ClipMap
   let best = options.keepEpochZero === false ? null : untrained;
   for (let epoch = 1, worse = 0; epoch <= maxEpochs && worse < patience; epoch++) {
     shuffleWith(order, next);
-    let lossSum = 0, batches = 0;
+    let lossSum = 0,
+      batches = 0;
     for (let start = 0; start + 2 <= order.length; start += batchSize) {
       const rows = Math.min(batchSize, order.length - start);
       for (let r = 0; r < rows; r++) {
@@ -274,7 +341,8 @@ function* clipMapTrainingSteps(train: MapPairs, valid: MapPairs | ((map: ClipMap
       batches++;
       // Adam (Kingma & Ba 2015) with bias correction.
       step++;
-      const c1 = 1 - beta1 ** step, c2 = 1 - beta2 ** step;
+      const c1 = 1 - beta1 ** step,
+        c2 = 1 - beta2 ** step;
       for (let i = 0; i < w.length; i++) {
         const gi = gradW[i]!;
         mW[i] = beta1 * mW[i]! + (1 - beta1) * gi;

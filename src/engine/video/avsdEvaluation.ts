@@ -48,7 +48,10 @@ export interface AvsdQuestionResult {
 }
 
 /** Every question of the records, with its own 100 candidates and the index of the right one. */
-export function avsdItems(records: readonly AvsdRecord[], features: readonly { video: Float32Array; audio: Float32Array }[]): { question: VideoQuestion; kind: QuestionKind; answer: string; right: number; candidates: string[] }[] {
+export function avsdItems(
+  records: readonly AvsdRecord[],
+  features: readonly { video: Float32Array; audio: Float32Array }[],
+): { question: VideoQuestion; kind: QuestionKind; answer: string; right: number; candidates: string[] }[] {
   return records.flatMap((record, c) =>
     record.dialog.rounds.map((round, n) => ({
       question: { question: round.question, earlier: record.dialog.rounds.slice(0, n), video: features[c]!.video, audio: features[c]!.audio },
@@ -78,8 +81,12 @@ export function avsdModelFigures(results: readonly AvsdQuestionResult[]): AvsdMo
   const needs = ['video', 'audio', 'history+video'] as const;
   return {
     all: rankFigures(results.map((r) => r.rank)),
-    byNeed: Object.fromEntries(needs.map((need) => [need, rankFigures(results.filter((r) => QUESTION_NEEDS[r.kind] === need).map((r) => r.rank))])) as AvsdModelFigures['byNeed'],
-    byKind: Object.fromEntries(QUESTION_KINDS.map((kind) => [kind, rankFigures(results.filter((r) => r.kind === kind).map((r) => r.rank))])) as AvsdModelFigures['byKind'],
+    byNeed: Object.fromEntries(
+      needs.map((need) => [need, rankFigures(results.filter((r) => QUESTION_NEEDS[r.kind] === need).map((r) => r.rank))]),
+    ) as AvsdModelFigures['byNeed'],
+    byKind: Object.fromEntries(
+      QUESTION_KINDS.map((kind) => [kind, rankFigures(results.filter((r) => r.kind === kind).map((r) => r.rank))]),
+    ) as AvsdModelFigures['byKind'],
     generation: captionMetrics(results.map((r) => ({ candidate: r.top, references: [r.answer] }))),
   };
 }

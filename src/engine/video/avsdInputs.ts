@@ -39,8 +39,14 @@ export interface TextInputs {
   candidates: Int32Array;
 }
 
-export function textInputs(question: string, earlier: readonly { question: string; answer: string }[], candidates: readonly string[], vocab: WordVocabulary): TextInputs {
-  if (candidates.length !== CANDIDATES_PER_QUESTION) throw new Error(`A question is ranked among ${CANDIDATES_PER_QUESTION} candidates, not ${candidates.length}.`);
+export function textInputs(
+  question: string,
+  earlier: readonly { question: string; answer: string }[],
+  candidates: readonly string[],
+  vocab: WordVocabulary,
+): TextInputs {
+  if (candidates.length !== CANDIDATES_PER_QUESTION)
+    throw new Error(`A question is ranked among ${CANDIDATES_PER_QUESTION} candidates, not ${candidates.length}.`);
   const q = new Int32Array(QUESTION_TOKENS);
   encodeInto(q, 0, QUESTION_TOKENS, question, vocab);
   const history = new Int32Array(HISTORY_ROUNDS * ROUND_TOKENS);

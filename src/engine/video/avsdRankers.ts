@@ -38,7 +38,13 @@ export class AvsdRankers {
   ) {}
 
   /** `which`: 'page' loads only the rankers the page runs (pageModels); 'all' every one listed, for the benchmark. */
-  static async load(source: PackFileSource, files: readonly string[], plan: ExecutionPlan, which: 'page' | 'all', options: Omit<SessionsOptions<AvsdModelId>, 'missingAdvice'> = {}): Promise<AvsdRankers> {
+  static async load(
+    source: PackFileSource,
+    files: readonly string[],
+    plan: ExecutionPlan,
+    which: 'page' | 'all',
+    options: Omit<SessionsOptions<AvsdModelId>, 'missingAdvice'> = {},
+  ): Promise<AvsdRankers> {
     const fileSet = new Set(files);
     const where = `${source.location}${AVSD_CONFIG_FILE}`;
     if (!fileSet.has(AVSD_CONFIG_FILE)) throw new EngineError('pack-file-missing', `${where} is missing, so ${MISSING_ADVICE}`);
@@ -49,7 +55,8 @@ export class AvsdRankers {
     const models = ownValue(config, 'models');
     const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((w) => typeof w === 'string');
     if (!isStrings(words)) throw new EngineError('pack-file-corrupt', `${where}: "words" must be a list of strings, so ${MISSING_ADVICE}`);
-    if (!isStrings(answers) || answers.length < CANDIDATES_PER_QUESTION) throw new EngineError('pack-file-corrupt', `${where}: "answers" must list at least ${CANDIDATES_PER_QUESTION} answers, so ${MISSING_ADVICE}`);
+    if (!isStrings(answers) || answers.length < CANDIDATES_PER_QUESTION)
+      throw new EngineError('pack-file-corrupt', `${where}: "answers" must list at least ${CANDIDATES_PER_QUESTION} answers, so ${MISSING_ADVICE}`);
     if (!Array.isArray(models) || models.length === 0 || !models.every((m) => (AVSD_MODEL_IDS as readonly unknown[]).includes(m))) {
       throw new EngineError('pack-file-corrupt', `${where}: "models" must list some of ${AVSD_MODEL_IDS.join(', ')}, so ${MISSING_ADVICE}`);
     }
@@ -57,7 +64,13 @@ export class AvsdRankers {
     const chosen = ownValue(config, 'default');
     const defaultModel = listed.find((id) => id === chosen) ?? listed[listed.length - 1]!;
     const ids = which === 'all' ? listed : listed.filter((id) => pageModels(defaultModel).includes(id));
-    const sessions = await ModelSessions.load(source, fileSet, ids.map((id) => ({ key: id, file: `avsd-${id}`, label: `${avsdModelName(id)} answer ranker` })), plan, { ...options, missingAdvice: MISSING_ADVICE });
+    const sessions = await ModelSessions.load(
+      source,
+      fileSet,
+      ids.map((id) => ({ key: id, file: `avsd-${id}`, label: `${avsdModelName(id)} answer ranker` })),
+      plan,
+      { ...options, missingAdvice: MISSING_ADVICE },
+    );
     return new AvsdRankers(vocabulary(words), answers, ids, defaultModel, sessions);
   }
 
@@ -73,13 +86,51 @@ export class AvsdRankers {
     const names = new Set(this.sessions.inputNames(model));
     const outputs = await this.sessions.run(model, () => {
       const feeds: Record<string, ort.Tensor> = {
-        question: new ort.Tensor('int64', int64Rows(items.map((q) => q.text.question), QUESTION_TOKENS), [n, QUESTION_TOKENS]),
-        candidates: new ort.Tensor('int64', int64Rows(items.map((q) => q.text.candidates), CANDIDATES_PER_QUESTION * ANSWER_TOKENS), [n, CANDIDATES_PER_QUESTION, ANSWER_TOKENS]),
+        question: new ort.Tensor(
+          'int64',
+          int64Rows(
+            items.map((q) => q.text.question),
+            QUESTION_TOKENS,
+          ),
+          [n, QUESTION_TOKENS],
+        ),
+        candidates: new ort.Tensor(
+          'int64',
+          int64Rows(
+            items.map((q) => q.text.candidates),
+            CANDIDATES_PER_QUESTION * ANSWER_TOKENS,
+          ),
+          [n, CANDIDATES_PER_QUESTION, ANSWER_TOKENS],
+        ),
       };
       // The exporter drops inputs a model does not read (Q reads no history, no video, no audio).
-      if (names.has('history')) feeds.history = new ort.Tensor('int64', int64Rows(items.map((q) => q.text.history), HISTORY_ROUNDS * ROUND_TOKENS), [n, HISTORY_ROUNDS, ROUND_TOKENS]);
-      if (names.has('video')) feeds.video = new ort.Tensor('float32', float32Rows(items.map((q) => q.video), VIDEO_FEATURES), [n, VIDEO_FEATURES]);
-      if (names.has('audio')) feeds.audio = new ort.Tensor('float32', float32Rows(items.map((q) => q.audio), AUDIO_FEATURES), [n, AUDIO_FEATURES]);
+      if (names.has('history'))
+        feeds.history = new ort.Tensor(
+          'int64',
+          int64Rows(
+            items.map((q) => q.text.history),
+            HISTORY_ROUNDS * ROUND_TOKENS,
+          ),
+          [n, HISTORY_ROUNDS, ROUND_TOKENS],
+        );
+      if (names.has('video'))
+        feeds.video = new ort.Tensor(
+          'float32',
+          float32Rows(
+            items.map((q) => q.video),
+            VIDEO_FEATURES,
+          ),
+          [n, VIDEO_FEATURES],
+        );
+      if (names.has('audio'))
+        feeds.audio = new ort.Tensor(
+          'float32',
+          float32Rows(
+            items.map((q) => q.audio),
+            AUDIO_FEATURES,
+          ),
+          [n, AUDIO_FEATURES],
+        );
       return feeds;
     });
     const scores = floatOutput(outputs, 'scores', 'an AVSD answer ranker');

@@ -49,7 +49,9 @@ function framesSentence(detections: readonly (DetectionResult | null)[]): string
       seen.set(label, { ...thing, frames: thing.frames + 1, most: Math.max(thing.most, most) });
     }
   });
-  const captions = detections.map((result, f) => (result ? { f, caption: groundedCaption(result) } : null)).filter((c) => c !== null && c.caption.confident && c.caption.mentioned.length > 0);
+  const captions = detections
+    .map((result, f) => (result ? { f, caption: groundedCaption(result) } : null))
+    .filter((c) => c !== null && c.caption.confident && c.caption.mentioned.length > 0);
   if (captions.length === 0) return NOTHING_SHOWN_TEXT;
   // Things seen in most frames count for a frame's caption, passing ones against it: the main sentence is the lasting scene.
   const weight = (c: (typeof captions)[number]) => c!.caption.mentioned.reduce((sum, m) => sum + (seen.get(m.label)?.frames ?? 0) - detections.length / 2, 0);
@@ -80,7 +82,9 @@ const SOUND_WORDS =
 const VIDEO = '(?:the|this|that|your|my|it|there)';
 const WHAT_IS_SHOWN = [
   // "what is in the video", "what's in this clip", "what objects are in it", "what is shown in the video"
-  new RegExp(`\\bwhat(?:\\s+(?:objects?|things?|items?|animals?|stuff|else))?(?:'s|\\s+is|\\s+are|\\s+was|\\s+were)?\\s+(?:there\\s+)?(?:(?:shown|seen|visible|happening|going on)\\s+)?(?:in|on)\\s+${VIDEO}\\b`),
+  new RegExp(
+    `\\bwhat(?:\\s+(?:objects?|things?|items?|animals?|stuff|else))?(?:'s|\\s+is|\\s+are|\\s+was|\\s+were)?\\s+(?:there\\s+)?(?:(?:shown|seen|visible|happening|going on)\\s+)?(?:in|on)\\s+${VIDEO}\\b`,
+  ),
   /\bwhat(?:'s|\s+is)\s+(?:happening|going on)\b/,
   /\bwhat\s+happens\b/,
   /\bwhat\s+(?:do|can|did|could)\s+you\s+see\b/,

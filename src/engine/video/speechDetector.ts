@@ -25,7 +25,15 @@ export class SpeechDetector {
    */
   static async load(source: PackFileSource, files: ReadonlySet<string>, plan: ExecutionPlan, options: SessionsOptions<'vad'>): Promise<SpeechDetector> {
     const wasm = plan.provider === 'wasm' ? plan : wasmPlanBecause(plan, 'WASM: the voice-activity model runs frame by frame, faster on the CPU');
-    return new SpeechDetector(await ModelSessions.load(source, files, [{ key: 'vad', file: VAD_MODEL_FILE, label: 'voice-activity model (Silero VAD)' }], { ...wasm, dtypes: ['fp32'] }, options));
+    return new SpeechDetector(
+      await ModelSessions.load(
+        source,
+        files,
+        [{ key: 'vad', file: VAD_MODEL_FILE, label: 'voice-activity model (Silero VAD)' }],
+        { ...wasm, dtypes: ['fp32'] },
+        options,
+      ),
+    );
   }
 
   /** Silero VAD's speech probability for each whole 512-sample frame of 16 kHz audio. */

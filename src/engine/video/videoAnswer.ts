@@ -26,7 +26,12 @@ export interface RankedAnswers {
 }
 
 /** Ranks each question's 100 candidates with one model, in batches of `batch` questions. */
-export async function rankCandidates(rankers: AvsdRankers, model: AvsdModelId, questions: readonly { question: VideoQuestion; candidates: readonly string[] }[], batch = 256): Promise<RankedAnswers[]> {
+export async function rankCandidates(
+  rankers: AvsdRankers,
+  model: AvsdModelId,
+  questions: readonly { question: VideoQuestion; candidates: readonly string[] }[],
+  batch = 256,
+): Promise<RankedAnswers[]> {
   const out: RankedAnswers[] = [];
   for (let start = 0; start < questions.length; start += batch) {
     const slice = questions.slice(start, start + batch);
@@ -67,7 +72,10 @@ export async function answerFromBank(rankers: AvsdRankers, question: VideoQuesti
     const own = Math.min(CANDIDATES_PER_QUESTION, bank.length - s * CANDIDATES_PER_QUESTION);
     return slices[s]!.candidates.slice(0, own).map((text, i) => ({ text, score: r.scores[i]! }));
   });
-  const candidates = screened.sort((a, b) => b.score - a.score).slice(0, CANDIDATES_PER_QUESTION).map((c) => c.text);
+  const candidates = screened
+    .sort((a, b) => b.score - a.score)
+    .slice(0, CANDIDATES_PER_QUESTION)
+    .map((c) => c.text);
   const model = rankers.defaultModel;
   const [ranked] = await rankCandidates(rankers, model, [{ question, candidates }]);
   return { answer: ranked!.ranked[0]!.text, model, candidates: ranked!.ranked, bankSize: bank.length };

@@ -29,7 +29,16 @@ export type SoundKind = (typeof SOUND_KINDS)[number];
 export const SOUND_TIMES = ['beginning', 'middle', 'end'] as const;
 export type SoundTime = (typeof SOUND_TIMES)[number];
 /** What the speaker of a clip says; models/avsd/speech/ holds espeak-ng's recording of each. */
-export const SPOKEN_PHRASES = ['hello there', 'look at this', 'good morning', 'watch closely', 'here it comes', 'thank you', 'oh wow', 'see you later'] as const;
+export const SPOKEN_PHRASES = [
+  'hello there',
+  'look at this',
+  'good morning',
+  'watch closely',
+  'here it comes',
+  'thank you',
+  'oh wow',
+  'see you later',
+] as const;
 
 export type Motion = 'still' | 'left' | 'right';
 
@@ -72,7 +81,10 @@ const SPEED = 0.1;
 export function generateClip(seed: number, index: number, split: string): VideoClip {
   const random = seededRandom(hashSeed(`${split}:${seed}:${index}`));
   const count = 1 + randomInt(random, 3);
-  const slots = shuffled(random, SHAPE_COLORS.flatMap((color) => SHAPE_KINDS.map((shape) => ({ color, shape })))).slice(0, count);
+  const slots = shuffled(
+    random,
+    SHAPE_COLORS.flatMap((color) => SHAPE_KINDS.map((shape) => ({ color, shape }))),
+  ).slice(0, count);
   const columns = shuffled(random, [0.2, 0.5, 0.8]);
   const objects = slots.map(({ color, shape }, i): ClipObject => {
     const enter = i === 0 && random() < 0.5 ? 0 : Math.round(random() * 20) / 10;
@@ -95,7 +107,14 @@ export function generateClip(seed: number, index: number, split: string): VideoC
     kind === 'none'
       ? // Drawn from the clip's own hash, not the stream, so adding it changed no other clip.
         { kind, time: 'beginning', start: 0, loud: false, track: hashSeed(`track:${split}:${seed}:${index}`) % 4 !== 0 }
-      : { kind, time, start: { beginning: 0.2, middle: 1.6, end: 2.8 }[time] + 0.4 * random(), loud: random() < 0.5, ...(kind === 'speech' ? { phrase: randomPick(random, SPOKEN_PHRASES) } : {}), track: true };
+      : {
+          kind,
+          time,
+          start: { beginning: 0.2, middle: 1.6, end: 2.8 }[time] + 0.4 * random(),
+          loud: random() < 0.5,
+          ...(kind === 'speech' ? { phrase: randomPick(random, SPOKEN_PHRASES) } : {}),
+          track: true,
+        };
   return { id: `${split}-${seed}-${index}`, seconds: CLIP_SECONDS, objects, sound };
 }
 

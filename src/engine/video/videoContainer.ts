@@ -16,7 +16,18 @@ export interface ContainerProbe {
 }
 
 /** Matroska/WebM element ids (with their length marker, as written). */
-const EBML = { header: 0x1a45dfa3, segment: 0x18538067, tracks: 0x1654ae6b, cluster: 0x1f43b675, trackEntry: 0xae, trackType: 0x83, codecId: 0x86, video: 0xe0, pixelWidth: 0xb0, pixelHeight: 0xba } as const;
+const EBML = {
+  header: 0x1a45dfa3,
+  segment: 0x18538067,
+  tracks: 0x1654ae6b,
+  cluster: 0x1f43b675,
+  trackEntry: 0xae,
+  trackType: 0x83,
+  codecId: 0x86,
+  video: 0xe0,
+  pixelWidth: 0xb0,
+  pixelHeight: 0xba,
+} as const;
 const SEGMENT_CHILDREN = new Set([0x114d9b74, 0x1549a966, EBML.tracks, 0x1c53bb6b, 0x1043a770, 0x1254c367, 0x1941a469, EBML.cluster, 0xec, 0xbf]);
 /** What a cluster may start with: its timestamp, a block, its position or previous size, a CRC, a Void. */
 const CLUSTER_CHILDREN = new Set([0xe7, 0xa3, 0xa0, 0xa7, 0xab, 0xbf, 0xec, 0x5854]);
@@ -114,7 +125,8 @@ export function probeWebm(head: Uint8Array, fileSize: number): ContainerProbe {
   let sawTracks = false;
   while (pos < Math.min(end, head.length)) {
     const e = ebmlElement(head, pos);
-    if (!e || !SEGMENT_CHILDREN.has(e.id) || (e.end === null && e.id !== EBML.cluster)) return { ...probe, damage: probe.damage ?? `there is unreadable data at byte ${pos}` };
+    if (!e || !SEGMENT_CHILDREN.has(e.id) || (e.end === null && e.id !== EBML.cluster))
+      return { ...probe, damage: probe.damage ?? `there is unreadable data at byte ${pos}` };
     if (e.id === EBML.tracks) {
       if (e.end! > head.length) break; // more than was read: nothing to conclude
       Object.assign(probe, webmTracks(head, e));
@@ -122,7 +134,8 @@ export function probeWebm(head: Uint8Array, fileSize: number): ContainerProbe {
     }
     if (e.id === EBML.cluster) {
       const first = ebmlElement(head, e.start);
-      if (e.start < head.length && (!first || !CLUSTER_CHILDREN.has(first.id))) return { ...probe, damage: probe.damage ?? `its first frames are unreadable (byte ${e.start})` };
+      if (e.start < head.length && (!first || !CLUSTER_CHILDREN.has(first.id)))
+        return { ...probe, damage: probe.damage ?? `its first frames are unreadable (byte ${e.start})` };
       if (!sawTracks) return { ...probe, damage: probe.damage ?? 'its frames come without the list of tracks that says how to decode them' };
       return probe;
     }

@@ -36,7 +36,11 @@ function appearances(frames: readonly DescribedFrame[]): { thing: string; first:
   const drawnVideo = videoLooksDrawn(frames);
   const seen = new Map<string, { thing: string; first: number; xs: number[] }>();
   frames.forEach((frame, f) => {
-    const things = !drawnVideo ? frame.objects.map((o) => ({ thing: o, x: NaN })) : frameLooksDrawn(frame.blobs) ? frame.blobs.map((b) => ({ thing: `${b.color} ${b.shape}`, x: b.x })) : [];
+    const things = !drawnVideo
+      ? frame.objects.map((o) => ({ thing: o, x: NaN }))
+      : frameLooksDrawn(frame.blobs)
+        ? frame.blobs.map((b) => ({ thing: `${b.color} ${b.shape}`, x: b.x }))
+        : [];
     for (const { thing, x } of things) {
       const entry = seen.get(thing) ?? { thing, first: f, xs: [] };
       if (!Number.isNaN(x)) entry.xs.push(x);
@@ -53,7 +57,8 @@ function seenPart(frames: readonly DescribedFrame[]): string {
   const later = things.filter((t) => t.first > 0).map((t) => withArticle(t.thing));
   const join = (list: string[]) => (list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`);
   let text = atStart.length > 0 ? join(atStart) : '';
-  if (later.length > 0) text = text ? `${text}, then ${join(later)} ${later.length > 1 ? 'appear' : 'appears'}` : `${join(later)} ${later.length > 1 ? 'appear' : 'appears'}`;
+  if (later.length > 0)
+    text = text ? `${text}, then ${join(later)} ${later.length > 1 ? 'appear' : 'appears'}` : `${join(later)} ${later.length > 1 ? 'appear' : 'appears'}`;
   const moving = things.find((t) => t.xs.length >= 3 && Math.abs(t.xs[t.xs.length - 1]! - t.xs[0]!) > 0.1);
   if (moving) text += `; the ${moving.thing} moves ${moving.xs[moving.xs.length - 1]! > moving.xs[0]! ? 'right' : 'left'}`;
   return text;

@@ -7,7 +7,21 @@ import { randomInt, randomPick, seededRandom, shuffled } from '../random';
 import { CLIP_SECONDS, type ClipObject, SHAPE_KINDS, type ShapeKind, type VideoClip } from './videoClips';
 
 /** What a question needs: the picture, the sound, or the picture read through the history ("it"). */
-export const QUESTION_KINDS = ['count', 'first', 'last', 'motion', 'leave', 'sound', 'sound-kind', 'sound-time', 'loudness', 'speech', 'exists', 'it-color', 'it-motion'] as const;
+export const QUESTION_KINDS = [
+  'count',
+  'first',
+  'last',
+  'motion',
+  'leave',
+  'sound',
+  'sound-kind',
+  'sound-time',
+  'loudness',
+  'speech',
+  'exists',
+  'it-color',
+  'it-motion',
+] as const;
 export type QuestionKind = (typeof QUESTION_KINDS)[number];
 export const QUESTION_NEEDS: Record<QuestionKind, 'video' | 'audio' | 'history+video'> = {
   count: 'video',
@@ -67,7 +81,10 @@ function round(kind: QuestionKind, clip: VideoClip, random: () => number, focus:
   const ask = (question: string, answer: string): VideoRound => ({ question, answer, kind });
   switch (kind) {
     case 'count':
-      return ask(randomPick(random, ['how many objects are there?', 'how many shapes do you see?']), objects.length === 1 ? 'there is only one object' : `there are ${NUMBER_WORDS[objects.length]} objects`);
+      return ask(
+        randomPick(random, ['how many objects are there?', 'how many shapes do you see?']),
+        objects.length === 1 ? 'there is only one object' : `there are ${NUMBER_WORDS[objects.length]} objects`,
+      );
     case 'first': {
       const first = objects[0]!;
       const together = objects.filter((o) => o.enter === first.enter).length > 1;
@@ -81,7 +98,10 @@ function round(kind: QuestionKind, clip: VideoClip, random: () => number, focus:
     case 'motion': {
       const moving = objects.filter((o) => o.motion !== 'still' && o.leave - o.enter >= 1);
       if (moving.length > 1) return null;
-      return ask(randomPick(random, ['does anything move?', 'is anything moving?']), moving.length === 0 ? 'no, nothing moves' : `yes, the ${named(moving[0]!)} moves to the ${moving[0]!.motion}`);
+      return ask(
+        randomPick(random, ['does anything move?', 'is anything moving?']),
+        moving.length === 0 ? 'no, nothing moves' : `yes, the ${named(moving[0]!)} moves to the ${moving[0]!.motion}`,
+      );
     }
     case 'leave': {
       const leaving = objects.filter((o) => o.leave < CLIP_SECONDS);
@@ -91,13 +111,22 @@ function round(kind: QuestionKind, clip: VideoClip, random: () => number, focus:
     case 'sound':
       return ask(randomPick(random, ['is there any sound?', 'can you hear anything?']), silent ? 'no, it is silent' : 'yes, there is sound');
     case 'sound-kind':
-      return ask(randomPick(random, ['what kind of sound do you hear?', 'what is the sound?']), silent ? 'nothing, there is no sound' : SOUND_NAMES[sound.kind as keyof typeof SOUND_NAMES]);
+      return ask(
+        randomPick(random, ['what kind of sound do you hear?', 'what is the sound?']),
+        silent ? 'nothing, there is no sound' : SOUND_NAMES[sound.kind as keyof typeof SOUND_NAMES],
+      );
     case 'sound-time':
-      return ask('when does the sound start?', silent ? 'there is no sound at all' : { beginning: 'right at the beginning', middle: 'in the middle', end: 'near the end' }[sound.time]);
+      return ask(
+        'when does the sound start?',
+        silent ? 'there is no sound at all' : { beginning: 'right at the beginning', middle: 'in the middle', end: 'near the end' }[sound.time],
+      );
     case 'loudness':
       return ask('is the sound loud?', silent ? 'there is no sound at all' : sound.loud ? 'yes, it is loud' : 'no, it is quiet');
     case 'speech':
-      return ask(randomPick(random, ['does anyone speak?', 'does somebody talk?']), sound.kind === 'speech' ? 'yes, someone says a few words' : 'no, nobody speaks');
+      return ask(
+        randomPick(random, ['does anyone speak?', 'does somebody talk?']),
+        sound.kind === 'speech' ? 'yes, someone says a few words' : 'no, nobody speaks',
+      );
     case 'exists': {
       if (!focus) return null;
       return ask(`is there a ${focus.shape}?`, focus.object ? `yes, there is a ${focus.shape}` : `no, there is no ${focus.shape}`);
@@ -105,7 +134,14 @@ function round(kind: QuestionKind, clip: VideoClip, random: () => number, focus:
     case 'it-color':
       return focus?.object ? ask('what color is it?', `it is ${focus.object.color}`) : null;
     case 'it-motion':
-      return focus?.object ? ask('does it move?', focus.object.motion === 'still' || focus.object.leave - focus.object.enter < 1 ? 'no, it stays still' : `yes, it moves to the ${focus.object.motion}`) : null;
+      return focus?.object
+        ? ask(
+            'does it move?',
+            focus.object.motion === 'still' || focus.object.leave - focus.object.enter < 1
+              ? 'no, it stays still'
+              : `yes, it moves to the ${focus.object.motion}`,
+          )
+        : null;
   }
 }
 

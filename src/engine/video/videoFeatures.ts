@@ -41,7 +41,7 @@ function hueClass(r: number, g: number, b: number): ShapeColor | null {
   let bestDistance = 25;
   for (const color of SHAPE_COLORS) {
     const distance = Math.min(Math.abs(h - HUES[color]), 360 - Math.abs(h - HUES[color]));
-    if (distance < bestDistance) (best = color), (bestDistance = distance);
+    if (distance < bestDistance) ((best = color), (bestDistance = distance));
   }
   return best;
 }
@@ -55,9 +55,14 @@ export function colorBlobs(frame: RgbaImage): ColorBlob[] {
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       // Box-average the source pixels that fall in this cell.
-      let r = 0, g = 0, b = 0, n = 0;
-      const x0 = Math.floor(x * scale), x1 = Math.max(x0 + 1, Math.floor((x + 1) * scale));
-      const y0 = Math.floor(y * scale), y1 = Math.max(y0 + 1, Math.floor((y + 1) * scale));
+      let r = 0,
+        g = 0,
+        b = 0,
+        n = 0;
+      const x0 = Math.floor(x * scale),
+        x1 = Math.max(x0 + 1, Math.floor((x + 1) * scale));
+      const y0 = Math.floor(y * scale),
+        y1 = Math.max(y0 + 1, Math.floor((y + 1) * scale));
       for (let sy = y0; sy < Math.min(y1, frame.height); sy++) {
         for (let sx = x0; sx < Math.min(x1, frame.width); sx++) {
           const o = (sy * frame.width + sx) * 4;
@@ -78,19 +83,28 @@ export function colorBlobs(frame: RgbaImage): ColorBlob[] {
   for (let start = 0; start < w * h; start++) {
     const cls = classes[start]!;
     if (cls < 0 || seen[start]) continue;
-    let area = 0, sx = 0, sy = 0, minX = w, maxX = 0, minY = h, maxY = 0;
+    let area = 0,
+      sx = 0,
+      sy = 0,
+      minX = w,
+      maxX = 0,
+      minY = h,
+      maxY = 0;
     stack.push(start);
     seen[start] = 1;
     while (stack.length > 0) {
       const p = stack.pop()!;
-      const px = p % w, py = (p - px) / w;
+      const px = p % w,
+        py = (p - px) / w;
       area++;
       sx += px;
       sy += py;
-      minX = Math.min(minX, px); maxX = Math.max(maxX, px);
-      minY = Math.min(minY, py); maxY = Math.max(maxY, py);
+      minX = Math.min(minX, px);
+      maxX = Math.max(maxX, px);
+      minY = Math.min(minY, py);
+      maxY = Math.max(maxY, py);
       for (const q of [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1]) {
-        if (q >= 0 && !seen[q] && classes[q] === cls) (seen[q] = 1), stack.push(q);
+        if (q >= 0 && !seen[q] && classes[q] === cls) ((seen[q] = 1), stack.push(q));
       }
     }
     if (area < MIN_BLOB_FRACTION * w * h) continue;
@@ -98,7 +112,14 @@ export function colorBlobs(frame: RgbaImage): ColorBlob[] {
     const aspect = (maxX - minX + 1) / (maxY - minY + 1);
     // A square fills its box, a circle pi/4 of it, a triangle half.
     const shape: ShapeKind = fill > 0.88 ? 'square' : fill > 0.64 ? 'circle' : 'triangle';
-    blobs.push({ color: SHAPE_COLORS[cls]!, shape, x: (sx / area + 0.5) / w, y: (sy / area + 0.5) / h, area: area / (w * h), shapeLike: aspect > 0.7 && aspect < 1.4 && fill > 0.4 && area / (w * h) < 0.1 });
+    blobs.push({
+      color: SHAPE_COLORS[cls]!,
+      shape,
+      x: (sx / area + 0.5) / w,
+      y: (sy / area + 0.5) / h,
+      area: area / (w * h),
+      shapeLike: aspect > 0.7 && aspect < 1.4 && fill > 0.4 && area / (w * h) < 0.1,
+    });
   }
   return blobs.sort((a, b) => b.area - a.area);
 }

@@ -3,7 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { capturePhoto, closeCamera, openCamera, watchCameras } from './cameraController';
 import { useCameraStore } from './cameraStore';
 
-const BUTTON = 'rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+const BUTTON =
+  'rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 /** "Take photo", shown only when the device lists a camera. */
 export function CameraButton() {

@@ -28,7 +28,13 @@ function DraftVideoThumbnail({ video }: { video: DraftVideo }) {
   const url = useImageUrl(video.posterId, video.decoded.poster);
   return (
     <li className="relative">
-      {url && <img src={url} alt={`Video to send: ${video.name}, ${video.decoded.seconds.toFixed(1)} s`} className="h-16 w-24 rounded-md border border-slate-300 object-cover" />}
+      {url && (
+        <img
+          src={url}
+          alt={`Video to send: ${video.name}, ${video.decoded.seconds.toFixed(1)} s`}
+          className="h-16 w-24 rounded-md border border-slate-300 object-cover"
+        />
+      )}
       <span className="absolute bottom-0.5 left-0.5 rounded bg-slate-900/70 px-1 text-[10px] text-white" aria-hidden="true">
         ▶ {video.decoded.seconds.toFixed(1)} s
       </span>
@@ -57,7 +63,7 @@ export function Composer({ compact = false }: { compact?: boolean }) {
 
   const submit = async () => {
     const sending = text;
-    if (await sendTurn(sending) && useChatStore.getState().draftText === sending) chatActions.setDraftText('');
+    if ((await sendTurn(sending)) && useChatStore.getState().draftText === sending) chatActions.setDraftText('');
   };
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -79,13 +85,21 @@ export function Composer({ compact = false }: { compact?: boolean }) {
           {drafts.map((d) => (
             <DraftThumbnail key={d.imageId} image={d} />
           ))}
-          {checking > 0 && <li className="self-center text-sm text-slate-600" role="status">{sendingWhenChecked ? 'Checking photo… it goes with your message in a moment' : 'Checking photo…'}</li>}
+          {checking > 0 && (
+            <li className="self-center text-sm text-slate-600" role="status">
+              {sendingWhenChecked ? 'Checking photo… it goes with your message in a moment' : 'Checking photo…'}
+            </li>
+          )}
         </ul>
       )}
       {(draftVideo || decodingVideo) && (
         <ul className="mb-2 flex flex-wrap gap-3" aria-label="Video to send">
           {draftVideo && <DraftVideoThumbnail video={draftVideo} />}
-          {decodingVideo && <li className="self-center text-sm text-slate-600" role="status">Opening the video… (sampling its frames and sound)</li>}
+          {decodingVideo && (
+            <li className="self-center text-sm text-slate-600" role="status">
+              Opening the video… (sampling its frames and sound)
+            </li>
+          )}
         </ul>
       )}
       {/* On a phone the attach buttons take a row of their own below, so the message box keeps most of the width. */}

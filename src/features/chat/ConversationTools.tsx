@@ -3,7 +3,8 @@ import { startNewConversation, undoLastTurn } from './chatController';
 import { type ExportFormat, exportConversation } from './exportController';
 import { useChatStore } from './chatStore';
 
-const BUTTON = 'rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+const BUTTON =
+  'rounded-lg border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 const FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'mmdialog', label: 'MMDialog JSON (.zip with images)' },
@@ -84,7 +85,13 @@ function ExportMenu({ disabled }: { disabled: boolean }) {
         Export <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <div id={menuId} role="menu" aria-label="Export the conversation as" onKeyDown={onMenuKey} className="absolute right-0 z-20 mt-1 flex w-72 flex-col rounded-lg bg-white py-1 shadow-lg ring-1 ring-slate-200">
+        <div
+          id={menuId}
+          role="menu"
+          aria-label="Export the conversation as"
+          onKeyDown={onMenuKey}
+          className="absolute right-0 z-20 mt-1 flex w-72 flex-col rounded-lg bg-white py-1 shadow-lg ring-1 ring-slate-200"
+        >
           {FORMATS.map((f, i) => (
             <button
               key={f.format}

@@ -15,19 +15,34 @@ import { SHOWN_MESSAGES, visibleMessages } from './messageWindow';
  * 1280x720 in kiosk type three whole exchanges fit, a photo and an image reply among them, with room
  * for a reply of two lines (the pool's human texts run to 280 characters).
  */
-const IMAGE_HEIGHT = { presenter: { photo: 'max-h-48', pool: 'max-h-40' }, visitor: { photo: 'max-h-[min(8rem,14svh)]', pool: 'max-h-[min(8rem,14svh)]' } } as const;
+const IMAGE_HEIGHT = {
+  presenter: { photo: 'max-h-48', pool: 'max-h-40' },
+  visitor: { photo: 'max-h-[min(8rem,14svh)]', pool: 'max-h-[min(8rem,14svh)]' },
+} as const;
 
 function MessageImage({ element, heightClass }: { element: Extract<MessageElement, { kind: 'image' }>; heightClass: string }) {
   const url = useImageUrl(element.imageId);
   return (
     <figure className="flex flex-col gap-1">
       {url ? (
-        <img src={url} onLoad={keepAtEnd} alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`} width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
+        <img
+          src={url}
+          onLoad={keepAtEnd}
+          alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`}
+          width={element.width}
+          height={element.height}
+          className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`}
+        />
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
       )}
       {element.caption && (
-        <figcaption className={`text-xs opacity-90 ${element.captionHedged ? 'italic' : ''}`} data-testid="photo-caption" data-hedged={element.captionHedged ? 'true' : undefined} title={element.captionHedged ? 'A guess: the object detector is not sure' : undefined}>
+        <figcaption
+          className={`text-xs opacity-90 ${element.captionHedged ? 'italic' : ''}`}
+          data-testid="photo-caption"
+          data-hedged={element.captionHedged ? 'true' : undefined}
+          title={element.captionHedged ? 'A guess: the object detector is not sure' : undefined}
+        >
           {element.caption}
         </figcaption>
       )}
@@ -44,19 +59,46 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
   return (
     <figure className="flex flex-col gap-1" data-testid="shared-video">
       {playing && file ? (
-        <video src={file} controls autoPlay aria-label={label} width={element.width} height={element.height} className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200`} />
+        <video
+          src={file}
+          controls
+          autoPlay
+          aria-label={label}
+          width={element.width}
+          height={element.height}
+          className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200`}
+        />
       ) : (
         // The button hugs the poster (not the caption's width), so the play mark and the length sit on the picture.
-        <button type="button" onClick={() => setPlaying(true)} aria-label={`Play: ${label}`} className="relative self-start rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          aria-label={`Play: ${label}`}
+          className="relative self-start rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+        >
           {poster ? (
-            <img src={poster} onLoad={keepAtEnd} alt="" width={element.width} height={element.height} className={`${heightClass} block w-auto max-w-full rounded-lg border border-slate-200 object-contain`} />
+            <img
+              src={poster}
+              onLoad={keepAtEnd}
+              alt=""
+              width={element.width}
+              height={element.height}
+              className={`${heightClass} block w-auto max-w-full rounded-lg border border-slate-200 object-contain`}
+            />
           ) : (
             <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
           )}
-          <span className="absolute inset-0 m-auto flex h-10 w-10 items-center justify-center rounded-full bg-slate-900/70 text-lg text-white" aria-hidden="true">
+          <span
+            className="absolute inset-0 m-auto flex h-10 w-10 items-center justify-center rounded-full bg-slate-900/70 text-lg text-white"
+            aria-hidden="true"
+          >
             ▶
           </span>
-          <span className="absolute bottom-1 right-1 whitespace-nowrap rounded bg-slate-900/70 px-1 text-xs text-white" aria-hidden="true" data-testid="video-length">
+          <span
+            className="absolute bottom-1 right-1 whitespace-nowrap rounded bg-slate-900/70 px-1 text-xs text-white"
+            aria-hidden="true"
+            data-testid="video-length"
+          >
             {element.seconds.toFixed(element.seconds < 10 ? 1 : 0)} s{element.hasAudio ? '' : ' · no sound'}
           </span>
         </button>
@@ -74,7 +116,9 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
   const heights = IMAGE_HEIGHT[presenter ? 'presenter' : 'visitor'];
   const render = (element: MessageElement, i: number) =>
     element.kind === 'text' ? (
-      <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>{emoji(element.text)}</p>
+      <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>
+        {emoji(element.text)}
+      </p>
     ) : element.kind === 'image' ? (
       <MessageImage key={element.imageId} element={element} heightClass={heights.photo} />
     ) : element.kind === 'video' ? (
@@ -88,13 +132,25 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
     const texts = message.elements.flatMap((e, i) => (e.kind === 'text' ? [render(e, i)] : []));
     const media = message.elements.flatMap((e, i) => (e.kind === 'text' ? [] : [render(e, i)]));
     const groups = [
-      media.length > 0 && <div key="media" className="flex flex-wrap items-center gap-2">{media}</div>,
-      texts.length > 0 && <div key="texts" className="flex min-w-0 flex-col gap-1">{texts}</div>,
+      media.length > 0 && (
+        <div key="media" className="flex flex-wrap items-center gap-2">
+          {media}
+        </div>
+      ),
+      texts.length > 0 && (
+        <div key="texts" className="flex min-w-0 flex-col gap-1">
+          {texts}
+        </div>
+      ),
     ];
     if (message.elements[0]?.kind === 'text') groups.reverse();
     return (
       <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
-        <div className={`flex max-w-[80%] flex-wrap items-center gap-x-3 gap-y-1.5 rounded-2xl px-4 py-1.5 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>{groups}</div>
+        <div
+          className={`flex max-w-[80%] flex-wrap items-center gap-x-3 gap-y-1.5 rounded-2xl px-4 py-1.5 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}
+        >
+          {groups}
+        </div>
       </li>
     );
   }
@@ -102,10 +158,10 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map(render)}
-        {message.reply?.timings && (  // replies saved by an older version carry no timings: no meta line
+        {message.reply?.timings && ( // replies saved by an older version carry no timings: no meta line
           <p className="text-xs text-slate-600" data-testid="reply-meta">
-            {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {message.reply.relevance.toFixed(3)} (not MM-Relevance) ·{' '}
-            {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
+            {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn{' '}
+            {message.reply.relevance.toFixed(3)} (not MM-Relevance) · {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
           </p>
         )}
         {message.videoAnswer && (
@@ -137,10 +193,19 @@ export function MessageList({ presenter }: { presenter: boolean }) {
   }, [allMessages.length, awaitingReply]);
   return (
     // Focusable, so a long conversation scrolls with the keyboard.
-    <ol tabIndex={0} className={`flex flex-1 flex-col overflow-y-auto ${presenter ? 'gap-3 p-4' : 'gap-2 px-4 py-2'} focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600`} aria-label="Conversation" aria-live="polite">
+    <ol
+      tabIndex={0}
+      className={`flex flex-1 flex-col overflow-y-auto ${presenter ? 'gap-3 p-4' : 'gap-2 px-4 py-2'} focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600`}
+      aria-label="Conversation"
+      aria-live="polite"
+    >
       {hidden > 0 && (
         <li className="self-center">
-          <button type="button" onClick={() => setShown((n) => n + SHOWN_MESSAGES)} className="rounded-lg border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <button
+            type="button"
+            onClick={() => setShown((n) => n + SHOWN_MESSAGES)}
+            className="rounded-lg border border-slate-300 bg-white px-3 py-1 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
             Show {Math.min(hidden, SHOWN_MESSAGES)} earlier messages ({hidden} not shown)
           </button>
         </li>

@@ -15,7 +15,8 @@ export const SAMPLE_PROMPTS = ['look at this cute cat', 'we went hiking this wee
 // before all got "I can't tell what is in this photo.", a poor first impression.
 export const SAMPLE_PHOTO_KEYS = ['ph-erase-horse', 'ph-erase-giraffe', 'ph-farm-animals-cow', 'ph-world-music-italy'] as const;
 
-const chip = 'rounded-full border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+const chip =
+  'rounded-full border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 function useSamplePhotos(enabled: boolean): PoolMediaItem[] {
   const [items, setItems] = useState<PoolMediaItem[]>([]);
@@ -46,12 +47,16 @@ export function StartScreen() {
   const disabled = !ready || busy;
   return (
     <section aria-labelledby="start-title" className="m-auto flex max-w-xl flex-col items-center gap-3 text-center text-slate-700" data-testid="start-screen">
-      <h2 id="start-title" className="text-base font-medium text-slate-900">Say hello, or share a photo</h2>
+      <h2 id="start-title" className="text-base font-medium text-slate-900">
+        Say hello, or share a photo
+      </h2>
       <p className="text-sm">Type below, drop or paste a photo, or try one of these:</p>
       <ul className="flex flex-wrap justify-center gap-2" aria-label="Sample messages">
         {SAMPLE_PROMPTS.map((p) => (
           <li key={p}>
-            <button type="button" className={chip} disabled={disabled} onClick={() => void sendSamplePrompt(p)}>{p}</button>
+            <button type="button" className={chip} disabled={disabled} onClick={() => void sendSamplePrompt(p)}>
+              {p}
+            </button>
           </li>
         ))}
       </ul>

@@ -40,7 +40,8 @@ export async function attachFiles(files: readonly File[]): Promise<number> {
   const photos = files.filter((f) => !isVideoLike(f));
   const checks: Promise<number>[] = [];
   if (photos.length > 0) checks.push(attachImages(photos));
-  if (videos.length > 1) noticeActions.notifyAboutConversation('error', `A message can carry one video; ${videos[0]!.name} was added, the other ${videos.length - 1} were not.`);
+  if (videos.length > 1)
+    noticeActions.notifyAboutConversation('error', `A message can carry one video; ${videos[0]!.name} was added, the other ${videos.length - 1} were not.`);
   if (videos.length > 0) checks.push(track(attachVideo(videos[0]!)));
   return (await Promise.all(checks)).reduce((a, b) => a + b, 0);
 }
@@ -90,7 +91,10 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       chatActions.setSendingWhenChecked(false);
     }
     if (failed > 0) {
-      noticeActions.notifyAboutConversation('error', `${failed === 1 ? 'A photo or video' : `${failed} photos or videos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another file first.`);
+      noticeActions.notifyAboutConversation(
+        'error',
+        `${failed === 1 ? 'A photo or video' : `${failed} photos or videos`} could not be added, so nothing was sent. Your message is still in the box: send it again, or add another file first.`,
+      );
       return false;
     }
   }
@@ -102,7 +106,10 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   }
   if (awaitingReply || !hydrated) return false;
   if (useModelStore.getState().phase !== 'ready') {
-    noticeActions.notifyAboutConversation('error', 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.');
+    noticeActions.notifyAboutConversation(
+      'error',
+      'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.',
+    );
     return false;
   }
   const userMessage: ChatMessage = {
@@ -123,7 +130,9 @@ export async function sendTurn(rawText: string): Promise<boolean> {
   chatActions.setDraftVideo(null);
   chatActions.setAwaitingReply(true);
   void saveChanged([userMessage], [...draftImages, ...(draftVideo ? videoBlobs(draftVideo) : [])], conversation);
-  await whileAnswering(userMessage.id, () => replyToTurn(userMessage, { text, images: draftImages, watch: draftVideo ? () => watchVideo(draftVideo) : null }, messages, conversation, epoch));
+  await whileAnswering(userMessage.id, () =>
+    replyToTurn(userMessage, { text, images: draftImages, watch: draftVideo ? () => watchVideo(draftVideo) : null }, messages, conversation, epoch),
+  );
   return true;
 }
 
@@ -174,7 +183,13 @@ function answeringMark(): string | null {
  * Answers a turn already on screen and queued for saving: watches its video first, if it has one,
  * then replies. `earlier` is the conversation before the turn.
  */
-async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: TurnInputs, earlier: readonly ChatMessage[], conversation: string | null, epoch: number): Promise<void> {
+async function replyToTurn(
+  userMessage: ChatMessage,
+  { text, images, watch }: TurnInputs,
+  earlier: readonly ChatMessage[],
+  conversation: string | null,
+  epoch: number,
+): Promise<void> {
   const stillHere = () => epoch === conversationEpoch && currentConversationId() === conversation;
   /** Shows a reply made without the MMDialog pipeline (a video turn), or stores it alone when the conversation was cleared meanwhile. */
   const finish = (assistant: ChatMessage) => {
@@ -189,7 +204,10 @@ async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: Tu
       const watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
       // Saved as soon as it is watched, so a reload now does not watch it again.
-      const updated = (stillHere() ? useChatStore.getState().messages.find((m) => m.id === userMessage.id) : undefined) ?? { ...userMessage, elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)) };
+      const updated = (stillHere() ? useChatStore.getState().messages.find((m) => m.id === userMessage.id) : undefined) ?? {
+        ...userMessage,
+        elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)),
+      };
       void saveChanged([updated], [], conversation);
       finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
       return;
@@ -210,7 +228,9 @@ async function replyToTurn(userMessage: ChatMessage, { text, images, watch }: Tu
       id: newId(),
       role: 'assistant',
       createdAt: Date.now(),
-      elements: reply.elements.map((e) => (e.kind === 'text' ? { kind: 'text' as const, text: e.text } : { kind: 'poolImage' as const, key: e.key, alt: e.alt, url: e.url, poolId })),
+      elements: reply.elements.map((e) =>
+        e.kind === 'text' ? { kind: 'text' as const, text: e.text } : { kind: 'poolImage' as const, key: e.key, alt: e.alt, url: e.url, poolId },
+      ),
       reply: {
         method: reply.method,
         intentModel: reply.intentModel,
@@ -280,11 +300,17 @@ async function answerInterruptedTurn(): Promise<void> {
     } catch (error) {
       chatActions.setAwaitingReply(false);
       markAnswering(null);
-      noticeActions.notifyAboutConversation('error', `Your last turn was not answered before the page reloaded, and it cannot be answered now: ${errorMessage(error)}`);
+      noticeActions.notifyAboutConversation(
+        'error',
+        `Your last turn was not answered before the page reloaded, and it cannot be answered now: ${errorMessage(error)}`,
+      );
       return;
     }
     const watching = inputs.watch && !turn.elements.some((e) => e.kind === 'video' && e.analysis);
-    noticeActions.notifyAboutConversation('info', `The page was reloaded before your last turn was answered, so it is answered now${watching ? ': the video is watched again' : ''}.`);
+    noticeActions.notifyAboutConversation(
+      'info',
+      `The page was reloaded before your last turn was answered, so it is answered now${watching ? ': the video is watched again' : ''}.`,
+    );
     // The mark stays until the answer is in, so a reload meanwhile answers it again; the lock is held already.
     await replyToTurn(turn, inputs, messages.slice(0, -1), conversation, epoch);
     if (answeringMark() === turn.id) markAnswering(null);
@@ -382,7 +408,9 @@ function persistError(what: string): (e: unknown) => void {
 /** The stored Blobs of the photos in these messages, read before the messages are removed, so Undo can write them back. */
 async function photosOf(messages: readonly ChatMessage[]): Promise<{ imageId: string; blob: Blob }[]> {
   const videoIds = new Set(messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'video' ? [e.videoId] : []))));
-  const ids = messages.flatMap((m) => m.elements.flatMap((e) => (e.kind === 'image' ? [e.imageId] : e.kind === 'video' ? [e.videoId, e.posterId, e.sheetId] : [])));
+  const ids = messages.flatMap((m) =>
+    m.elements.flatMap((e) => (e.kind === 'image' ? [e.imageId] : e.kind === 'video' ? [e.videoId, e.posterId, e.sheetId] : [])),
+  );
   const blobs = await Promise.all(ids.map((id) => (videoIds.has(id) ? loadVideo(id) : loadImage(id)).catch(() => undefined)));
   return ids.flatMap((imageId, i) => (blobs[i] ? [{ imageId, blob: blobs[i] }] : []));
 }
@@ -432,12 +460,19 @@ export async function undoLastTurn(): Promise<void> {
   // The video goes back into the composer too, decoded again (nothing of it is kept in memory).
   if (turnVideo && videoBlob && !useChatStore.getState().draftVideo) void attachVideo(new File([videoBlob], turnVideo.name, { type: videoBlob.type }));
   if (conversation !== null) {
-    void removeStored(conversation, removed.map((m) => m.id), photos.map((p) => p.imageId)).catch(persistError('The shorter conversation'));
+    void removeStored(
+      conversation,
+      removed.map((m) => m.id),
+      photos.map((p) => p.imageId),
+    ).catch(persistError('The shorter conversation'));
   }
 
   const what = turn ? (removed.length > 1 ? 'your last turn and its reply' : 'your last turn') : 'the last reply';
   const returned = [turnText ? 'text' : '', restoredPhotos.length > 0 ? 'photos' : '', turnVideo && videoBlob ? 'video' : ''].filter(Boolean);
-  const back = turn && returned.length > 0 ? ` Its ${returned.length > 1 ? `${returned.slice(0, -1).join(', ')} and ${returned[returned.length - 1]} are` : `${returned[0]} ${returned[0] === 'photos' ? 'are' : 'is'}`} back in the message box.` : '';
+  const back =
+    turn && returned.length > 0
+      ? ` Its ${returned.length > 1 ? `${returned.slice(0, -1).join(', ')} and ${returned[returned.length - 1]} are` : `${returned[0]} ${returned[0] === 'photos' ? 'are' : 'is'}`} back in the message box.`
+      : '';
   const lost = lostPhotos > 0 ? ` ${lostPhotos} of its photos could not be read back.` : '';
   offerUndo(`Removed ${what}.${back}${lost}`, kept, async () => {
     const now = useChatStore.getState();
@@ -498,7 +533,10 @@ export async function shareSamplePhoto(url: string, name: string): Promise<void>
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     blob = await response.blob();
   } catch (error) {
-    noticeActions.notifyAboutConversation('error', `The sample photo could not be loaded (${errorMessage(error)}). Try another one, or share a photo of your own.`);
+    noticeActions.notifyAboutConversation(
+      'error',
+      `The sample photo could not be loaded (${errorMessage(error)}). Try another one, or share a photo of your own.`,
+    );
     return;
   }
   if ((await attachImages([new File([blob], name, { type: blob.type || 'image/webp' })])) > 0) return;

@@ -48,7 +48,10 @@ export async function restoreConversation(nextSlot: ConversationSlot = slot): Pr
     noticeActions.notify('error', `The saved conversation could not be read (${errorMessage(error)}); starting a new one.`);
   }
   if (keptOverReload > 0) {
-    noticeActions.notify('info', `${keptOverReload === 1 ? 'A message' : `${keptOverReload} messages`} that could not be saved before the page was reloaded ${keptOverReload === 1 ? 'is' : 'are'} back on screen: this tab kept ${keptOverReload === 1 ? 'it' : 'them'} in its session storage. Saving again now.`);
+    noticeActions.notify(
+      'info',
+      `${keptOverReload === 1 ? 'A message' : `${keptOverReload} messages`} that could not be saved before the page was reloaded ${keptOverReload === 1 ? 'is' : 'are'} back on screen: this tab kept ${keptOverReload === 1 ? 'it' : 'them'} in its session storage. Saving again now.`,
+    );
     void flush();
   }
 }
@@ -62,7 +65,8 @@ function takeBackKeptTurns(): number {
   if (keptTurnsTaken) return 0;
   keptTurnsTaken = true;
   const kept = readUnsavedTurns(slot);
-  for (const t of kept.turns) if (!unsaved.has(t.message.id)) unsaved.set(t.message.id, { message: messageFromStored(t.message), conversationId: t.conversationId });
+  for (const t of kept.turns)
+    if (!unsaved.has(t.message.id)) unsaved.set(t.message.id, { message: messageFromStored(t.message), conversationId: t.conversationId });
   for (const image of kept.images) unsavedImages.set(image.imageId, image);
   rememberSessionImages(kept.images);
   sessionHoldsTurns = kept.turns.length > 0;
@@ -96,7 +100,11 @@ function withUnsaved(stored: ChatMessage[]): ChatMessage[] {
  * Saves new or changed messages; `into` names the conversation they belong to (a reply goes where its
  * turn went). Resolves to that conversation's id; a failure is reported here and retried later.
  */
-export async function saveChanged(messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[], into: string | null = conversationId): Promise<void> {
+export async function saveChanged(
+  messages: readonly ChatMessage[],
+  images: readonly { imageId: string; blob: Blob }[],
+  into: string | null = conversationId,
+): Promise<void> {
   for (const message of messages) unsaved.set(message.id, { message, conversationId: into });
   for (const image of images) unsavedImages.set(image.imageId, image);
   rememberSessionImages(images);
@@ -128,7 +136,11 @@ function flush(): Promise<void> {
         noticeActions.notify('info', 'Saved: every turn on screen is stored again.');
       }
     } catch (error) {
-      await reportSaveFailure(error, batch.map((p) => p.message), images);
+      await reportSaveFailure(
+        error,
+        batch.map((p) => p.message),
+        images,
+      );
     }
   });
   return flushing;
@@ -183,7 +195,8 @@ export function followOtherTabs(): () => void {
     const loaded = await loadConversation(slot);
     conversationId = loaded.conversationId;
     chatActions.setMessages(withUnsaved(loaded.messages));
-    if (change.kind === 'new-conversation' && before > 0) noticeActions.notify('info', 'Another tab of this page started a new conversation, so this tab shows it too. That tab offers Undo.');
+    if (change.kind === 'new-conversation' && before > 0)
+      noticeActions.notify('info', 'Another tab of this page started a new conversation, so this tab shows it too. That tab offers Undo.');
     if (change.kind === 'restored') noticeActions.notify('info', 'Another tab took back its new conversation: the earlier conversation is back.');
   });
 }

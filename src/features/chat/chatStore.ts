@@ -74,7 +74,9 @@ export const chatActions = {
   setCaptions(messageId: string, captions: readonly PhotoCaption[]) {
     const byId = new Map(captions.map((c) => [c.imageId, c]));
     useChatStore.setState((s) => ({
-      messages: s.messages.map((m) => (m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' ? withCaption(e, byId.get(e.imageId)) : e)) })),
+      messages: s.messages.map((m) =>
+        m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'image' ? withCaption(e, byId.get(e.imageId)) : e)) },
+      ),
     }));
   },
   setReference(messageId: string, reference: VisitorReference) {
@@ -99,7 +101,9 @@ export const chatActions = {
   /** Replaces a video element of a message (its description and analysis arrived), by video id. */
   updateVideo(messageId: string, video: VideoElement) {
     useChatStore.setState((s) => ({
-      messages: s.messages.map((m) => (m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'video' && e.videoId === video.videoId ? video : e)) })),
+      messages: s.messages.map((m) =>
+        m.id !== messageId ? m : { ...m, elements: m.elements.map((e) => (e.kind === 'video' && e.videoId === video.videoId ? video : e)) },
+      ),
     }));
   },
   setDraftText(draftText: string) {

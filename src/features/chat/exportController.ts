@@ -108,7 +108,17 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
       const credit = ref.kind === 'poolImage' && sources.get(ref.key)?.poolId === 'demo' ? credits.get(ref.key) : undefined;
       images.set(id, {
         format: header.format,
-        ...(credit ? { credit: { source: credit.source, licence: credit.licence, kind: credit.kind, ...(credit.author ? { author: credit.author } : {}), ...(credit.sourceUrl ? { sourceUrl: credit.sourceUrl } : {}) } } : {}),
+        ...(credit
+          ? {
+              credit: {
+                source: credit.source,
+                licence: credit.licence,
+                kind: credit.kind,
+                ...(credit.author ? { author: credit.author } : {}),
+                ...(credit.sourceUrl ? { sourceUrl: credit.sourceUrl } : {}),
+              },
+            }
+          : {}),
       });
     }
     const model = useModelStore.getState();
@@ -131,7 +141,10 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
     const imageCount = built.files.filter((f) => 'image' in f).length;
     const what = format === 'mmdialog' ? 'MMDialog JSON; load it back under Pool and datasets' : 'Markdown';
     const leftOut = videosLeftOut(messages);
-    noticeActions.notify(built.missing.length > 0 || leftOut ? 'error' : 'info', `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${leftOut}${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`);
+    noticeActions.notify(
+      built.missing.length > 0 || leftOut ? 'error' : 'info',
+      `Saved ${name} (${what}): ${messages.length} messages, ${imageCount} images.${leftOut}${built.missing.length > 0 ? ` ${built.missing.join(' ')}` : ''}`,
+    );
   } catch (error) {
     noticeActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
   } finally {

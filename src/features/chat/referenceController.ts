@@ -23,10 +23,21 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     const images: { imageId: string; name: string; blob: Blob; width: number; height: number }[] = [];
     for (const file of photos) {
       const checked = await modelWorker().call('checkImage', { image: { name: file.name, blob: file } });
-      images.push({ imageId: crypto.randomUUID(), name: file.name || 'pasted image', blob: file.slice(0, file.size, `image/${checked.format}`), width: checked.width, height: checked.height });
+      images.push({
+        imageId: crypto.randomUUID(),
+        name: file.name || 'pasted image',
+        blob: file.slice(0, file.size, `image/${checked.format}`),
+        width: checked.width,
+        height: checked.height,
+      });
     }
-    const reply = message.elements.flatMap((e): HistoryElement[] => (e.kind === 'text' ? [{ kind: 'text', text: e.text }] : e.kind === 'poolImage' ? [{ kind: 'poolImage', key: e.key }] : []));
-    const reference: HistoryElement[] = [...(text ? [{ kind: 'text' as const, text }] : []), ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob }))];
+    const reply = message.elements.flatMap((e): HistoryElement[] =>
+      e.kind === 'text' ? [{ kind: 'text', text: e.text }] : e.kind === 'poolImage' ? [{ kind: 'poolImage', key: e.key }] : [],
+    );
+    const reference: HistoryElement[] = [
+      ...(text ? [{ kind: 'text' as const, text }] : []),
+      ...images.map((i) => ({ kind: 'image' as const, imageId: i.imageId, blob: i.blob })),
+    ];
     const { score, captions } = await modelWorker().call('scoreReference', { reply, reference });
     const caption = new Map(captions.map((c) => [c.imageId, c]));
     const answer: VisitorReference = {
@@ -38,7 +49,12 @@ export async function answerReply(messageId: string, rawText: string, photos: re
     };
     if (!useChatStore.getState().messages.some((m) => m.id === messageId)) return null; // the conversation was cleared meanwhile
     chatActions.setReference(messageId, answer);
-    reportScoredTurn({ id: `chat:${messageId}`, source: 'chat', label: 'your answer to a reply', figures: { mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks } });
+    reportScoredTurn({
+      id: `chat:${messageId}`,
+      source: 'chat',
+      label: 'your answer to a reply',
+      figures: { mmRelevance: score.mmRelevance.f1, intentF1: score.intentF1.f1, ranks: score.ranks },
+    });
     const answered = useChatStore.getState().messages.find((m) => m.id === messageId);
     if (answered) void saveChanged([answered], images);
     return null;

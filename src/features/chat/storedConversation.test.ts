@@ -4,8 +4,23 @@ import type { ChatMessage } from '../../shared/conversation';
 import { messageFromStored, messageToStored } from './storedConversation';
 
 const detections = { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] };
-const photo = { kind: 'image' as const, imageId: 'p1', name: 'coffee.jpg', width: 600, height: 400, caption: 'A cup.', captionSource: 'grounded' as const, captionConfident: true, detections };
-const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'no WebGPU adapter', fallbackFrom: null };
+const photo = {
+  kind: 'image' as const,
+  imageId: 'p1',
+  name: 'coffee.jpg',
+  width: 600,
+  height: 400,
+  caption: 'A cup.',
+  captionSource: 'grounded' as const,
+  captionConfident: true,
+  detections,
+};
+const backend = {
+  provider: 'wasm' as const,
+  dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const },
+  reason: 'no WebGPU adapter',
+  fallbackFrom: null,
+};
 const score = { mmRelevance: { pairScores: [41], precision: 41, recall: 41, f1: 41 }, intentF1: { precision: 100, recall: 100, f1: 100 }, ranks: [] };
 
 const conversation: ChatMessage[] = [
@@ -30,7 +45,13 @@ const conversation: ChatMessage[] = [
       poolId: 'demo',
       poolName: 'Demo pool',
     },
-    reference: { elements: [{ kind: 'text', text: 'nice mug' }, { ...photo, imageId: 'p2' }], score },
+    reference: {
+      elements: [
+        { kind: 'text', text: 'nice mug' },
+        { ...photo, imageId: 'p2' },
+      ],
+      score,
+    },
   },
   {
     id: 'm3',
@@ -66,7 +87,14 @@ const conversation: ChatMessage[] = [
     role: 'assistant',
     createdAt: 4,
     elements: [{ kind: 'text', text: 'yes, someone says a few words' }],
-    videoAnswer: { videoId: 'v1', question: 'does anyone speak?', model: 'q-dh-v-a', candidates: [{ text: 'yes, someone says a few words', score: 9.5 }], candidateCount: 100, totalMs: 12 },
+    videoAnswer: {
+      videoId: 'v1',
+      question: 'does anyone speak?',
+      model: 'q-dh-v-a',
+      candidates: [{ text: 'yes, someone says a few words', score: 9.5 }],
+      candidateCount: 100,
+      totalMs: 12,
+    },
   },
   {
     id: 'm5',

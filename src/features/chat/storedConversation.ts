@@ -15,19 +15,67 @@ function compact<T extends object>(record: T): T {
 }
 
 function photoToStored(p: PhotoElement): StoredPhoto {
-  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, captionHedged: p.captionHedged, groundedCaption: p.groundedCaption, detections: p.detections });
+  return compact({
+    kind: 'image',
+    imageId: p.imageId,
+    name: p.name,
+    width: p.width,
+    height: p.height,
+    caption: p.caption,
+    captionSource: p.captionSource,
+    captionConfident: p.captionConfident,
+    captionHedged: p.captionHedged,
+    groundedCaption: p.groundedCaption,
+    detections: p.detections,
+  });
 }
 
 function photoFromStored(p: StoredPhoto): PhotoElement {
-  return compact({ kind: 'image', imageId: p.imageId, name: p.name, width: p.width, height: p.height, caption: p.caption, captionSource: p.captionSource, captionConfident: p.captionConfident, captionHedged: p.captionHedged, groundedCaption: p.groundedCaption, detections: p.detections });
+  return compact({
+    kind: 'image',
+    imageId: p.imageId,
+    name: p.name,
+    width: p.width,
+    height: p.height,
+    caption: p.caption,
+    captionSource: p.captionSource,
+    captionConfident: p.captionConfident,
+    captionHedged: p.captionHedged,
+    groundedCaption: p.groundedCaption,
+    detections: p.detections,
+  });
 }
 
 function videoToStored(v: VideoElement): StoredVideo {
-  return compact({ kind: 'video', videoId: v.videoId, posterId: v.posterId, sheetId: v.sheetId, name: v.name, width: v.width, height: v.height, seconds: v.seconds, hasAudio: v.hasAudio, description: v.description, analysis: v.analysis });
+  return compact({
+    kind: 'video',
+    videoId: v.videoId,
+    posterId: v.posterId,
+    sheetId: v.sheetId,
+    name: v.name,
+    width: v.width,
+    height: v.height,
+    seconds: v.seconds,
+    hasAudio: v.hasAudio,
+    description: v.description,
+    analysis: v.analysis,
+  });
 }
 
 function videoFromStored(v: StoredVideo): VideoElement {
-  return compact({ kind: 'video', videoId: v.videoId, posterId: v.posterId, sheetId: v.sheetId, name: v.name, width: v.width, height: v.height, seconds: v.seconds, hasAudio: v.hasAudio, description: v.description, analysis: v.analysis });
+  return compact({
+    kind: 'video',
+    videoId: v.videoId,
+    posterId: v.posterId,
+    sheetId: v.sheetId,
+    name: v.name,
+    width: v.width,
+    height: v.height,
+    seconds: v.seconds,
+    hasAudio: v.hasAudio,
+    description: v.description,
+    analysis: v.analysis,
+  });
 }
 
 function elementToStored(e: MessageElement): StoredElement {
@@ -45,12 +93,34 @@ function elementFromStored(e: StoredElement): MessageElement {
 }
 
 function replyToStored(r: ReplyMeta): StoredReply {
-  return compact({ method: r.method, intentModel: r.intentModel, relevance: r.relevance, steps: r.steps, timings: r.timings, provider: r.provider, backend: r.backend, packName: r.packName, poolId: r.poolId, poolName: r.poolName });
+  return compact({
+    method: r.method,
+    intentModel: r.intentModel,
+    relevance: r.relevance,
+    steps: r.steps,
+    timings: r.timings,
+    provider: r.provider,
+    backend: r.backend,
+    packName: r.packName,
+    poolId: r.poolId,
+    poolName: r.poolName,
+  });
 }
 
 function replyFromStored(r: StoredReply): ReplyMeta {
   // A method id that this version no longer offers is shown by its id (see MessageList).
-  return compact({ method: r.method as ResponseMethodId, intentModel: r.intentModel, relevance: r.relevance, steps: r.steps, timings: r.timings, provider: r.provider, backend: r.backend, packName: r.packName, poolId: r.poolId, poolName: r.poolName });
+  return compact({
+    method: r.method as ResponseMethodId,
+    intentModel: r.intentModel,
+    relevance: r.relevance,
+    steps: r.steps,
+    timings: r.timings,
+    provider: r.provider,
+    backend: r.backend,
+    packName: r.packName,
+    poolId: r.poolId,
+    poolName: r.poolName,
+  });
 }
 
 function referenceElementToStored(e: VisitorReference['elements'][number]): StoredText | StoredPhoto {
@@ -91,6 +161,11 @@ export async function loadConversation(slot: ConversationSlot): Promise<{ conver
 }
 
 /** Stores these messages (new or changed) and the Blobs of photos new to them; see conversationDb.putMessages. */
-export function saveMessages(slot: ConversationSlot, messages: readonly ChatMessage[], images: readonly { imageId: string; blob: Blob }[], conversationId?: string): Promise<string> {
+export function saveMessages(
+  slot: ConversationSlot,
+  messages: readonly ChatMessage[],
+  images: readonly { imageId: string; blob: Blob }[],
+  conversationId?: string,
+): Promise<string> {
   return putMessages(slot, messages.map(messageToStored), images, conversationId);
 }

@@ -3,7 +3,15 @@ import type { ChatMessage, PhotoElement, VideoElement } from '../../shared/conve
 import { isQuestion, routeTurn } from './turnRoute';
 
 const video = (analysed: boolean): VideoElement => ({
-  kind: 'video', videoId: 'v1', posterId: 'p1', sheetId: 's1', name: 'bus.webm', width: 320, height: 240, seconds: 4, hasAudio: true,
+  kind: 'video',
+  videoId: 'v1',
+  posterId: 'p1',
+  sheetId: 's1',
+  name: 'bus.webm',
+  width: 320,
+  height: 240,
+  seconds: 4,
+  hasAudio: true,
   ...(analysed ? { analysis: {} as NonNullable<VideoElement['analysis']> } : {}),
 });
 const photo: PhotoElement = { kind: 'image', imageId: 'i1', name: 'cat.jpg', width: 10, height: 10 };
@@ -13,7 +21,13 @@ const system = (text: string): ChatMessage => ({ id: `m${id++}`, role: 'assistan
 
 describe('where a turn goes', () => {
   it('tells questions by their mark or their first word', () => {
-    expect(['what is in the video', 'Does anyone speak?', '  is it raining', 'any dogs', 'so... where?'].map(isQuestion)).toEqual([true, true, true, true, true]);
+    expect(['what is in the video', 'Does anyone speak?', '  is it raining', 'any dogs', 'so... where?'].map(isQuestion)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(['nice video', 'whatever you say', 'I wonder why', 'cool!'].map(isQuestion)).toEqual([false, false, false, false]);
   });
 
@@ -32,7 +46,10 @@ describe('where a turn goes', () => {
     expect(routeTurn({ text: 'what is this?', photos: 1, newVideo: false }, earlier)).toEqual({ kind: 'reply' });
     expect(routeTurn({ text: 'what is this?', photos: 0, newVideo: false }, [...earlier, user(photo)])).toEqual({ kind: 'reply' });
     // Texts since the video do not change it; a video never watched (its analysis lost) is not asked.
-    expect(routeTurn({ text: 'is it moving?', photos: 0, newVideo: false }, [...earlier, user({ kind: 'text', text: 'hm' }), system('ok')])).toEqual({ kind: 'ask-last-video', video: watched });
+    expect(routeTurn({ text: 'is it moving?', photos: 0, newVideo: false }, [...earlier, user({ kind: 'text', text: 'hm' }), system('ok')])).toEqual({
+      kind: 'ask-last-video',
+      video: watched,
+    });
     expect(routeTurn({ text: 'is it moving?', photos: 0, newVideo: false }, [user(video(false))])).toEqual({ kind: 'reply' });
     expect(routeTurn({ text: 'is it moving?', photos: 0, newVideo: false }, [])).toEqual({ kind: 'reply' });
   });

@@ -5,7 +5,8 @@ import type { ChatMessage, VideoElement } from '../../shared/conversation';
  * answered by the video pipeline and anything else acknowledged; a question right after a watched
  * video (no photo since) is about that video; everything else is a reply of the MMDialog pipeline.
  */
-export type TurnRoute = { kind: 'watch-then-answer' } | { kind: 'watch-then-acknowledge' } | { kind: 'ask-last-video'; video: VideoElement } | { kind: 'reply' };
+export type TurnRoute =
+  { kind: 'watch-then-answer' } | { kind: 'watch-then-acknowledge' } | { kind: 'ask-last-video'; video: VideoElement } | { kind: 'reply' };
 
 const QUESTION_START = /^(what|who|whom|whose|where|when|why|how|which|is|are|was|were|does|do|did|can|could|will|would|has|have|any)\b/i;
 

@@ -117,7 +117,10 @@ async function knownDuration(video: HTMLVideoElement): Promise<number> {
 export async function decodeVideo(file: File): Promise<DecodedVideo> {
   const name = file.name || 'the video';
   if (file.size === 0) throw new VideoInputError(`${name} is empty (0 bytes), so there is nothing to watch. Share the video again from where it is saved.`);
-  if (file.size > MAX_VIDEO_BYTES) throw new VideoInputError(`${name} is ${sizeText(file.size)}, over the ${MAX_VIDEO_BYTES / 1024 / 1024} MB a shared video may be. Trim it or export it at a lower quality, then share it again.`);
+  if (file.size > MAX_VIDEO_BYTES)
+    throw new VideoInputError(
+      `${name} is ${sizeText(file.size)}, over the ${MAX_VIDEO_BYTES / 1024 / 1024} MB a shared video may be. Trim it or export it at a lower quality, then share it again.`,
+    );
   if (file.type.startsWith('audio/') || AUDIO_EXTENSIONS.test(file.name)) {
     throw new VideoInputError(`${name} is a sound file with no picture. Share a video (MP4, WebM or MOV) or a photo instead.`);
   }
@@ -151,8 +154,12 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
       throw new VideoInputError(`${name} has sound but no picture. Share a video (MP4, WebM or MOV) or a photo instead.`);
     }
     const seconds = await knownDuration(video);
-    if (!Number.isFinite(seconds) || seconds < 0.1) throw new VideoInputError(`${name} is 0 seconds long, so there is nothing to watch. Share a video that plays.`);
-    if (seconds > MAX_VIDEO_SECONDS) throw new VideoInputError(`${name} is ${durationText(seconds)} long; a shared video may be up to ${MAX_VIDEO_SECONDS} s. Trim it to the moment you want to talk about and share that.`);
+    if (!Number.isFinite(seconds) || seconds < 0.1)
+      throw new VideoInputError(`${name} is 0 seconds long, so there is nothing to watch. Share a video that plays.`);
+    if (seconds > MAX_VIDEO_SECONDS)
+      throw new VideoInputError(
+        `${name} is ${durationText(seconds)} long; a shared video may be up to ${MAX_VIDEO_SECONDS} s. Trim it to the moment you want to talk about and share that.`,
+      );
 
     const width = Math.min(FRAME_WIDTH, video.videoWidth);
     const height = Math.max(1, Math.round((video.videoHeight * width) / video.videoWidth));
@@ -174,11 +181,25 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
       });
       context.drawImage(video, 0, 0, width, height);
       frames.push({ time, width, height, pixels: context.getImageData(0, 0, width, height).data });
-      sheetContext.drawImage(canvas, (i % VIDEO_SHEET_COLUMNS) * SHEET_FRAME_WIDTH, Math.floor(i / VIDEO_SHEET_COLUMNS) * sheetHeight, SHEET_FRAME_WIDTH, sheetHeight);
+      sheetContext.drawImage(
+        canvas,
+        (i % VIDEO_SHEET_COLUMNS) * SHEET_FRAME_WIDTH,
+        Math.floor(i / VIDEO_SHEET_COLUMNS) * sheetHeight,
+        SHEET_FRAME_WIDTH,
+        sheetHeight,
+      );
       if (i === 0) poster = await canvasBlob(canvas);
     }
     const audio = await decodeAudio(file);
-    return { payload: { seconds, frames, audio }, poster: poster!, sheet: await canvasBlob(sheet), width: video.videoWidth, height: video.videoHeight, seconds, hasAudio: audio !== null };
+    return {
+      payload: { seconds, frames, audio },
+      poster: poster!,
+      sheet: await canvasBlob(sheet),
+      width: video.videoWidth,
+      height: video.videoHeight,
+      seconds,
+      hasAudio: audio !== null,
+    };
   } finally {
     video.removeAttribute('src');
     video.load();

@@ -32,11 +32,27 @@ export async function attachVideo(file: File): Promise<number> {
   chatActions.setDecodingVideo(true);
   try {
     const decoded = await decodeVideo(file);
-    chatActions.setDraftVideo({ videoId: crypto.randomUUID(), posterId: crypto.randomUUID(), sheetId: crypto.randomUUID(), name: file.name || 'video', file, decoded });
-    if (!decoded.hasAudio) noticeActions.notifyAboutConversation('info', `${file.name || 'The video'} has no sound track: questions about its sound will be answered as for a silent video.`);
+    chatActions.setDraftVideo({
+      videoId: crypto.randomUUID(),
+      posterId: crypto.randomUUID(),
+      sheetId: crypto.randomUUID(),
+      name: file.name || 'video',
+      file,
+      decoded,
+    });
+    if (!decoded.hasAudio)
+      noticeActions.notifyAboutConversation(
+        'info',
+        `${file.name || 'The video'} has no sound track: questions about its sound will be answered as for a silent video.`,
+      );
     return 0;
   } catch (error) {
-    noticeActions.notifyAboutConversation('error', error instanceof VideoInputError ? error.message : `${file.name || 'The video'} could not be read (${errorMessage(error)}). Try another video; your conversation is unchanged.`);
+    noticeActions.notifyAboutConversation(
+      'error',
+      error instanceof VideoInputError
+        ? error.message
+        : `${file.name || 'The video'} could not be read (${errorMessage(error)}). Try another video; your conversation is unchanged.`,
+    );
     return 1;
   } finally {
     chatActions.setDecodingVideo(false);
@@ -45,7 +61,17 @@ export async function attachVideo(file: File): Promise<number> {
 
 export function videoElementOf(draft: DraftVideo): VideoElement {
   const { decoded } = draft;
-  return { kind: 'video', videoId: draft.videoId, posterId: draft.posterId, sheetId: draft.sheetId, name: draft.name, width: decoded.width, height: decoded.height, seconds: decoded.seconds, hasAudio: decoded.hasAudio };
+  return {
+    kind: 'video',
+    videoId: draft.videoId,
+    posterId: draft.posterId,
+    sheetId: draft.sheetId,
+    name: draft.name,
+    width: decoded.width,
+    height: decoded.height,
+    seconds: decoded.seconds,
+    hasAudio: decoded.hasAudio,
+  };
 }
 
 /** The Blobs a video turn stores by id: the file, its poster frame and its frame sheet. */
@@ -59,7 +85,11 @@ export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[]
 
 /** Watches a shared video in the worker; returns the element with its description and analysis. */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
-  const analyzed = await modelWorker().call('analyzeVideo', { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm });
+  const analyzed = await modelWorker().call('analyzeVideo', {
+    video: draft.decoded.payload,
+    avsd: await avsd(),
+    forceWasm: useSettingsStore.getState().forceWasm,
+  });
   for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
   return { ...videoElementOf(draft), description: analyzed.description, analysis };

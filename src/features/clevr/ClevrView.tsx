@@ -7,7 +7,8 @@ import { ScenePicture } from './ScenePicture';
 import { askSuggestion, askTyped, chooseModel, highlightObjects, loadSceneFile, nextScene, openClevr, backToGeneratedScenes } from './clevrController';
 import { type ClevrRoundView, type ClevrSuggestion, useClevrStore } from './clevrStore';
 
-const BUTTON = 'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
+const BUTTON =
+  'rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 
 function objectName(scene: Scene, i: number): string {
   const o = scene.objects[i];
@@ -26,7 +27,15 @@ function Reference({ round, scene, number }: { round: ClevrRoundView; scene: Sce
         : `“them”: the ${round.referents.length} objects of round ${number - (round.corefDistance ?? 0) === 0 ? '0 (the caption)' : number - (round.corefDistance ?? 0)}`;
   const show = () => highlightObjects(round.referents);
   return (
-    <button type="button" onMouseEnter={show} onFocus={show} onClick={show} className="mt-1 rounded-full bg-amber-100 px-2 py-0.5 text-left text-xs text-amber-950 ring-1 ring-amber-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600" data-testid="clevr-coref" data-distance={round.corefDistance ?? ''}>
+    <button
+      type="button"
+      onMouseEnter={show}
+      onFocus={show}
+      onClick={show}
+      className="mt-1 rounded-full bg-amber-100 px-2 py-0.5 text-left text-xs text-amber-950 ring-1 ring-amber-300 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+      data-testid="clevr-coref"
+      data-distance={round.corefDistance ?? ''}
+    >
       {text}
     </button>
   );
@@ -85,15 +94,17 @@ export function ClevrView() {
   return (
     <section aria-label="CLEVR-Dialog" className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-4" data-testid="clevr-view">
       <p className="text-sm text-slate-700">
-        A diagnostic dialog about a generated scene (CLEVR-Dialog, Kottur et al. 2019). Every answer is known from the scene graph, so you can see where a model fails,
-        and how far back a question refers: “it”, “them” and “the earlier …” point at objects mentioned rounds before.
+        A diagnostic dialog about a generated scene (CLEVR-Dialog, Kottur et al. 2019). Every answer is known from the scene graph, so you can see where a model
+        fails, and how far back a question refers: “it”, “them” and “the earlier …” point at objects mentioned rounds before.
       </p>
       {/* The left column stretches to the row, so the picture inside it stays in sight (sticky) beside a long list of answers. */}
       <div className="grid gap-4 lg:grid-cols-[minmax(0,480px)_minmax(0,1fr)]">
         <div className="flex min-w-0 flex-col gap-2">
           <div className="flex flex-col gap-2 bg-slate-50 lg:sticky lg:-top-4 lg:z-10 lg:pt-4" data-testid="clevr-picture-panel">
             <ScenePicture description={caption ? `A generated scene of ${scene?.objects.length ?? 0} objects. ${caption.text}` : 'A generated scene'} />
-            <p className="text-base font-medium text-slate-900" data-testid="clevr-caption">{caption?.text ?? '…'}</p>
+            <p className="text-base font-medium text-slate-900" data-testid="clevr-caption">
+              {caption?.text ?? '…'}
+            </p>
           </div>
           <div className="flex flex-wrap items-center gap-2">
             <button type="button" className={BUTTON} onClick={() => void nextScene()}>
@@ -108,7 +119,13 @@ export function ClevrView() {
             <label htmlFor={modelId} className="shrink-0 text-sm text-slate-800">
               Model
             </label>
-            <select id={modelId} value={model} onChange={(e) => chooseModel(e.target.value as ClevrModelId)} className="w-full min-w-0 flex-1 truncate rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm" disabled={phase !== 'ready'}>
+            <select
+              id={modelId}
+              value={model}
+              onChange={(e) => chooseModel(e.target.value as ClevrModelId)}
+              className="w-full min-w-0 flex-1 truncate rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+              disabled={phase !== 'ready'}
+            >
               {models.map((m) => (
                 <option key={m} value={m}>
                   {clevrModelName(m)} — {CLEVR_MODELS.find((x) => x.id === m)!.inputs}
@@ -129,7 +146,10 @@ export function ClevrView() {
                 if (file) void loadSceneFile(file);
               }}
             />
-            <label htmlFor={fileId} className={`${BUTTON} cursor-pointer peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-blue-600`}>
+            <label
+              htmlFor={fileId}
+              className={`${BUTTON} cursor-pointer peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-blue-600`}
+            >
               Load CLEVR scenes (JSON)
             </label>
             {loaded && (
@@ -142,7 +162,12 @@ export function ClevrView() {
             <div role="status" className="flex flex-col gap-1 text-sm text-slate-800" data-testid="clevr-file-progress">
               <span>{fileProgress.text}</span>
               {/* No value while the JSON is parsed: one step with nothing to count, shown as busy. */}
-              <progress className="h-2 w-full" aria-label="Reading the scene file" max={1} {...(fileProgress.fraction === null ? {} : { value: fileProgress.fraction })} />
+              <progress
+                className="h-2 w-full"
+                aria-label="Reading the scene file"
+                max={1}
+                {...(fileProgress.fraction === null ? {} : { value: fileProgress.fraction })}
+              />
             </div>
           )}
           {fileError && (
@@ -165,9 +190,12 @@ export function ClevrView() {
                 <p className="text-sm text-slate-800">
                   <span data-testid="clevr-model-answer">
                     {clevrModelName(r.model)}: {r.modelError ?? (r.modelAnswer === null ? '…' : r.modelAnswer)}
-                    {r.modelAnswer !== null && (r.modelAnswer === r.truth ? <span className="ml-1 text-green-800">✓ right</span> : <span className="ml-1 text-red-800">✗ wrong</span>)}
+                    {r.modelAnswer !== null &&
+                      (r.modelAnswer === r.truth ? <span className="ml-1 text-green-800">✓ right</span> : <span className="ml-1 text-red-800">✗ wrong</span>)}
                   </span>
-                  <span className="mx-2 text-slate-400" aria-hidden="true">·</span>
+                  <span className="mx-2 text-slate-400" aria-hidden="true">
+                    ·
+                  </span>
                   <span data-testid="clevr-truth">scene graph: {r.truth}</span>
                 </p>
                 {scene && <Reference round={r} scene={scene} number={i + 1} />}
@@ -192,7 +220,12 @@ export function ClevrView() {
             </button>
           </form>
           {parseError && (
-            <div role="alert" id={`${inputId}-error`} className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-300" data-testid="clevr-parse-error">
+            <div
+              role="alert"
+              id={`${inputId}-error`}
+              className="rounded-lg bg-amber-50 p-3 text-sm text-amber-950 ring-1 ring-amber-300"
+              data-testid="clevr-parse-error"
+            >
               <p>{parseError.reason}</p>
               <p className="mt-1">Questions the grammar can read here:</p>
               <SuggestionButtons suggestions={parseError.suggestions} label="Questions the grammar can read" />

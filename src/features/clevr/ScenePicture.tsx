@@ -39,19 +39,48 @@ export function ScenePicture({ description }: { description: string }) {
   return (
     <figure className="relative w-full max-w-[480px]">
       <div className="relative aspect-[3/2] w-full overflow-hidden rounded-lg bg-slate-300">
-        <canvas ref={canvas} width={IMAGE_WIDTH} height={IMAGE_HEIGHT} className="h-full w-full" role="img" aria-label={description} data-testid="clevr-picture" data-drawn={picture !== null} data-preview={previewShown} />
-        {!picture && !pictureError && !previewShown && <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-700">Drawing the scene…</p>}
+        <canvas
+          ref={canvas}
+          width={IMAGE_WIDTH}
+          height={IMAGE_HEIGHT}
+          className="h-full w-full"
+          role="img"
+          aria-label={description}
+          data-testid="clevr-picture"
+          data-drawn={picture !== null}
+          data-preview={previewShown}
+        />
+        {!picture && !pictureError && !previewShown && (
+          <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-700">Drawing the scene…</p>
+        )}
         {scene && (
           <svg viewBox={`0 0 ${IMAGE_WIDTH} ${IMAGE_HEIGHT}`} className="pointer-events-none absolute inset-0 h-full w-full" aria-hidden="true">
             {highlight.map((i) => {
               const o = scene.objects[i];
               if (!o) return null;
-              return <circle key={i} cx={o.pixel_coords[0]} cy={o.pixel_coords[1]} r={objectRadiusPixels(o)} fill="none" stroke="#facc15" strokeWidth={4} strokeDasharray="8 4" data-testid="clevr-highlight" data-object={i} />;
+              return (
+                <circle
+                  key={i}
+                  cx={o.pixel_coords[0]}
+                  cy={o.pixel_coords[1]}
+                  r={objectRadiusPixels(o)}
+                  fill="none"
+                  stroke="#facc15"
+                  strokeWidth={4}
+                  strokeDasharray="8 4"
+                  data-testid="clevr-highlight"
+                  data-object={i}
+                />
+              );
             })}
           </svg>
         )}
       </div>
-      {pictureError && <p role="alert" className="mt-1 text-sm text-red-800">{pictureError}</p>}
+      {pictureError && (
+        <p role="alert" className="mt-1 text-sm text-red-800">
+          {pictureError}
+        </p>
+      )}
     </figure>
   );
 }

@@ -45,7 +45,12 @@ export async function openClevr(): Promise<void> {
     const models: ClevrModelId[] = ['random', 'random-q', ...loaded.models];
     // The default is the model that did best on the val split when it was trained (clevr.json "default").
     const best = loaded.defaultModel ?? 'random-q';
-    useClevrStore.setState({ phase: 'ready', models, model: best, modelsNote: note || (loaded.provider ? `Models run on ${loaded.provider === 'webgpu' ? 'WebGPU' : 'WASM'}.` : loaded.note) });
+    useClevrStore.setState({
+      phase: 'ready',
+      models,
+      model: best,
+      modelsNote: note || (loaded.provider ? `Models run on ${loaded.provider === 'webgpu' ? 'WebGPU' : 'WASM'}.` : loaded.note),
+    });
   } catch (error) {
     useClevrStore.setState({ phase: 'ready', modelsNote: `The CLEVR-Dialog models could not be loaded: ${errorMessage(error)} Only the baselines answer.` });
   }
@@ -79,7 +84,10 @@ function progressSentence(name: string, progress: ClevrSceneFileProgress): { tex
   const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 10e6 ? 1 : 0);
   switch (progress.stage) {
     case 'reading':
-      return { text: `Reading ${name}: ${mb(progress.done)} of ${mb(progress.total)} MB…`, fraction: progress.total === 0 ? 1 : progress.done / progress.total };
+      return {
+        text: `Reading ${name}: ${mb(progress.done)} of ${mb(progress.total)} MB…`,
+        fraction: progress.total === 0 ? 1 : progress.done / progress.total,
+      };
     case 'parsing':
       return { text: `Reading ${name}: parsing its JSON…`, fraction: null };
     case 'checking':
@@ -95,7 +103,9 @@ function progressSentence(name: string, progress: ClevrSceneFileProgress): { tex
  */
 export async function loadSceneFile(file: File): Promise<void> {
   if (file.size > MAX_SCENE_FILE_BYTES) {
-    useClevrStore.setState({ fileError: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB, over the ${MAX_SCENE_FILE_BYTES / 1024 / 1024} MB this view reads. Split it into smaller scene files and load one.` });
+    useClevrStore.setState({
+      fileError: `${file.name} is ${(file.size / 1e6).toFixed(0)} MB, over the ${MAX_SCENE_FILE_BYTES / 1024 / 1024} MB this view reads. Split it into smaller scene files and load one.`,
+    });
     return;
   }
   useClevrStore.setState({ fileProgress: progressSentence(file.name, { stage: 'reading', done: 0, total: file.size }), fileError: null });
@@ -141,7 +151,8 @@ export async function showScene(seed: number, sceneIndex: number): Promise<void>
     const picture = await modelWorker().call('clevrRender', { objects: [...scene.objects] });
     if (useClevrStore.getState().scene === scene) useClevrStore.setState({ picture });
   } catch (error) {
-    if (useClevrStore.getState().scene === scene) useClevrStore.setState({ pictureError: `The picture could not be drawn: ${errorMessage(error)} The questions still work from the scene.` });
+    if (useClevrStore.getState().scene === scene)
+      useClevrStore.setState({ pictureError: `The picture could not be drawn: ${errorMessage(error)} The questions still work from the scene.` });
   }
 }
 
@@ -185,7 +196,20 @@ async function commit(result: AskResult): Promise<void> {
   const round = result.round;
   useClevrStore.setState({
     dialog: result.state,
-    rounds: [...rounds, { question: round.question, template: round.template, truth: round.answer, model, modelAnswer: null, modelError: null, corefDistance: round.coref_distance, referents: round.referents, answerObjects: round.answer_objects }],
+    rounds: [
+      ...rounds,
+      {
+        question: round.question,
+        template: round.template,
+        truth: round.answer,
+        model,
+        modelAnswer: null,
+        modelError: null,
+        corefDistance: round.coref_distance,
+        referents: round.referents,
+        answerObjects: round.answer_objects,
+      },
+    ],
     suggestions: suggestionsFor(scene, result.state, seed),
     parseError: null,
     highlight: round.referents.length > 0 ? round.referents : round.answer_objects,
@@ -208,6 +232,8 @@ async function commit(result: AskResult): Promise<void> {
   } catch (error) {
     const now = useClevrStore.getState();
     if (now.scene !== scene) return;
-    useClevrStore.setState({ rounds: now.rounds.map((r, i) => (i === index ? { ...r, modelError: `The model could not answer: ${errorMessage(error)}` } : r)) });
+    useClevrStore.setState({
+      rounds: now.rounds.map((r, i) => (i === index ? { ...r, modelError: `The model could not answer: ${errorMessage(error)}` } : r)),
+    });
   }
 }

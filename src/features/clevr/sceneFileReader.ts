@@ -40,7 +40,11 @@ export function readSceneFileOffThePage(file: File, onProgress: (progress: Clevr
       event.preventDefault();
       finish();
       // A worker dies without a message when the file's JSON does not fit in its memory.
-      reject(new Error(`${file.name} could not be read: the reader stopped (${event.message || 'it ran out of memory'}). Split it into smaller scene files and load one.`));
+      reject(
+        new Error(
+          `${file.name} could not be read: the reader stopped (${event.message || 'it ran out of memory'}). Split it into smaller scene files and load one.`,
+        ),
+      );
     });
     const request: ClevrSceneFileRequest = { type: 'read', file, name: file.name };
     worker.postMessage(request);

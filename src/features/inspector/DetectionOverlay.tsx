@@ -21,10 +21,17 @@ export function DetectionOverlay({ detections }: { detections: PhotoDetections }
           data-testid="detection-box"
           data-label={o.label}
           className="absolute rounded-sm border-2 border-amber-300 shadow-[0_0_0_1px_rgba(15,23,42,0.8)]"
-          style={{ left: percent(o.box.x1, width), top: percent(o.box.y1, height), width: percent(o.box.x2 - o.box.x1, width), height: percent(o.box.y2 - o.box.y1, height) }}
+          style={{
+            left: percent(o.box.x1, width),
+            top: percent(o.box.y1, height),
+            width: percent(o.box.x2 - o.box.x1, width),
+            height: percent(o.box.y2 - o.box.y1, height),
+          }}
         >
           {/* Anchored on the side with room, so a label of a box by the right edge does not spill past the photo. */}
-          <span className={`absolute top-0 whitespace-nowrap bg-amber-300 px-1 text-xs font-semibold leading-4 text-slate-950 ${o.box.x1 > 0.7 * width ? 'right-0 rounded-bl-sm' : 'left-0 rounded-br-sm'}`}>
+          <span
+            className={`absolute top-0 whitespace-nowrap bg-amber-300 px-1 text-xs font-semibold leading-4 text-slate-950 ${o.box.x1 > 0.7 * width ? 'right-0 rounded-bl-sm' : 'left-0 rounded-br-sm'}`}
+          >
             {o.label} {scoreText(o.score)}
           </span>
         </div>

@@ -51,7 +51,13 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
     <li className="flex flex-col gap-2 rounded-xl bg-white p-3 ring-1 ring-slate-200" data-testid="inspector-photo">
       <div className="relative inline-block self-start">
         {url ? (
-          <img src={url} alt={`Your ${name}: ${photo.caption ?? photo.name}`} width={photo.width} height={photo.height} className="block h-auto max-h-64 w-auto max-w-full rounded-md" />
+          <img
+            src={url}
+            alt={`Your ${name}: ${photo.caption ?? photo.name}`}
+            width={photo.width}
+            height={photo.height}
+            className="block h-auto max-h-64 w-auto max-w-full rounded-md"
+          />
         ) : (
           <div className="flex h-24 w-32 items-center justify-center rounded-md bg-slate-200 text-xs text-slate-700">{photo.name}</div>
         )}
@@ -63,14 +69,18 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
         </p>
       )}
       {photo.groundedCaption !== undefined && (
-        <p className="text-sm text-slate-700">Grounded caption, for comparison: <q data-testid="inspector-grounded-caption">{photo.groundedCaption}</q></p>
+        <p className="text-sm text-slate-700">
+          Grounded caption, for comparison: <q data-testid="inspector-grounded-caption">{photo.groundedCaption}</q>
+        </p>
       )}
       {detections ? (
         detections.objects.length > 0 ? (
           <>
             <ul className="flex flex-col gap-0.5 text-sm tabular-nums" aria-label={`Objects found in ${name}`}>
               {detections.objects.map((o, i) => (
-                <li key={i} data-testid="detection">{objectText(o)}</li>
+                <li key={i} data-testid="detection">
+                  {objectText(o)}
+                </li>
               ))}
             </ul>
             {photo.captionConfident === false && (
@@ -82,7 +92,9 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
             )}
           </>
         ) : (
-          <p className="text-sm text-slate-700" data-testid="no-detections">No objects found with confidence.</p>
+          <p className="text-sm text-slate-700" data-testid="no-detections">
+            No objects found with confidence.
+          </p>
         )
       ) : (
         <p className="text-sm text-slate-700" data-testid="no-detections">
@@ -98,7 +110,9 @@ function PhotoObjects({ photo, index }: { photo: PhotoElement; index: number }) 
 function PhotosSection({ photos }: { photos: readonly PhotoElement[] }) {
   return (
     <section aria-labelledby="inspector-photos">
-      <h3 id="inspector-photos" className="mb-1 font-semibold">Objects in your photos</h3>
+      <h3 id="inspector-photos" className="mb-1 font-semibold">
+        Objects in your photos
+      </h3>
       <p className="mb-2 text-sm text-slate-700">The object detector (80 COCO classes) looks at each photo first; the caption is written from what it finds.</p>
       <ol className="flex flex-col gap-3">
         {photos.map((photo, i) => (
@@ -116,10 +130,19 @@ function IntentBars({ step, index }: { step: ReplyStep; index: number }) {
         const p = step.probabilities[i] ?? 0;
         const chosen = step.intent === intent;
         return (
-          <li key={intent} className="grid grid-cols-[4.5rem_1fr_3.5rem] items-center gap-2" data-testid="intent-probability" data-intent={intent} data-chosen={chosen}>
+          <li
+            key={intent}
+            className="grid grid-cols-[4.5rem_1fr_3.5rem] items-center gap-2"
+            data-testid="intent-probability"
+            data-intent={intent}
+            data-chosen={chosen}
+          >
             <span className={chosen ? 'font-bold' : ''}>{intent}</span>
             <span className="h-3 rounded-full bg-slate-200" aria-hidden="true">
-              <span className={`block h-3 rounded-full ${chosen ? 'bg-blue-700' : 'bg-slate-500'}`} style={{ width: `${Math.max(0, Math.min(1, p)) * 100}%` }} />
+              <span
+                className={`block h-3 rounded-full ${chosen ? 'bg-blue-700' : 'bg-slate-500'}`}
+                style={{ width: `${Math.max(0, Math.min(1, p)) * 100}%` }}
+              />
             </span>
             <span className={`text-right tabular-nums ${chosen ? 'font-bold' : ''}`}>
               <span data-testid="probability-value">{p.toFixed(3)}</span>
@@ -151,14 +174,22 @@ function Candidates({ step, index, poolId }: { step: ReplyStep; index: number; p
   return (
     <ol className="flex flex-col gap-1" aria-label={`Top ${step.candidates.length} ${kind} candidates for element ${index + 1}`}>
       {step.candidates.map((c, rank) => (
-        <li key={`${c.key ?? c.label}-${rank}`} data-testid="candidate" className={`flex items-center gap-2 rounded-lg px-2 py-1 ${rank === 0 ? 'bg-blue-50 ring-1 ring-blue-300' : ''}`}>
+        <li
+          key={`${c.key ?? c.label}-${rank}`}
+          data-testid="candidate"
+          className={`flex items-center gap-2 rounded-lg px-2 py-1 ${rank === 0 ? 'bg-blue-50 ring-1 ring-blue-300' : ''}`}
+        >
           <span className="w-6 shrink-0 text-right tabular-nums text-slate-700">{rank + 1}</span>
           {c.kind === 'poolImage' && <CandidateThumbnail candidate={c} poolId={poolId} />}
           <span className="min-w-0 flex-1 break-words">
             {c.kind === 'poolImage' ? c.label : emoji(c.label)}
-            {rank === 0 && <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>}
+            {rank === 0 && (
+              <span className="ml-2 inline-block whitespace-nowrap rounded bg-blue-700 px-1.5 py-0.5 text-xs font-semibold text-white">in the reply</span>
+            )}
           </span>
-          <span className="shrink-0 tabular-nums" data-testid="candidate-score">{c.score.toFixed(3)}</span>
+          <span className="shrink-0 tabular-nums" data-testid="candidate-score">
+            {c.score.toFixed(3)}
+          </span>
         </li>
       ))}
     </ol>
@@ -196,7 +227,9 @@ function SummaryItem({ term, children, testId }: { term: string; children: React
   return (
     <div className="flex gap-1.5">
       <dt className="text-slate-700">{term}</dt>
-      <dd className="font-medium" data-testid={testId}>{children}</dd>
+      <dd className="font-medium" data-testid={testId}>
+        {children}
+      </dd>
     </div>
   );
 }
@@ -206,19 +239,39 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
   return (
     <>
       <dl className="flex flex-wrap gap-x-4 gap-y-1" data-testid="inspector-summary">
-        <SummaryItem term="Method" testId="inspector-method">{methodName(reply.method)}</SummaryItem>
-        <SummaryItem term="Intent" testId="inspector-intent-model">{reply.intentModel === 'head' ? 'trained head' : 'majority (no trained heads)'}</SummaryItem>
+        <SummaryItem term="Method" testId="inspector-method">
+          {methodName(reply.method)}
+        </SummaryItem>
+        <SummaryItem term="Intent" testId="inspector-intent-model">
+          {reply.intentModel === 'head' ? 'trained head' : 'majority (no trained heads)'}
+        </SummaryItem>
         <SummaryItem term="Backend" testId="inspector-backend">
           {reply.provider.toUpperCase()}
-          {backend && <span className="font-normal text-slate-700"> (text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+          {backend && (
+            <span className="font-normal text-slate-700">
+              {' '}
+              (text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})
+            </span>
+          )}
         </SummaryItem>
-        <SummaryItem term="Pack" testId="inspector-pack">{reply.packName ?? 'not recorded'}</SummaryItem>
-        {reply.poolName && <SummaryItem term="Pool" testId="inspector-pool">{reply.poolName}</SummaryItem>}
+        <SummaryItem term="Pack" testId="inspector-pack">
+          {reply.packName ?? 'not recorded'}
+        </SummaryItem>
+        {reply.poolName && (
+          <SummaryItem term="Pool" testId="inspector-pool">
+            {reply.poolName}
+          </SummaryItem>
+        )}
       </dl>
       {photos.length > 0 && <PhotosSection photos={photos} />}
       <section aria-labelledby="inspector-steps">
-        <h3 id="inspector-steps" className="mb-1 font-semibold">How the reply was composed</h3>
-        <p className="mb-2 text-sm text-slate-700">Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins the reply.</p>
+        <h3 id="inspector-steps" className="mb-1 font-semibold">
+          How the reply was composed
+        </h3>
+        <p className="mb-2 text-sm text-slate-700">
+          Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins
+          the reply.
+        </p>
         <ol className="flex flex-col gap-3">
           {reply.steps.map((step, i) => (
             <Step key={i} step={step} index={i} poolId={reply.poolId ?? fallbackPoolId} />
@@ -226,7 +279,9 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
         </ol>
       </section>
       <section aria-labelledby="inspector-timings">
-        <h3 id="inspector-timings" className="mb-1 font-semibold">Timings (in the worker)</h3>
+        <h3 id="inspector-timings" className="mb-1 font-semibold">
+          Timings (in the worker)
+        </h3>
         <table className="w-full tabular-nums">
           <tbody>
             {TIMINGS.map(({ key, label }) => {
@@ -234,9 +289,14 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
               if (ms === undefined) return null; // replies saved before a stage existed
               return (
                 <tr key={key} data-testid="timing" data-timing={key} className={key === 'totalMs' ? 'border-t border-slate-300 font-semibold' : ''}>
-                  <th scope="row" className="py-0.5 text-left font-normal">{label}</th>
+                  <th scope="row" className="py-0.5 text-left font-normal">
+                    {label}
+                  </th>
                   <td className="w-1/3 px-2" aria-hidden="true">
-                    <span className="block h-2 rounded-full bg-slate-500" style={{ width: `${reply.timings.totalMs > 0 ? Math.min(1, ms / reply.timings.totalMs) * 100 : 0}%` }} />
+                    <span
+                      className="block h-2 rounded-full bg-slate-500"
+                      style={{ width: `${reply.timings.totalMs > 0 ? Math.min(1, ms / reply.timings.totalMs) * 100 : 0}%` }}
+                    />
                   </td>
                   <td className="py-0.5 text-right">{ms.toFixed(1)} ms</td>
                 </tr>
@@ -270,7 +330,12 @@ export function Inspector({ messages, returnFocusTo }: { messages: readonly Chat
         className="fixed inset-x-0 bottom-0 z-40 flex max-h-[85dvh] flex-col rounded-t-2xl bg-slate-50 shadow-2xl lg:static lg:z-auto lg:max-h-none lg:w-[26rem] lg:shrink-0 lg:rounded-xl lg:shadow-sm lg:ring-1 lg:ring-slate-200 xl:w-[32rem]"
       >
         <header className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2">
-          <h2 id="inspector-title" ref={heading} tabIndex={-1} className="text-lg font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+          <h2
+            id="inspector-title"
+            ref={heading}
+            tabIndex={-1}
+            className="text-lg font-semibold focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
             Inspector <span className="text-sm font-normal text-slate-700">last reply</span>
           </h2>
           <button
@@ -283,12 +348,19 @@ export function Inspector({ messages, returnFocusTo }: { messages: readonly Chat
           </button>
         </header>
         {/* Focusable, so the panel scrolls with the keyboard. */}
-        <div tabIndex={0} className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600" data-testid="inspector-body">
+        <div
+          tabIndex={0}
+          className="flex min-h-0 flex-1 flex-col gap-4 overflow-y-auto p-4 focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-blue-600"
+          data-testid="inspector-body"
+        >
           {video && <VideoDetails video={video.video} answer={video.answer} />}
           {video ? null : exchange ? (
             <ReplyDetails reply={exchange.reply} photos={exchange.photos} fallbackPoolId={poolId} />
           ) : (
-            <p className="text-slate-700">Send a message: the inspector then shows how the reply was made, step by step: the intent probabilities, the ten best candidates with their scores, and the time each stage took.</p>
+            <p className="text-slate-700">
+              Send a message: the inspector then shows how the reply was made, step by step: the intent probabilities, the ten best candidates with their
+              scores, and the time each stage took.
+            </p>
           )}
         </div>
       </aside>

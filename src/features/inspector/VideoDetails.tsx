@@ -56,7 +56,12 @@ function Frames({ video }: { video: VideoElement }) {
 /** Loudness (dBFS, -60 to 0) and Silero VAD's speech probability over the clip, as two lines. */
 function AudioTrack({ video }: { video: VideoElement }) {
   const timeline = video.analysis?.timeline;
-  if (!video.hasAudio || !timeline) return <p className="text-sm text-slate-700" data-testid="audio-track">No sound track.</p>;
+  if (!video.hasAudio || !timeline)
+    return (
+      <p className="text-sm text-slate-700" data-testid="audio-track">
+        No sound track.
+      </p>
+    );
   const n = Math.max(1, timeline.loudnessDb.length - 1);
   const line = (values: readonly number[], y: (v: number) => number) => values.map((v, i) => `${((i / n) * 300).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   const loudY = (db: number) => 60 - Math.max(0, Math.min(60, db + 60));
@@ -64,15 +69,23 @@ function AudioTrack({ video }: { video: VideoElement }) {
   const speechFrames = timeline.speech.filter((p) => p > 0.5).length;
   return (
     <figure className="flex flex-col gap-1" data-testid="audio-track">
-      <svg viewBox="0 0 300 60" className="h-20 w-full rounded border border-slate-200 bg-white" role="img" aria-label={`Sound over ${video.seconds.toFixed(1)} s: loudness and speech probability`}>
+      <svg
+        viewBox="0 0 300 60"
+        className="h-20 w-full rounded border border-slate-200 bg-white"
+        role="img"
+        aria-label={`Sound over ${video.seconds.toFixed(1)} s: loudness and speech probability`}
+      >
         <polyline points={line(timeline.loudnessDb, loudY)} fill="none" stroke="#0f766e" strokeWidth="1.2" />
-        {timeline.speech.length > 0 && <polyline points={line(timeline.speech, speechY)} fill="none" stroke="#b45309" strokeWidth="1.2" strokeDasharray="3 2" />}
+        {timeline.speech.length > 0 && (
+          <polyline points={line(timeline.speech, speechY)} fill="none" stroke="#b45309" strokeWidth="1.2" strokeDasharray="3 2" />
+        )}
       </svg>
       <figcaption className="text-xs text-slate-700">
         <span className="text-teal-700">— loudness</span> (−60 to 0 dBFS) ·{' '}
         {video.analysis?.speechChecked ? (
           <>
-            <span className="text-amber-700">- - speech</span> (Silero VAD): {((100 * speechFrames) / Math.max(1, timeline.speech.length)).toFixed(0)}% of the time
+            <span className="text-amber-700">- - speech</span> (Silero VAD): {((100 * speechFrames) / Math.max(1, timeline.speech.length)).toFixed(0)}% of the
+            time
           </>
         ) : (
           'speech not checked (the voice-activity model is missing)'
@@ -92,7 +105,9 @@ export function VideoDetails({ video, answer }: { video: VideoElement; answer: V
       {video.analysis && (
         <>
           <p className="text-xs text-slate-700">
-            {video.analysis.frames.length} frames sampled evenly{video.analysis.detectorUsed ? ', each through the object detector (boxes) and the image tower' : ' (no object detector loaded)'}; coloured shapes found in each are listed under it.
+            {video.analysis.frames.length} frames sampled evenly
+            {video.analysis.detectorUsed ? ', each through the object detector (boxes) and the image tower' : ' (no object detector loaded)'}; coloured shapes
+            found in each are listed under it.
           </p>
           <Frames video={video} />
           <AudioTrack video={video} />

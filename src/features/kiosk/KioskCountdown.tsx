@@ -6,11 +6,18 @@ export function KioskCountdown() {
   if (secondsLeft === null) return null;
   return (
     <div className="pointer-events-none fixed inset-x-0 top-4 z-50 flex justify-center px-4">
-      <div role="timer" aria-live="off" data-testid="kiosk-countdown" className="rounded-2xl bg-slate-900 px-6 py-3 text-center text-xl font-semibold text-white shadow-2xl">
+      <div
+        role="timer"
+        aria-live="off"
+        data-testid="kiosk-countdown"
+        className="rounded-2xl bg-slate-900 px-6 py-3 text-center text-xl font-semibold text-white shadow-2xl"
+      >
         Resetting in {secondsLeft} s — touch or type to keep chatting
       </div>
       {/* Announced once, not every second. */}
-      <p role="status" className="sr-only">This conversation resets soon for the next visitor. Touch or type to keep chatting.</p>
+      <p role="status" className="sr-only">
+        This conversation resets soon for the next visitor. Touch or type to keep chatting.
+      </p>
     </div>
   );
 }

@@ -23,7 +23,11 @@ export function SessionMetricsPanel({ compact = false }: { compact?: boolean }) 
           Running means over {means.turns} scored turn{means.turns === 1 ? '' : 's'}
           {fromChat > 0 && <span className="font-normal text-slate-600"> ({fromChat} from your answers)</span>}
         </h2>
-        <button type="button" onClick={() => sessionMetricsActions.reset()} className="rounded-lg border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+        <button
+          type="button"
+          onClick={() => sessionMetricsActions.reset()}
+          className="rounded-lg border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
+        >
           Reset means
         </button>
       </div>
@@ -35,7 +39,9 @@ export function SessionMetricsPanel({ compact = false }: { compact?: boolean }) 
       </dl>
       {compact ? (
         <details className="text-xs">
-          <summary className="cursor-pointer rounded text-blue-800 underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">Chart of the running means</summary>
+          <summary className="cursor-pointer rounded text-blue-800 underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600">
+            Chart of the running means
+          </summary>
           <RunningMeansChart points={points} />
         </details>
       ) : (

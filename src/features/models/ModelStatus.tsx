@@ -22,7 +22,12 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
     const what = `Embedding the pool: ${file.slice('pool '.length)}`;
     return (
       <li className="text-xs" data-testid="pool-embedding">
-        <div className="flex justify-between gap-2"><span>{what}</span><span>{load.loaded.toLocaleString('en-US')} of {total.toLocaleString('en-US')}</span></div>
+        <div className="flex justify-between gap-2">
+          <span>{what}</span>
+          <span>
+            {load.loaded.toLocaleString('en-US')} of {total.toLocaleString('en-US')}
+          </span>
+        </div>
         <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={what} />
       </li>
     );
@@ -31,7 +36,11 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
     <li className="text-xs">
       <div className="flex justify-between gap-2">
         <span className="truncate">{file}</span>
-        <span>{load.total === null && load.loaded === 0 ? 'waiting…' : `${formatBytes(load.loaded)} of ${load.total === null ? 'unknown size' : formatBytes(total)}`}</span>
+        <span>
+          {load.total === null && load.loaded === 0
+            ? 'waiting…'
+            : `${formatBytes(load.loaded)} of ${load.total === null ? 'unknown size' : formatBytes(total)}`}
+        </span>
       </div>
       <progress className="h-1.5 w-full" max={total || 1} value={load.loaded} aria-label={`Loading ${file}`} />
     </li>
@@ -42,7 +51,17 @@ function FileBar({ file, load }: { file: string; load: FileLoad }) {
  * A model that helps describe photos (the detector, the captioner) as one short phrase: ready, or
  * unavailable with the whole sentence in its title and one tap away.
  */
-function ModelPartLine({ name, testId, ready, reason }: { name: string; testId: string; ready: { word: string; title: string; detail: string } | null; reason: string }) {
+function ModelPartLine({
+  name,
+  testId,
+  ready,
+  reason,
+}: {
+  name: string;
+  testId: string;
+  ready: { word: string; title: string; detail: string } | null;
+  reason: string;
+}) {
   if (ready) {
     return (
       <span data-testid={testId} data-state="ready" title={ready.title}>
@@ -56,7 +75,9 @@ function ModelPartLine({ name, testId, ready, reason }: { name: string; testId: 
       <summary className="cursor-pointer">
         {name}: <strong className="text-amber-800">unavailable</strong>
       </summary>
-      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid={testId.replace('-status', '-reason')}>{reason}</p>
+      <p className="mt-1 rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-950 ring-1 ring-amber-200" data-testid={testId.replace('-status', '-reason')}>
+        {reason}
+      </p>
     </details>
   );
 }
@@ -90,11 +111,13 @@ function CaptionerLine({ captioner }: { captioner: CaptionerStatus }) {
 function PoolRowsLine({ status }: { status: PoolRowsStatus }) {
   const { texts, images } = status;
   if (texts.done >= texts.total && images.done >= images.total) return null;
-  const count = (part: { done: number; total: number }, noun: string) => `${part.done.toLocaleString('en-US')} of ${part.total.toLocaleString('en-US')} ${noun}`;
+  const count = (part: { done: number; total: number }, noun: string) =>
+    `${part.done.toLocaleString('en-US')} of ${part.total.toLocaleString('en-US')} ${noun}`;
   const parts = [texts.total > 0 ? count(texts, 'texts') : null, images.total > 0 ? count(images, 'images') : null].filter(Boolean).join(', ');
   return (
     <span className="hidden basis-full text-xs text-slate-700 sm:inline" data-testid="pool-rows-line">
-      Embedding the pool in the background, most used first ({parts}): CLIP similarity answers from those done so far, clip-map and DE++ once all are; the other methods answer now.
+      Embedding the pool in the background, most used first ({parts}): CLIP similarity answers from those done so far, clip-map and DE++ once all are; the other
+      methods answer now.
     </span>
   );
 }
@@ -104,13 +127,18 @@ function HeadsLine({ hasPythonHeads, status }: { hasPythonHeads: boolean; status
   let text: string;
   if (hasPythonHeads) text = 'Intent, DE++ and clip-map: trained heads (Python).';
   else if (!status) text = 'Intent and ranking: zero-shot (majority intent, CLIP similarity).';
-  else if (status.state === 'training') text = `Intent and ranking: zero-shot for now; training clip-map and the intent head in this browser: ${status.phase} (${status.done}/${status.total}).`;
+  else if (status.state === 'training')
+    text = `Intent and ranking: zero-shot for now; training clip-map and the intent head in this browser: ${status.phase} (${status.done}/${status.total}).`;
   else if (status.state === 'trained')
     text = `Intent and clip-map: trained in this browser${status.fromCache ? ' (cached)' : ''} (valid intent accuracy ${pct(status.figures.intent.validAccuracy)}, clip-map text R@1 ${pct(status.figures.clipMap.text.validR1)}) · DE++: zero-shot (needs the Python heads).`;
   else text = status.reason;
   return (
     // A row of its own from a tablet up; on a phone the status area keeps its height (the methods note in Settings says it too).
-    <span className="hidden basis-full text-xs text-slate-700 sm:inline" data-testid="heads-line" data-state={hasPythonHeads ? 'python' : (status?.state ?? 'zero-shot')}>
+    <span
+      className="hidden basis-full text-xs text-slate-700 sm:inline"
+      data-testid="heads-line"
+      data-state={hasPythonHeads ? 'python' : (status?.state ?? 'zero-shot')}
+    >
       {text}
     </span>
   );
@@ -118,7 +146,16 @@ function HeadsLine({ hasPythonHeads, status }: { hasPythonHeads: boolean; status
 
 export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: { kiosk: boolean; configLocked: boolean; presenter?: boolean }) {
   const { packs, activePackId, phase, files, backend, loadMs, pool, error } = useModelStore(
-    useShallow((s) => ({ packs: s.packs, activePackId: s.activePackId, phase: s.phase, files: s.files, backend: s.backend, loadMs: s.loadMs, pool: s.pool, error: s.error })),
+    useShallow((s) => ({
+      packs: s.packs,
+      activePackId: s.activePackId,
+      phase: s.phase,
+      files: s.files,
+      backend: s.backend,
+      loadMs: s.loadMs,
+      pool: s.pool,
+      error: s.error,
+    })),
   );
   const packId = useSettingsStore((s) => s.packId);
   const forceWasm = useSettingsStore((s) => s.forceWasm);
@@ -138,7 +175,14 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   const setView = useViewStore((s) => s.setView);
 
   return (
-    <section aria-label="Model status" className={presenter ? 'flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm' : `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last basis-full' : ''}`}>
+    <section
+      aria-label="Model status"
+      className={
+        presenter
+          ? 'flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm'
+          : `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last basis-full' : ''}`
+      }
+    >
       <div className={presenter ? 'flex flex-wrap items-center gap-x-4 gap-y-1' : 'contents'}>
         {presenter && (
           <>
@@ -146,9 +190,13 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
               Pack: <strong data-testid="pack-name">{active?.name ?? '—'}</strong>
             </span>
             <span>
-              Backend:{' '}
-              <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
-              {backend && !kiosk && <span className="hidden text-slate-600 sm:inline"> ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})</span>}
+              Backend: <strong data-testid="backend">{backend ? backend.provider.toUpperCase() : '—'}</strong>
+              {backend && !kiosk && (
+                <span className="hidden text-slate-600 sm:inline">
+                  {' '}
+                  ({backend.reason}; text {backend.dtypes.text_model}, vision {backend.dtypes.vision_model})
+                </span>
+              )}
             </span>
           </>
         )}
@@ -163,22 +211,31 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
           <span data-testid="pool-line">
             Pool: <strong>{pool.name}</strong>
             {/* Counts hidden on a phone, so the detector's line shares this row and the status area is no taller. */}
-            <span className="hidden sm:inline" data-testid="pool-counts"> ({pool.images} images, {pool.texts} texts)</span>
+            <span className="hidden sm:inline" data-testid="pool-counts">
+              {' '}
+              ({pool.images} images, {pool.texts} texts)
+            </span>
           </span>
         )}
         {presenter && phase === 'ready' && methods && <HeadsLine hasPythonHeads={methods.available.includes('depp')} status={localHeads} />}
         {presenter && phase === 'ready' && poolRows && <PoolRowsLine status={poolRows} />}
         {/* On a phone the buttons keep a row of their own, as they had before the detector's line. */}
-        {presenter && <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
-          {!locked && (
-            <button type="button" onClick={() => panelActions.openPool('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-              Pool and datasets
+        {presenter && (
+          <span className="flex basis-full flex-wrap gap-x-4 gap-y-1 sm:basis-auto">
+            {!locked && (
+              <button type="button" onClick={() => panelActions.openPool('pool')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
+                Pool and datasets
+              </button>
+            )}
+            <button
+              type="button"
+              onClick={() => panelActions.openPool('credits')}
+              className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+            >
+              Credits
             </button>
-          )}
-          <button type="button" onClick={() => panelActions.openPool('credits')} className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100">
-            Credits
-          </button>
-        </span>}
+          </span>
+        )}
       </div>
       {presenter && active?.description && !kiosk && <p className="hidden text-xs text-slate-600 sm:block">{active.description}</p>}
       {phase === 'error' && error && (
@@ -194,18 +251,28 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
         </ul>
       )}
       {!locked && (presenter || settingsOpen) && (
-        <details className={presenter ? undefined : 'basis-full rounded-xl bg-white p-3 shadow-sm'} open={settingsOpen} onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}>
+        <details
+          className={presenter ? undefined : 'basis-full rounded-xl bg-white p-3 shadow-sm'}
+          open={settingsOpen}
+          onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}
+        >
           <summary className="cursor-pointer text-slate-700">Settings</summary>
           <div className="mt-2 flex max-h-[60vh] flex-wrap items-center gap-4 overflow-y-auto">
             <label className="flex items-center gap-2">
               View
-              <select value={view} onChange={(e) => setView(e.target.value as ViewMode)} aria-describedby="view-note" className="rounded border border-slate-300 px-2 py-1">
+              <select
+                value={view}
+                onChange={(e) => setView(e.target.value as ViewMode)}
+                aria-describedby="view-note"
+                className="rounded border border-slate-300 px-2 py-1"
+              >
                 <option value="visitor">Visitor</option>
                 <option value="presenter">Presenter</option>
               </select>
             </label>
             <p id="view-note" className="w-full text-xs text-slate-600">
-              The presenter view adds the pack and backend, a line under each reply on how it was made, and “What would you have answered?”. This device remembers the choice; <code>?view=presenter</code> or <code>?view=visitor</code> in the address sets it too.
+              The presenter view adds the pack and backend, a line under each reply on how it was made, and “What would you have answered?”. This device
+              remembers the choice; <code>?view=presenter</code> or <code>?view=visitor</code> in the address sets it too.
             </p>
             <label className="flex items-center gap-2">
               Model pack
@@ -235,7 +302,11 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
             {methods && (
               <label className="flex items-center gap-2">
                 Response method
-                <select value={method ?? ''} onChange={(e) => setMethod(e.target.value ? (e.target.value as typeof methods.preferred) : null)} className="rounded border border-slate-300 px-2 py-1">
+                <select
+                  value={method ?? ''}
+                  onChange={(e) => setMethod(e.target.value ? (e.target.value as typeof methods.preferred) : null)}
+                  className="rounded border border-slate-300 px-2 py-1"
+                >
                   <option value="">Best available ({methods.preferred})</option>
                   {methods.available.map((m) => (
                     <option key={m} value={m}>
@@ -245,9 +316,21 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
                 </select>
               </label>
             )}
-            {methods && <p className="w-full text-xs text-slate-600" data-testid="methods-note">{methods.note} The method applies to the next reply.</p>}
+            {methods && (
+              <p className="w-full text-xs text-slate-600" data-testid="methods-note">
+                {methods.note} The method applies to the next reply.
+              </p>
+            )}
             {methods && !methods.available.includes('depp') && localHeads?.state !== 'trained' && localHeads?.state !== 'training' && (
-              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={() => void modelWorker().call('trainHeads', {}).catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))}>
+              <button
+                type="button"
+                className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
+                onClick={() =>
+                  void modelWorker()
+                    .call('trainHeads', {})
+                    .catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))
+                }
+              >
                 Train clip-map and the intent head in this browser
               </button>
             )}

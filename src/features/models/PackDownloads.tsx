@@ -5,7 +5,16 @@ import { downloadOriginAllowed } from '../../engine/securityPolicy';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';
-import { type PackDownloadView, deleteAndDownloadAgain, deletePackDownload, pausePackDownload, remotePackSizes, resumePackDownload, startPackDownload, usePackDownloads } from './packDownloads';
+import {
+  type PackDownloadView,
+  deleteAndDownloadAgain,
+  deletePackDownload,
+  pausePackDownload,
+  remotePackSizes,
+  resumePackDownload,
+  startPackDownload,
+  usePackDownloads,
+} from './packDownloads';
 
 const BUTTON = 'rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100 disabled:opacity-50';
 
@@ -48,12 +57,20 @@ function HubAddress() {
     >
       <label className="flex items-center gap-2">
         Hub address
-        <input value={draft} onChange={(e) => setDraft(e.target.value)} className="w-72 rounded border border-slate-300 px-2 py-1" data-testid="hub-address" spellCheck={false} />
+        <input
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          className="w-72 rounded border border-slate-300 px-2 py-1"
+          data-testid="hub-address"
+          spellCheck={false}
+        />
       </label>
       <button type="submit" className={BUTTON} disabled={draft === hubUrl}>
         Save
       </button>
-      <span className="w-full text-xs text-slate-600">The Hugging Face hub, or a mirror on this machine that serves the same addresses ({'{hub}/{repo}/resolve/main/{file}'}), such as http://127.0.0.1:8080.</span>
+      <span className="w-full text-xs text-slate-600">
+        The Hugging Face hub, or a mirror on this machine that serves the same addresses ({'{hub}/{repo}/resolve/main/{file}'}), such as http://127.0.0.1:8080.
+      </span>
       {error && (
         <p role="alert" className="w-full rounded bg-red-50 px-2 py-1 text-red-900 ring-1 ring-red-200">
           {error}
@@ -123,11 +140,7 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
               </button>
             )}
             {!view?.loadFailure && pack.kind === 'clip' && activePackId !== pack.id && (
-              <button
-                type="button"
-                className={BUTTON}
-                onClick={() => void choosePackAndLoad(pack.id)}
-              >
+              <button type="button" className={BUTTON} onClick={() => void choosePackAndLoad(pack.id)}>
                 Use it
               </button>
             )}
@@ -137,10 +150,12 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
                 Use it (reloads the models)
               </button>
             )}
-            {pack.kind === 'captioner' && captionerId === pack.id && <span className="text-xs text-slate-600">In use: it writes the captions of shared photos.</span>}
+            {pack.kind === 'captioner' && captionerId === pack.id && (
+              <span className="text-xs text-slate-600">In use: it writes the captions of shared photos.</span>
+            )}
           </>
         )}
-        {(phase !== 'idle' && phase !== 'checking' && (stored > 0 || phase === 'downloading')) && (
+        {phase !== 'idle' && phase !== 'checking' && (stored > 0 || phase === 'downloading') && (
           <button type="button" className={BUTTON} onClick={() => void deletePackDownload(pack.id)}>
             {phase === 'complete' ? 'Delete' : 'Cancel and delete'}
           </button>
@@ -152,7 +167,11 @@ function PackRow({ pack, bytes, dtype, view }: { pack: RemotePack; bytes: number
         </p>
       )}
       {view?.message && (
-        <p role={phase === 'error' ? 'alert' : 'status'} className={`rounded px-2 py-1 text-xs ${phase === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-slate-50 text-slate-700'}`} data-testid="download-message">
+        <p
+          role={phase === 'error' ? 'alert' : 'status'}
+          className={`rounded px-2 py-1 text-xs ${phase === 'error' ? 'bg-red-50 text-red-900 ring-1 ring-red-200' : 'bg-slate-50 text-slate-700'}`}
+          data-testid="download-message"
+        >
           {view.message}
         </p>
       )}
@@ -200,7 +219,9 @@ export function PackDownloads() {
           ))}
         </ul>
         <p className="text-xs text-slate-600" data-testid="storage-estimate">
-          {estimate ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} the browser allows it.` : 'This browser does not say how much it lets the page store.'}
+          {estimate
+            ? `This site uses ${formatBytes(estimate.usage)} of the ${formatBytes(estimate.quota)} the browser allows it.`
+            : 'This browser does not say how much it lets the page store.'}
           {persisted === true && ' The browser keeps it even when space runs low.'}
         </p>
       </section>

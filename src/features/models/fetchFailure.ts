@@ -33,7 +33,11 @@ function fileOf(url: string): string {
  * `blockedByPolicy` lists the addresses the security policy blocked meanwhile (read after the probe,
  * since the browser reports a violation a moment after the request fails).
  */
-export async function explainFailedFetch(url: string, probe: (url: string) => Promise<ManualRedirectProbe>, blockedByPolicy: () => readonly string[]): Promise<string | null> {
+export async function explainFailedFetch(
+  url: string,
+  probe: (url: string) => Promise<ManualRedirectProbe>,
+  blockedByPolicy: () => readonly string[],
+): Promise<string | null> {
   let answer: ManualRedirectProbe;
   try {
     answer = await probe(url);

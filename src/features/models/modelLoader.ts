@@ -84,7 +84,12 @@ export async function loadModels(): Promise<void> {
     captioner = stored.captioner ?? index.captioners[0] ?? null;
   } catch (error) {
     // A damaged index has its own sentence; anything else means the server was not reached.
-    modelActions.failed(error instanceof EngineError ? error.message : `The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`, []);
+    modelActions.failed(
+      error instanceof EngineError
+        ? error.message
+        : `The list of model packs (${base}index.json) could not be loaded: ${errorMessage(error)}. Check that the demo server is running and reload.`,
+      [],
+    );
     return;
   }
   const { packId, forceWasm, poolId } = useSettingsStore.getState();
@@ -105,7 +110,9 @@ export async function loadModels(): Promise<void> {
       {
         pack: { id: pack.id, baseUrl: `${base}${pack.id}/`, files: pack.files.map((f) => f.path), ...(pack.stored ? { stored: true } : {}) },
         detector: detector ? { baseUrl: `${base}${detector.dir}/`, files: detector.files.map((f) => f.path) } : null,
-        captioner: captioner ? { id: captioner.id, baseUrl: `${base}${captioner.id}/`, files: captioner.files.map((f) => f.path), ...(captioner.stored ? { stored: true } : {}) } : null,
+        captioner: captioner
+          ? { id: captioner.id, baseUrl: `${base}${captioner.id}/`, files: captioner.files.map((f) => f.path), ...(captioner.stored ? { stored: true } : {}) }
+          : null,
         pool: poolRef(poolId),
         forceWasm,
       },
@@ -131,13 +138,18 @@ export async function loadModels(): Promise<void> {
           url.searchParams.delete('pack');
           window.history.replaceState(window.history.state, '', url);
         }
-        noticeActions.notify('error', `${pack.name} could not be loaded (${errorMessage(error)}), so the page went back to the offline pack. To use it, open Settings → Model packs and choose "Delete and download again".`);
+        noticeActions.notify(
+          'error',
+          `${pack.name} could not be loaded (${errorMessage(error)}), so the page went back to the offline pack. To use it, open Settings → Model packs and choose "Delete and download again".`,
+        );
         useSettingsStore.getState().setPackId(fallback);
         return loadModels();
       }
     }
     // A damaged file (it parsed wrong) must not be served again from the offline copy after a reload.
     const damaged = (error as { code?: unknown } | null)?.code === 'pack-file-corrupt' && !pack.stored && dropDamagedPack(pack.id);
-    modelActions.failed(damaged ? `${errorMessage(error)} The damaged copy was dropped from this browser's offline store: reload to fetch it again.` : errorMessage(error));
+    modelActions.failed(
+      damaged ? `${errorMessage(error)} The damaged copy was dropped from this browser's offline store: reload to fetch it again.` : errorMessage(error),
+    );
   }
 }

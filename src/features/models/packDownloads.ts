@@ -3,7 +3,16 @@ import { errorMessage } from '../../engine/errors';
 import { chooseExecutionPlan, type ModelDtype } from '../../engine/onnx/executionPlan';
 import { REMOTE_PACKS, type RemotePack, checkHubUrl, formatBytes, remotePack, withoutCredentials } from '../../engine/pack/hub';
 import { downloadOriginAllowed } from '../../engine/securityPolicy';
-import { type HttpFetch, type PackDownloadState, PackDownloadError, continuePackDownload, newDownloadState, packSize, planPackDownload, unlistedNote } from '../../engine/pack/packDownload';
+import {
+  type HttpFetch,
+  type PackDownloadState,
+  PackDownloadError,
+  continuePackDownload,
+  newDownloadState,
+  packSize,
+  planPackDownload,
+  unlistedNote,
+} from '../../engine/pack/packDownload';
 import { explainFailedFetch } from './fetchFailure';
 import { deleteStoredPack, listStoredPacks, packByteStore, storedPackBytes } from '../../persistence/packStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -44,7 +53,17 @@ interface PackDownloadsState {
   persisted: boolean | null;
 }
 
-const EMPTY: PackDownloadView = { phase: 'idle', files: [], packLoaded: 0, packTotal: null, storedBytes: 0, dtypes: null, message: null, hub: null, loadFailure: null };
+const EMPTY: PackDownloadView = {
+  phase: 'idle',
+  files: [],
+  packLoaded: 0,
+  packTotal: null,
+  storedBytes: 0,
+  dtypes: null,
+  message: null,
+  hub: null,
+  loadFailure: null,
+};
 
 export const usePackDownloads = create<PackDownloadsState>()(() => ({ packs: {}, estimate: null, persisted: null }));
 
@@ -73,7 +92,11 @@ const pageFetch: HttpFetch = async (url, init) => {
     return await fetch(url, { ...(init.headers ? { headers: init.headers } : {}), ...signal, cache: 'no-store' });
   } catch (error) {
     if (init.signal?.aborted) throw error;
-    const explained = await explainFailedFetch(url, (u) => fetch(u, { redirect: 'manual', cache: 'no-store', ...signal }), () => blocked);
+    const explained = await explainFailedFetch(
+      url,
+      (u) => fetch(u, { redirect: 'manual', cache: 'no-store', ...signal }),
+      () => blocked,
+    );
     if (explained) throw new PackDownloadError('redirect', explained, { cause: error });
     throw error;
   } finally {
@@ -113,7 +136,9 @@ export async function restorePackDownloads(): Promise<void> {
     update(state.packId, { ...viewOf(state, bytes), phase, message: unlistedNote(state) });
     for (const f of state.files) if (!f.done) setFileLoaded(state.packId, f.path, await packByteStore.storedBytes(state.packId, f.path));
     if (state.status === 'downloading') {
-      update(state.packId, { message: `Continuing the download after the reload, from ${formatBytes(bytes)}${packSize(state) ? ` of ${formatBytes(packSize(state)!)}` : ''}.` });
+      update(state.packId, {
+        message: `Continuing the download after the reload, from ${formatBytes(bytes)}${packSize(state) ? ` of ${formatBytes(packSize(state)!)}` : ''}.`,
+      });
       void runDownload(state);
     }
   }
@@ -159,7 +184,12 @@ export async function startPackDownload(packId: string): Promise<void> {
     usePackDownloads.setState({ persisted: persisted ?? null });
     const state = newDownloadState(pack, hub, plan, new Date().toISOString());
     await packByteStore.writeState(state);
-    const notes = [unlistedNote(state), persisted === false ? 'The browser did not promise to keep this site\'s storage, so it may clear the pack when the disk is nearly full; it stays until then.' : null];
+    const notes = [
+      unlistedNote(state),
+      persisted === false
+        ? "The browser did not promise to keep this site's storage, so it may clear the pack when the disk is nearly full; it stays until then."
+        : null,
+    ];
     update(packId, { ...viewOf(state, 0), phase: 'downloading', message: notes.filter(Boolean).join(' ') || null });
     await runDownload(state);
   } catch (error) {
@@ -194,7 +224,11 @@ async function runDownload(state: PackDownloadState): Promise<void> {
     const paused = error instanceof PackDownloadError && error.kind === 'paused';
     state.status = 'paused';
     await packByteStore.writeState(state).catch(() => undefined);
-    update(state.packId, { phase: paused ? 'paused' : 'error', message: paused ? null : describe(error), storedBytes: await storedPackBytes(state).catch(() => 0) });
+    update(state.packId, {
+      phase: paused ? 'paused' : 'error',
+      message: paused ? null : describe(error),
+      storedBytes: await storedPackBytes(state).catch(() => 0),
+    });
   } finally {
     running.delete(state.packId);
     await refreshEstimate();

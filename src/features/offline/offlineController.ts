@@ -45,11 +45,15 @@ export function startOffline(offlineHost: OfflineHost): void {
     return;
   }
   if (!('serviceWorker' in navigator)) {
-    offlineActions.unavailable('This browser cannot keep the demo for offline use (no service workers; some private windows turn them off). It works online as usual.');
+    offlineActions.unavailable(
+      'This browser cannot keep the demo for offline use (no service workers; some private windows turn them off). It works online as usual.',
+    );
     return;
   }
   if (!window.isSecureContext) {
-    offlineActions.unavailable(`Offline use needs a secure address (https:// or http://localhost); ${window.location.origin} is not one, so the demo works online only.`);
+    offlineActions.unavailable(
+      `Offline use needs a secure address (https:// or http://localhost); ${window.location.origin} is not one, so the demo works online only.`,
+    );
     return;
   }
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -5,7 +5,17 @@ import type { TextCredit } from '../../shared/demoPool';
 const PAGE = 60;
 
 /** The demo pool's texts by source, and every image with its source, author and licence; renders only. */
-export function Credits({ items, texts, error, imageUrl }: { items: PoolMediaItem[] | null; texts: TextCredit[] | null; error: string | null; imageUrl: (item: PoolMediaItem) => string }) {
+export function Credits({
+  items,
+  texts,
+  error,
+  imageUrl,
+}: {
+  items: PoolMediaItem[] | null;
+  texts: TextCredit[] | null;
+  error: string | null;
+  imageUrl: (item: PoolMediaItem) => string;
+}) {
   const [query, setQuery] = useState('');
   const [shown, setShown] = useState(PAGE);
   const licences = useMemo(() => {
@@ -18,13 +28,19 @@ export function Credits({ items, texts, error, imageUrl }: { items: PoolMediaIte
     return (items ?? []).filter((i) => !q || `${i.alt} ${i.author ?? ''} ${i.licence} ${i.source}`.toLowerCase().includes(q));
   }, [items, query]);
 
-  if (error) return <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-900">{error}</p>;
+  if (error)
+    return (
+      <p role="alert" className="rounded-lg bg-red-50 p-3 text-red-900">
+        {error}
+      </p>
+    );
   if (!items || !texts) return <p role="status">Loading credits…</p>;
   return (
     <div className="flex min-h-0 flex-col gap-3">
       <section aria-label="Text credits" className="text-sm text-slate-700">
         <p>
-          The demo pool holds <strong data-testid="text-credits-count">{texts.reduce((n, t) => n + t.texts, 0).toLocaleString('en')}</strong> texts to reply with:
+          The demo pool holds <strong data-testid="text-credits-count">{texts.reduce((n, t) => n + t.texts, 0).toLocaleString('en')}</strong> texts to reply
+          with:
         </p>
         <ul className="ml-4 list-disc" data-testid="text-credits">
           {texts.map((t) => (
@@ -51,7 +67,16 @@ export function Credits({ items, texts, error, imageUrl }: { items: PoolMediaIte
       </p>
       <label className="flex items-center gap-2 text-sm">
         Search credits
-        <input type="search" value={query} onChange={(e) => { setQuery(e.target.value); setShown(PAGE); }} className="flex-1 rounded border border-slate-300 px-2 py-1" placeholder="author, licence or subject" />
+        <input
+          type="search"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setShown(PAGE);
+          }}
+          className="flex-1 rounded border border-slate-300 px-2 py-1"
+          placeholder="author, licence or subject"
+        />
       </label>
       <ul className="grid min-h-0 grid-cols-1 gap-2 overflow-y-auto sm:grid-cols-2" aria-label="Image credits">
         {matching.slice(0, shown).map((item) => (
@@ -59,16 +84,29 @@ export function Credits({ items, texts, error, imageUrl }: { items: PoolMediaIte
             <img src={imageUrl(item)} alt={item.alt} loading="lazy" width={56} height={56} className="h-14 w-14 shrink-0 rounded object-contain" />
             <div className="min-w-0">
               <p className="font-medium text-slate-900">{item.label ?? item.alt}</p>
-              <p className="text-slate-700">{item.author ? `${item.author} · ` : ''}<span data-testid="credit-licence">{item.licence}</span></p>
+              <p className="text-slate-700">
+                {item.author ? `${item.author} · ` : ''}
+                <span data-testid="credit-licence">{item.licence}</span>
+              </p>
               <p className="truncate text-slate-600">
-                {item.sourceUrl ? <a className="underline" href={item.sourceUrl} target="_blank" rel="noreferrer">{item.source}</a> : item.source}
+                {item.sourceUrl ? (
+                  <a className="underline" href={item.sourceUrl} target="_blank" rel="noreferrer">
+                    {item.source}
+                  </a>
+                ) : (
+                  item.source
+                )}
               </p>
             </div>
           </li>
         ))}
       </ul>
       {shown < matching.length && (
-        <button type="button" onClick={() => setShown((n) => n + PAGE)} className="self-center rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={() => setShown((n) => n + PAGE)}
+          className="self-center rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100"
+        >
           Show more ({matching.length - shown} left)
         </button>
       )}

@@ -11,7 +11,10 @@ export function DatasetPicker({ disabled, onChosen }: { disabled: boolean; onCho
     const first = files[0]!;
     const rel = (f: File) => f.webkitRelativePath || f.name;
     const top = rel(first).includes('/') ? rel(first).split('/')[0]! : first.name.replace(/\.zip$/i, '');
-    onChosen(top, files.map((f) => ({ path: rel(f).includes('/') ? rel(f).slice(rel(f).indexOf('/') + 1) : rel(f), blob: f })));
+    onChosen(
+      top,
+      files.map((f) => ({ path: rel(f).includes('/') ? rel(f).slice(rel(f).indexOf('/') + 1) : rel(f), blob: f })),
+    );
   };
 
   const onDrop = async (event: React.DragEvent) => {
@@ -28,7 +31,11 @@ export function DatasetPicker({ disabled, onChosen }: { disabled: boolean; onCho
 
   return (
     <div
-      onDragOver={(e) => { e.preventDefault(); e.stopPropagation(); setOver(true); }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        setOver(true);
+      }}
       onDragLeave={() => setOver(false)}
       onDrop={(e) => void onDrop(e)}
       className={`flex flex-col gap-2 rounded-lg border-2 border-dashed p-3 text-sm ${over ? 'border-blue-600 bg-blue-50' : 'border-slate-300'}`}
@@ -38,7 +45,9 @@ export function DatasetPicker({ disabled, onChosen }: { disabled: boolean; onCho
         <code> .txt</code> file of utterances, one per line. It stays in this browser; nothing is uploaded.
       </p>
       <div className="flex flex-wrap gap-2">
-        <label className={`cursor-pointer rounded-lg bg-blue-700 px-3 py-1.5 font-medium text-white focus-within:outline focus-within:outline-2 focus-within:outline-blue-600 ${disabled ? 'opacity-50' : 'hover:bg-blue-800'}`}>
+        <label
+          className={`cursor-pointer rounded-lg bg-blue-700 px-3 py-1.5 font-medium text-white focus-within:outline focus-within:outline-2 focus-within:outline-blue-600 ${disabled ? 'opacity-50' : 'hover:bg-blue-800'}`}
+        >
           Choose a folder…
           <input
             type="file"
@@ -47,12 +56,27 @@ export function DatasetPicker({ disabled, onChosen }: { disabled: boolean; onCho
             disabled={disabled}
             multiple
             ref={(el) => el?.setAttribute('webkitdirectory', '')}
-            onChange={(e) => { fromInput(e.target.files); e.target.value = ''; }}
+            onChange={(e) => {
+              fromInput(e.target.files);
+              e.target.value = '';
+            }}
           />
         </label>
-        <label className={`cursor-pointer rounded-lg border border-slate-300 px-3 py-1.5 focus-within:outline focus-within:outline-2 focus-within:outline-blue-600 ${disabled ? 'opacity-50' : 'hover:bg-slate-100'}`}>
+        <label
+          className={`cursor-pointer rounded-lg border border-slate-300 px-3 py-1.5 focus-within:outline focus-within:outline-2 focus-within:outline-blue-600 ${disabled ? 'opacity-50' : 'hover:bg-slate-100'}`}
+        >
           Choose a zip…
-          <input type="file" accept=".zip,application/zip" className="sr-only" data-testid="dataset-zip-input" disabled={disabled} onChange={(e) => { fromInput(e.target.files); e.target.value = ''; }} />
+          <input
+            type="file"
+            accept=".zip,application/zip"
+            className="sr-only"
+            data-testid="dataset-zip-input"
+            disabled={disabled}
+            onChange={(e) => {
+              fromInput(e.target.files);
+              e.target.value = '';
+            }}
+          />
         </label>
         <span className="self-center text-slate-600">or drop a folder here</span>
       </div>

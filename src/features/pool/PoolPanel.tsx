@@ -12,7 +12,12 @@ import { usePoolStore } from './poolStore';
 function Progress({ label, step, loaded, total }: { label: string; step: string; loaded: number; total: number }) {
   return (
     <div role="status" className="text-sm" data-testid="pool-progress">
-      <div className="flex justify-between"><span>{label}: {step}</span><span>{total ? `${loaded} of ${total}` : ''}</span></div>
+      <div className="flex justify-between">
+        <span>
+          {label}: {step}
+        </span>
+        <span>{total ? `${loaded} of ${total}` : ''}</span>
+      </div>
       <progress className="h-1.5 w-full" max={total || 1} value={loaded} aria-label={`${label}: ${step}`} />
     </div>
   );
@@ -45,18 +50,38 @@ export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
     if (panelOpen && tab === 'credits') void loadCredits();
   }, [panelOpen, tab]);
 
-  const tabClass = (t: string) => `rounded-t-lg px-3 py-1.5 text-sm ${tab === t ? 'bg-white font-semibold ring-1 ring-slate-200' : 'text-slate-700 hover:bg-slate-100'}`;
+  const tabClass = (t: string) =>
+    `rounded-t-lg px-3 py-1.5 text-sm ${tab === t ? 'bg-white font-semibold ring-1 ring-slate-200' : 'text-slate-700 hover:bg-slate-100'}`;
   return (
-    <dialog ref={dialog} onClose={() => panelActions.closePool()} aria-labelledby="pool-title" className="m-auto h-[85dvh] w-[min(56rem,95vw)] rounded-xl bg-slate-50 p-0 shadow-xl backdrop:bg-slate-900/40">
+    <dialog
+      ref={dialog}
+      onClose={() => panelActions.closePool()}
+      aria-labelledby="pool-title"
+      className="m-auto h-[85dvh] w-[min(56rem,95vw)] rounded-xl bg-slate-50 p-0 shadow-xl backdrop:bg-slate-900/40"
+    >
       <div className="flex h-full flex-col gap-3 p-4">
         <header className="flex items-center justify-between">
-          <h2 id="pool-title" className="text-lg font-semibold">Candidate pool</h2>
-          <button type="button" onClick={() => panelActions.closePool()} className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">Close</button>
+          <h2 id="pool-title" className="text-lg font-semibold">
+            Candidate pool
+          </h2>
+          <button type="button" onClick={() => panelActions.closePool()} className="rounded-lg border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100">
+            Close
+          </button>
         </header>
         {!locked && (
           <div role="tablist" aria-label="Pool views" className="flex gap-1 border-b border-slate-200">
-            <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => panelActions.setPoolTab('pool')}>Pool and datasets</button>
-            <button type="button" role="tab" aria-selected={tab === 'credits'} className={tabClass('credits')} onClick={() => panelActions.setPoolTab('credits')}>Credits</button>
+            <button type="button" role="tab" aria-selected={tab === 'pool'} className={tabClass('pool')} onClick={() => panelActions.setPoolTab('pool')}>
+              Pool and datasets
+            </button>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={tab === 'credits'}
+              className={tabClass('credits')}
+              onClick={() => panelActions.setPoolTab('credits')}
+            >
+              Credits
+            </button>
           </div>
         )}
         {tab === 'credits' ? (
@@ -79,14 +104,33 @@ export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
               {datasets.map((d) => (
                 <div key={d.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="stored-dataset">
                   <label className="flex items-center gap-2">
-                    <input type="radio" name="pool" checked={poolId === d.id} disabled={d.status !== 'ready' || !!switching} onChange={() => void selectPool(d.id)} />
+                    <input
+                      type="radio"
+                      name="pool"
+                      checked={poolId === d.id}
+                      disabled={d.status !== 'ready' || !!switching}
+                      onChange={() => void selectPool(d.id)}
+                    />
                     <span>{d.name}</span>
                   </label>
                   <span className="text-slate-600">
                     {d.images.length} images · {d.texts.length} texts · {d.splits.reduce((n, s) => n + s.dialogues, 0)} dialogues ·{' '}
-                    <span data-testid="dataset-status">{d.status === 'ready' ? 'ready' : d.status === 'embedding' ? 'embedding (continues automatically)' : `interrupted while copying (${d.copied} of ${d.plannedImages}); choose the folder again`}</span>
+                    <span data-testid="dataset-status">
+                      {d.status === 'ready'
+                        ? 'ready'
+                        : d.status === 'embedding'
+                          ? 'embedding (continues automatically)'
+                          : `interrupted while copying (${d.copied} of ${d.plannedImages}); choose the folder again`}
+                    </span>
                   </span>
-                  <button type="button" onClick={() => void removeDataset(d.id)} className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-red-50" aria-label={`Delete ${d.name}`}>Delete</button>
+                  <button
+                    type="button"
+                    onClick={() => void removeDataset(d.id)}
+                    className="rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-red-50"
+                    aria-label={`Delete ${d.name}`}
+                  >
+                    Delete
+                  </button>
                 </div>
               ))}
             </fieldset>
@@ -94,8 +138,14 @@ export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
             <DatasetPicker disabled={!!importing} onChosen={(name, files) => void importDataset(name, files)} />
             {lastImport && lastImport.problems.length > 0 && (
               <details className="text-sm">
-                <summary>{lastImport.problems.length} files of “{lastImport.name}” were left out</summary>
-                <ul className="list-disc pl-5 text-slate-700">{lastImport.problems.slice(0, 50).map((p) => <li key={p}>{p}</li>)}</ul>
+                <summary>
+                  {lastImport.problems.length} files of “{lastImport.name}” were left out
+                </summary>
+                <ul className="list-disc pl-5 text-slate-700">
+                  {lastImport.problems.slice(0, 50).map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
               </details>
             )}
           </div>

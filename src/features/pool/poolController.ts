@@ -20,7 +20,10 @@ function modelReady(): Promise<void> {
       if (!settled(phase)) return false;
       unsubscribe?.();
       if (phase === 'ready') resolve();
-      else reject(new Error('the model could not be loaded, so the dataset cannot be embedded. Fix what the status area says, reload, and load the dataset again.'));
+      else
+        reject(
+          new Error('the model could not be loaded, so the dataset cannot be embedded. Fix what the status area says, reload, and load the dataset again.'),
+        );
       return true;
     };
     if (check(useModelStore.getState().phase)) return;
@@ -30,7 +33,6 @@ function modelReady(): Promise<void> {
 
 /** Files per message to the worker: a few tens of milliseconds of cloning each, so the page never stalls. */
 const STAGE_SLICE = 100;
-
 
 export async function refreshDatasets(): Promise<void> {
   try {
@@ -61,11 +63,17 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
       poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
     }
     // A folder chosen while the pack still loads waits for it: the worker embeds with the loaded pack.
-    if (useModelStore.getState().phase !== 'ready') poolActions.importing({ name, step: 'Waiting for the model to load', loaded: files.length, total: files.length });
+    if (useModelStore.getState().phase !== 'ready')
+      poolActions.importing({ name, step: 'Waiting for the model to load', loaded: files.length, total: files.length });
     await modelReady();
-    const result = await modelWorker().call('importDataset', { name, stagingId }, (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const result = await modelWorker().call('importDataset', { name, stagingId }, (p) =>
+      poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+    );
     poolActions.imported({ name: result.name, problems: result.problems });
-    noticeActions.notify('info', `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}.${keptBesideNote(result.keptBeside)} Choose it under Pool to reply from it.`);
+    noticeActions.notify(
+      'info',
+      `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}.${keptBesideNote(result.keptBeside)} Choose it under Pool to reply from it.`,
+    );
   } catch (error) {
     if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
     else noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
@@ -88,7 +96,9 @@ export async function resumeInterruptedImports(): Promise<void> {
     if (usePoolStore.getState().importing) return;
     poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
     try {
-      await modelWorker().call('resumeDataset', { datasetId: dataset.id }, (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+      await modelWorker().call('resumeDataset', { datasetId: dataset.id }, (p) =>
+        poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+      );
       noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
       if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
@@ -106,10 +116,12 @@ export async function selectPool(poolId: string): Promise<void> {
     return;
   }
   const previous = useSettingsStore.getState().poolId;
-  const name = poolId === 'demo' ? 'Demo pool' : usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId;
+  const name = poolId === 'demo' ? 'Demo pool' : (usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId);
   poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
   try {
-    const pool = await modelWorker().call('usePool', { pool: poolRef(poolId) }, (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }));
+    const pool = await modelWorker().call('usePool', { pool: poolRef(poolId) }, (p) =>
+      poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+    );
     useSettingsStore.getState().setPoolId(poolId);
     modelActions.poolChanged(pool);
   } catch (error) {

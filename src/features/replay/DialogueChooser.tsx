@@ -10,7 +10,9 @@ const field = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm f
 
 /** Which reference dialogue to replay (a split, then a dialogue of it or "random") and how fast. */
 export function DialogueChooser() {
-  const { split, choice, dialogues, listError, phase, speed } = useReplayStore(useShallow((s) => ({ split: s.split, choice: s.choice, dialogues: s.dialogues, listError: s.listError, phase: s.machine.phase, speed: s.speed })));
+  const { split, choice, dialogues, listError, phase, speed } = useReplayStore(
+    useShallow((s) => ({ split: s.split, choice: s.choice, dialogues: s.dialogues, listError: s.listError, phase: s.machine.phase, speed: s.speed })),
+  );
   const ready = useModelStore((s) => s.phase === 'ready');
   const poolId = useModelStore((s) => s.pool?.poolId);
   const emoji = useEmojiText();
@@ -32,7 +34,9 @@ export function DialogueChooser() {
         Split
         <select value={split} onChange={(e) => chooseSplit(e.target.value as (typeof REFERENCE_SPLITS)[number])} className={field}>
           {REFERENCE_SPLITS.map((s) => (
-            <option key={s} value={s}>{s === 'test' ? 'Test' : 'Valid'}</option>
+            <option key={s} value={s}>
+              {s === 'test' ? 'Test' : 'Valid'}
+            </option>
           ))}
         </select>
       </label>
@@ -52,15 +56,25 @@ export function DialogueChooser() {
         Speed
         <select value={speed} onChange={(e) => replayActions.setSpeed(e.target.value as ReplaySpeed)} className={field}>
           {(Object.keys(REPLAY_SPEEDS) as ReplaySpeed[]).map((s) => (
-            <option key={s} value={s}>{s} ({(REPLAY_SPEEDS[s] / 1000).toFixed(1)} s a step)</option>
+            <option key={s} value={s}>
+              {s} ({(REPLAY_SPEEDS[s] / 1000).toFixed(1)} s a step)
+            </option>
           ))}
         </select>
       </label>
-      <button type="submit" disabled={!ready || !dialogues || busy} className="rounded-lg bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:bg-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600">
+      <button
+        type="submit"
+        disabled={!ready || !dialogues || busy}
+        className="rounded-lg bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:bg-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
+      >
         Start replay
       </button>
       {!ready && <p className="w-full text-xs text-slate-600">The dialogues can be chosen once the model says “Ready”.</p>}
-      {listError && <p role="alert" className="w-full rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">{listError}</p>}
+      {listError && (
+        <p role="alert" className="w-full rounded-lg bg-red-50 px-3 py-2 text-sm text-red-900 ring-1 ring-red-200">
+          {listError}
+        </p>
+      )}
     </form>
   );
 }

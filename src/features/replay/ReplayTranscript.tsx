@@ -18,7 +18,9 @@ function Elements({ elements, testId }: { elements: readonly ReferenceElement[];
     <div className="flex flex-col gap-2" data-testid={testId}>
       {elements.map((e, i) =>
         e.kind === 'text' ? (
-          <p key={i} className="whitespace-pre-wrap break-words">{emoji(e.text)}</p>
+          <p key={i} className="whitespace-pre-wrap break-words">
+            {emoji(e.text)}
+          </p>
         ) : (
           <PoolImage key={`${e.key}-${i}`} element={{ ...e, poolId }} />
         ),
@@ -36,7 +38,9 @@ function ReplayedTurnView({ replayed, reference }: { replayed: ReplayedTurn; ref
         <section aria-label="The engine’s reply" className="flex flex-col gap-1 rounded-lg bg-blue-50 p-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-blue-900">Engine’s reply</h3>
           <Elements elements={reply.elements} testId="replay-reply" />
-          <p className="text-xs text-slate-700">{reply.method} · intent {reply.intentModel === 'head' ? 'trained' : 'majority'} · {reply.timings.totalMs.toFixed(0)} ms</p>
+          <p className="text-xs text-slate-700">
+            {reply.method} · intent {reply.intentModel === 'head' ? 'trained' : 'majority'} · {reply.timings.totalMs.toFixed(0)} ms
+          </p>
         </section>
         <section aria-label="The reference" className="flex flex-col gap-1 rounded-lg bg-slate-100 p-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-800">Reference · {speaker(turn)}</h3>
@@ -50,7 +54,9 @@ function ReplayedTurnView({ replayed, reference }: { replayed: ReplayedTurn; ref
 
 /** The dialogue as it plays: the first turn, then each reference turn beside the engine's reply. */
 export function ReplayTranscript() {
-  const { dialogue, shown, composing, replayed } = useReplayStore(useShallow((s) => ({ dialogue: s.machine.dialogue, shown: s.machine.shown, composing: s.machine.composing, replayed: s.machine.replayed })));
+  const { dialogue, shown, composing, replayed } = useReplayStore(
+    useShallow((s) => ({ dialogue: s.machine.dialogue, shown: s.machine.shown, composing: s.machine.composing, replayed: s.machine.replayed })),
+  );
   const end = useRef<HTMLLIElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView({ block: 'end' });

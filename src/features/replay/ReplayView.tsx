@@ -23,9 +23,7 @@ export function ReplayView({ metrics }: { metrics: ReactNode }) {
       <ReplayControls />
       <div className="grid items-start gap-3 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0">{idle ? null : <ReplayTranscript />}</div>
-        <div className="lg:sticky lg:top-0">
-          {metrics}
-        </div>
+        <div className="lg:sticky lg:top-0">{metrics}</div>
       </div>
     </section>
   );

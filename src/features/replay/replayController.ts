@@ -75,7 +75,12 @@ async function advance(run: number): Promise<void> {
     const dialogue = machine.dialogue;
     replayActions.dispatch({ type: 'composing', run, turn: step.turn });
     try {
-      const { reply, score } = await modelWorker().call('replayTurn', { split, dialogueId: dialogue.id, turn: step.turn, method: useSettingsStore.getState().method });
+      const { reply, score } = await modelWorker().call('replayTurn', {
+        split,
+        dialogueId: dialogue.id,
+        turn: step.turn,
+        method: useSettingsStore.getState().method,
+      });
       if (useReplayStore.getState().machine.run !== run) return; // stopped or restarted meanwhile
       replayActions.dispatch({ type: 'scored', run, turn: step.turn, reply, score });
       reportScoredTurn({

@@ -7,12 +7,21 @@ const dialogue: ReferenceDialogue = {
   id: '12',
   turns: [
     { elements: [{ kind: 'text', text: 'how was the nature reserve??' }] },
-    { elements: [{ kind: 'text', text: 'this bee was my favourite' }, { kind: 'poolImage', key: 'ph-erase-bee', alt: 'A bee', url: '/pool/media/ph-erase-bee.webp' }] },
+    {
+      elements: [
+        { kind: 'text', text: 'this bee was my favourite' },
+        { kind: 'poolImage', key: 'ph-erase-bee', alt: 'A bee', url: '/pool/media/ph-erase-bee.webp' },
+      ],
+    },
     { elements: [{ kind: 'text', text: 'the bee!!' }] },
   ],
 };
 const reply = { elements: [{ kind: 'text', text: 'so cute', score: 0.4 }] } as ReplyResult;
-const score = (f1: number): ResponseScore => ({ mmRelevance: { pairScores: [f1], precision: f1, recall: f1, f1 }, intentF1: { precision: 100, recall: 100, f1: 100 }, ranks: [] });
+const score = (f1: number): ResponseScore => ({
+  mmRelevance: { pairScores: [f1], precision: f1, recall: f1, f1 },
+  intentF1: { precision: 100, recall: 100, f1: 100 },
+  ranks: [],
+});
 const run = (events: ReplayEvent[], from: ReplayState = initialReplayState) => events.reduce(replayReducer, from);
 
 /** Plays a replay the way the controller does: take the next step, complete it, until there is none. */
@@ -23,7 +32,13 @@ function playToEnd(state: ReplayState): { state: ReplayState; steps: string[] } 
     state =
       step.kind === 'show'
         ? replayReducer(state, { type: 'shown', run: state.run, turn: step.turn })
-        : run([{ type: 'composing', run: state.run, turn: step.turn }, { type: 'scored', run: state.run, turn: step.turn, reply, score: score(10 * step.turn) }], state);
+        : run(
+            [
+              { type: 'composing', run: state.run, turn: step.turn },
+              { type: 'scored', run: state.run, turn: step.turn, reply, score: score(10 * step.turn) },
+            ],
+            state,
+          );
   }
   return { state, steps };
 }
@@ -36,11 +51,19 @@ describe('replay of a reference dialogue', () => {
     expect(steps).toEqual(['show 0', 'compose 1', 'compose 2']);
     expect(state.phase).toBe('finished');
     expect(state.shown).toBe(3);
-    expect(state.replayed.map((r) => [r.turn, r.score.mmRelevance.f1])).toEqual([[1, 10], [2, 20]]);
+    expect(state.replayed.map((r) => [r.turn, r.score.mmRelevance.f1])).toEqual([
+      [1, 10],
+      [2, 20],
+    ]);
   });
 
   it('waits while a reply is being composed', () => {
-    const composing = run([{ type: 'start' }, { type: 'loaded', run: 1, dialogue }, { type: 'shown', run: 1, turn: 0 }, { type: 'composing', run: 1, turn: 1 }]);
+    const composing = run([
+      { type: 'start' },
+      { type: 'loaded', run: 1, dialogue },
+      { type: 'shown', run: 1, turn: 0 },
+      { type: 'composing', run: 1, turn: 1 },
+    ]);
     expect(composing.composing).toBe(1);
     expect(nextReplayStep(composing)).toBeNull();
   });
@@ -56,7 +79,12 @@ describe('replay of a reference dialogue', () => {
   });
 
   it('drops a reply that arrives after Stop or after a new replay started', () => {
-    const composing = run([{ type: 'start' }, { type: 'loaded', run: 1, dialogue }, { type: 'shown', run: 1, turn: 0 }, { type: 'composing', run: 1, turn: 1 }]);
+    const composing = run([
+      { type: 'start' },
+      { type: 'loaded', run: 1, dialogue },
+      { type: 'shown', run: 1, turn: 0 },
+      { type: 'composing', run: 1, turn: 1 },
+    ]);
     const stopped = replayReducer(composing, { type: 'stop' });
     expect(stopped).toMatchObject({ phase: 'idle', dialogue: null, replayed: [] });
     expect(replayReducer(stopped, { type: 'scored', run: 1, turn: 1, reply, score: score(50) })).toBe(stopped);
@@ -67,7 +95,13 @@ describe('replay of a reference dialogue', () => {
   });
 
   it('stops on a failure with the sentence to show', () => {
-    const failed = run([{ type: 'start' }, { type: 'loaded', run: 1, dialogue }, { type: 'shown', run: 1, turn: 0 }, { type: 'composing', run: 1, turn: 1 }, { type: 'failed', run: 1, message: 'No reply for turn 2: the pool is loading.' }]);
+    const failed = run([
+      { type: 'start' },
+      { type: 'loaded', run: 1, dialogue },
+      { type: 'shown', run: 1, turn: 0 },
+      { type: 'composing', run: 1, turn: 1 },
+      { type: 'failed', run: 1, message: 'No reply for turn 2: the pool is loading.' },
+    ]);
     expect(failed).toMatchObject({ phase: 'failed', composing: null, error: 'No reply for turn 2: the pool is loading.' });
     expect(nextReplayStep(failed)).toBeNull();
   });

@@ -67,7 +67,13 @@ export function replayReducer(state: ReplayState, event: ReplayEvent): ReplaySta
       return event.turn === state.shown ? { ...state, composing: event.turn } : state;
     case 'scored':
       if (event.turn !== state.composing) return state;
-      return { ...state, composing: null, shown: event.turn + 1, replayed: [...state.replayed, { turn: event.turn, reply: event.reply, score: event.score }], phase: done(event.turn + 1) };
+      return {
+        ...state,
+        composing: null,
+        shown: event.turn + 1,
+        replayed: [...state.replayed, { turn: event.turn, reply: event.reply, score: event.score }],
+        phase: done(event.turn + 1),
+      };
     case 'failed':
       return { ...state, phase: 'failed', composing: null, error: event.message };
     case 'pause':

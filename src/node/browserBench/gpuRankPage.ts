@@ -54,7 +54,14 @@ async function run(config: GpuRankConfig): Promise<GpuRankResult> {
   await device.queue.onSubmittedWorkDone();
   const uploadMs = performance.now() - t;
   const random = seededRandom(config.seed + 1);
-  const result: GpuRankResult = { adapter: `${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim(), sameTop10: [], sameScores: 0, wasmMs: [], gpuMs: [], uploadMs };
+  const result: GpuRankResult = {
+    adapter: `${adapter.info.vendor} ${adapter.info.architecture} ${adapter.info.description}`.trim(),
+    sameTop10: [],
+    sameScores: 0,
+    wasmMs: [],
+    gpuMs: [],
+    uploadMs,
+  };
   for (let q = 0; q < config.queries; q++) {
     const query = Float32Array.from(centres[Math.floor(random() * centres.length)]!, (v) => v + (random() - 0.5) * 0.3);
     t = performance.now();

@@ -43,7 +43,9 @@ const now = () => performance.now();
 const ORT_FILES = `${location.origin}/node_modules/onnxruntime-web/dist/`;
 
 function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0, na = 0, nb = 0;
+  let dot = 0,
+    na = 0,
+    nb = 0;
   for (let i = 0; i < a.length; i++) {
     dot += a[i]! * b[i]!;
     na += a[i]! * a[i]!;
@@ -61,7 +63,13 @@ async function run(config: VsTransformersConfig): Promise<VsTransformersResult> 
   const base = `${location.origin}/models/${config.packId}/`;
   // The engine: the worker's own loading path, WASM with the threads asked for.
   let t = now();
-  const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: config.threads > 1, hardwareConcurrency: config.threads + 1, forceWasm: true });
+  const plan = chooseExecutionPlan({
+    webgpuAdapter: false,
+    shaderF16: false,
+    crossOriginIsolated: config.threads > 1,
+    hardwareConcurrency: config.threads + 1,
+    forceWasm: true,
+  });
   // The artifacts the worker runs: the bundle's own build.
   configureWasm(plan.wasmThreads, ORT_FILES);
   const encoder = await ClipEncoder.load(new FetchPackSource(base), config.files, plan);
@@ -112,8 +120,14 @@ async function run(config: VsTransformersConfig): Promise<VsTransformersResult> 
   };
   const one = [config.texts[1]!];
   const batch = config.texts.slice(0, 32);
-  const textsBatch1 = await alternate(() => encoder.encodeTexts(one), async () => (await libraryTexts(one)).data as Float32Array);
-  const textsBatch32 = await alternate(() => encoder.encodeTexts(batch), async () => (await libraryTexts(batch)).data as Float32Array);
+  const textsBatch1 = await alternate(
+    () => encoder.encodeTexts(one),
+    async () => (await libraryTexts(one)).data as Float32Array,
+  );
+  const textsBatch32 = await alternate(
+    () => encoder.encodeTexts(batch),
+    async () => (await libraryTexts(batch)).data as Float32Array,
+  );
 
   // Images: from the same encoded file each time, decode included, as a shared photo is handled.
   const blobs = await Promise.all(config.imageUrls.map(async (url) => (await fetch(url)).blob()));

@@ -3,7 +3,9 @@ export function Figure({ name, value, unit, help, testId }: { name: string; valu
   return (
     <div className="flex gap-1" title={help}>
       <dt className="text-slate-700">{name}</dt>
-      <dd className="font-semibold tabular-nums" data-testid={testId}>{value}</dd>
+      <dd className="font-semibold tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
       {unit && <dd className="text-slate-600">{unit}</dd>}
     </div>
   );

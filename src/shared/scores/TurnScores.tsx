@@ -24,7 +24,9 @@ export function TurnScores({ score, label }: { score: ResponseScore; label: stri
       <div className="flex gap-1" title={METRIC_HELP.recallAt1}>
         <dt className="text-slate-700">R@1</dt>
         {ranked.length === 0 ? (
-          <dd className="text-slate-600" data-testid="score-recall">needs a reference dialogue’s negatives</dd>
+          <dd className="text-slate-600" data-testid="score-recall">
+            needs a reference dialogue’s negatives
+          </dd>
         ) : (
           ranked.map((m) => (
             <dd key={m} className="tabular-nums" data-testid={`score-recall-${m}`} title={rankDetail(score, m)}>

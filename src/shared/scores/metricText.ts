@@ -5,7 +5,8 @@ import type { ResponseScore } from '../../worker/protocol';
 export const METRIC_HELP = {
   mmRelevance:
     'MM-Relevance (MMDialog eqs. 2–3): the reply’s and the reference’s elements are paired in order, each pair scores 100 × the cosine of their CLIP embeddings, and the F1 of the two averages (over the reply’s and the reference’s length) is the score, from 0 to 100.',
-  intentF1: 'Intent F1 (eq. 1): whether the reply uses text and images in the same order as the reference, paired in order; 100% when every position has the same kind.',
+  intentF1:
+    'Intent F1 (eq. 1): whether the reply uses text and images in the same order as the reference, paired in order; 100% when every position has the same kind.',
   recallAt1:
     'R@1: the share of the reference’s elements the engine ranks first among themselves and the dialogue’s 999 negatives of the same kind; 0% when it predicted the other kind (text for an image).',
 } as const;
@@ -23,6 +24,9 @@ export function describeMeans(m: SessionMeans): string {
 /** One scored turn in a sentence, for the live region that announces new scores. */
 export function describeScore(score: ResponseScore): string {
   const ranked = (['text', 'image'] as const).filter((m) => score.ranks.some((r) => r.modality === m));
-  const recall = ranked.length === 0 ? 'no R@1 without a reference dialogue’s negatives' : `R@1 ${ranked.map((m) => `${m} ${formatRecall(recallAt1(score.ranks, m))}`).join(', ')}`;
+  const recall =
+    ranked.length === 0
+      ? 'no R@1 without a reference dialogue’s negatives'
+      : `R@1 ${ranked.map((m) => `${m} ${formatRecall(recallAt1(score.ranks, m))}`).join(', ')}`;
   return `MM-Relevance ${formatMmRelevance(score.mmRelevance.f1)} of 100, Intent F1 ${formatPercent(score.intentF1.f1)}, ${recall}.`;
 }

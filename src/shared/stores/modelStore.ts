@@ -62,7 +62,19 @@ export const useModelStore = create<ModelState>()(() => ({
 
 export const modelActions = {
   startLoading(packs: PackSummary[], activePackId: string) {
-    useModelStore.setState({ packs, activePackId, phase: 'loading', files: {}, error: null, loadMs: null, backend: null, detector: null, localHeads: null, captioner: null, poolRows: null });
+    useModelStore.setState({
+      packs,
+      activePackId,
+      phase: 'loading',
+      files: {},
+      error: null,
+      loadMs: null,
+      backend: null,
+      detector: null,
+      localHeads: null,
+      captioner: null,
+      poolRows: null,
+    });
   },
   fileProgress(file: string, load: FileLoad) {
     useModelStore.setState((s) => ({ files: { ...s.files, [file]: load } }));
@@ -70,7 +82,14 @@ export const modelActions = {
   backendChanged(backend: BackendState) {
     useModelStore.setState({ backend });
   },
-  ready(loadMs: number, pool: PoolLoaded, backend: BackendState, methods: ResponseMethods, detector: DetectorStatus, captioner: CaptionerStatus = { state: 'none' }) {
+  ready(
+    loadMs: number,
+    pool: PoolLoaded,
+    backend: BackendState,
+    methods: ResponseMethods,
+    detector: DetectorStatus,
+    captioner: CaptionerStatus = { state: 'none' },
+  ) {
     useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector, captioner });
   },
   /** The captioner failed after the load; ignored while a (re)load is under way, whose result says it. */
@@ -83,7 +102,9 @@ export const modelActions = {
   },
   /** Training news for the pack in use; a trained set changes the methods on offer. */
   localHeadsChanged(packId: string, status: LocalHeadsStatus) {
-    useModelStore.setState((s) => (s.activePackId !== packId ? {} : status.state === 'trained' ? { localHeads: status, methods: status.methods } : { localHeads: status }));
+    useModelStore.setState((s) =>
+      s.activePackId !== packId ? {} : status.state === 'trained' ? { localHeads: status, methods: status.methods } : { localHeads: status },
+    );
   },
   /** How the pool's CLIP text rows are coming along; news of a pool no longer in use is ignored. */
   poolRowsChanged(status: PoolRowsStatus) {

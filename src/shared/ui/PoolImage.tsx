@@ -13,7 +13,13 @@ export function keepAtEnd(e: SyntheticEvent<HTMLImageElement>) {
 export function PoolImage({ element, heightClass = 'max-h-40' }: { element: Extract<MessageElement, { kind: 'poolImage' }>; heightClass?: string }) {
   const url = usePoolImageUrl(element.poolId, element.key, element.url);
   return url ? (
-    <img src={url} onLoad={keepAtEnd} alt={element.alt} data-testid="reply-image" className={`${heightClass} w-auto max-w-full self-start rounded-lg object-contain`} />
+    <img
+      src={url}
+      onLoad={keepAtEnd}
+      alt={element.alt}
+      data-testid="reply-image"
+      className={`${heightClass} w-auto max-w-full self-start rounded-lg object-contain`}
+    />
   ) : (
     <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-600">{element.alt}</div>
   );

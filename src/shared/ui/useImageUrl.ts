@@ -12,11 +12,14 @@ function useObjectUrl(load: (() => Promise<Blob | undefined>) | null, deps: read
     if (!load) return;
     let created: string | null = null;
     let cancelled = false;
-    void load().then((b) => {
-      if (cancelled || !b) return;
-      created = URL.createObjectURL(b);
-      setUrl(created);
-    }, () => undefined);
+    void load().then(
+      (b) => {
+        if (cancelled || !b) return;
+        created = URL.createObjectURL(b);
+        setUrl(created);
+      },
+      () => undefined,
+    );
     return () => {
       cancelled = true;
       if (created) URL.revokeObjectURL(created);

@@ -44,7 +44,8 @@ export function bleu(items: readonly TokenizedCaptionItem[]): BleuResult {
     const c = candidate.length;
     let closest = references[0]!.length;
     for (const { length } of references) {
-      const d = Math.abs(length - c), best = Math.abs(closest - c);
+      const d = Math.abs(length - c),
+        best = Math.abs(closest - c);
       if (d < best || (d === best && length < closest)) closest = length;
     }
     candidateLength += c;

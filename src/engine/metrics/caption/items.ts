@@ -13,9 +13,11 @@ export interface TokenizedCaptionItem {
 }
 
 export function checkItems(items: readonly TokenizedCaptionItem[]): void {
-  if (items.length === 0) throw new EngineError('invalid-input', 'There are no captions to score. Pass at least one image with a candidate caption and its references.');
+  if (items.length === 0)
+    throw new EngineError('invalid-input', 'There are no captions to score. Pass at least one image with a candidate caption and its references.');
   items.forEach((item, i) => {
-    if (item.references.length === 0) throw new EngineError('invalid-input', `Image ${i} has no reference captions. Every image needs at least one to be scored against.`);
+    if (item.references.length === 0)
+      throw new EngineError('invalid-input', `Image ${i} has no reference captions. Every image needs at least one to be scored against.`);
   });
 }
 

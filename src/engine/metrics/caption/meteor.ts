@@ -112,7 +112,8 @@ export function meteorAlignment(candidate: readonly string[], reference: readonl
  */
 export function meteorScore({ matches, candidateLength, referenceLength, chunks }: MeteorStatistics): number {
   if (matches === 0) return 0;
-  const precision = matches / candidateLength, recall = matches / referenceLength;
+  const precision = matches / candidateLength,
+    recall = matches / referenceLength;
   const fMean = (10 * precision * recall) / (recall + 9 * precision);
   return fMean * (1 - 0.5 * (chunks / matches) ** 3);
 }

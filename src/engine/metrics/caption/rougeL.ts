@@ -22,7 +22,8 @@ export function longestCommonSubsequence(a: readonly string[], b: readonly strin
 export function rougeLOfImage(candidate: readonly string[], references: readonly (readonly string[])[]): number {
   const asSplit = (tokens: readonly string[]) => (tokens.length > 0 ? tokens : ['']);
   const c = asSplit(candidate);
-  let precision = 0, recall = 0;
+  let precision = 0,
+    recall = 0;
   for (const reference of references) {
     const r = asSplit(reference);
     const lcs = longestCommonSubsequence(r, c);

@@ -7,7 +7,12 @@ const DROPPED_TOKENS = new Set(["''", "'", '``', '`', '-lrb-', '-rrb-', '-lcb-',
 const BRACKETS: Record<string, string> = { '(': '-lrb-', ')': '-rrb-', '{': '-lcb-', '}': '-rcb-', '[': '-lsb-', ']': '-rsb-' };
 /** Words Stanford's tokenizer splits in two ("assimilations"). */
 const ASSIMILATIONS: Record<string, [string, string]> = {
-  cannot: ['can', 'not'], gonna: ['gon', 'na'], gotta: ['got', 'ta'], wanna: ['wan', 'na'], gimme: ['gim', 'me'], lemme: ['lem', 'me'],
+  cannot: ['can', 'not'],
+  gonna: ['gon', 'na'],
+  gotta: ['got', 'ta'],
+  wanna: ['wan', 'na'],
+  gimme: ['gim', 'me'],
+  lemme: ['lem', 'me'],
 };
 
 /** A run of letters and digits, or a number with inner separators (3.5, 1,000, 12:30). */
