@@ -18,7 +18,7 @@ test("the build holds exactly one copy of onnxruntime-web's JS, inside the worke
   const withOrt = counts.filter((c) => c.copies > 0);
   expect(withOrt).toHaveLength(1);
   expect(withOrt[0]!.copies).toBe(1);
-  expect(withOrt[0]!.file).toMatch(/^engine\.worker-/);
+  expect(withOrt[0]!.file).toMatch(/^model\.worker-/);
   // One WebAssembly build under that one JS, the WebGPU-capable (JSEP) one, which runs WASM too: the
   // plain WASM build was a few percent faster and 14 MB more to install offline. Nothing else.
   const wasm = files.filter((f) => f.endsWith('.wasm'));
