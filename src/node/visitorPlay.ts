@@ -205,11 +205,9 @@ export async function screenshotConversationList(page: Page): Promise<Buffer> {
   await list.evaluate(async (ol) => {
     const images = Array.from(ol.querySelectorAll('img'));
     await Promise.all(
-      images.map((img) =>
-        img.complete
-          ? undefined
-          : new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true }))),
-      ),
+      images
+        .filter((img) => !img.complete)
+        .map((img) => new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true })))),
     );
   });
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };

@@ -70,7 +70,7 @@ const listeners = new Set<() => void>();
 export function loadShortcodeTable(): Promise<ShortcodeTable> {
   loading ??= Promise.all([import('emojibase-data/en/shortcodes/cldr.json'), import('emojibase-data/en/shortcodes/emojibase.json')])
     .then(([cldr, own]) => {
-      loaded = shortcodeTable([cldr.default as ShortcodePreset, own.default as ShortcodePreset]);
+      loaded = shortcodeTable([cldr.default, own.default]);
       for (const listener of listeners) listener();
       return loaded;
     })

@@ -30,7 +30,7 @@ export interface ConversationCorpus {
   readonly files: readonly { readonly name: string; readonly role: FileRole }[];
   read(text: string, file: string): CorpusFile;
   /** The utterance as a person would type it (DailyDialog spaces its punctuation out); the split always hashes the text as read. */
-  tidy(text: string): string;
+  readonly tidy: (text: string) => string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { EngineError, errorMessage } from '../errors';
 import type { ImageFormat } from '../image/imageFormat';
-import { type ResponseMethodId, methodName } from '../response/methods';
+import { methodName } from '../response/methods';
 import { DIALOGUE_LIMITS, readDialogueRecord } from './mmdialog';
 import type { MmdialogElementJson, MmdialogRecordJson } from './mmdialogExport';
 import { isMediaKey } from './validation';
@@ -24,8 +24,8 @@ export interface ExportMessage {
   /** Milliseconds since 1970 (UTC). */
   readonly createdAt: number;
   readonly elements: readonly ExportElement[];
-  /** How a reply was made. */
-  readonly reply?: { readonly method: ResponseMethodId | string; readonly intentModel: 'majority' | 'head' };
+  /** How a reply was made: a ResponseMethodId, or (from a conversation saved by an older version) a method since renamed. */
+  readonly reply?: { readonly method: string; readonly intentModel: 'majority' | 'head' };
 }
 
 /** Where an image came from and under which terms, as the pool's catalogue says. */

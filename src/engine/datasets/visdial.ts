@@ -72,7 +72,7 @@ function readRound(raw: unknown, where: string, questions: readonly string[], an
   }
   if (rawOptions[gtIndex] !== rawAnswer) {
     invalid(
-      `${where}: gt_index ${gtIndex} points to answer ${String(rawOptions[gtIndex])}, but the round's answer is ${String(rawAnswer)}. The file is inconsistent; export it again.`,
+      `${where}: gt_index ${gtIndex} points to answer ${JSON.stringify(rawOptions[gtIndex])}, but the round's answer is ${JSON.stringify(rawAnswer)}. The file is inconsistent; export it again.`,
     );
   }
   return { question, answer, options, gtIndex };

@@ -425,7 +425,7 @@ export function parsePoolEmbeddings(metaJson: unknown, bytes: Uint8Array, locati
     compactJson === undefined
       ? undefined
       : count(compactJson['texts']) && count(compactJson['images']) && typeof compactJson['keysHash'] === 'string'
-        ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] as string }
+        ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] }
         : bad('has a "compact" that is not {"texts", "images", "keysHash"}.');
   if (!compact && (!isKeys(m['textKeys']) || !isKeys(m['imageKeys']))) bad('lacks "textKeys" or "imageKeys".');
   const meta: PoolEmbeddingsMeta = {

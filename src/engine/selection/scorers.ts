@@ -169,7 +169,7 @@ export function hybridScorer(parts: readonly SelectionScorer[], weights: readonl
   return {
     id: 'hybrid',
     async score(group) {
-      const scored = await Promise.all(parts.map((p) => p.score(group)));
+      const scored = await Promise.all(parts.map(async (p) => p.score(group)));
       return group.queries.map((_, i) =>
         fuseScores(
           scored.map((rows) => rows[i]!),
@@ -187,7 +187,7 @@ export function hybridScorer(parts: readonly SelectionScorer[], weights: readonl
 export async function fusionQueries(groups: readonly RankingGroup[], parts: readonly SelectionScorer[]): Promise<FusionQuery[]> {
   const out: FusionQuery[] = [];
   for (const group of groups) {
-    const scored = await Promise.all(parts.map((p) => p.score(group)));
+    const scored = await Promise.all(parts.map(async (p) => p.score(group)));
     group.queries.forEach((q, i) => {
       const skip = new Set(q.same);
       const keep = (row: Float64Array) => row.filter((_, j) => !skip.has(j));
