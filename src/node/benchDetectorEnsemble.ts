@@ -19,7 +19,7 @@ export const DETECTOR_ENSEMBLE_USAGE =
   'npm run bench -- detector-ensemble --pack ID --images DIR --captions FILE [--nanodet models/nanodet] [--json out.json] [--recorded earlier.json]   (choose on our own held-out photos only)';
 
 /** The rules tried (issue 27): how to score a class both detectors found, and what to do with NanoDet's own finds. */
-export const ENSEMBLE_RULES: readonly EnsembleRule[] = (['noisy-or', 'max-bonus'] as const).flatMap((combine) =>
+const ENSEMBLE_RULES: readonly EnsembleRule[] = (['noisy-or', 'max-bonus'] as const).flatMap((combine) =>
   (combine === 'noisy-or' ? [0] : [0.05, 0.1]).flatMap((bonus) =>
     [0.3, 0.5].flatMap((matchIou) =>
       [0, 0.4, 0.5, 0.55, 0.6].flatMap((secondMinScore) =>

@@ -11,7 +11,7 @@ export type ShortcodePreset = Readonly<Record<string, string | readonly string[]
 export type ShortcodeTable = ReadonlyMap<string, string>;
 
 /** "heart-eyes" and "heart_eyes" are the same name: typed texts use both. */
-export function normalizeShortcode(name: string): string {
+function normalizeShortcode(name: string): string {
   return name.toLowerCase().replaceAll('-', '_');
 }
 

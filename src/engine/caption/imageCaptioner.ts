@@ -11,7 +11,7 @@ import { type FileProgress, type PackFileSource, readPackJson } from '../pack/fi
 declare const Response: new (body: Uint8Array, init: { status: number; headers: Record<string, string> }) => unknown;
 
 /** The files a Transformers.js VisionEncoderDecoder captioning pack (Xenova/vit-gpt2-image-captioning) needs. */
-export const CAPTIONER_JSON_FILES = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
+const CAPTIONER_JSON_FILES = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 const CAPTIONER_MODELS = ['encoder_model', 'decoder_model_merged'] as const;
 
 export interface Caption {
@@ -34,7 +34,7 @@ export function chooseCaptionerDtype(plan: Pick<ExecutionPlan, 'dtypes'>, packFi
 }
 
 /** Missing files named in one sentence, before the library gets a chance to fail on them one by one. */
-export function checkCaptionerFiles(location: string, packFiles: ReadonlySet<string>, dtype: ModelDtype): void {
+function checkCaptionerFiles(location: string, packFiles: ReadonlySet<string>, dtype: ModelDtype): void {
   const missing = [...CAPTIONER_JSON_FILES, ...CAPTIONER_MODELS.map((model) => onnxFileName(model, dtype))].filter((file) => !packFiles.has(file));
   if (missing.length > 0) {
     throw new EngineError(

@@ -14,7 +14,7 @@ import { isMediaKey } from './validation';
 /** An image of the conversation: a photo the person shared (by its id) or a pool image (by its key). */
 export type ExportImageRef = { readonly kind: 'photo'; readonly id: string } | { readonly kind: 'poolImage'; readonly key: string };
 
-export type ExportElement =
+type ExportElement =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'photo'; readonly id: string; readonly name: string; readonly caption?: string }
   | { readonly kind: 'poolImage'; readonly key: string; readonly alt: string };
@@ -29,7 +29,7 @@ export interface ExportMessage {
 }
 
 /** Where an image came from and under which terms, as the pool's catalogue says. */
-export interface ImageCredit {
+interface ImageCredit {
   readonly source: string;
   readonly licence: string;
   readonly author?: string;
@@ -54,7 +54,7 @@ export interface ConversationExportInput {
 }
 
 /** A file of the export, its path starting with the export's folder. */
-export type ExportFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly image: ExportImageRef };
+type ExportFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly image: ExportImageRef };
 
 export interface ConversationExport {
   /** The folder every file is in; also the name of the zip without ".zip". */

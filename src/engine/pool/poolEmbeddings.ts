@@ -43,7 +43,7 @@ export interface EmbeddingCache {
  */
 export type PoolEmbeddingsEncoding = 'f32' | 'int8';
 
-export interface PoolEmbeddingsMeta {
+interface PoolEmbeddingsMeta {
   version: 1 | 2;
   encoding: PoolEmbeddingsEncoding;
   packId: string;
@@ -142,7 +142,7 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
   deferImages?: boolean | DeferredRows;
 }
 
-export interface DeferredRows {
+interface DeferredRows {
   /** Row indices in the order to compute them (most used first); rows not listed follow in pool order. */
   order?: readonly number[];
 }
@@ -263,7 +263,7 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
 export const POOL_STARTER_MS = 30_000;
 
 /** How many deferred rows are still to compute, per modality. */
-export interface PendingRows {
+interface PendingRows {
   texts: number;
   images: number;
 }

@@ -29,7 +29,7 @@ export type TextEmbedding = (text: string) => Float32Array;
 const NO_EMBEDDING = new Float32Array(0);
 
 /** Dialogue turns (oldest first) as the engine's state: one text element per turn, speakers alternating back from the last. */
-export function dialogueState(turns: readonly string[], embedding: TextEmbedding = () => NO_EMBEDDING): ResponseState {
+function dialogueState(turns: readonly string[], embedding: TextEmbedding = () => NO_EMBEDDING): ResponseState {
   return {
     turns: turns.map((text, i) => ({ speaker: ((turns.length - 1 - i) % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: embedding(text) }] })),
     partial: [],
