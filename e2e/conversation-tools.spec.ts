@@ -90,13 +90,13 @@ test.describe('undo and new conversation', () => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const open = indexedDB.open('mmdialog');
         open.onsuccess = () => resolve(open.result);
-        open.onerror = () => reject(open.error);
+        open.onerror = () => reject(open.error ?? new Error('IndexedDB did not open.'));
       });
       await new Promise<void>((resolve, reject) => {
         const tx = db.transaction('conversation', 'readwrite');
         tx.objectStore('conversation').put(messages, 'messages');
         tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
+        tx.onerror = () => reject(tx.error ?? new Error('The IndexedDB write failed.'));
       });
       db.close();
     });
@@ -170,9 +170,9 @@ test.describe('export', () => {
       const recorded = json.conversation[turn]!.turn.map((e) => ('__TEXT__' in e ? { text: e['__TEXT__'] } : { alt: altOf.get(e['__MEDIA__']!) }));
       expect(recorded).toEqual(await replyContents(page, reply));
     }
-    const mediaKeys = new Set(json.conversation.flatMap((t) => t.turn.flatMap((e) => ('__MEDIA__' in e ? [e['__MEDIA__']!] : []))));
+    const mediaKeys = new Set(json.conversation.flatMap((t) => t.turn.flatMap((e) => ('__MEDIA__' in e ? [e['__MEDIA__']] : []))));
     expect([...mediaKeys].sort()).toEqual([...stems].sort());
-    const distinctTexts = new Set(json.conversation.flatMap((t) => t.turn.flatMap((e) => ('__TEXT__' in e ? [e['__TEXT__']!] : [])))).size;
+    const distinctTexts = new Set(json.conversation.flatMap((t) => t.turn.flatMap((e) => ('__TEXT__' in e ? [e['__TEXT__']] : [])))).size;
 
     // The app loads its own export back.
     await openPoolDialog(page);
@@ -305,9 +305,7 @@ test.describe('camera, when there is none or it cannot be used', () => {
   ] as const) {
     test(`the camera failing with ${errorName} is explained in the dialog, and nothing else changes`, async ({ page }) => {
       await page.addInitScript((name) => {
-        navigator.mediaDevices.enumerateDevices = async () => [
-          { kind: 'videoinput', deviceId: 'cam', groupId: 'g', label: '', toJSON: () => ({}) } as MediaDeviceInfo,
-        ];
+        navigator.mediaDevices.enumerateDevices = async () => [{ kind: 'videoinput', deviceId: 'cam', groupId: 'g', label: '', toJSON: () => ({}) }];
         navigator.mediaDevices.getUserMedia = async () => {
           throw new DOMException('refused in this test', name);
         };

@@ -90,7 +90,8 @@ test('a kiosk link over a saved conversation keeps it: idle is at least 10 s, an
 test('a full disk keeps the turn on screen, says what to delete, and Retry saves it', async ({ page }) => {
   // Writes to the conversation store fail as they do when the disk is full, until the test lifts it.
   await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
+    // The original method, called below with each store as `this`.
+    const put = Reflect.get(IDBObjectStore.prototype, 'put');
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
       if ((globalThis as { diskFull?: boolean }).diskFull && this.name === 'conversation') throw new DOMException('Quota exceeded', 'QuotaExceededError');
       return put.apply(this, args);
@@ -118,7 +119,8 @@ test('a full disk keeps the turn on screen, says what to delete, and Retry saves
 test('a turn whose save failed survives a reload before Retry: this tab keeps it in session storage until it is saved', async ({ page }) => {
   // The disk stays full across reloads (the flag lives in this tab's session storage) until the test lifts it.
   await page.addInitScript(() => {
-    const put = IDBObjectStore.prototype.put;
+    // The original method, called below with each store as `this`.
+    const put = Reflect.get(IDBObjectStore.prototype, 'put');
     IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
       if (sessionStorage.getItem('test-disk-full') === '1' && this.name === 'conversation') throw new DOMException('Quota exceeded', 'QuotaExceededError');
       return put.apply(this, args);

@@ -125,7 +125,7 @@ export async function storeConversation(page: Page, slot: 'main' | 'kiosk', mess
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open('mmdialog');
         request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('The IndexedDB request failed.'));
       });
       await new Promise<void>((resolve, reject) => {
         const tx = db.transaction('conversation', 'readwrite');
@@ -133,7 +133,7 @@ export async function storeConversation(page: Page, slot: 'main' | 'kiosk', mess
         store.put('stored-earlier', `current:${slot}`);
         for (const m of messages) store.put(m, `msg:stored-earlier:${m.id}`);
         tx.oncomplete = () => resolve();
-        tx.onerror = () => reject(tx.error);
+        tx.onerror = () => reject(tx.error ?? new Error('The IndexedDB write failed.'));
       });
       db.close();
     },
@@ -147,14 +147,14 @@ export async function storedMessages(page: Page): Promise<{ id: string; role: st
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const request = indexedDB.open('mmdialog');
       request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
+      request.onerror = () => reject(request.error ?? new Error('The IndexedDB request failed.'));
     });
     try {
       if (!db.objectStoreNames.contains('conversation')) return [];
       return await new Promise((resolve, reject) => {
         const request = db.transaction('conversation', 'readonly').objectStore('conversation').getAll(IDBKeyRange.bound('msg:', 'msg:\uffff'));
         request.onsuccess = () => resolve(request.result as { id: string; role: string; elements: { kind: string; description?: string }[] }[]);
-        request.onerror = () => reject(request.error);
+        request.onerror = () => reject(request.error ?? new Error('The IndexedDB request failed.'));
       });
     } finally {
       db.close();

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -190,7 +190,7 @@ test('a dataset stored before content fingerprints still loads; the same files a
             },
           }),
         )
-      ).filter((k) => String(k).startsWith('dataset:'));
+      ).filter((k) => typeof k === 'string' && k.startsWith('dataset:'));
       const stored = await new Promise<{ fingerprint?: string }>((resolve) =>
         Object.assign(items.get(keys[0]!), {
           onsuccess(this: IDBRequest) {
@@ -198,7 +198,7 @@ test('a dataset stored before content fingerprints still loads; the same files a
           },
         }),
       );
-      if (fingerprint !== null) await new Promise((resolve) => Object.assign(items.put({ ...stored, fingerprint }, keys[0]!), { onsuccess: resolve }));
+      if (fingerprint !== null) await new Promise((resolve) => Object.assign(items.put({ ...stored, fingerprint }, keys[0]), { onsuccess: resolve }));
       db.close();
       return stored.fingerprint;
     }, fingerprint);

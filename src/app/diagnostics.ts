@@ -1,7 +1,7 @@
 import type { ImageGrounding } from '../engine/clip/clipEncoder';
 
 /** Diagnostics the page exposes for the end-to-end tests and curious presenters: raw CLIP embeddings. */
-export interface MmdialogDiagnostics {
+interface MmdialogDiagnostics {
   encodeTexts(texts: string[]): Promise<number[][]>;
   /** grounding: what an image tower that takes it is fed instead of the detector's caption. */
   encodeImages(images: Blob[], grounding?: ImageGrounding[]): Promise<number[][]>;

@@ -4,7 +4,7 @@ import { WorkerClient } from '../worker/client';
 import './diagnostics';
 
 /** The single model worker of the page; the UI talks to it only through WorkerClient, and features reach it through shared/modelWorker. */
-export const workerClient = new WorkerClient(new Worker(new URL('../worker/model.worker.ts', import.meta.url), { type: 'module', name: 'mmdialog-models' }));
+const workerClient = new WorkerClient(new Worker(new URL('../worker/model.worker.ts', import.meta.url), { type: 'module', name: 'mmdialog-models' }));
 provideModelWorker(workerClient);
 
 // What the worker announces on its own, outside any call: a move to WASM, a change in the detector.

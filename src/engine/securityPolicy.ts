@@ -11,7 +11,7 @@
  * mirror on this machine. A CSP is fixed when the page loads, so an address the person types cannot
  * widen it: to use another mirror, add its origin here and rebuild (Settings says so).
  */
-export const DOWNLOAD_ORIGINS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'http://localhost:*', 'http://127.0.0.1:*'] as const;
+const DOWNLOAD_ORIGINS = ['https://huggingface.co', 'https://*.huggingface.co', 'https://*.hf.co', 'http://localhost:*', 'http://127.0.0.1:*'] as const;
 
 const DIRECTIVES: readonly (readonly [string, readonly string[]])[] = [
   ['default-src', ["'self'"]],

@@ -8,13 +8,13 @@ import { AUDIO_SAMPLE_RATE, SPOKEN_PHRASES, type VideoClip, renderClipFrame, res
 import type { VideoInput } from '../engine/video/videoAnalyzer';
 import { sampleTimes } from '../engine/video/videoFeatures';
 
-export const SPEECH_DIR = 'models/avsd/speech';
+const SPEECH_DIR = 'models/avsd/speech';
 
 /**
  * Mono float samples of a 16-bit PCM WAV (what espeak-ng writes). By hand: the one format read here
  * is a 44-byte header and samples, and the chunk walk below is all a library would do for it.
  */
-export function readWav(bytes: Uint8Array, where: string): { sampleRate: number; samples: Float32Array } {
+function readWav(bytes: Uint8Array, where: string): { sampleRate: number; samples: Float32Array } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (o: number) => String.fromCharCode(...bytes.subarray(o, o + 4));
   if (bytes.length < 12 || tag(0) !== 'RIFF' || tag(8) !== 'WAVE') throw new Error(`${where} is not a WAV file (no RIFF/WAVE header).`);

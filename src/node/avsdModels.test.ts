@@ -81,7 +81,7 @@ describe('the shipped video models (models/avsd)', () => {
       expect(viaWorker).toEqual(direct);
       expect(viaWorker.candidates).toHaveLength(100);
       expect(viaWorker.answer).toBe(viaWorker.candidates[0]!.text);
-      expect(viaWorker.bankSize).toBe(JSON.parse(readFileSync(join(MODELS_DIR, 'avsd.json'), 'utf8')).answers.length);
+      expect(viaWorker.bankSize).toBe((JSON.parse(readFileSync(join(MODELS_DIR, 'avsd.json'), 'utf8')) as { answers: unknown[] }).answers.length);
     } finally {
       server.close();
     }

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { PNG } from 'pngjs';
-import { nowMs } from '../engine/clock';
 import { percentile } from '../engine/stats';
 import { integerOption, parseCommandLine, parseSubcommand, runCommand } from './cliArgs';
 import { CAPTION_USAGE, captionBench } from './benchCaption';
@@ -10,7 +8,7 @@ import { CAPTION_THRESHOLDS_USAGE, captionThresholdsBench } from './benchCaption
 import { DETECTOR_ENSEMBLE_USAGE, detectorEnsembleBench } from './benchDetectorEnsemble';
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
-import { AVSD_VIDEO_USAGE, avsdVideoBench } from './benchAvsdVideo';
+import { avsdVideoBench } from './benchAvsdVideo';
 import { CLEVR_STATS_USAGE, CLEVR_USAGE, clevrBench, clevrStatsBench } from './benchClevr';
 import { DIALOG_USAGE, dialogBench } from './benchDialog';
 import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
@@ -22,7 +20,6 @@ import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformer
 import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
 import { VISITOR_USAGE, visitorBench } from './benchVisitor';
 import { SOAK_USAGE, soakBench } from './benchSoak';
-import { loadPoolCatalogue, loadWasmPack } from './poolFiles';
 
 /**
  * Benchmarks that print figures. Usage:

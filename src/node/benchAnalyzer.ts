@@ -55,7 +55,7 @@ export function variantChoice(values: { dtype?: string; 'detector-dtype'?: strin
  * (photos then get an image embedding and no grounded caption). A detector that is there but
  * cannot load is an error.
  */
-export async function loadWasmDetector(dir = join('models', DETECTOR_DIR), dtype?: ModelDtype): Promise<{ detector: ObjectDetector | null; note: string }> {
+async function loadWasmDetector(dir = join('models', DETECTOR_DIR), dtype?: ModelDtype): Promise<{ detector: ObjectDetector | null; note: string }> {
   const missing = (why: string) => ({
     detector: null,
     note: `no object detector (${why}): photos are embedded without detections and get no grounded caption`,

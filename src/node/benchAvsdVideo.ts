@@ -19,7 +19,7 @@ import { clipFeatures, loadSpeechDetector } from './avsdData';
 import { UsageError, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { FsPackSource } from './fsPackSource';
 
-export const AVSD_VIDEO_USAGE =
+const AVSD_VIDEO_USAGE =
   'npm run bench -- avsd-video [--clips 200] [--models q,q-dh,q-dh-v,q-dh-a,q-dh-v-a] [--page-questions 120] [--models-dir models/avsd] [--json out.json]';
 
 /** AVSD paper, Table 3 (AVSD v1.0 test, MRR): real Charades videos, for scale, not comparison. */

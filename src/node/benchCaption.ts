@@ -25,7 +25,7 @@ export const CAPTION_USAGE = `npm run bench -- caption --pack ID --images DIR --
  *   session builds them) to the pack's image embedding of the pixels alone (PhotoAnalyzer without
  *   a detector).
  */
-export const CAPTIONERS = ['grounded', 'retrieval'] as const;
+const CAPTIONERS = ['grounded', 'retrieval'] as const;
 export type CaptionerId = (typeof CAPTIONERS)[number];
 
 /** How many images the table's examples show. */

@@ -12,13 +12,13 @@ export const CAPTION_THRESHOLDS_USAGE =
   'npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (choose on our own held-out photos only)';
 
 /** The grid swept: hedge bar (0.5 = never hedge), confirm rank (0 = never confirm), veto rank (81 = never veto). */
-export const HEDGE_SCORES = [0.3, 0.35, 0.4, 0.45, 0.5] as const;
-export const CONFIRM_RANKS = [0, 1, 2, 3, 5] as const;
-export const VETO_RANKS = [6, 11, 21, 41, 81] as const;
+const HEDGE_SCORES = [0.3, 0.35, 0.4, 0.45, 0.5] as const;
+const CONFIRM_RANKS = [0, 1, 2, 3, 5] as const;
+const VETO_RANKS = [6, 11, 21, 41, 81] as const;
 /** Support for a detection under the hedge bar (0 = none). */
-export const SUPPORT_RANKS = [0, 1, 2, 3, 5] as const;
+const SUPPORT_RANKS = [0, 1, 2, 3, 5] as const;
 /** The bar a choice must keep: the mention precision of 80. */
-export const MIN_PRECISION = 0.8;
+const MIN_PRECISION = 0.8;
 
 /** One photo as the sweep needs it: the caption the detector alone is sure of, or what the vote works on. */
 export interface SweptPhoto {

@@ -19,7 +19,7 @@ export const DETECTOR_ENSEMBLE_USAGE =
   'npm run bench -- detector-ensemble --pack ID --images DIR --captions FILE [--nanodet models/nanodet] [--json out.json] [--recorded earlier.json]   (choose on our own held-out photos only)';
 
 /** The rules tried (issue 27): how to score a class both detectors found, and what to do with NanoDet's own finds. */
-export const ENSEMBLE_RULES: readonly EnsembleRule[] = (['noisy-or', 'max-bonus'] as const).flatMap((combine) =>
+const ENSEMBLE_RULES: readonly EnsembleRule[] = (['noisy-or', 'max-bonus'] as const).flatMap((combine) =>
   (combine === 'noisy-or' ? [0] : [0.05, 0.1]).flatMap((bonus) =>
     [0.3, 0.5].flatMap((matchIou) =>
       [0, 0.4, 0.5, 0.55, 0.6].flatMap((secondMinScore) =>
@@ -90,7 +90,7 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
   );
   requireOptions(values, ['pack', 'images', 'captions'], DETECTOR_ENSEMBLE_USAGE);
   if (values.json === '') throw new UsageError('--json needs a file name.', DETECTOR_ENSEMBLE_USAGE);
-  const nanodetDir = values.nanodet!;
+  const nanodetDir = values.nanodet;
   const set = loadCaptionSet(values.captions!);
   const loaded = await loadWasmPhotoAnalyzer(values.pack!, { detector: true });
   if (!loaded.detector) throw new Error(`The comparison needs the CenterNet: ${loaded.detectorNote}.`);
@@ -134,7 +134,10 @@ export async function detectorEnsembleBench(args: string[]): Promise<void> {
       continue;
     }
     // The first photo once more before it counts: the sessions' first runs are slower.
-    if (i === 0) await Promise.all([await centernet.detect(photo), await nanodet!.detect(photo)]);
+    if (i === 0) {
+      await centernet.detect(photo);
+      await nanodet!.detect(photo);
+    }
     let start = nowMs();
     byCenternet.set(photo, (await centernet.detect(photo)).detections);
     ms.centernet.push(nowMs() - start);

@@ -11,12 +11,12 @@ import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { embedChatKeys } from '../engine/pool/chatPool';
 import type { ClipEncoder } from '../engine/clip/clipEncoder';
-import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, isResponseMethodId } from '../engine/response/methods';
+import { RESPONSE_METHODS, RESPONSE_METHOD_IDS } from '../engine/response/methods';
 import { type ReplyChoice, ReplySession, type SessionPool, evaluateSession, sessionChat } from '../engine/response/session';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
-import { loadPoolCatalogue, loadWasmPack, readPoolEmbeddingsFile } from './poolFiles';
+import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
 import { ProgressLine } from './progressLine';
 import { chatPoolOf } from './replyParts';
 
@@ -207,7 +207,7 @@ export async function dialogBench(args: string[]): Promise<void> {
   const intentChoice = intentOption ?? (heads ? 'both' : 'majority');
   const runs: ReplyChoice[] = [];
   const offered = data.newSession().methods().available;
-  for (const method of methods as ResponseMethodId[]) {
+  for (const method of methods) {
     if (!offered.includes(method)) {
       const needs = RESPONSE_METHODS[method].needs;
       console.log(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { supercategoryOf } from '../engine/detection/groundedCaption';
 import { formatCount } from '../engine/datasets/validation';
 import { mentionedClasses } from '../engine/metrics/objectMentions';
-import { RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/methods';
+import { RESPONSE_METHOD_IDS } from '../engine/response/methods';
 import { namesObject } from '../engine/response/replyPolicy';
 import type { ReplySession, SessionReply } from '../engine/response/session';
 import { integerOption, listOption, parseCommandLine } from './cliArgs';
@@ -42,7 +42,7 @@ export async function repliesBench(args: string[]): Promise<void> {
     },
     REPLIES_USAGE,
   );
-  const methods = listOption(values.methods, 'methods', RESPONSE_METHOD_IDS, REPLIES_USAGE) as ResponseMethodId[];
+  const methods = listOption(values.methods, 'methods', RESPONSE_METHOD_IDS, REPLIES_USAGE);
   // 0: every distinct label of the pool's images.
   const labelLimit = integerOption(values.labels, 'labels', REPLIES_USAGE, 0);
   const started = performance.now();

@@ -384,7 +384,7 @@ export async function selectBench(args: string[]): Promise<void> {
   for (const method of methods) {
     if (unavailable.has(method)) continue;
     // The random baseline reads no context: one run.
-    if (method === 'random') runs.push({ method, context: 'none', scorer: scorers.random(CONTEXTS[0]!) });
+    if (method === 'random') runs.push({ method, context: 'none', scorer: scorers.random(CONTEXTS[0]) });
     else for (const context of CONTEXTS) runs.push({ method, context: context.label, scorer: scorers[method](context) });
   }
 

@@ -7,7 +7,7 @@ export const SOAK_USAGE =
   'npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (N typed exchanges in Chromium against the production build: heap, DOM nodes and event listeners at start, middle and end)';
 
 /** What Chromium counts for the page, after a garbage collection so that only what is still held is counted. */
-export interface PageWeight {
+interface PageWeight {
   exchanges: number;
   heapBytes: number;
   nodes: number;
@@ -21,7 +21,7 @@ async function metric(cdp: CDPSession, name: string): Promise<number> {
   return metrics.find((m) => m.name === name)?.value ?? Number.NaN;
 }
 
-export async function measurePageWeight(cdp: CDPSession, exchanges: number): Promise<PageWeight> {
+async function measurePageWeight(cdp: CDPSession, exchanges: number): Promise<PageWeight> {
   const listenersBeforeGc = await metric(cdp, 'JSEventListeners');
   await cdp.send('HeapProfiler.collectGarbage');
   return {

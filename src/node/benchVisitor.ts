@@ -19,7 +19,7 @@ export const VISITOR_USAGE =
   'npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns ../shared/data/visitor-turns/visitor-turns.json]';
 
 /** What `visitor-replies.json` holds. */
-export interface VisitorRepliesReport {
+interface VisitorRepliesReport {
   about: string;
   pack: string;
   /** The pack's name, the backend and the load line as the status area showed them. */
@@ -81,7 +81,7 @@ function contactSheet(cells: { label: PNG; shot: PNG }[], columns: number): PNG 
 }
 
 /** The plain-text table: conversation, turn, what the visitor sent, the caption shown, the reply element by element (columns as wide as their longest entry). */
-export function repliesTable(turns: readonly PlayedTurn[]): string {
+function repliesTable(turns: readonly PlayedTurn[]): string {
   const rows = turns.map((t) => [t.conversationId, String(t.turn), t.photo ? `${t.text} (+ ${t.photo})` : t.text, t.caption ?? '-', describeReply(t)]);
   const header = ['conversation', 'turn', 'visitor (+ photo)', 'caption', 'reply'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -64,7 +64,7 @@ function main(): void {
     });
     const validPairs: (typeof pairs)['valid'] = [];
     for (const conversation of conversations) {
-      c[`${conversation.part}Conversations`]!++;
+      c[`${conversation.part}Conversations`]++;
       if (conversation.part === 'test') continue;
       const ids = conversation.tidyTurns.map((t) => indexOf(t));
       ids.forEach((response, r) => {

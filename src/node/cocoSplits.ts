@@ -8,7 +8,7 @@ export type CocoSplit = 'train2017' | 'val2017';
 let valIds: Set<number> | null = null;
 
 /** The 5,000 image ids of COCO val2017 (src/node/data/coco2017-val-image-ids.txt, from the public val2017 list). */
-export function cocoVal2017Ids(): Set<number> {
+function cocoVal2017Ids(): Set<number> {
   valIds ??= new Set(
     readFileSync(join(import.meta.dirname, 'data', 'coco2017-val-image-ids.txt'), 'utf8')
       .split('\n')
@@ -19,7 +19,7 @@ export function cocoVal2017Ids(): Set<number> {
 }
 
 /** The COCO 2017 split of a file named as COCO names them (000000139.jpg), or null for any other name. */
-export function cocoSplitOf(file: string): CocoSplit | null {
+function cocoSplitOf(file: string): CocoSplit | null {
   const match = /(?:^|\/)(\d{12})\.jpg$/i.exec(file);
   if (!match) return null;
   return cocoVal2017Ids().has(Number(match[1])) ? 'val2017' : 'train2017';

@@ -13,7 +13,7 @@ import { decodeUtf8Strict } from '../engine/datasets/validation';
 /** Where the reference data sits: beside the project (see ../shared/data/README.md). */
 export const SHARED_DATA_DIR = join('..', 'shared', 'data');
 
-export interface PartedConversation extends Conversation {
+interface PartedConversation extends Conversation {
   readonly corpus: ConversationCorpusId;
   readonly part: ConversationPart;
   /** The conversation's turns as a person would type them (the corpus's tidy). */
@@ -27,7 +27,7 @@ export interface CorpusConversations {
 }
 
 /** A corpus's files from the data folder, read, tidied and split by the one rule (conversationPart). */
-export function readCorpus(corpus: ConversationCorpusId, dataDir = SHARED_DATA_DIR): CorpusConversations {
+function readCorpus(corpus: ConversationCorpusId, dataDir = SHARED_DATA_DIR): CorpusConversations {
   const entry = CONVERSATION_CORPORA[corpus];
   const conversations: PartedConversation[] = [];
   const skipped = noneSkipped();

@@ -30,8 +30,8 @@ function webpDecoder() {
     const mod = await import('@jsquash/webp/decode.js');
     const wasm = await WebAssembly.compile(readFileSync(require.resolve('@jsquash/webp/codec/dec/webp_dec.wasm')));
     // init() accepts a compiled module in Node (its type says module options).
-    await mod.init(wasm as never);
-    return mod.default as unknown as (bytes: ArrayBuffer) => Promise<{ width: number; height: number; data: Uint8ClampedArray }>;
+    await mod.init(wasm);
+    return mod.default;
   })();
   return webpReady;
 }

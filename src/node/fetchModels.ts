@@ -2,7 +2,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ModelDtype } from '../engine/onnx/executionPlan';
-import { DEFAULT_HUB, REMOTE_PACKS, formatBytes, remotePack } from '../engine/pack/hub';
+import { DEFAULT_HUB, REMOTE_PACKS, remotePack } from '../engine/pack/hub';
 import {
   type DownloadProgress,
   type HttpFetch,
@@ -23,7 +23,7 @@ import {
  * which takes the one variant its execution plan runs, it takes every variant the repo has, so the
  * folder serves both WASM and WebGPU.
  */
-export { DEFAULT_HUB, REMOTE_PACKS };
+export { REMOTE_PACKS };
 
 export interface FetchOptions {
   modelsDir: string;
@@ -35,7 +35,7 @@ export interface FetchOptions {
   answerTimeoutMs?: number;
 }
 
-export class FetchPackError extends Error {
+class FetchPackError extends Error {
   override name = 'FetchPackError';
 }
 
@@ -127,5 +127,3 @@ export async function fetchPack(id: string, options: FetchOptions): Promise<{ di
     throw error;
   }
 }
-
-export { formatBytes };

@@ -1,7 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
-import { errorMessage } from '../engine/errors';
 import { type EmbeddingMatrix, l2Normalize } from '../engine/retrieval/vectors';
 import { type ClipMapTrainingOptions, type MapQuery, mapRecallAmongNegatives, trainClipMap } from '../engine/selection/trainClipMap';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -10,7 +11,8 @@ const root = join(import.meta.dirname, '..', '..');
 let eslint: ESLint;
 
 beforeAll(() => {
-  eslint = new ESLint({ cwd: root });
+  // The type-checked rules need files that a tsconfig project holds on disk; these exist only in memory.
+  eslint = new ESLint({ cwd: root, overrideConfig: { files: ['**/*.{ts,tsx}'], ...tseslint.configs.disableTypeChecked } });
 });
 
 /** The rule ids and messages ESLint reports for `code` placed at `path` (relative to the repository). */

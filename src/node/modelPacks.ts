@@ -21,16 +21,16 @@ export type DetectorListing = ModelFolderListing;
 const PRIVATE_DIRS = new Set(['fixture', 'training']);
 
 /** The detector's folder under models/ (DETECTOR_DIR in src/engine/detection/objectDetector.ts, which this Node-side code does not import: it pulls in onnxruntime). */
-export const DETECTOR_DIR = 'detector';
+const DETECTOR_DIR = 'detector';
 /** The file that makes models/detector/ a detector (DETECTOR_CONFIG_FILE in the engine). */
 const DETECTOR_CONFIG = 'detector.json';
 /** The detector's private folders: test photos, and the TF.js model it was ported from. */
 const DETECTOR_PRIVATE_DIRS = new Set([...PRIVATE_DIRS, 'source']);
 /** The CLEVR-Dialog answerers' folder and the file that makes it one (CLEVR_CONFIG_FILE in the engine). */
-export const CLEVR_DIR = 'clevr';
+const CLEVR_DIR = 'clevr';
 const CLEVR_CONFIG = 'clevr.json';
 /** The video answer rankers and the voice-activity model (AVSD_CONFIG_FILE in the engine); speech/ holds the recordings the clip generator uses. */
-export const AVSD_DIR = 'avsd';
+const AVSD_DIR = 'avsd';
 const AVSD_CONFIG = 'avsd.json';
 
 /** The model folders under models/ that are not packs: each has a config file and private folders. */
@@ -61,7 +61,7 @@ function isCaptionerFolder(dir: string): boolean {
 }
 
 /** A folder is a pack when it has config.json; manifest.json (optional) names and describes it. Captioning packs are listed apart. */
-export function listModelPacks(modelsDir: string, kind: 'clip' | 'captioner' = 'clip'): PackListing[] {
+function listModelPacks(modelsDir: string, kind: 'clip' | 'captioner' = 'clip'): PackListing[] {
   if (!existsSync(modelsDir)) return [];
   const packs: PackListing[] = [];
   for (const entry of readdirSync(modelsDir, { withFileTypes: true })) {
@@ -98,17 +98,17 @@ function listModelFolder(modelsDir: string, folder: (typeof MODEL_FOLDERS)[numbe
 }
 
 /** The object detector in models/detector/ (a folder with detector.json); null when there is none. */
-export function listDetector(modelsDir: string): DetectorListing | null {
+function listDetector(modelsDir: string): DetectorListing | null {
   return listModelFolder(modelsDir, MODEL_FOLDERS[0]);
 }
 
 /** The CLEVR-Dialog answerers in models/clevr/ (a folder with clevr.json); null when there are none. */
-export function listClevr(modelsDir: string): ModelFolderListing | null {
+function listClevr(modelsDir: string): ModelFolderListing | null {
   return listModelFolder(modelsDir, MODEL_FOLDERS[1]);
 }
 
 /** The video answer rankers and Silero VAD in models/avsd/ (a folder with avsd.json); null when there are none. */
-export function listAvsd(modelsDir: string): ModelFolderListing | null {
+function listAvsd(modelsDir: string): ModelFolderListing | null {
   return listModelFolder(modelsDir, MODEL_FOLDERS[2]);
 }
 

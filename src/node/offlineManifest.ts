@@ -9,7 +9,7 @@ import { type DetectorListing, type ModelFolderListing, type PackListing, listMo
 import { packIndexJson } from './viteModelsPlugin.ts';
 
 /** What workbox-build found in the build output: its URL, revision and size. */
-export type BuiltFile = ManifestEntry & { size: number };
+type BuiltFile = ManifestEntry & { size: number };
 
 /** workbox-build sums and then drops `size`: set to what install downloads, its build log reports that. */
 export type ManifestFile = OfflineEntry & { size: number };
@@ -22,7 +22,7 @@ function sha256Of(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export interface OfflineManifestInputs {
+interface OfflineManifestInputs {
   /** The build output as workbox-build lists it, without sw.js, source maps and models/ (listed from the packs). */
   built: BuiltFile[];
   /** Where the packs live (they are served from here and copied into the build by viteModelsPlugin). */
@@ -59,7 +59,7 @@ function avsdPageFiles(dir: string): Set<string> | null {
   }
 }
 
-export function offlineEntries({
+function offlineEntries({
   built,
   modelsDir,
   packs,
@@ -123,7 +123,7 @@ export function offlineEntries({
  * A manifestTransform for workbox-build: turns its list of the built files into the offline copy's
  * list (see OfflineEntry), which injectManifest writes into sw.js.
  */
-export function offlineManifestTransform(modelsDir: string, log: (line: string) => void): ManifestTransform {
+function offlineManifestTransform(modelsDir: string, log: (line: string) => void): ManifestTransform {
   return (built) => {
     const models = listModels(modelsDir);
     const manifest = offlineEntries({ built, modelsDir, ...models, packIndexJson: packIndexJson(models) });

@@ -52,7 +52,7 @@ export function readChatKeysFile(poolDir: string, packId: string): PoolEmbedding
 }
 
 /** The chat:keys output of a pack: its stored contexts (<pool>/embeddings/<pack>.contexts.*), or null when absent. */
-export function readStoredContextsFile(poolDir: string, packId: string): StoredContextsFile | null {
+function readStoredContextsFile(poolDir: string, packId: string): StoredContextsFile | null {
   const pair = readPair(poolDir, packId, 'contexts');
   return pair && parseStoredContexts(...pair);
 }

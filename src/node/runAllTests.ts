@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { parseCommandLine, runCommand } from './cliArgs';
 
 /**
- * `npm test`: type checks, the import rules (ESLint), the format check (Prettier), unit tests (Vitest, Node), the model parity
+ * `npm test`: type checks (`tsc -b`), lint (ESLint: the import rules and typescript-eslint's type-checked rules), the
+ * dead-code check (knip), the format check (Prettier), unit tests (Vitest, Node), the model parity
  * tests (the shipped ONNX models against what PyTorch scored: most of the unit time, so a stage of
  * their own with limits sized for a loaded machine), then the production build and the end-to-end
  * tests (Playwright, Debian's Chromium). Stops at the first failing stage, exits non-zero, prints
@@ -25,7 +26,7 @@ const E2E_REPORT = `${REPORT_DIR}/e2e.json`;
 // No options: a stray word (say, a spec name) would otherwise be ignored while everything runs.
 await runCommand('test', () => parseCommandLine(process.argv.slice(2), {}, 'npm test   (for one file: npx vitest run FILE, or npx playwright test SPEC)'));
 
-let failedStage: string | null = null;
+const failedStages: string[] = [];
 const stageTimes: [string, number][] = [];
 
 function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
@@ -33,7 +34,7 @@ function run(title: string, command: string, args: string[], env: NodeJS.Process
   const start = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   stageTimes.push([title, (performance.now() - start) / 1000]);
-  if (result.status !== 0) failedStage = title;
+  if (result.status !== 0) failedStages.push(title);
   return result.status === 0;
 }
 
@@ -69,8 +70,10 @@ mkdirSync(REPORT_DIR, { recursive: true });
 const npx = (bin: string) => `node_modules/.bin/${bin}`;
 let ok =
   run('Type check', 'npm', ['run', '--silent', 'typecheck']) &&
-  // The import rules of docs/architecture.md (eslint.config.js).
-  run('Import rules', npx('eslint'), ['--max-warnings=0']) &&
+  // The import rules of docs/architecture.md and typescript-eslint's type-checked rules (eslint.config.js).
+  run('Lint', npx('eslint'), ['--max-warnings=0']) &&
+  // Files, exports and dependencies that nothing uses (knip.jsonc).
+  run('Dead code', npx('knip'), ['--no-progress']) &&
   // One layout for the code (.prettierrc.json); `npx prettier --write .` applies it.
   run('Format check', npx('prettier'), ['--check', '.']) &&
   run('Unit tests', npx('vitest'), [
@@ -116,7 +119,8 @@ if (total.skipped > 0) {
   ok = false;
 }
 if (!stages.every(([, c]) => c !== null)) ok = false;
-if (failedStage) console.log(`Stopped: the stage "${failedStage}" failed, so the stages after it did not run.`);
+const failedStage = failedStages[0];
+if (failedStage !== undefined) console.log(`Stopped: the stage "${failedStage}" failed, so the stages after it did not run.`);
 console.log(
   `\nStage times: ${stageTimes.map(([title, s]) => `${title} ${s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(0)} s`}`).join(', ')}; in all ${(stageTimes.reduce((a, [, s]) => a + s, 0) / 60).toFixed(1)} min.`,
 );

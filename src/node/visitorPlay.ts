@@ -11,10 +11,10 @@ import type { Locator, Page } from '@playwright/test';
  */
 
 /** The folder the turns' photo paths are relative to: ../shared/data beside the repository. */
-export const VISITOR_DATA_DIR = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+const VISITOR_DATA_DIR = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 export const VISITOR_TURNS_FILE = join(VISITOR_DATA_DIR, 'visitor-turns', 'visitor-turns.json');
 
-export interface VisitorTurn {
+interface VisitorTurn {
   text: string;
   /** Relative to VISITOR_DATA_DIR, e.g. coco-mini/images/000000216794.jpg. */
   photo?: string;
@@ -26,12 +26,12 @@ export interface VisitorConversation {
 }
 
 /** An element of a reply as the page shows it. */
-export type ShownReplyElement =
+type ShownReplyElement =
   | { kind: 'text'; text: string }
   /** `url` is the img's src as written in the DOM (null while only the alt text shows); `poolKey` is read from a demo pool url (/pool/media/<key>.webp). */
   | { kind: 'image'; alt: string; url: string | null; poolKey: string | null };
 
-export interface ShownReply {
+interface ShownReply {
   elements: ShownReplyElement[];
   /** The presenter view's line under the reply (method, intent model, cosine, time); null in the visitor view. */
   meta: string | null;
@@ -56,7 +56,7 @@ function fail(source: string, where: string, what: string): never {
 }
 
 /** The file's conversations, checked: each has an id and turns with a non-empty text and, maybe, a photo path. */
-export function parseVisitorTurns(json: unknown, source: string): VisitorConversation[] {
+function parseVisitorTurns(json: unknown, source: string): VisitorConversation[] {
   const conversations = (json as { conversations?: unknown } | null)?.conversations;
   if (!Array.isArray(conversations) || conversations.length === 0) fail(source, 'the file', 'has no "conversations" list.');
   return conversations.map((c: unknown, ci) => {
@@ -205,11 +205,9 @@ export async function screenshotConversationList(page: Page): Promise<Buffer> {
   await list.evaluate(async (ol) => {
     const images = Array.from(ol.querySelectorAll('img'));
     await Promise.all(
-      images.map((img) =>
-        img.complete
-          ? undefined
-          : new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true }))),
-      ),
+      images
+        .filter((img) => !img.complete)
+        .map((img) => new Promise((done) => (img.addEventListener('load', done, { once: true }), img.addEventListener('error', done, { once: true })))),
     );
   });
   const viewport = page.viewportSize() ?? { width: 1280, height: 720 };

@@ -74,11 +74,11 @@ const sortByTime = (messages: StoredMessage[]) => messages.sort((a, b) => a.crea
 
 /** The slot's conversation id, made (and the legacy list moved under it) on first use. */
 async function currentConversation(s: IDBObjectStore, slot: ConversationSlot): Promise<string> {
-  const existing = await promisifyRequest(s.get(currentKey(slot)));
+  const existing = await promisifyRequest<unknown>(s.get(currentKey(slot)));
   const id = typeof existing === 'string' ? existing : crypto.randomUUID();
   if (id !== existing) s.put(id, currentKey(slot));
   if (slot === 'main') {
-    const legacy = await promisifyRequest(s.get(LEGACY_MESSAGES_KEY));
+    const legacy = await promisifyRequest<unknown>(s.get(LEGACY_MESSAGES_KEY));
     if (legacy !== undefined) {
       for (const m of readStoredMessages(legacy)) s.put(m, messageKey(id, m.id));
       s.delete(LEGACY_MESSAGES_KEY);

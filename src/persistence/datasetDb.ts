@@ -8,9 +8,9 @@ import { provenImage } from './provenImage';
  * Consistency across a reload mid-import: image blobs are written before the manifest counts them,
  * and a batch of blobs is one transaction, so a manifest never claims an image that is not stored.
  */
-export type DatasetStatus = 'copying' | 'embedding' | 'ready';
+type DatasetStatus = 'copying' | 'embedding' | 'ready';
 
-export interface StoredDatasetImage {
+interface StoredDatasetImage {
   key: string;
   alt: string;
   /** Content key of the bytes (cache key of its embedding). */

@@ -6,7 +6,7 @@ import type { ResponseScore } from '../engine/response/evaluate';
  * and from it (features/chat/storedConversation.ts), so a change in the UI cannot change what is on
  * disk without a change here. Fields added later are optional, so older records still read.
  */
-export interface StoredDetections {
+interface StoredDetections {
   width: number;
   height: number;
   objects: { label: string; score: number; box: { x1: number; y1: number; x2: number; y2: number } }[];
@@ -32,7 +32,7 @@ export interface StoredPhoto {
   detections?: StoredDetections;
 }
 
-export interface StoredPoolImage {
+interface StoredPoolImage {
   kind: 'poolImage';
   key: string;
   alt: string;
@@ -64,13 +64,13 @@ export interface StoredVideo {
   };
 }
 
-export type StoredVideoAnswer = { videoId: string; question: string; totalMs: number } & (
+type StoredVideoAnswer = { videoId: string; question: string; totalMs: number } & (
   { answeredFrom: 'frames' } | { answeredFrom?: 'ranker'; model: string; candidates: { text: string; score: number }[]; candidateCount: number }
 );
 
 export type StoredElement = StoredText | StoredPhoto | StoredPoolImage | StoredVideo;
 
-export interface StoredReplyStep {
+interface StoredReplyStep {
   probabilities: [number, number, number];
   intent: 'text' | 'image' | 'stop';
   candidates: { kind: 'text' | 'poolImage'; label: string; key?: string; url?: string | null; alt?: string; score: number }[];
@@ -91,7 +91,7 @@ export interface StoredReply {
   poolName?: string;
 }
 
-export interface StoredReference {
+interface StoredReference {
   elements: (StoredText | StoredPhoto)[];
   score: ResponseScore;
 }
@@ -109,7 +109,7 @@ export interface StoredMessage {
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Boxes as this version stores them; anything else (a damaged record) is not shown rather than drawn wrong. */
-export function isPhotoDetections(value: unknown): value is StoredDetections {
+function isPhotoDetections(value: unknown): value is StoredDetections {
   if (typeof value !== 'object' || value === null) return false;
   const d = value as Record<string, unknown>;
   if (!finite(d['width']) || !finite(d['height']) || d['width'] <= 0 || d['height'] <= 0 || !Array.isArray(d['objects'])) return false;

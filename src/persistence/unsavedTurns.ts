@@ -17,13 +17,13 @@ export interface UnsavedTurn {
   message: StoredMessage;
 }
 
-export interface UnsavedImage {
+interface UnsavedImage {
   imageId: string;
   type: string;
   base64: string;
 }
 
-export interface KeptTurns {
+interface KeptTurns {
   turns: UnsavedTurn[];
   images: UnsavedImage[];
 }
@@ -43,13 +43,13 @@ function sessionStore(): TextStorage | null {
   }
 }
 
-export function bytesToBase64(bytes: Uint8Array): string {
+function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
-export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -11,7 +11,7 @@ export type ShortcodePreset = Readonly<Record<string, string | readonly string[]
 export type ShortcodeTable = ReadonlyMap<string, string>;
 
 /** "heart-eyes" and "heart_eyes" are the same name: typed texts use both. */
-export function normalizeShortcode(name: string): string {
+function normalizeShortcode(name: string): string {
   return name.toLowerCase().replaceAll('-', '_');
 }
 
@@ -70,7 +70,7 @@ const listeners = new Set<() => void>();
 export function loadShortcodeTable(): Promise<ShortcodeTable> {
   loading ??= Promise.all([import('emojibase-data/en/shortcodes/cldr.json'), import('emojibase-data/en/shortcodes/emojibase.json')])
     .then(([cldr, own]) => {
-      loaded = shortcodeTable([cldr.default as ShortcodePreset, own.default as ShortcodePreset]);
+      loaded = shortcodeTable([cldr.default, own.default]);
       for (const listener of listeners) listener();
       return loaded;
     })

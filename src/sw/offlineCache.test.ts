@@ -211,7 +211,7 @@ describe('fileFailure', () => {
 });
 
 describe('bodyRejection', () => {
-  const body = new TextEncoder().encode('the whole file').buffer as ArrayBuffer;
+  const body = new TextEncoder().encode('the whole file').buffer;
   const sha256 = createHash('sha256').update(new Uint8Array(body)).digest('hex');
 
   it('keeps a body of the listed size and hash, and one the build could not hash by its size', async () => {

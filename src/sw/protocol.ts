@@ -4,8 +4,6 @@
  */
 import type { OfflineFailure } from './offlineCache';
 
-export type { OfflineFailure };
-
 /** Page → service worker. `cache-pack` comes with a MessagePort for its replies. */
 export type PageToServiceWorker = { type: 'cache-pack'; packId: string } | { type: 'skip-waiting' } | { type: 'drop-pack'; packId: string };
 

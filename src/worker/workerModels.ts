@@ -32,16 +32,7 @@ import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { StoredPackSource } from '../persistence/packStore';
-import {
-  type StoredDataset,
-  deleteDataset,
-  deleteDatasetImage,
-  embeddingCache,
-  getDataset,
-  loadDatasetImage,
-  loadDialogues,
-  saveManifest,
-} from '../persistence/datasetDb';
+import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues } from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { ClevrService } from './clevrService';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { EngineError } from '../errors';
 import {
   type ConversationExportInput,
   type ExportImage,

@@ -75,9 +75,13 @@ describe('what the video models see', () => {
     const c = clip([redCircle, blueSquare]);
     const frames = sampleTimes(c.seconds).map((t) => ({ blobs: colorBlobs(renderClipFrame(c, t)), objects: [] }));
     const frameSeconds = 0.032;
-    const speech = { frameSeconds, loudnessDb: Array(125).fill(-20), speech: [...Array(100).fill(0.1), 0.95, 0.97, 0.99, ...Array(22).fill(0.2)] };
+    const speech = {
+      frameSeconds,
+      loudnessDb: new Array<number>(125).fill(-20),
+      speech: [...new Array<number>(100).fill(0.1), 0.95, 0.97, 0.99, ...new Array<number>(22).fill(0.2)],
+    };
     expect(describeVideo(frames, speech)).toBe('a red circle, then a blue square appears; the red circle moves right; someone speaks near the end');
-    expect(describeVideo(frames, { frameSeconds, loudnessDb: Array(125).fill(-70), speech: [] })).toBe(
+    expect(describeVideo(frames, { frameSeconds, loudnessDb: new Array<number>(125).fill(-70), speech: [] })).toBe(
       'a red circle, then a blue square appears; the red circle moves right; silent',
     );
     expect(describeVideo(frames, null)).toBe('a red circle, then a blue square appears; the red circle moves right; no sound track');
@@ -99,7 +103,7 @@ describe('a steady sound is described as lasting, not by its start', () => {
     );
   const heard = (audio: Float32Array) => {
     const { features, timeline } = audioFeatures(audio, timelineSpeech(audio));
-    return describeVideo([], timeline, features[FLATNESS_FEATURE]!);
+    return describeVideo([], timeline, features[FLATNESS_FEATURE]);
   };
   const timelineSpeech = (audio: Float32Array) => Array<number>(Math.floor(audio.length / 512)).fill(0.02);
 

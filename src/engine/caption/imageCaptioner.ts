@@ -11,7 +11,7 @@ import { type FileProgress, type PackFileSource, readPackJson } from '../pack/fi
 declare const Response: new (body: Uint8Array, init: { status: number; headers: Record<string, string> }) => unknown;
 
 /** The files a Transformers.js VisionEncoderDecoder captioning pack (Xenova/vit-gpt2-image-captioning) needs. */
-export const CAPTIONER_JSON_FILES = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
+const CAPTIONER_JSON_FILES = ['config.json', 'generation_config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 const CAPTIONER_MODELS = ['encoder_model', 'decoder_model_merged'] as const;
 
 export interface Caption {
@@ -34,7 +34,7 @@ export function chooseCaptionerDtype(plan: Pick<ExecutionPlan, 'dtypes'>, packFi
 }
 
 /** Missing files named in one sentence, before the library gets a chance to fail on them one by one. */
-export function checkCaptionerFiles(location: string, packFiles: ReadonlySet<string>, dtype: ModelDtype): void {
+function checkCaptionerFiles(location: string, packFiles: ReadonlySet<string>, dtype: ModelDtype): void {
   const missing = [...CAPTIONER_JSON_FILES, ...CAPTIONER_MODELS.map((model) => onnxFileName(model, dtype))].filter((file) => !packFiles.has(file));
   if (missing.length > 0) {
     throw new EngineError(
@@ -73,7 +73,7 @@ function loadLibrary(): Promise<Transformers> {
     env.useBrowserCache = false;
     env.useFSCache = false;
     env.useWasmCache = false;
-    env.fetch = (() => Promise.resolve(new Response(new Uint8Array(0), { status: 404, headers: {} }))) as unknown as typeof env.fetch;
+    env.fetch = () => Promise.resolve(new Response(new Uint8Array(0), { status: 404, headers: {} }));
     env.useCustomCache = true;
     env.customCache = {
       async match(key: string) {
@@ -133,7 +133,7 @@ export class ImageCaptioner {
     currentSource = source;
     onFileProgress = onProgress;
     try {
-      const pipe = (await lib.pipeline('image-to-text', PACK_MODEL_ID, { device: libraryDevice(plan.provider), dtype })) as ImageToTextPipeline;
+      const pipe = await lib.pipeline('image-to-text', PACK_MODEL_ID, { device: libraryDevice(plan.provider), dtype });
       return new ImageCaptioner(pipe, lib, dtype, plan.provider, source.location);
     } catch (cause) {
       throw new EngineError(
@@ -153,7 +153,7 @@ export class ImageCaptioner {
     const raw = new this.lib.RawImage(new Uint8ClampedArray(image.data), image.width, image.height, 4).rgb();
     // The pipeline's own steps (processor, generate, decode), kept apart so the token ids can be returned.
     const { pixel_values } = (await this.pipe.processor(raw)) as { pixel_values: InstanceType<Transformers['Tensor']> };
-    const output = (await this.pipe.model.generate({ inputs: pixel_values, do_sample: false } as never)) as InstanceType<Transformers['Tensor']>;
+    const output = (await this.pipe.model.generate({ inputs: pixel_values, do_sample: false })) as InstanceType<Transformers['Tensor']>;
     const tokenIds = Array.from(output.data as BigInt64Array, (id) => Number(id));
     const text = this.pipe.tokenizer.decode(tokenIds, { skip_special_tokens: true }).trim();
     return { text, tokenIds, ms: nowMs() - started };

@@ -90,7 +90,7 @@ export class ClevrAnswerers {
       plan,
       { ...options, missingAdvice: MISSING_ADVICE },
     );
-    return new ClevrAnswerers(vocabulary(words as string[]), ids, defaultModel, sessions);
+    return new ClevrAnswerers(vocabulary(words), ids, defaultModel, sessions);
   }
 
   get backend(): SessionsState<ClevrOnnxModelId> {

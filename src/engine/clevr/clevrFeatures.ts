@@ -46,11 +46,18 @@ export function buildVocabulary(dialogs: Iterable<ClevrDialog>): ClevrVocabulary
   const words = [PAD, UNKNOWN];
   const seen = new Set(words);
   const add = (text: string) => {
-    for (const w of clevrTokens(text)) if (!seen.has(w)) (seen.add(w), words.push(w));
+    for (const w of clevrTokens(text)) {
+      if (seen.has(w)) continue;
+      seen.add(w);
+      words.push(w);
+    }
   };
   for (const d of dialogs) {
     add(d.caption);
-    for (const r of d.dialog) (add(r.question), add(r.answer));
+    for (const r of d.dialog) {
+      add(r.question);
+      add(r.answer);
+    }
   }
   return vocabulary(words);
 }

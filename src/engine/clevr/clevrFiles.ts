@@ -197,9 +197,12 @@ function parseDialog(raw: unknown, at: string): ClevrDialog {
       if (!Array.isArray(v) || !v.every((i) => Number.isInteger(i) && i >= 0)) invalid(`${w}: "${key}" must be a list of object indices.`);
       return v as number[];
     };
+    const answer = ownValue(r, 'answer') ?? invalid(`${w}: "answer" is missing.`);
+    if (typeof answer !== 'string' && typeof answer !== 'number' && typeof answer !== 'boolean')
+      invalid(`${w}: "answer" is ${describeJson(answer)}; it must be a word, a number or true/false.`);
     return {
       question: text(ownValue(r, 'question'), `${w}: "question"`),
-      answer: String(ownValue(r, 'answer') ?? invalid(`${w}: "answer" is missing.`)),
+      answer: String(answer),
       template: oneOf(ownValue(r, 'template'), QUESTION_LABELS, `${w}: "template"`),
       coref_distance: distance === undefined || distance === null ? null : integer(distance, `${w}: "coref_distance"`),
       referents: indices('referents'),

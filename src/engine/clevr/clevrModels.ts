@@ -15,7 +15,7 @@ export const CLEVR_MODELS = [
 
 export type ClevrModelId = (typeof CLEVR_MODELS)[number]['id'];
 export type ClevrOnnxModelId = Extract<(typeof CLEVR_MODELS)[number], { kind: 'onnx' }>['id'];
-export const CLEVR_ONNX_MODELS = CLEVR_MODELS.filter((m) => m.kind === 'onnx').map((m) => m.id) as ClevrOnnxModelId[];
+export const CLEVR_ONNX_MODELS = CLEVR_MODELS.filter((m): m is Extract<(typeof CLEVR_MODELS)[number], { kind: 'onnx' }> => m.kind === 'onnx').map((m) => m.id);
 
 /** The paper's other rows, for scale beside ours (neural module networks, not built here). */
 export const CLEVR_PAPER_ONLY = [

@@ -112,7 +112,7 @@ function valueWord(value: string, random: () => number): string {
 /** "large red metal cube"; without a shape, "thing" or "object". */
 export function describe(description: Description, random: () => number, plural = false): string {
   const words: string[] = [];
-  for (const a of ['size', 'color', 'material'] as const) if (description[a]) words.push(valueWord(description[a]!, random));
+  for (const a of ['size', 'color', 'material'] as const) if (description[a]) words.push(valueWord(description[a], random));
   const noun = description.shape ? valueWord(description.shape, random) : randomPick(random, THING_WORDS);
   words.push(plural ? PLURAL[noun]! : noun);
   return words.join(' ');

@@ -43,7 +43,7 @@ export interface ImageGrounding {
 const GROUNDING_INPUTS = { embeds: 'grounding_embeds', score: 'grounding_score' } as const;
 
 /** Files every CLIP pack has (Hugging Face / Transformers.js layout). */
-export const PACK_CONFIG_FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
+const PACK_CONFIG_FILES = ['config.json', 'preprocessor_config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 
 /**
  * CLIP's two towers over onnxruntime-web, with the tokenizer and image preprocessing of the pack.

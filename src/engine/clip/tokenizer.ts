@@ -30,7 +30,7 @@ export class ClipTokenizer {
     readonly maxLength: number,
   ) {
     try {
-      this.tokenizer = new Tokenizer(tokenizerJson as object, (tokenizerConfig ?? {}) as object);
+      this.tokenizer = new Tokenizer(tokenizerJson as object, tokenizerConfig ?? {});
     } catch (cause) {
       throw new EngineError('pack-file-corrupt', 'tokenizer.json could not be read as a tokenizer. Restore the model pack and reload.', { cause });
     }

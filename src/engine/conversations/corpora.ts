@@ -30,7 +30,7 @@ export interface ConversationCorpus {
   readonly files: readonly { readonly name: string; readonly role: FileRole }[];
   read(text: string, file: string): CorpusFile;
   /** The utterance as a person would type it (DailyDialog spaces its punctuation out); the split always hashes the text as read. */
-  tidy(text: string): string;
+  readonly tidy: (text: string) => string;
 }
 
 /**
@@ -83,9 +83,9 @@ export const CONVERSATION_CORPORA: Readonly<Record<ConversationCorpusId, Convers
 };
 
 /** DailyDialog's test part: a fifth of the dialogues by hash (the part `bench -- select` has always reported). */
-export const DAILYDIALOG_TEST_FRACTION = 0.2;
+const DAILYDIALOG_TEST_FRACTION = 0.2;
 /** The valid part: a tenth of what is not test, by hash, in every corpus. */
-export const VALID_FRACTION = 0.1;
+const VALID_FRACTION = 0.1;
 
 /** Whether a key falls in the held-out part: a fixed function of its text, so the split never depends on file order. */
 export function heldOut(key: string, fraction: number, salt: string): boolean {

@@ -5,7 +5,7 @@ import { describeJson, invalid, isPlainObject, ownValue } from './validation';
  * Charades video, with its caption, a summary written after the dialogue, and question/answer rounds.
  * In the DSTC7 test file each dialogue stops at the round to be answered: the last one.
  */
-export interface AvsdRound {
+interface AvsdRound {
   readonly question: string;
   readonly answer: string;
 }

@@ -1,6 +1,6 @@
 import { EngineError, errorMessage } from '../errors';
 import type { ImageFormat } from '../image/imageFormat';
-import { type ResponseMethodId, methodName } from '../response/methods';
+import { methodName } from '../response/methods';
 import { DIALOGUE_LIMITS, readDialogueRecord } from './mmdialog';
 import type { MmdialogElementJson, MmdialogRecordJson } from './mmdialogExport';
 import { isMediaKey } from './validation';
@@ -14,7 +14,7 @@ import { isMediaKey } from './validation';
 /** An image of the conversation: a photo the person shared (by its id) or a pool image (by its key). */
 export type ExportImageRef = { readonly kind: 'photo'; readonly id: string } | { readonly kind: 'poolImage'; readonly key: string };
 
-export type ExportElement =
+type ExportElement =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'photo'; readonly id: string; readonly name: string; readonly caption?: string }
   | { readonly kind: 'poolImage'; readonly key: string; readonly alt: string };
@@ -24,12 +24,12 @@ export interface ExportMessage {
   /** Milliseconds since 1970 (UTC). */
   readonly createdAt: number;
   readonly elements: readonly ExportElement[];
-  /** How a reply was made. */
-  readonly reply?: { readonly method: ResponseMethodId | string; readonly intentModel: 'majority' | 'head' };
+  /** How a reply was made: a ResponseMethodId, or (from a conversation saved by an older version) a method since renamed. */
+  readonly reply?: { readonly method: string; readonly intentModel: 'majority' | 'head' };
 }
 
 /** Where an image came from and under which terms, as the pool's catalogue says. */
-export interface ImageCredit {
+interface ImageCredit {
   readonly source: string;
   readonly licence: string;
   readonly author?: string;
@@ -54,7 +54,7 @@ export interface ConversationExportInput {
 }
 
 /** A file of the export, its path starting with the export's folder. */
-export type ExportFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly image: ExportImageRef };
+type ExportFile = { readonly path: string; readonly text: string } | { readonly path: string; readonly image: ExportImageRef };
 
 export interface ConversationExport {
   /** The folder every file is in; also the name of the zip without ".zip". */

@@ -25,7 +25,7 @@ export interface FingerprintedFile {
 /** SHA-256 of a file, 64 lower-case hex digits, read as a stream. */
 export async function sha256OfBlob(blob: Blob): Promise<string> {
   const hash = sha256.create();
-  const reader = blob.stream().getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = blob.stream().getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;

@@ -64,7 +64,8 @@ export class JsonRecordStream<T> {
   private line = 1;
   /** Records read so far, which is also the index of the next one. */
   private count = 0;
-  private failure: unknown = undefined;
+  /** What the first failing step threw (boxed, as anything can be thrown); every later step throws it again. */
+  private failure: { thrown: unknown } | null = null;
   private ended = false;
   // The record being cut out.
   private inRecord = false;
@@ -109,12 +110,12 @@ export class JsonRecordStream<T> {
   }
 
   private guard(step: () => T[]): T[] {
-    if (this.failure !== undefined) throw this.failure;
+    if (this.failure) throw this.failure.thrown;
     if (this.ended) throw new EngineError('invalid-input', `${this.options.wording.readerName} for ${this.options.file} was already ended.`);
     try {
       return step();
     } catch (error) {
-      this.failure = error;
+      this.failure = { thrown: error };
       throw error;
     }
   }

@@ -7,7 +7,7 @@ import { describeJson, formatCount, isMediaKey, isPlainObject, MEDIA_KEY_RULE, o
  * copied, so keys such as "__proto__" in a file cannot reach any prototype.
  */
 
-export type PoolMediaKind = 'sticker' | 'photo' | 'scene' | 'image';
+type PoolMediaKind = 'sticker' | 'photo' | 'scene' | 'image';
 const MEDIA_KINDS: readonly PoolMediaKind[] = ['sticker', 'photo', 'scene', 'image'];
 
 export interface PoolMediaItem {
@@ -92,7 +92,7 @@ export interface PoolCatalogueOptions {
   readonly allowEmpty?: boolean;
 }
 
-export const POOL_LIMITS = {
+const POOL_LIMITS = {
   items: 100_000,
   textChars: 4000,
   /** alt, label, topic, source, author, licence, keywords. */

@@ -96,13 +96,21 @@ function firstInvalidUtf8(bytes: Uint8Array): { offset: number; cutOff: boolean 
     let lo = 0x80;
     let hi = 0xbf;
     if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b === 0xe0) ((need = 2), (lo = 0xa0));
-    else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-    else if (b === 0xed) ((need = 2), (hi = 0x9f));
-    else if (b === 0xf0) ((need = 3), (lo = 0x90));
-    else if (b >= 0xf1 && b <= 0xf3) need = 3;
-    else if (b === 0xf4) ((need = 3), (hi = 0x8f));
-    else return { offset: i, cutOff: false };
+    else if (b === 0xe0) {
+      need = 2;
+      lo = 0xa0;
+    } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+    else if (b === 0xed) {
+      need = 2;
+      hi = 0x9f;
+    } else if (b === 0xf0) {
+      need = 3;
+      lo = 0x90;
+    } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+    else if (b === 0xf4) {
+      need = 3;
+      hi = 0x8f;
+    } else return { offset: i, cutOff: false };
     for (let k = 1; k <= need; k++) {
       if (i + k >= bytes.length) return { offset: i, cutOff: true };
       const next = bytes[i + k]!;

@@ -5,7 +5,7 @@ import { describeJson, invalid, isPlainObject, ownValue } from './validation';
  * 100 answer options to rank, one of them the ground truth (gt_index). Questions and answers are
  * indices into the file's shared lists.
  */
-export interface VisdialRound {
+interface VisdialRound {
   readonly question: string;
   readonly answer: string;
   /** The 100 answer options, as texts. */
@@ -13,7 +13,7 @@ export interface VisdialRound {
   readonly gtIndex: number;
 }
 
-export interface VisdialDialog {
+interface VisdialDialog {
   /** The COCO image id, as a string. */
   readonly imageId: string;
   readonly caption: string;
@@ -28,7 +28,7 @@ export interface VisdialData {
   readonly answers: readonly string[];
 }
 
-export const VISDIAL_OPTIONS = 100;
+const VISDIAL_OPTIONS = 100;
 const FORMAT = 'A VisDial v1.0 file is {"version", "split", "data": {"questions": [...], "answers": [...], "dialogs": [...]}}.';
 
 function stringList(data: object, key: string, file: string): string[] {
@@ -72,7 +72,7 @@ function readRound(raw: unknown, where: string, questions: readonly string[], an
   }
   if (rawOptions[gtIndex] !== rawAnswer) {
     invalid(
-      `${where}: gt_index ${gtIndex} points to answer ${String(rawOptions[gtIndex])}, but the round's answer is ${String(rawAnswer)}. The file is inconsistent; export it again.`,
+      `${where}: gt_index ${gtIndex} points to answer ${JSON.stringify(rawOptions[gtIndex])}, but the round's answer is ${JSON.stringify(rawAnswer)}. The file is inconsistent; export it again.`,
     );
   }
   return { question, answer, options, gtIndex };

@@ -4,7 +4,7 @@ import type { LetterboxPlacement } from './letterbox';
 /** Below this score a peak is not reported at all (the caption and the Inspector apply their own, higher bars). */
 export const MIN_DETECTION_SCORE = 0.15;
 /** Same-class boxes overlapping more than this are one object found twice (the usual NMS threshold). */
-export const SAME_CLASS_IOU = 0.5;
+const SAME_CLASS_IOU = 0.5;
 /**
  * Boxes of different classes overlapping more than this are one object the detector could not
  * decide on (a car that is also a truck): the weaker is dropped. Set high so a person on a horse

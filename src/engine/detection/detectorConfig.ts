@@ -33,7 +33,7 @@ export function parseDetectorConfig(json: unknown, location: string): DetectorCo
   const maxSide = input?.['maxSide'];
   const multiple = input?.['multiple'];
   if (!positiveInteger(maxSide, 2048)) bad('has no valid "input.maxSide"');
-  if (!positiveInteger(multiple, 2048) || (maxSide as number) % (multiple as number) !== 0) bad('has no valid "input.multiple" (it must divide input.maxSide)');
+  if (!positiveInteger(multiple, 2048) || (maxSide as number) % multiple !== 0) bad('has no valid "input.multiple" (it must divide input.maxSide)');
   if (input?.['layout'] !== 'NHWC') bad('has an "input.layout" other than "NHWC"');
   if (typeof outputs?.['detections'] !== 'string') bad('has no "outputs.detections"');
   if (!Array.isArray(classes) || classes.length === 0 || !classes.every((c) => typeof c === 'string' && c.length > 0)) bad('has no list of class names');

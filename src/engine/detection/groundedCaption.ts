@@ -23,66 +23,66 @@ export const GROUNDED_CAPTION_VERSION = 'grounded-caption-1';
 /** Detections below this score are ignored; 0.3 is CenterNet's own display threshold. */
 export const DETECTION_MIN_SCORE = 0.3;
 /** Boxes smaller than this fraction of the photo (about 16 x 16 px at 640 x 480) are ignored: too small to see or to trust. */
-export const MIN_BOX_AREA_FRACTION = 0.001;
+const MIN_BOX_AREA_FRACTION = 0.001;
 /** Two boxes of one class overlapping this much (IoU) are one object found twice; real neighbours of a class rarely overlap past 0.5. */
-export const DUPLICATE_IOU = 0.7;
+const DUPLICATE_IOU = 0.7;
 /** The main object needs at least this score; with none, the caption says it can't tell. */
 export const CONFIDENT_SCORE = 0.5;
 /** Other detections must score at least this fraction of the main object's best score, so a doubtful guess is not listed beside a sure one. */
-export const RELATIVE_MIN_SCORE = 0.5;
+const RELATIVE_MIN_SCORE = 0.5;
 /** Other boxes must be at least this fraction of the main object's box: a speck beside the subject is not what the photo is of. */
-export const RELATIVE_MIN_AREA = 0.01;
+const RELATIVE_MIN_AREA = 0.01;
 /** At most this many kinds of object in a sentence, the main one included, so it stays short. */
-export const MAX_KINDS = 3;
+const MAX_KINDS = 3;
 /** Counts up to this are written as words; above it "many" (or "a group of people"), as the detector's counts of crowds are rough. */
-export const MAX_COUNT_IN_WORDS = 10;
+const MAX_COUNT_IN_WORDS = 10;
 
 /**
  * Weight of a class as the subject of a photo, by COCO supercategory: a photo is usually "of" the
  * people and animals in it; furniture, appliances and street fixtures are usually where it was taken.
  * A setting object must look 5x larger (area x score) than a dog to lead the sentence.
  */
-export const SUBJECT_WEIGHT = { living: 1, object: 0.5, setting: 0.2 } as const;
+const SUBJECT_WEIGHT = { living: 1, object: 0.5, setting: 0.2 } as const;
 
 /** A box whose bottom is this fraction of the other box's height above its bottom edge rests on it, rather than standing on the ground in front of it. */
-export const GROUND_MARGIN = 0.05;
+const GROUND_MARGIN = 0.05;
 /** Riding: at least this fraction of the rider's width lies over the mount. */
-export const RIDE_MIN_HORIZONTAL_OVERLAP = 0.5;
+const RIDE_MIN_HORIZONTAL_OVERLAP = 0.5;
 /** Riding: the rider's box reaches at least this fraction of the mount's height below the mount's top (legs over its back or on the pedals). */
-export const RIDE_MIN_SEAT_DEPTH = 0.2;
+const RIDE_MIN_SEAT_DEPTH = 0.2;
 /** On a board or skis: the board lies within this fraction of the person's height of their feet, and in their lower half. */
-export const BOARD_FEET_ZONE = 0.15;
+const BOARD_FEET_ZONE = 0.15;
 /** Under an umbrella: its lower rim is at most this fraction of the person's height above their head... */
-export const UNDER_MAX_GAP = 0.25;
+const UNDER_MAX_GAP = 0.25;
 /** ...and no lower than this fraction of their height below the top of their head. */
-export const UNDER_MAX_RIM_DEPTH = 0.5;
+const UNDER_MAX_RIM_DEPTH = 0.5;
 /** Wearing: at least this fraction of the item's box lies inside the person's box... */
-export const WEAR_MIN_INSIDE = 0.7;
+const WEAR_MIN_INSIDE = 0.7;
 /** ...with its centre in this upper fraction of the person (ties, backpacks and gloves are not at the feet). */
-export const WEAR_MAX_CENTER_DEPTH = 0.7;
+const WEAR_MAX_CENTER_DEPTH = 0.7;
 /** Holding: at least this fraction of the item's box lies inside the person's box (a racket sticks out, its handle does not)... */
-export const HOLD_MIN_INSIDE = 0.3;
+const HOLD_MIN_INSIDE = 0.3;
 /** ...with its centre above this fraction of the person's height: a racket by the feet is lying on the ground. */
-export const HOLD_MAX_CENTER_DEPTH = 0.8;
+const HOLD_MAX_CENTER_DEPTH = 0.8;
 /** At a table: the person's box overlaps the table's by at least this fraction of the person's area. */
-export const AT_TABLE_MIN_OVERLAP = 0.2;
+const AT_TABLE_MIN_OVERLAP = 0.2;
 /** On or in a surface: at least this fraction of the thing's box lies inside the surface's box. */
-export const ON_MIN_INSIDE = 0.6;
+const ON_MIN_INSIDE = 0.6;
 /** In front of: the boxes overlap by at least this fraction of the smaller one (one hides part of the other). */
-export const FRONT_MIN_OVERLAP = 0.2;
+const FRONT_MIN_OVERLAP = 0.2;
 /** In front of / next to: the shorter box is at least this fraction of the taller; past 5x they are at very different depths or one is a detail. */
-export const COMPARABLE_HEIGHT_RATIO = 0.2;
+const COMPARABLE_HEIGHT_RATIO = 0.2;
 /** Next to: the boxes share at least this fraction of the shorter one's height (side by side, not one above the other). */
-export const NEXT_TO_MIN_VERTICAL_OVERLAP = 0.5;
+const NEXT_TO_MIN_VERTICAL_OVERLAP = 0.5;
 /** Next to: they overlap horizontally by at most this fraction of the narrower box (more is one behind the other). */
-export const NEXT_TO_MAX_HORIZONTAL_OVERLAP = 0.5;
+const NEXT_TO_MAX_HORIZONTAL_OVERLAP = 0.5;
 /** Next to: the gap between them is at most this fraction of the narrower box's width (a large box must not stretch "next to" across the photo). */
-export const NEXT_TO_MAX_GAP = 0.5;
+const NEXT_TO_MAX_GAP = 0.5;
 
 /** A scene inferred from objects is said when its evidence (noisy-OR of its cues' scores) reaches this: one cue at 0.7, or two at 0.5. */
-export const SCENE_MIN_EVIDENCE = 0.7;
+const SCENE_MIN_EVIDENCE = 0.7;
 /** An external scene hint (a scene classifier's probability) is used from this confidence up. */
-export const SCENE_HINT_MIN_CONFIDENCE = 0.6;
+const SCENE_HINT_MIN_CONFIDENCE = 0.6;
 
 /**
  * Between this score and CONFIDENT_SCORE the caption hedges ("Maybe a cat.") rather than say nothing:
@@ -98,10 +98,10 @@ export const HEDGE_SCORE = 0.45;
  * lifts precision from 77.6 to 80.0 (vetoing from rank 11 or 21 does no better), and its confirmations
  * were right 2 times in 3, so CONFIRM_RANK 0 leaves confirming off.
  */
-export const CONFIRM_RANK = 0;
+const CONFIRM_RANK = 0;
 export const VETO_RANK = 41;
 /** Below HEDGE_SCORE (down to DETECTION_MIN_SCORE) a detection would be hedged when its label ranks this high; 0: never (it cost precision). */
-export const SUPPORT_RANK = 0;
+const SUPPORT_RANK = 0;
 // All four are chosen by `npm run bench -- caption-thresholds` on our own 117 held-out photos (the most
 // mention recall at precision 80 or more, then the least change to the detector's caption), never on coco-mini.
 
@@ -293,7 +293,7 @@ function comparableHeights(a: Box, b: Box): boolean {
 // ---- Relations -----------------------------------------------------------------------------------
 
 /** A spatial relation, read "subject <words> object". */
-export type RelationKind = 'riding' | 'onBoard' | 'under' | 'wearing' | 'holding' | 'atTable' | 'onSurface' | 'inFrontOf' | 'nextTo';
+type RelationKind = 'riding' | 'onBoard' | 'under' | 'wearing' | 'holding' | 'atTable' | 'onSurface' | 'inFrontOf' | 'nextTo';
 
 interface RelationRule {
   kind: RelationKind;
@@ -597,7 +597,7 @@ function chooseScene(detections: readonly Detection[], mainLabel: string | null,
 
 // ---- The caption ---------------------------------------------------------------------------------
 
-export interface MentionedObject {
+interface MentionedObject {
   /** The exact COCO class, e.g. "dining table" where the sentence says "a table". */
   label: string;
   count: number;
@@ -654,7 +654,7 @@ export function labelVote(rank: number | undefined, thresholds: CaptionThreshold
  * (DETECTION_MIN_SCORE to the hedge bar) that it supports is read at the hedge bar. Strong ones stand
  * as the detector found them: the small tower is no judge of what the detector is sure of.
  */
-export function votedDetections(result: DetectionResult, options: GroundedCaptionOptions = {}): DetectionResult {
+function votedDetections(result: DetectionResult, options: GroundedCaptionOptions = {}): DetectionResult {
   const ranks = options.zeroShotRanks;
   if (!ranks) return result;
   const thresholds = options.thresholds ?? DEFAULT_CAPTION_THRESHOLDS;

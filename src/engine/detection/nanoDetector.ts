@@ -26,7 +26,7 @@ export interface NanodetConfig {
   classes: readonly string[];
 }
 
-export function parseNanodetConfig(json: unknown, location: string): NanodetConfig {
+function parseNanodetConfig(json: unknown, location: string): NanodetConfig {
   const bad = (what: string): never => {
     throw new EngineError('pack-config-invalid', `${location}${NANODET_CONFIG_FILE} ${what}. Run models/scripts/detector/port_nanodet.py --fetch again.`);
   };
@@ -62,7 +62,7 @@ const MEAN_RGB = [123.675, 116.28, 103.53] as const;
 const STD_RGB = [58.395, 57.12, 57.375] as const;
 
 /** The photo stretched to the square input, normalised, NCHW (as NanoDet's own demo feeds it). */
-export function nanodetInput(image: RgbaImage, size: number): Float32Array {
+function nanodetInput(image: RgbaImage, size: number): Float32Array {
   const reduced = boxReduce(image, Math.max(1, Math.floor(Math.min(image.width / size, image.height / size))));
   const flat = flattenOnWhite(reduced);
   const resized = flat.width === size && flat.height === size ? flat : resizeBicubicLikePillow(flat, size, size);

@@ -4,7 +4,7 @@ import { flattenOnWhite } from './rgbaImage';
 import type { RgbaImage } from './rgbaImage';
 
 /** Output size of a shortest-edge resize, as Hugging Face's get_resize_output_image_size computes it. */
-export function shortestEdgeSize(width: number, height: number, shortestEdge: number): { width: number; height: number } {
+function shortestEdgeSize(width: number, height: number, shortestEdge: number): { width: number; height: number } {
   return width <= height
     ? { width: shortestEdge, height: Math.trunc((shortestEdge * height) / width) }
     : { width: Math.trunc((shortestEdge * width) / height), height: shortestEdge };

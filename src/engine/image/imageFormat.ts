@@ -10,7 +10,7 @@ export interface ImageHeader {
 
 /** Larger images are refused before decoding: 40 MP of RGBA is already 160 MB of memory. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
-export const MAX_IMAGE_SIDE = 16_384;
+const MAX_IMAGE_SIDE = 16_384;
 export const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 
 const ACCEPTED = 'JPEG, PNG, WebP, GIF or BMP';

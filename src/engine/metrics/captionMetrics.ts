@@ -22,12 +22,12 @@ export interface CaptionScores {
   ciderD: number;
 }
 
-export type { CaptionItem, TokenizedCaptionItem } from './caption/items';
+export type { CaptionItem } from './caption/items';
 export { tokenizeCaption, tokenizeCaptionItems } from './caption/tokenize';
-export { type BleuResult, bleu } from './caption/bleu';
-export { ROUGE_L_BETA, longestCommonSubsequence, rougeL, rougeLOfImage } from './caption/rougeL';
-export { CIDER_D_SIGMA, ciderD } from './caption/ciderD';
-export { type Alignment, type MeteorStatistics, countChunks, meteor, meteorAlignment, meteorOfImage, meteorScore, porterStem } from './caption/meteor';
+export { bleu } from './caption/bleu';
+export { rougeL, rougeLOfImage } from './caption/rougeL';
+export { ciderD } from './caption/ciderD';
+export { countChunks, meteor, meteorAlignment, meteorOfImage, porterStem } from './caption/meteor';
 
 /** Every caption metric for a corpus of raw captions, tokenized once with `tokenizeCaption`. */
 export function captionMetrics(items: readonly CaptionItem[]): CaptionScores {

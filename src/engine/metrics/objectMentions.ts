@@ -227,7 +227,7 @@ export function mentionedClasses(caption: string): Set<CocoClass> {
   return found;
 }
 
-export interface ImageMentions {
+interface ImageMentions {
   /** In COCO class order. */
   candidate: CocoClass[];
   references: CocoClass[];

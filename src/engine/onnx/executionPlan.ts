@@ -26,7 +26,7 @@ export interface ExecutionPlan {
   reason: string;
 }
 
-export function wasmThreadCount(caps: Pick<BackendCapabilities, 'crossOriginIsolated' | 'hardwareConcurrency'>): number {
+function wasmThreadCount(caps: Pick<BackendCapabilities, 'crossOriginIsolated' | 'hardwareConcurrency'>): number {
   // Threads need SharedArrayBuffer; leave one core for the page.
   if (!caps.crossOriginIsolated) return 1;
   return Math.max(1, Math.min(4, caps.hardwareConcurrency - 1));

@@ -192,7 +192,7 @@ async function createSessions<K extends string>(
   const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failure) {
     // Do not leak a model that did load: the caller may retry on another provider.
-    await Promise.allSettled(settled.map((r) => (r.status === 'fulfilled' ? r.value.session.release() : undefined)));
+    await Promise.allSettled(settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.session.release()] : [])));
     throw failure.reason;
   }
   const loaded = settled.map((r) => (r as PromiseFulfilledResult<{ session: OrtSession; hash: string }>).value);

@@ -80,13 +80,7 @@ export function remotePack(id: string): RemotePack | undefined {
 export const DEFAULT_HUB = 'https://huggingface.co';
 
 /** Longest hub address accepted: real ones are a few dozen characters, and a browser answers a far longer one with a bare network error. */
-export const MAX_HUB_URL_LENGTH = 2000;
-
-/** The hub address as typed, checked: an http(s) URL without a trailing slash; null when it is not one. */
-export function normalizeHubUrl(text: string): string | null {
-  const checked = checkHubUrl(text);
-  return checked.ok ? checked.url : null;
-}
+const MAX_HUB_URL_LENGTH = 2000;
 
 export type HubUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
 
@@ -239,7 +233,7 @@ export function startsLikeMarkup(bytes: Uint8Array): boolean {
   return bytes[i] === 0x3c; // "<"
 }
 
-export interface PlannedFile {
+interface PlannedFile {
   path: string;
   /** From the hub's tree; null when the hub gave none (then the server's Content-Length is checked). */
   bytes: number | null;

@@ -6,14 +6,14 @@ import { describeJson, isPlainObject, ownValue, quoteForMessage } from '../datas
  * once by the page for the pack chooser, the CLEVR view and video answers. Checked here, so a damaged
  * or hand-edited index gets a sentence naming the field instead of a failure deep in a loader.
  */
-export interface ModelFileListing {
+interface ModelFileListing {
   /** Path inside the folder, with "/" between folders. */
   path: string;
   bytes: number;
 }
 
 /** A CLIP or captioning pack: its folder under models/ is its id. */
-export interface ModelPackListing {
+interface ModelPackListing {
   id: string;
   name: string;
   description: string;

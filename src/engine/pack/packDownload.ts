@@ -30,7 +30,7 @@ export interface AbortSignalLike {
   readonly aborted: boolean;
   readonly reason?: unknown;
 }
-export interface HttpResponseLike {
+interface HttpResponseLike {
   readonly ok: boolean;
   readonly status: number;
   readonly headers: { get(name: string): string | null };
@@ -41,7 +41,7 @@ export type HttpFetch = (url: string, init: { headers?: Record<string, string>; 
 declare const URL: new (input: string) => { host: string };
 declare const crypto: { subtle: { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> } };
 
-export interface StoredFileState {
+interface StoredFileState {
   path: string;
   /** Expected size (from the hub's tree, else the first response's Content-Length); null until known. */
   bytes: number | null;
@@ -139,7 +139,7 @@ function pausedError(): PackDownloadError {
 }
 
 /** How long to wait for a server's first answer: a hub that accepts connections but never answers must not hang the download. */
-export const ANSWER_TIMEOUT_MS = 15_000;
+const ANSWER_TIMEOUT_MS = 15_000;
 
 declare function setTimeout(callback: () => void, ms: number): unknown;
 declare function clearTimeout(handle: unknown): void;
@@ -172,19 +172,13 @@ async function request(
   }
 }
 
-export type HubTreeAnswer = { tree: Map<string, HubFileInfo> } | { tree: null; unlisted: string };
+type HubTreeAnswer = { tree: Map<string, HubFileInfo> } | { tree: null; unlisted: string };
 
 /**
  * The hub's tree of the repo (sizes and hashes), or why there is none (a plain mirror has no tree
  * API). A list that is there but damaged is refused: it must not pass for "no list".
  */
-export async function readHubTree(
-  pack: RemotePack,
-  hub: string,
-  fetchImpl: HttpFetch,
-  signal?: AbortSignalLike,
-  answerTimeoutMs?: number,
-): Promise<HubTreeAnswer> {
+async function readHubTree(pack: RemotePack, hub: string, fetchImpl: HttpFetch, signal?: AbortSignalLike, answerTimeoutMs?: number): Promise<HubTreeAnswer> {
   const url = hubTreeUrl(hub, pack);
   const response = await request(fetchImpl, url, {}, signal, answerTimeoutMs);
   if (!response.ok) return { tree: null, unlisted: `${hostOf(url)} gave no file list of ${pack.repo} (HTTP ${response.status})` };

@@ -52,7 +52,7 @@ export interface PhotoCaption {
  * Boxes sent to the page and kept with the conversation: those the grounded captioner reads (score
  * DETECTION_MIN_SCORE and up; weaker ones are noise on screen), at most this many, strongest first.
  */
-export const MAX_SHOWN_DETECTIONS = 20;
+const MAX_SHOWN_DETECTIONS = 20;
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 /** Scores are cut, not rounded: a 0.4996 kept as 0.500 would look as if it had reached the caption's 0.5 bar. */

@@ -39,7 +39,7 @@ export interface ChatPoolKeys {
 }
 
 /** Rows of an f32 matrix in an int8 matrix (ranked with the int8 kernel; no residual kept, see chat:keys for what it costs). */
-export function int8Of(matrix: EmbeddingMatrix): Int8Matrix {
+function int8Of(matrix: EmbeddingMatrix): Int8Matrix {
   return Int8Matrix.fromFloat32(matrix.data, matrix.rows, matrix.dim, { refine: false });
 }
 
@@ -80,7 +80,7 @@ export async function embedChatKeys(options: {
   return { textKeys: int8Of(part(0, n)), imageKeys: int8Of(part(n, m.rows)), stats: embedded.stats, rows: m };
 }
 
-export interface StoredContextsMeta {
+interface StoredContextsMeta {
   version: 2;
   encoderFingerprint: string;
   dim: number;

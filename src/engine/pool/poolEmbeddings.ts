@@ -43,7 +43,7 @@ export interface EmbeddingCache {
  */
 export type PoolEmbeddingsEncoding = 'f32' | 'int8';
 
-export interface PoolEmbeddingsMeta {
+interface PoolEmbeddingsMeta {
   version: 1 | 2;
   encoding: PoolEmbeddingsEncoding;
   packId: string;
@@ -142,7 +142,7 @@ export interface EmbedPoolOptions<T extends PoolTextItem, M extends PoolImageIte
   deferImages?: boolean | DeferredRows;
 }
 
-export interface DeferredRows {
+interface DeferredRows {
   /** Row indices in the order to compute them (most used first); rows not listed follow in pool order. */
   order?: readonly number[];
 }
@@ -263,7 +263,7 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
 export const POOL_STARTER_MS = 30_000;
 
 /** How many deferred rows are still to compute, per modality. */
-export interface PendingRows {
+interface PendingRows {
   texts: number;
   images: number;
 }
@@ -425,7 +425,7 @@ export function parsePoolEmbeddings(metaJson: unknown, bytes: Uint8Array, locati
     compactJson === undefined
       ? undefined
       : count(compactJson['texts']) && count(compactJson['images']) && typeof compactJson['keysHash'] === 'string'
-        ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] as string }
+        ? { texts: compactJson['texts'] as number, images: compactJson['images'] as number, keysHash: compactJson['keysHash'] }
         : bad('has a "compact" that is not {"texts", "images", "keysHash"}.');
   if (!compact && (!isKeys(m['textKeys']) || !isKeys(m['imageKeys']))) bad('lacks "textKeys" or "imageKeys".');
   const meta: PoolEmbeddingsMeta = {

@@ -12,7 +12,7 @@ import type { EmbeddingMatrix } from '../retrieval/vectors';
  * how well the text answers the context. Candidate keys of the pool are computed once (and shipped
  * precomputed), so a reply costs one context pass and one pass over the keys.
  */
-export const CHAT_ENCODER_FILES = ['chat/chat.json', 'chat/chat_encoder.onnx'] as const;
+const CHAT_ENCODER_FILES = ['chat/chat.json', 'chat/chat_encoder.onnx'] as const;
 
 const CHAT_ENCODER_VERSION = 1;
 

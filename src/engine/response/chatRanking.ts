@@ -40,7 +40,7 @@ export interface ChatPool {
  * The words the encoder reads for a photo nothing was recognised in (no confident caption): it was
  * shared, and a reply can still answer that, as people answer a photo they cannot make out.
  */
-export const UNDESCRIBED_PHOTO_TEXT = 'a photo';
+const UNDESCRIBED_PHOTO_TEXT = 'a photo';
 
 /** What the encoder reads of the dialogue: each turn's texts (a photo by its caption), oldest first; turns with nothing to read are left out. */
 export function chatContextTurns(state: ResponseState, turns = Infinity): string[] {
@@ -56,7 +56,7 @@ export function chatContextTurns(state: ResponseState, turns = Infinity): string
 }
 
 /** Every row's score of an int8 matrix against a float query, as float dot products. */
-export function int8Scores(matrix: Int8Matrix, query: Float32Array): Float64Array {
+function int8Scores(matrix: Int8Matrix, query: Float32Array): Float64Array {
   const { scores, queryScale } = matrix.scores(query);
   return Float64Array.from(scores, (s) => s * queryScale);
 }

@@ -39,7 +39,7 @@ export class MajorityIntent implements IntentModel {
   }
 }
 
-export interface ComposeStep {
+interface ComposeStep {
   probabilities: IntentProbabilities;
   intent: Intent;
   /**
@@ -55,7 +55,7 @@ export interface ComposeStep {
   rankMs: number;
 }
 
-export interface ComposedElement {
+interface ComposedElement {
   kind: Modality;
   /** Row in the pool's matrix of that modality. */
   index: number;

@@ -50,11 +50,7 @@ export function zScores(scores: ArrayLike<number>): Float64Array {
 }
 
 /** The convex combination of already standardised parts: Σ w_i · z_i. */
-export function combineStandardised(
-  parts: readonly ArrayLike<number>[],
-  weights: readonly number[],
-  out = new Float64Array(parts[0]?.length ?? 0),
-): Float64Array {
+function combineStandardised(parts: readonly ArrayLike<number>[], weights: readonly number[], out = new Float64Array(parts[0]?.length ?? 0)): Float64Array {
   out.fill(0);
   parts.forEach((z, p) => {
     const w = weights[p]!;

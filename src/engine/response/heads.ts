@@ -13,7 +13,7 @@ import type { CandidateItem, CandidatePool, Modality, ResponseState } from './ty
  * (MMDialog sec. 7.2), and the clip-map baseline's learned maps. They belong to the pack whose
  * embeddings they were trained on; a pack without them falls back to the zero-shot methods.
  */
-export const HEADS_FILES = ['heads/heads.json', 'heads/intent.onnx', 'heads/ranker_context.onnx', 'heads/ranker_candidate.onnx', 'heads/clip_map.bin'] as const;
+const HEADS_FILES = ['heads/heads.json', 'heads/intent.onnx', 'heads/ranker_context.onnx', 'heads/ranker_candidate.onnx', 'heads/clip_map.bin'] as const;
 
 const HEADS_VERSION = 3;
 

@@ -68,7 +68,7 @@ export interface RankerKit {
   hybridTextParts: typeof hybridTextParts;
 }
 
-export type ClipRowsNeed = 'live' | 'complete' | false;
+type ClipRowsNeed = 'live' | 'complete' | false;
 const NO_CLIP_ROWS = { text: false, image: false } as const;
 
 export const RESPONSE_METHODS = {
@@ -159,7 +159,7 @@ export function methodAvailable(id: ResponseMethodId, parts: MethodParts): boole
   return headsOk && chatOk;
 }
 
-export function isResponseMethodId(value: string): value is ResponseMethodId {
+function isResponseMethodId(value: string): value is ResponseMethodId {
   return Object.hasOwn(RESPONSE_METHODS, value);
 }
 

@@ -27,7 +27,7 @@ import { createRanker } from './rankerFactory';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
-export const REFERENCE_NEGATIVES = 999;
+const REFERENCE_NEGATIVES = 999;
 
 /** The text of the hidden warm-up turn. */
 const WARM_UP_TEXT = 'look at this';
@@ -172,9 +172,9 @@ export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): Se
 }
 
 /** How deep in a text step's ranking a text that names the visitor's photo's object is looked for: the ten the Inspector shows. */
-export const PHOTO_OBJECT_DEPTH = 10;
+const PHOTO_OBJECT_DEPTH = 10;
 /** How deep in the text ranking a line that goes with a requested picture is looked for. */
-export const REQUEST_TEXT_DEPTH = 200;
+const REQUEST_TEXT_DEPTH = 200;
 
 /** What the session needs of a captioner: one sentence for a photo. */
 export interface PhotoCaptioner {

@@ -43,7 +43,7 @@ export interface ScoredIndex {
  * Keeps the k best (index, score) pairs offered to it with a small min-heap: O(n log k) for n
  * offers, no sort of the whole pool and no copy of any row.
  */
-export class TopKCollector {
+class TopKCollector {
   private readonly heapIdx: Int32Array;
   private readonly heapScore: Float64Array;
   private size = 0;

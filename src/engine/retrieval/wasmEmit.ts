@@ -47,7 +47,7 @@ export const I32 = 0x7f,
 const EMPTY_BLOCK = 0x40,
   FUNC_TYPE = 0x60;
 
-export function uleb(n: number): number[] {
+function uleb(n: number): number[] {
   const out: number[] = [];
   do {
     const byte = n & 0x7f;

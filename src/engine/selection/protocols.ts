@@ -13,7 +13,7 @@ import { topKOfScores } from '../retrieval/vectors';
  * against. A group is one candidate set and the contexts ranked against it: a 1-of-100 batch (100
  * contexts, their 100 responses) or one VisDial/AVSD question (1 context, 100 answer options).
  */
-export interface RankingQuery {
+interface RankingQuery {
   /** The dialogue before the answer, oldest first; the last turn is the immediate context. */
   readonly turns: readonly string[];
   /** Index of the right candidate. */
@@ -53,10 +53,10 @@ export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
 // PolyAI 1-of-100 (Henderson et al. 2019, sec. 4) on DailyDialog.
 
 /** The order PolyAI-style examples are shuffled in before they are cut into batches of 100 (the same for every corpus). */
-export const SELECTION_SHUFFLE_SEED = 7;
+const SELECTION_SHUFFLE_SEED = 7;
 
 /** Conversations (each its turns, oldest first) as PolyAI examples: every turn after the first a response, the turns before it its context. */
-export function conversationExamples(conversations: readonly (readonly string[])[]): PolyaiExample[] {
+function conversationExamples(conversations: readonly (readonly string[])[]): PolyaiExample[] {
   return conversations.flatMap((turns) => dailyDialogExamples({ line: 0, turns }));
 }
 
@@ -125,7 +125,7 @@ export interface AvsdCandidateOptions {
   random?: number;
 }
 
-export interface AvsdComposition {
+interface AvsdComposition {
   plausible: number;
   popular: number;
   random: number;

@@ -29,7 +29,7 @@ export type TextEmbedding = (text: string) => Float32Array;
 const NO_EMBEDDING = new Float32Array(0);
 
 /** Dialogue turns (oldest first) as the engine's state: one text element per turn, speakers alternating back from the last. */
-export function dialogueState(turns: readonly string[], embedding: TextEmbedding = () => NO_EMBEDDING): ResponseState {
+function dialogueState(turns: readonly string[], embedding: TextEmbedding = () => NO_EMBEDDING): ResponseState {
   return {
     turns: turns.map((text, i) => ({ speaker: ((turns.length - 1 - i) % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: embedding(text) }] })),
     partial: [],
@@ -169,7 +169,7 @@ export function hybridScorer(parts: readonly SelectionScorer[], weights: readonl
   return {
     id: 'hybrid',
     async score(group) {
-      const scored = await Promise.all(parts.map((p) => p.score(group)));
+      const scored = await Promise.all(parts.map(async (p) => p.score(group)));
       return group.queries.map((_, i) =>
         fuseScores(
           scored.map((rows) => rows[i]!),
@@ -187,7 +187,7 @@ export function hybridScorer(parts: readonly SelectionScorer[], weights: readonl
 export async function fusionQueries(groups: readonly RankingGroup[], parts: readonly SelectionScorer[]): Promise<FusionQuery[]> {
   const out: FusionQuery[] = [];
   for (const group of groups) {
-    const scored = await Promise.all(parts.map((p) => p.score(group)));
+    const scored = await Promise.all(parts.map(async (p) => p.score(group)));
     group.queries.forEach((q, i) => {
       const skip = new Set(q.same);
       const keep = (row: Float64Array) => row.filter((_, j) => !skip.has(j));

@@ -38,7 +38,7 @@ export interface ClipMapTrainingOptions {
   onEpoch?: (epoch: ClipMapEpoch) => void;
 }
 
-export interface ClipMapEpoch {
+interface ClipMapEpoch {
   epoch: number;
   /** Mean training loss over the epoch's batches (NaN for epoch 0, before any step). */
   loss: number;

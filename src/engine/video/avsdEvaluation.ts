@@ -9,7 +9,7 @@ import { type VideoQuestion, rankCandidates } from './videoAnswer';
 import type { AvsdRecord } from './avsdDataset';
 import { QUESTION_KINDS, QUESTION_NEEDS, type QuestionKind } from './videoDialogs';
 
-export interface RankFigures {
+interface RankFigures {
   questions: number;
   /** Percentages. */
   r1: number;
@@ -20,7 +20,7 @@ export interface RankFigures {
   meanRank: number;
 }
 
-export function rankFigures(ranks: readonly number[]): RankFigures {
+function rankFigures(ranks: readonly number[]): RankFigures {
   const n = ranks.length;
   const share = (k: number) => (n === 0 ? 0 : (100 * ranks.filter((r) => r <= k).length) / n);
   return {
@@ -34,7 +34,7 @@ export function rankFigures(ranks: readonly number[]): RankFigures {
 }
 
 /** 1 + the number of candidates scored above the right one (ties go to the right answer, as AVSD's scorer). */
-export function rankOf(scores: ArrayLike<number>, right: number): number {
+function rankOf(scores: ArrayLike<number>, right: number): number {
   let rank = 1;
   for (let i = 0; i < scores.length; i++) if (i !== right && scores[i]! > scores[right]!) rank++;
   return rank;

@@ -18,7 +18,13 @@ export function buildWordVocabulary(dialogs: Iterable<VideoDialog>): WordVocabul
   const words = [PAD, UNKNOWN];
   const seen = new Set(words);
   for (const d of dialogs) {
-    for (const r of d.rounds) for (const w of wordTokens(`${r.question} ${r.answer}`)) if (!seen.has(w)) (seen.add(w), words.push(w));
+    for (const r of d.rounds) {
+      for (const w of wordTokens(`${r.question} ${r.answer}`)) {
+        if (seen.has(w)) continue;
+        seen.add(w);
+        words.push(w);
+      }
+    }
   }
   return vocabulary(words);
 }

@@ -15,7 +15,7 @@ import { ANSWER_TOKENS, HISTORY_ROUNDS, QUESTION_TOKENS, ROUND_TOKENS, type Text
 import { AVSD_CONFIG_FILE, type AvsdModelId, AVSD_MODEL_IDS, avsdModelName, pageModels } from './avsdModels';
 import { CANDIDATES_PER_QUESTION } from './videoDialogs';
 
-export { AVSD_CONFIG_FILE, AVSD_MODELS, AVSD_MODEL_IDS, type AvsdModelId, SCREENING_MODEL, avsdModelName, pageModels } from './avsdModels';
+export { AVSD_MODELS, AVSD_MODEL_IDS, type AvsdModelId, SCREENING_MODEL, avsdModelName } from './avsdModels';
 import { VIDEO_FEATURES } from './videoFeatures';
 
 const MISSING_ADVICE = 'questions about videos cannot be answered. Restore models/avsd (npm run avsd:train) and reload.';

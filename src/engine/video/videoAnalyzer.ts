@@ -22,7 +22,7 @@ export interface VideoInput {
   audio: Float32Array | null;
 }
 
-export interface AnalyzedFrame {
+interface AnalyzedFrame {
   time: number;
   blobs: ColorBlob[];
   /** Null without a detector. */

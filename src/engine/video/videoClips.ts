@@ -15,7 +15,7 @@ export type ShapeColor = (typeof SHAPE_COLORS)[number];
 export const SHAPE_KINDS = ['circle', 'square', 'triangle'] as const;
 export type ShapeKind = (typeof SHAPE_KINDS)[number];
 /** RGB of each colour, chosen far apart in hue so videoFeatures.ts can tell them apart after compression. */
-export const COLOR_RGB: Record<ShapeColor, readonly [number, number, number]> = {
+const COLOR_RGB: Record<ShapeColor, readonly [number, number, number]> = {
   red: [220, 30, 35],
   orange: [245, 140, 20],
   yellow: [235, 215, 25],
@@ -24,10 +24,10 @@ export const COLOR_RGB: Record<ShapeColor, readonly [number, number, number]> = 
   purple: [150, 50, 200],
 };
 
-export const SOUND_KINDS = ['none', 'beep', 'knock', 'music', 'speech'] as const;
-export type SoundKind = (typeof SOUND_KINDS)[number];
-export const SOUND_TIMES = ['beginning', 'middle', 'end'] as const;
-export type SoundTime = (typeof SOUND_TIMES)[number];
+const SOUND_KINDS = ['none', 'beep', 'knock', 'music', 'speech'] as const;
+type SoundKind = (typeof SOUND_KINDS)[number];
+const SOUND_TIMES = ['beginning', 'middle', 'end'] as const;
+type SoundTime = (typeof SOUND_TIMES)[number];
 /** What the speaker of a clip says; models/avsd/speech/ holds espeak-ng's recording of each. */
 export const SPOKEN_PHRASES = [
   'hello there',
@@ -40,7 +40,7 @@ export const SPOKEN_PHRASES = [
   'see you later',
 ] as const;
 
-export type Motion = 'still' | 'left' | 'right';
+type Motion = 'still' | 'left' | 'right';
 
 export interface ClipObject {
   color: ShapeColor;
@@ -56,7 +56,7 @@ export interface ClipObject {
   size: number;
 }
 
-export interface ClipSound {
+interface ClipSound {
   kind: SoundKind;
   time: SoundTime;
   /** Seconds from the start of the clip (0 for none). */
@@ -125,7 +125,7 @@ function hashSeed(text: string): number {
 }
 
 /** Where an object is at time t, or null when it is not in view. */
-export function objectAt(object: ClipObject, t: number): { x: number; y: number } | null {
+function objectAt(object: ClipObject, t: number): { x: number; y: number } | null {
   if (t < object.enter || t >= object.leave) return null;
   const dx = object.motion === 'still' ? 0 : (object.motion === 'left' ? -SPEED : SPEED) * (t - object.enter);
   return { x: object.x + dx, y: object.y };

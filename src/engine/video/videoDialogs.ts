@@ -39,7 +39,7 @@ export const QUESTION_NEEDS: Record<QuestionKind, 'video' | 'audio' | 'history+v
   'it-motion': 'history+video',
 };
 
-export interface VideoRound {
+interface VideoRound {
   question: string;
   answer: string;
   kind: QuestionKind;

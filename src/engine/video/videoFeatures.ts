@@ -41,7 +41,10 @@ function hueClass(r: number, g: number, b: number): ShapeColor | null {
   let bestDistance = 25;
   for (const color of SHAPE_COLORS) {
     const distance = Math.min(Math.abs(h - HUES[color]), 360 - Math.abs(h - HUES[color]));
-    if (distance < bestDistance) ((best = color), (bestDistance = distance));
+    if (distance < bestDistance) {
+      best = color;
+      bestDistance = distance;
+    }
   }
   return best;
 }
@@ -104,7 +107,10 @@ export function colorBlobs(frame: RgbaImage): ColorBlob[] {
       minY = Math.min(minY, py);
       maxY = Math.max(maxY, py);
       for (const q of [px > 0 ? p - 1 : -1, px < w - 1 ? p + 1 : -1, py > 0 ? p - w : -1, py < h - 1 ? p + w : -1]) {
-        if (q >= 0 && !seen[q] && classes[q] === cls) ((seen[q] = 1), stack.push(q));
+        if (q >= 0 && !seen[q] && classes[q] === cls) {
+          seen[q] = 1;
+          stack.push(q);
+        }
       }
     }
     if (area < MIN_BLOB_FRACTION * w * h) continue;

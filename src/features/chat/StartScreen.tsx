@@ -7,13 +7,13 @@ import { sendSamplePrompt, shareSamplePhoto } from './chatController';
 import { useChatStore } from './chatStore';
 
 /** Turns a stranger can try with one click; the trained heads answer the first with a picture. */
-export const SAMPLE_PROMPTS = ['look at this cute cat', 'we went hiking this weekend', 'what should I cook tonight?', 'hi! how is your day going?'] as const;
+const SAMPLE_PROMPTS = ['look at this cute cat', 'we went hiking this weekend', 'what should I cook tonight?', 'hi! how is your day going?'] as const;
 
 /** Real photos of the demo pool (GCompris), shared as the visitor's own. */
 // Chosen among the pool's photos that the object detector describes (an object scoring 0.5 or more:
 // "A horse.", "A giraffe.", "Three cows.", "Six people."); the dog, kitten, Eiffel tower and cup shown
 // before all got "I can't tell what is in this photo.", a poor first impression.
-export const SAMPLE_PHOTO_KEYS = ['ph-erase-horse', 'ph-erase-giraffe', 'ph-farm-animals-cow', 'ph-world-music-italy'] as const;
+const SAMPLE_PHOTO_KEYS = ['ph-erase-horse', 'ph-erase-giraffe', 'ph-farm-animals-cow', 'ph-world-music-italy'] as const;
 
 const chip =
   'rounded-full border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-100 disabled:text-slate-400 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';

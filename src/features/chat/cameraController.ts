@@ -28,7 +28,7 @@ export function watchCameras(): () => void {
 }
 
 /** A sentence for each way getUserMedia fails: what happened and what to do. */
-export function cameraErrorMessage(error: unknown): string {
+function cameraErrorMessage(error: unknown): string {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
   switch (name) {
     case 'NotAllowedError':

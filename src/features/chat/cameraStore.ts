@@ -14,19 +14,19 @@ interface CameraState {
 export const useCameraStore = create<CameraState>()(() => ({ available: false, open: false, phase: 'starting', stream: null, error: null }));
 
 export const cameraActions = {
-  available(available: boolean) {
+  available: (available: boolean) => {
     useCameraStore.setState({ available });
   },
-  starting() {
+  starting: () => {
     useCameraStore.setState({ open: true, phase: 'starting', stream: null, error: null });
   },
-  live(stream: MediaStream) {
+  live: (stream: MediaStream) => {
     useCameraStore.setState({ phase: 'live', stream, error: null });
   },
-  failed(error: string) {
+  failed: (error: string) => {
     useCameraStore.setState({ phase: 'error', stream: null, error });
   },
-  closed() {
+  closed: () => {
     useCameraStore.setState({ open: false, phase: 'starting', stream: null, error: null });
   },
 };

@@ -280,7 +280,7 @@ export function answerInterruptedTurnWhenReady(): () => void {
 }
 
 /** The last message, when it is the person's and has no reply after it. */
-export function unansweredTurn(messages: readonly ChatMessage[]): ChatMessage | null {
+function unansweredTurn(messages: readonly ChatMessage[]): ChatMessage | null {
   const last = messages[messages.length - 1];
   return last?.role === 'user' ? last : null;
 }
@@ -384,7 +384,7 @@ function withdrawUndoOffer(): void {
 }
 
 /** Takes back the last undo or new conversation, if the conversation is still as that left it. */
-export async function takeBackLastChange(): Promise<void> {
+async function takeBackLastChange(): Promise<void> {
   const offer = undoOffer;
   if (!offer) return;
   if (useChatStore.getState().awaitingReply) {

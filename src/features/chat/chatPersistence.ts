@@ -189,14 +189,23 @@ export async function restorePrevious(previousId: string, expectedCurrentId: str
 
 /** Shows what other tabs write: their turns join this list, and a new conversation there shows here. */
 export function followOtherTabs(): () => void {
-  return onOtherTabChange(async (change: ConversationChange) => {
-    if (change.slot !== slot) return;
-    const before = useChatStore.getState().messages.length;
-    const loaded = await loadConversation(slot);
-    conversationId = loaded.conversationId;
-    chatActions.setMessages(withUnsaved(loaded.messages));
-    if (change.kind === 'new-conversation' && before > 0)
-      noticeActions.notify('info', 'Another tab of this page started a new conversation, so this tab shows it too. That tab offers Undo.');
-    if (change.kind === 'restored') noticeActions.notify('info', 'Another tab took back its new conversation: the earlier conversation is back.');
+  return onOtherTabChange((change) => {
+    showOtherTabChange(change).catch((error: unknown) =>
+      noticeActions.notify(
+        'error',
+        `Another tab of this page changed the conversation, but this tab could not read it (${errorMessage(error)}). Reload the page to see it; what is stored is kept.`,
+      ),
+    );
   });
+}
+
+async function showOtherTabChange(change: ConversationChange): Promise<void> {
+  if (change.slot !== slot) return;
+  const before = useChatStore.getState().messages.length;
+  const loaded = await loadConversation(slot);
+  conversationId = loaded.conversationId;
+  chatActions.setMessages(withUnsaved(loaded.messages));
+  if (change.kind === 'new-conversation' && before > 0)
+    noticeActions.notify('info', 'Another tab of this page started a new conversation, so this tab shows it too. That tab offers Undo.');
+  if (change.kind === 'restored') noticeActions.notify('info', 'Another tab took back its new conversation: the earlier conversation is back.');
 }

@@ -24,12 +24,12 @@ export type ExportFormat = 'mmdialog' | 'markdown';
 let exporting = false;
 
 /** The text line that stands in an export for a video it cannot hold. */
-export function videoLine(video: Extract<ChatMessage['elements'][number], { kind: 'video' }>): string {
+function videoLine(video: Extract<ChatMessage['elements'][number], { kind: 'video' }>): string {
   return `[A video was shared here and is not in this export: ${video.name}, ${video.seconds.toFixed(1)} s${video.description ? `. What was seen: ${video.description}` : ''}]`;
 }
 
 /** The notice's sentence about videos left out, or '' when the conversation has none. */
-export function videosLeftOut(messages: readonly ChatMessage[]): string {
+function videosLeftOut(messages: readonly ChatMessage[]): string {
   const count = messages.reduce((n, m) => n + m.elements.filter((e) => e.kind === 'video').length, 0);
   if (count === 0) return '';
   const videos = count === 1 ? '1 video was' : `${count} videos were`;

@@ -16,7 +16,7 @@ export function isQuestion(text: string): boolean {
 }
 
 /** The video the person shared last, if their last shared media was a video that has been watched. */
-export function lastSharedVideo(messages: readonly ChatMessage[]): VideoElement | null {
+function lastSharedVideo(messages: readonly ChatMessage[]): VideoElement | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.role !== 'user') continue;

@@ -3,8 +3,8 @@ import { SAMPLED_FRAMES, sampleTimes } from '../../engine/video/videoFeatures';
 import { VIDEO_SHEET_COLUMNS } from '../../shared/conversation';
 import type { VideoPayload } from '../../worker/protocol';
 
-export const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
-export const MAX_VIDEO_SECONDS = 60;
+const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
+const MAX_VIDEO_SECONDS = 60;
 /** Frames are handed to the worker at most this wide (the detector letterboxes to 512 anyway). */
 const FRAME_WIDTH = 320;
 const SHEET_FRAME_WIDTH = 160;

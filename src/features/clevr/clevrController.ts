@@ -128,7 +128,7 @@ export function backToGeneratedScenes(): Promise<void> {
   return showScene(useClevrStore.getState().seed, 0);
 }
 
-export async function showScene(seed: number, sceneIndex: number): Promise<void> {
+async function showScene(seed: number, sceneIndex: number): Promise<void> {
   const loaded = useClevrStore.getState().loaded;
   // A loaded scene's text was checked by the reader (parseClevrScenes) and written by JSON.stringify.
   const scene = loaded ? (JSON.parse(loaded.scenes[sceneIndex % loaded.scenes.length]!) as Scene) : generateScene(seed, sceneIndex, { split: PAGE_SPLIT });

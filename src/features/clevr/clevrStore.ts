@@ -24,7 +24,7 @@ export interface ClevrSuggestion {
   readonly result: AskResult;
 }
 
-export interface ClevrPicture {
+interface ClevrPicture {
   readonly width: number;
   readonly height: number;
   readonly pixels: Uint8ClampedArray;

@@ -9,7 +9,7 @@ import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
 import { DetectionOverlay, scoreText } from './DetectionOverlay';
 import { VideoDetails, latestVideo } from './VideoDetails';
-import type { DetectedObject, PhotoDetections, ReplyCandidate, ReplyStep } from '../../worker/protocol';
+import type { DetectedObject, ReplyCandidate, ReplyStep } from '../../worker/protocol';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
 const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
@@ -34,8 +34,6 @@ function lastExchange(messages: readonly ChatMessage[]): { reply: ReplyMeta; pho
   }
   return null;
 }
-
-const percent = (value: number, of: number) => `${Math.max(0, Math.min(100, (value / of) * 100))}%`;
 
 function objectText(o: DetectedObject): string {
   const r = (v: number) => Math.round(v);

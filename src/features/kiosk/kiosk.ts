@@ -41,7 +41,7 @@ export function initKiosk(kioskHost: KioskHost): void {
 }
 
 /** Enters kiosk mode; `switchConversation` (from the keyboard, not the address) puts the page's conversation aside. */
-export function enterKiosk(switchConversation = false): void {
+function enterKiosk(switchConversation = false): void {
   if (useKioskStore.getState().enabled) return;
   if (switchConversation) void host?.showConversation(true);
   const { idleMs, warnMs } = useKioskStore.getState();
@@ -69,7 +69,7 @@ export function enterKiosk(switchConversation = false): void {
   };
 }
 
-export function leaveKiosk(): void {
+function leaveKiosk(): void {
   if (useKioskStore.getState().enabled) void host?.showConversation(false);
   stopWatching?.();
   stopWatching = null;
@@ -102,7 +102,7 @@ export function toggleSettings(): void {
 }
 
 /** Back to the start state for the next visitor: no conversation, panels closed, settings locked. No confirmation. */
-export async function resetForNextVisitor(): Promise<void> {
+async function resetForNextVisitor(): Promise<void> {
   timer?.disarm();
   panelActions.closeAll();
   kioskActions.startedOver();

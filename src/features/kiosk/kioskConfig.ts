@@ -8,7 +8,7 @@ export interface KioskConfig {
 
 export const DEFAULT_IDLE_MS = 120_000;
 /** A shorter reset would clear a visitor's reply while they still read it; `?idle=1` must not wipe a stand in a second. */
-export const MIN_IDLE_MS = 10_000;
+const MIN_IDLE_MS = 10_000;
 export const COUNTDOWN_MS = 20_000;
 
 export function readKioskConfig(search: string): KioskConfig {

@@ -10,13 +10,13 @@ export const useSessionMetricsStore = create<SessionMetricsState>()(() => ({ tur
 
 export const sessionMetricsActions = {
   /** Adds a scored turn; a turn scored again (the visitor changed their answer) replaces its earlier figures. */
-  record(turn: ScoredTurn) {
+  record: (turn: ScoredTurn) => {
     useSessionMetricsStore.setState((s) => {
       const i = s.turns.findIndex((t) => t.id === turn.id);
       return { turns: i < 0 ? [...s.turns, turn] : s.turns.map((t, j) => (j === i ? turn : t)) };
     });
   },
-  reset() {
+  reset: () => {
     useSessionMetricsStore.setState({ turns: [] });
   },
 };

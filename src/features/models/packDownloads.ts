@@ -23,7 +23,7 @@ import { detectCapabilities } from '../../worker/capabilities';
  * an AbortController, resumed from the bytes IndexedDB holds, continued after a reload. Nothing starts
  * without a click; a pack left downloading by a reload goes on by itself, since the click was given.
  */
-export type DownloadPhase = 'idle' | 'checking' | 'downloading' | 'paused' | 'complete' | 'error';
+type DownloadPhase = 'idle' | 'checking' | 'downloading' | 'paused' | 'complete' | 'error';
 
 export interface PackDownloadView {
   phase: DownloadPhase;
@@ -41,7 +41,7 @@ export interface PackDownloadView {
   loadFailure: string | null;
 }
 
-export interface StorageEstimateView {
+interface StorageEstimateView {
   usage: number;
   quota: number;
 }

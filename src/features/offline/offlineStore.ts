@@ -4,7 +4,7 @@ import { create } from 'zustand';
  * The offline copy, as the header badge shows it. 'off': nothing to show (dev server, or not
  * started yet); 'unavailable': this browser or address cannot keep one; 'failed': storing it failed.
  */
-export type OfflinePhase = 'off' | 'caching' | 'ready' | 'unavailable' | 'failed';
+type OfflinePhase = 'off' | 'caching' | 'ready' | 'unavailable' | 'failed';
 
 interface OfflineState {
   phase: OfflinePhase;

@@ -6,7 +6,7 @@ import type { ReferenceDialogue, ReplyResult, ResponseScore } from '../../worker
  * later turn is a reference response: the engine composes its own reply to the turns before it,
  * which is shown beside the reference and scored, and the reference then joins the context.
  */
-export type ReplayPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'finished' | 'failed';
+type ReplayPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'finished' | 'failed';
 
 export interface ReplayedTurn {
   /** Index of the reference turn in the dialogue (1 or more). */

@@ -10,15 +10,15 @@ interface SettingsState {
   forceWasm: boolean;
   /** The candidate pool: 'demo' or the id of a dataset stored in this browser. */
   poolId: string;
-  setPoolId(poolId: string): void;
+  setPoolId: (poolId: string) => void;
   /** The response method; null means the pack's preferred one (trained heads when it has them). */
   method: ResponseMethodId | null;
-  setMethod(method: ResponseMethodId | null): void;
-  setPackId(packId: string): void;
-  setForceWasm(forceWasm: boolean): void;
+  setMethod: (method: ResponseMethodId | null) => void;
+  setPackId: (packId: string) => void;
+  setForceWasm: (forceWasm: boolean) => void;
   /** Where packs are downloaded from: the Hugging Face hub, a mirror, or a venue's local copy. */
   hubUrl: string;
-  setHubUrl(hubUrl: string): void;
+  setHubUrl: (hubUrl: string) => void;
 }
 
 export const useSettingsStore = create<SettingsState>()(

@@ -5,7 +5,7 @@ import { type ViewMode, migrateRememberedView, readViewParam, resolveView } from
 interface ViewState {
   /** The view this device shows, remembered in this browser. */
   view: ViewMode;
-  setView(view: ViewMode): void;
+  setView: (view: ViewMode) => void;
 }
 
 export const useViewStore = create<ViewState>()(

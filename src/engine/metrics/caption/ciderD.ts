@@ -1,6 +1,6 @@
 import { type TokenizedCaptionItem, checkItems, mean, ngramCounts } from './items';
 
-export const CIDER_D_SIGMA = 6;
+const CIDER_D_SIGMA = 6;
 
 interface TfIdfVector {
   /** Per order 1..4: n-gram -> tf x idf. */

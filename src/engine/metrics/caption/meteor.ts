@@ -110,7 +110,7 @@ export function meteorAlignment(candidate: readonly string[], reference: readonl
  * R = m / reference length, Fmean = 10PR / (R + 9P), Penalty = 0.5 (chunks / m)^3,
  * score = Fmean (1 - Penalty); 0 when nothing maps.
  */
-export function meteorScore({ matches, candidateLength, referenceLength, chunks }: MeteorStatistics): number {
+function meteorScore({ matches, candidateLength, referenceLength, chunks }: MeteorStatistics): number {
   if (matches === 0) return 0;
   const precision = matches / candidateLength,
     recall = matches / referenceLength;

@@ -1,8 +1,8 @@
 import { type TokenizedCaptionItem, checkItems, mean } from './items';
 
-export const ROUGE_L_BETA = 1.2;
+const ROUGE_L_BETA = 1.2;
 
-export function longestCommonSubsequence(a: readonly string[], b: readonly string[]): number {
+function longestCommonSubsequence(a: readonly string[], b: readonly string[]): number {
   let previous = new Array<number>(b.length + 1).fill(0);
   for (let i = 1; i <= a.length; i++) {
     const row = new Array<number>(b.length + 1).fill(0);
