@@ -18,11 +18,11 @@ import { type VisdialData, parseVisdial } from './visdial';
  */
 
 /** What the rest of a dataset tells a reader: MMDialog records check their media keys against the images beside them. */
-export interface DatasetReadContext {
+interface DatasetReadContext {
   readonly hasMedia?: (key: string) => boolean;
 }
 
-export interface DatasetFormat<T> {
+interface DatasetFormat<T> {
   /** The file as a person names it, for messages: "DailyDialog's dialogues_text.txt". */
   readonly what: string;
   /** Whether a file name marks this format; a dropped folder is planned from its paths alone, before anything is read. */
@@ -130,7 +130,7 @@ export const DATASET_FORMATS = {
 export type DatasetFormatId = keyof typeof DATASET_FORMATS;
 export const DATASET_FORMAT_IDS = Object.keys(DATASET_FORMATS) as DatasetFormatId[];
 /** What a format's reader gives back. */
-export type DatasetOf<F extends DatasetFormatId> = ReturnType<(typeof DATASET_FORMATS)[F]['read']>;
+type DatasetOf<F extends DatasetFormatId> = ReturnType<(typeof DATASET_FORMATS)[F]['read']>;
 
 /** The formats a dropped folder in the page may hold, beside its images. */
 export const IMPORT_FORMATS = ['mmdialog', 'media-catalogue', 'pool-texts', 'utterances'] as const satisfies readonly DatasetFormatId[];
@@ -150,7 +150,7 @@ export function datasetFormatOfText<F extends DatasetFormatId>(text: string, amo
 }
 
 /** The formats a reader takes, listed for a message; `option` adds how to ask for each ("--format"). */
-export function describeDatasetFormats(among: readonly DatasetFormatId[], option?: string): string {
+function describeDatasetFormats(among: readonly DatasetFormatId[], option?: string): string {
   return among.map((f) => `${DATASET_FORMATS[f].what}${option ? ` (${option} ${f})` : ''}`).join(', ');
 }
 
