@@ -123,7 +123,7 @@ test.describe('backends', () => {
     await page.getByText('Settings').click();
     await page.getByLabel('Run on WASM only (skip WebGPU)').check();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello from the GPU');
     await page.reload();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
@@ -132,7 +132,7 @@ test.describe('backends', () => {
     await page.getByText('Settings', { exact: true }).click();
     await page.getByLabel('Run on WASM only (skip WebGPU)').uncheck();
     await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello from the GPU');
   });
 });

@@ -95,7 +95,7 @@ test.describe('chat', () => {
     await expect(page.getByRole('alert')).toContainText(
       'The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.',
     );
-    await expect(page.getByTestId('model-phase')).toContainText('Ready');
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
   });
 });

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
-import { type CaptionSet, parseCaptionCsv, parseCocoCaptions } from '../engine/datasets/captionSets';
+import type { CaptionSet } from '../engine/datasets/captionSets';
+import { CAPTION_FORMATS, readAnyDatasetFile } from '../engine/datasets/datasetFormats';
 import { errorMessage } from '../engine/errors';
 import type { RecallFigures } from '../engine/metrics/retrievalMetrics';
 import { l2Normalize } from '../engine/retrieval/vectors';
@@ -18,7 +19,7 @@ export const RETRIEVAL_USAGE = `npm run bench -- retrieval --pack ID --images DI
 export function loadCaptionSet(path: string): CaptionSet {
   try {
     const text = readFileSync(path, 'utf8');
-    return path.toLowerCase().endsWith('.csv') ? parseCaptionCsv(text, path) : parseCocoCaptions(JSON.parse(text) as unknown, path);
+    return readAnyDatasetFile(text, path, CAPTION_FORMATS, 'the captioned-set benchmarks').data;
   } catch (error) {
     throw new Error(`Cannot read the captions ${path}: ${errorMessage(error)}`);
   }

@@ -2,10 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { nowMs } from '../engine/clock';
 import { CONVERSATION_CORPORA, conversationPart } from '../engine/conversations/corpora';
-import { parseAvsd } from '../engine/datasets/avsd';
-import { decodeUtf8Strict, formatCount, parseJsonDocument } from '../engine/datasets/validation';
-import { exampleTurns, parsePolyaiJsonl } from '../engine/datasets/polyai';
-import { parseVisdial } from '../engine/datasets/visdial';
+import { DATASET_FORMATS, SELECTION_FORMATS, datasetFormatOfText, readDatasetFile, unknownDatasetFormatMessage } from '../engine/datasets/datasetFormats';
+import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
+import { exampleTurns } from '../engine/datasets/polyai';
 import { errorMessage } from '../engine/errors';
 import { type RankSummary, summarizeRanks } from '../engine/metrics/dialogMetrics';
 import { corpusStats } from '../engine/ranking/lexical';
@@ -80,17 +79,15 @@ const count = (n: number) => formatCount(n);
 const readFirstTurns = (conversations: readonly (readonly string[])[]) => distinct(conversations.flat());
 
 /**
- * The files `bench -- select` reads, in one table: what each is, how to tell it from its first bytes,
- * and how its candidate groups are built. Adding a format is a row here and its reader.
+ * How `bench -- select` builds the candidate groups of each file it reads. What each format is called,
+ * how it is told from its text and its reader are the dataset format registry's (datasetFormats.ts).
  */
-const SELECTION_FORMATS = {
+const SELECTION_TASKS: Record<Format, { example: string; load(text: string, path: string, seed?: number): SelectionTask }> = {
   dailydialog: {
-    what: "DailyDialog's dialogues_text.txt",
     example: join('..', 'shared', 'data', 'dailydialog', 'dialogues_text.txt'),
-    looksLike: (text: string) => /__eou__/.test(text.slice(0, 20_000)),
     load(text: string, path: string): SelectionTask {
       const corpus = CONVERSATION_CORPORA.dailydialog;
-      const { conversations, skipped } = corpus.read(text, path);
+      const { conversations, skipped } = readDatasetFile('dailydialog', text, path);
       const part = (c: (typeof conversations)[number]) => conversationPart('dailydialog', 'dialogues_text.txt', c);
       const test = conversations.filter((c) => part(c) === 'test').map((c) => c.turns.map(corpus.tidy));
       const trainResponses = new Set(conversations.filter((c) => part(c) === 'train').flatMap((c) => c.turns.slice(1).map((t) => textKey(corpus.tidy(t)))));
@@ -117,13 +114,10 @@ const SELECTION_FORMATS = {
     },
   },
   'topical-chat': {
-    what: 'a Topical-Chat file such as test_freq.json',
     example: join('..', 'shared', 'data', 'topical-chat', 'test_freq.json'),
-    looksLike: (text: string) =>
-      /^\s*\{\s*"t_[0-9a-f-]+"\s*:\s*\{/.test(text.slice(0, 2000)) || /"content"\s*:\s*\[\s*\{\s*"message"/.test(text.slice(0, 5000)),
     load(text: string, path: string): SelectionTask {
       const corpus = CONVERSATION_CORPORA['topical-chat'];
-      const { conversations, skipped } = corpus.read(text, path);
+      const { conversations, skipped } = readDatasetFile('topical-chat', text, path);
       const file = basename(path);
       const role = corpus.files.find((f) => f.name === file)?.role;
       const turns = conversations.map((c) => c.turns.map(corpus.tidy));
@@ -146,11 +140,9 @@ const SELECTION_FORMATS = {
     },
   },
   polyai: {
-    what: 'PolyAI JSON lines',
     example: join('models', '.cache', 'select', 'dailydialog', 'test.jsonl'),
-    looksLike: (text: string) => /^\s*\{[^\n]*"context"\s*:/.test(text.slice(0, 20_000)) && /"response"\s*:/.test(text.slice(0, 20_000)),
     load(text: string, path: string): SelectionTask {
-      const examples = parsePolyaiJsonl(text, path);
+      const examples = readDatasetFile('polyai', text, path);
       const batches = oneOfHundredBatches(examples);
       return {
         groups: batches.groups,
@@ -166,12 +158,9 @@ const SELECTION_FORMATS = {
     },
   },
   visdial: {
-    what: "VisDial v1.0's visdial_1.0_val.json",
     example: join('..', 'shared', 'data', 'visdial', 'visdial_1.0_val.json'),
-    // {"version", "data": {"dialogs": [{... "answer_options": [...]}]}}: the options come early in the first dialog.
-    looksLike: (text: string) => /"data"\s*:/.test(text.slice(0, 5000)) && /"answer_options"/.test(text.slice(0, 200_000)),
     load(text: string, path: string): SelectionTask {
-      const data = parseVisdial(parseJsonDocument(text, path), path);
+      const data = readDatasetFile('visdial', text, path);
       const groups = visdialGroups(data);
       return {
         groups,
@@ -187,14 +176,9 @@ const SELECTION_FORMATS = {
     },
   },
   avsd: {
-    what: "DSTC7 AVSD's lbl_test_set4DSTC7-AVSD.json",
     example: join('..', 'shared', 'data', 'avsd', 'lbl_test_set4DSTC7-AVSD.json'),
-    // {"type": "scene_aware_dialog", "dialogs": [{"image_id", "caption", "dialog": [{"question", "answer"}]}]}
-    looksLike: (text: string) =>
-      /"scene_aware_dialog"/.test(text.slice(0, 2000)) ||
-      (/"dialogs"\s*:/.test(text.slice(0, 5000)) && /"caption"\s*:/.test(text.slice(0, 5000)) && !/"answer_options"/.test(text.slice(0, 200_000))),
     load(text: string, path: string, seed = AVSD_SEED): SelectionTask {
-      const dialogues = parseAvsd(parseJsonDocument(text, path), path);
+      const dialogues = readDatasetFile('avsd', text, path);
       const built = avsdGroups(dialogues, { seed });
       const n = built.groups.length;
       return {
@@ -211,23 +195,23 @@ const SELECTION_FORMATS = {
       };
     },
   },
-} as const;
-type Format = keyof typeof SELECTION_FORMATS;
-const FORMATS = Object.keys(SELECTION_FORMATS) as Format[];
+};
+type Format = (typeof SELECTION_FORMATS)[number];
+const FORMATS: readonly Format[] = SELECTION_FORMATS;
 
 /** The format a file's text looks like, or null. */
 export function selectionFormatOf(text: string): Format | null {
-  return FORMATS.find((f) => SELECTION_FORMATS[f].looksLike(text)) ?? null;
+  return datasetFormatOfText(text, FORMATS);
 }
 
 /** The one sentence for a file no format reads. */
 function unknownFile(path: string): string {
-  return `${path} is not a file bench -- select can read: it takes ${FORMATS.map((f) => `${SELECTION_FORMATS[f].what} (--format ${f})`).join(', ')}.`;
+  return unknownDatasetFormatMessage(path, 'bench -- select', FORMATS, '--format');
 }
 
 function loadTask(path: string, asked: Format | null, seed: number): { format: Format; task: SelectionTask } {
   if (!existsSync(path))
-    throw new UsageError(`There is no ${path}. Give the file to rank, for example --data ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}.`, SELECT_USAGE);
+    throw new UsageError(`There is no ${path}. Give the file to rank, for example --data ${SELECTION_TASKS[asked ?? 'dailydialog'].example}.`, SELECT_USAGE);
   let text: string;
   try {
     text = decodeUtf8Strict(new Uint8Array(readFileSync(path)), path);
@@ -238,8 +222,8 @@ function loadTask(path: string, asked: Format | null, seed: number): { format: F
   const format = asked ?? seen;
   if (!format) throw new Error(unknownFile(path));
   if (asked && seen && seen !== asked)
-    throw new Error(`${path} looks like ${SELECTION_FORMATS[seen].what}, not ${SELECTION_FORMATS[asked].what}: use --format ${seen}.`);
-  return { format, task: format === 'avsd' ? SELECTION_FORMATS.avsd.load(text, path, seed) : SELECTION_FORMATS[format].load(text, path) };
+    throw new Error(`${path} looks like ${DATASET_FORMATS[seen].what}, not ${DATASET_FORMATS[asked].what}: use --format ${seen}.`);
+  return { format, task: SELECTION_TASKS[format].load(text, path, seed) };
 }
 
 function progress(label: string): (done: number, total: number) => void {
@@ -259,8 +243,7 @@ export async function selectBench(args: string[]): Promise<void> {
   const option = (name: SelectOption, fallback: string): string => values[name] || fallback;
   const asked = option('format', '') ? choiceOption(option('format', ''), 'format', FORMATS, SELECT_USAGE) : null;
   const dataPath = option('data', '');
-  if (!dataPath)
-    throw new UsageError(`Say which file to rank: --data <file> (for example ${SELECTION_FORMATS[asked ?? 'dailydialog'].example}).`, SELECT_USAGE);
+  if (!dataPath) throw new UsageError(`Say which file to rank: --data <file> (for example ${SELECTION_TASKS[asked ?? 'dailydialog'].example}).`, SELECT_USAGE);
   const methods = listOption(option('methods', SELECTION_METHOD_IDS.join(',')), 'methods', SELECTION_METHOD_IDS, SELECT_USAGE);
   const packId = option('pack', 'mini-clip');
   const seed = integerOption(option('seed', '1'), 'seed', SELECT_USAGE, 0);

@@ -3,8 +3,8 @@ import { planDatasetFiles } from '../engine/datasets/datasetFiles';
 import { datasetFingerprint, pathsAndSizesFingerprint } from '../engine/datasets/datasetFingerprint';
 import { type DialogueRecord, parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { toMmdialogRecord } from '../engine/datasets/mmdialogExport';
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
-import { parseMediaCatalogue, parseTextCatalogue, parseUtteranceFile } from '../engine/datasets/poolCatalogue';
+import { datasetFormatOfName, readDatasetFile } from '../engine/datasets/datasetFormats';
+import { decodeUtf8Strict } from '../engine/datasets/validation';
 import { EngineError, errorMessage } from '../engine/errors';
 import { MAX_IMAGE_BYTES, checkImageFile } from '../engine/image/imageFormat';
 import { hashBytes, hashText } from '../engine/pool/contentHash';
@@ -22,6 +22,8 @@ import {
 } from '../persistence/datasetDb';
 import type { DatasetFile, FileProgress } from './protocol';
 
+/** A dataset's text pool: its texts.json, or its utterance files. */
+const TEXT_FORMATS = ['pool-texts', 'utterances'] as const;
 /** Images stored per IndexedDB transaction: small enough that a reload loses little work. */
 const COPY_BATCH = 64;
 const MAX_ZIP_BYTES = 2 * 1024 ** 3;
@@ -83,10 +85,7 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
 
   const alts = new Map<string, string>();
   if (plan.mediaCatalogue) {
-    const items = parseMediaCatalogue(parseJsonDocument(await readText(plan.mediaCatalogue), plan.mediaCatalogue), {
-      file: plan.mediaCatalogue,
-      allowEmpty: true,
-    });
+    const items = readDatasetFile('media-catalogue', await readText(plan.mediaCatalogue), plan.mediaCatalogue);
     for (const item of items) alts.set(item.key, item.alt);
   }
   const hasMedia = (key: string) => plan.images.has(key);
@@ -106,9 +105,7 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
   };
   for (const path of plan.textFiles) {
     const text = await readText(path);
-    const items = path.toLowerCase().endsWith('.json')
-      ? parseTextCatalogue(parseJsonDocument(text, path), { file: path })
-      : parseUtteranceFile(text, { file: path });
+    const items = readDatasetFile(datasetFormatOfName(path, TEXT_FORMATS) ?? 'utterances', text, path);
     for (const t of items) addText(`${path}#${t.id}`, t.text);
   }
   if (plan.textFiles.length === 0) {

@@ -1,12 +1,11 @@
-import { parseDailyDialog } from '../datasets/dailyDialog';
-import { parseTopicalChat } from '../datasets/topicalChat';
+import { DATASET_FORMATS } from '../datasets/datasetFormats';
 import { hashText } from '../pool/contentHash';
 import type { Conversation, CorpusFile } from './corpus';
 
 /**
  * The real conversation corpora the project learns from and reports on, in one table: where each
  * lives under ../shared/data, its credit and licence (shown in Credits beside every pool text it
- * gave), how to read it, and which part of the split each conversation belongs to. Adding a corpus
+ * gave), which format of the dataset format registry it is read with, and which part of the split each conversation belongs to. Adding a corpus
  * is a row here and its reader.
  */
 export const CONVERSATION_CORPUS_IDS = ['dailydialog', 'topical-chat'] as const;
@@ -57,10 +56,7 @@ export const CONVERSATION_CORPORA: Readonly<Record<ConversationCorpusId, Convers
     url: 'http://yanran.li/dailydialog',
     dir: 'dailydialog',
     files: [{ name: 'dialogues_text.txt', role: 'all' }],
-    read: (text, file) => {
-      const { dialogues, skipped } = parseDailyDialog(text, file);
-      return { conversations: dialogues.map((d) => ({ id: `line-${d.line}`, turns: d.turns })), skipped };
-    },
+    read: (text, file) => DATASET_FORMATS.dailydialog.read(text, file),
     tidy: untokenizeDailyDialog,
   },
   'topical-chat': {
@@ -77,7 +73,7 @@ export const CONVERSATION_CORPORA: Readonly<Record<ConversationCorpusId, Convers
       { name: 'valid_rare.json', role: 'train-valid' },
       { name: 'test_freq.json', role: 'test' },
     ],
-    read: parseTopicalChat,
+    read: (text, file) => DATASET_FORMATS['topical-chat'].read(text, file),
     tidy: (text) => text.replace(/\s+/g, ' ').trim(),
   },
 };

@@ -1,3 +1,4 @@
+import { IMPORT_FORMATS, datasetFormatOfName } from './datasetFormats';
 import { isMediaKey } from './validation';
 
 /**
@@ -32,13 +33,14 @@ export function planDatasetFiles(paths: readonly string[]): DatasetFilePlan {
     const dot = lower.lastIndexOf('.');
     const ext = dot >= 0 ? lower.slice(dot + 1) : '';
     if (name.startsWith('.') || path.includes('__MACOSX/')) continue; // .DS_Store, resource forks: never the person's data
-    if (lower === 'conversations.json' || lower.endsWith('.conversations.json') || lower === 'conversations.jsonl') {
+    const format = datasetFormatOfName(name, IMPORT_FORMATS);
+    if (format === 'mmdialog') {
       const parts = path.split('/');
       plan.conversations.push({ path, split: parts.length > 1 ? parts[parts.length - 2]! : 'all' });
-    } else if (lower === 'media.json') {
+    } else if (format === 'media-catalogue') {
       if (plan.mediaCatalogue) plan.skipped.push({ path, reason: `a second media.json (using ${plan.mediaCatalogue})` });
       else plan.mediaCatalogue = path;
-    } else if (lower === 'texts.json' || ext === 'txt') {
+    } else if (format === 'pool-texts' || format === 'utterances') {
       plan.textFiles.push(path);
     } else if (IMAGE_EXTENSIONS.has(ext)) {
       const key = name.slice(0, dot);
