@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clevrDialogsJson, generateClevrDataset } from '../clevr/clevrDataset';
-import { clevrOriginalDialogsJson, readClevrDialogFile } from '../clevr/clevrFiles';
+import { clevrOriginalDialogsJson, parseClevrScenes, readClevrDialogFile } from '../clevr/clevrFiles';
 
 /**
  * One image record laid out as the original generator's generate_dataset.py writes it (github.com/satwikkottur/clevr-dialog,
@@ -85,6 +86,52 @@ describe("CLEVR-Dialog files in the original generator's layout", () => {
     const ours = readClevrDialogFile(clevrDialogsJson(records), 'clevr_dialog_test.json');
     expect(ours.format).toBe('ours');
     expect(ours.records).toEqual(records);
+  });
+});
+
+describe("the original generator's own output (fixtures/clevr-dialog-original, BSD-3, checked by hand)", () => {
+  const fixture = (name: string) => readFileSync(new URL(`fixtures/clevr-dialog-original/${name}`, import.meta.url), 'utf8');
+  const [scene] = parseClevrScenes(fixture('CLEVR_test_scenes.json'), 'CLEVR_test_scenes.json');
+  const file = readClevrDialogFile(fixture('clevr_dialog_test.json'), 'clevr_dialog_test.json');
+
+  it("reads as the original's layout: captions' labels, templates, answers and coreference distances as the generator meant them", () => {
+    expect(file.format).toBe('original');
+    const [first, second] = file.records[0]!.dialogs;
+    expect([first!.caption_template, second!.caption_template]).toEqual(['extreme-behind', 'obj-relation']);
+    expect(first!.dialog.map((r) => r.template)).toEqual([
+      'seek-attr-rel-imm',
+      'seek-attr-imm2',
+      'seek-attr-imm2',
+      'seek-attr-sim-early',
+      'exist-obj-exclude-early',
+      'seek-attr-early',
+      'exist-obj-exclude-early',
+      'count-attribute-group',
+      'seek-attr-early',
+      'count-all',
+    ]);
+    expect(first!.dialog.map((r) => r.answer)).toEqual(['red', 'metal', 'small', 'small', 'no', 'brown', 'yes', '1', 'rubber', '5']);
+    // "the above cube" in round 4 is the caption's cube; "this group" in round 8 is round 7's.
+    expect(first!.dialog.map((r) => r.coref_distance)).toEqual([1, 1, 1, 4, 3, 6, 5, 1, 3, null]);
+    expect(second!.dialog.map((r) => r.coref_distance)).toEqual([null, 2, 1, 1, 5, 3, 1, 6, 3, 10]);
+    expect(second!.caption_objects).toEqual([4, 2]);
+  });
+
+  it('its answers agree with our scene graph of the same scene: counts, relations and attributes', () => {
+    const [first, second] = file.records[0]!.dialogs;
+    expect(scene!.image_index).toBe(file.records[0]!.image_index);
+    // The rearmost object, the caption's: nothing behind it.
+    expect(scene!.relationships.behind[first!.caption_objects[0]!]).toEqual([]);
+    expect(Number(first!.dialog[9]!.answer)).toBe(scene!.objects.length);
+    // Round 7 of the second dialog, "how many objects does it have to its right?", about object 4.
+    expect(second!.dialog[6]!.referents).toEqual([4]);
+    expect(Number(second!.dialog[6]!.answer)).toBe(scene!.relationships.right[4]!.length);
+    expect(second!.dialog[7]!.answer_objects).toEqual(scene!.relationships.behind[4]);
+    for (const dialog of [first!, second!])
+      for (const round of dialog.dialog.filter((r) => r.template.startsWith('seek-'))) {
+        const object = scene!.objects[round.answer_objects[0]!]!;
+        expect([object.color, object.shape, object.size, object.material]).toContain(round.answer);
+      }
   });
 });
 
