@@ -173,6 +173,19 @@ describe("bad input in the original's layout: refused naming the file, record, d
     );
   });
 
+  it('a dialog with neither a "caption_template" nor a "template_info": read in the original layout, and the message says why', () => {
+    const record = { image_index: 3, image_filename: 'x.png', dialogs: [{ caption: 'There is a cube.', dialog: [] }] };
+    expect(() => read([record], 'd.json')).toThrow(
+      'd.json, record 0 (image_index 3), dialog 0: "template_info" is missing; it must be a list whose first entry is the caption\'s template (the file is read in the original generator\'s layout, since its first dialog has no "caption_template").',
+    );
+  });
+
+  it('a dialog file given where a scene file is expected', () => {
+    expect(() => parseClevrScenes(JSON.stringify([handMadeRecord()]), 'clevr_dialog_val.json')).toThrow(
+      'clevr_dialog_val.json is a CLEVR-Dialog file (image records with their dialogs), not a scene file. Load the scene file the dialogs are about (as CLEVR_val_scenes.json).',
+    );
+  });
+
   it('a history shorter than the dialog', () => {
     const record = handMadeRecord();
     record.dialogs[0]!.graph.history.pop();

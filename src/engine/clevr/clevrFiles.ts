@@ -82,6 +82,12 @@ export function parseClevrScenes(source: string, fileName: string, onScene?: (ch
         ? [json]
         : null;
   if (!list) invalid(`${fileName} holds ${describeJson(json)} without a "scenes" list; a CLEVR scene file is {"scenes": [...]} (as CLEVR_val_scenes.json).`);
+  // A dialog file chosen for its scene file is a likely slip: both are lists of image records.
+  const first: unknown = list[0];
+  if (isPlainObject(first) && ownValue(first, 'dialogs') !== undefined && ownValue(first, 'objects') === undefined)
+    invalid(
+      `${fileName} is a CLEVR-Dialog file (image records with their dialogs), not a scene file. Load the scene file the dialogs are about (as CLEVR_val_scenes.json).`,
+    );
   return list.map((raw, k) => {
     const scene = parseScene(raw, `${fileName}, scene ${k}`);
     onScene?.(k + 1, list.length);
@@ -282,7 +288,9 @@ function parseOriginalDialog(raw: unknown, at: string): ClevrDialog {
   if (!isPlainObject(raw)) invalid(`${at} is ${describeJson(raw)}; it must be an object.`);
   const info = ownValue(raw, 'template_info');
   if (!Array.isArray(info) || info.length === 0)
-    invalid(`${at}: "template_info" is ${describeJson(info)}; it must be a list whose first entry is the caption's template. ${ORIGINAL_FORMAT_HINT}`);
+    invalid(
+      `${at}: "template_info" is ${describeJson(info)}; it must be a list whose first entry is the caption's template (the file is read in the original generator's layout, since its first dialog has no "caption_template"). ${ORIGINAL_FORMAT_HINT}`,
+    );
   const first: unknown = info[0];
   if (!isPlainObject(first)) invalid(`${at}: template_info[0] is ${describeJson(first)}; it must be the caption's template, an object with its "label".`);
   const captionLabel = oneOf(ownValue(first, 'label'), CAPTION_LABELS, `${at}: template_info[0].label`);
