@@ -200,9 +200,10 @@ test.describe('CLEVR-Dialog view', () => {
     await input.fill('How many objects are in the picture?');
     await input.press('Enter');
     await expect(view.getByTestId('clevr-round').first().getByTestId('clevr-truth')).toHaveText('scene graph: 2');
-    await input.fill('What is the color of the cube?');
+    // The caption names the sphere; the original's rules ask only about objects the dialog has mentioned.
+    await input.fill('What is the color of the earlier sphere?');
     await input.press('Enter');
-    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: yellow');
+    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: purple');
     await view.getByRole('button', { name: 'New scene' }).click();
     await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 2 of 2');
   });
