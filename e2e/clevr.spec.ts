@@ -141,7 +141,7 @@ test.describe('CLEVR-Dialog view', () => {
     }
   });
 
-  test('loads a CLEVR scene file in CLEVR layout (without pixels or relations), and refuses a malformed one naming the file, scene and field, keeping the scene on screen', async ({
+  test('loads a CLEVR scene file in CLEVR layout (without pixels or relations), and refuses a malformed one naming the file, scene and field, or a dialog file, keeping the scene on screen', async ({
     page,
   }) => {
     await openReady(page, 'test-tiny-clip', '&clevr=1:0');
@@ -158,6 +158,16 @@ test.describe('CLEVR-Dialog view', () => {
     await fileInput.setInputFiles({ name: 'broken_scenes.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
     await expect(view.getByTestId('clevr-file-error')).toHaveText(
       'broken_scenes.json, scene 1 (image_index 12): objects[0].shape is "pyramid"; it must be one of cube, sphere, cylinder. The scenes on screen are kept.',
+    );
+    await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
+
+    // A dialog file (here in the original generator's layout) chosen for a scene file is named as such.
+    const dialogFile = [
+      { image_index: 7, split: 'val', image_filename: 'CLEVR_val_000007.png', dialogs: [{ caption: 'A cube.', template_info: [], dialog: [] }] },
+    ];
+    await fileInput.setInputFiles({ name: 'clevr_dialog_val.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(dialogFile)) });
+    await expect(view.getByTestId('clevr-file-error')).toHaveText(
+      'clevr_dialog_val.json is a CLEVR-Dialog file (image records with their dialogs), not a scene file. Load the scene file the dialogs are about (as CLEVR_val_scenes.json). The scenes on screen are kept.',
     );
     await expect(view.getByTestId('clevr-caption')).toHaveText(dialog.caption);
 
@@ -190,9 +200,10 @@ test.describe('CLEVR-Dialog view', () => {
     await input.fill('How many objects are in the picture?');
     await input.press('Enter');
     await expect(view.getByTestId('clevr-round').first().getByTestId('clevr-truth')).toHaveText('scene graph: 2');
-    await input.fill('What is the color of the cube?');
+    // The caption names the sphere; the original's rules ask only about objects the dialog has mentioned.
+    await input.fill('What is the color of the earlier sphere?');
     await input.press('Enter');
-    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: yellow');
+    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: purple');
     await view.getByRole('button', { name: 'New scene' }).click();
     await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 2 of 2');
   });

@@ -37,7 +37,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
  *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)
  *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3)
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
- *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300] [--json out.json]   (CLEVR-Dialog answerers: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
+ *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300 | --data DIR [--split S]] [--json out.json]   (CLEVR-Dialog answerers, on the generated test split or a folder in the original's layout: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
  *   npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns FILE]   (plays ../shared/data/visitor-turns in Chromium against the production build; every reply to visitor-replies.json, a contact sheet to visitor-replies.png)
  *   npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (a long conversation: heap, DOM nodes and event listeners at start, middle and end)
  *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--json out.json]   (response selection on real dialogues)

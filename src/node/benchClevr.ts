@@ -4,12 +4,14 @@
  * The dataset statistics of CLEVR-Dialog's paper (Table 1, Fig. 3) for a CLEVR-Dialog file: read from
  * DIR/clevr_dialog_<split>.json, or made in memory by the generator (default: 1,000 scenes, seed 1).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClevrAnswerers, clevrQuestions } from '../engine/clevr/clevrAnswerer';
 import { CLEVR_SPLITS, generateClevrDataset } from '../engine/clevr/clevrDataset';
 import { type ClevrAccuracy, addAnswer, emptyAccuracy, percent } from '../engine/clevr/clevrEvaluation';
-import { parseClevrDialogs } from '../engine/clevr/clevrFiles';
+import { parseClevrDialogs, parseClevrScenes, readClevrDialogFile } from '../engine/clevr/clevrFiles';
+import type { ClevrDialogRecord } from '../engine/clevr/generateDialogs';
+import type { Scene } from '../engine/clevr/scene';
 import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, clevrModelName } from '../engine/clevr/clevrModels';
 import { clevrStats } from '../engine/clevr/clevrStats';
 import { CAPTION_LABELS, QUESTION_LABELS } from '../engine/clevr/templates';
@@ -95,12 +97,62 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
   }
 }
 
-export const CLEVR_USAGE = 'npm run bench -- clevr [--models random,random-q,lf-q,...] [--models-dir models/clevr] [--scenes 300] [--json out.json]';
+export const CLEVR_USAGE =
+  'npm run bench -- clevr [--models random,random-q,lf-q,...] [--models-dir models/clevr] [--scenes 300 | --data DIR [--split test]] [--json out.json]';
+
+/**
+ * A CLEVR-Dialog folder laid out as the original names its files: DIR/CLEVR_<split>_scenes.json and
+ * DIR/clevr_dialog_<split>.json, the dialogs in the original generator's layout or ours. Without a split,
+ * the folder's one dialog file says it. Each image record is matched to its scene by image_index.
+ */
+export function readClevrFolder(dir: string, split?: string): { scenes: Scene[]; records: ClevrDialogRecord[]; format: string; split: string } {
+  const pattern = /^clevr_dialog_(.+)\.json$/;
+  if (split === undefined) {
+    if (!existsSync(dir))
+      throw new UsageError(`--data ${dir} does not exist; give a folder holding CLEVR_<split>_scenes.json and clevr_dialog_<split>.json.`, CLEVR_USAGE);
+    const splits = readdirSync(dir).flatMap((name) => pattern.exec(name)?.[1] ?? []);
+    if (splits.length !== 1)
+      throw new UsageError(
+        splits.length === 0
+          ? `${dir} has no clevr_dialog_<split>.json; it must hold CLEVR_<split>_scenes.json and clevr_dialog_<split>.json, as the original names them.`
+          : `${dir} has dialog files for the splits ${splits.join(', ')}; say which with --split.`,
+        CLEVR_USAGE,
+      );
+    split = splits[0]!;
+  }
+  const scenesPath = join(dir, `CLEVR_${split}_scenes.json`);
+  const dialogsPath = join(dir, `clevr_dialog_${split}.json`);
+  for (const path of [scenesPath, dialogsPath])
+    if (!existsSync(path))
+      throw new UsageError(`${path} is missing; --data needs the scenes and the dialogs of split ${split}, as the original names them.`, CLEVR_USAGE);
+  const allScenes = parseClevrScenes(readFileSync(scenesPath, 'utf8'), scenesPath);
+  const { format, records } = readClevrDialogFile(readFileSync(dialogsPath, 'utf8'), dialogsPath);
+  const byIndex = new Map(allScenes.map((scene) => [scene.image_index, scene]));
+  const scenes = records.map((record, k) => {
+    const scene = byIndex.get(record.image_index);
+    if (!scene)
+      throw new UsageError(
+        `${dialogsPath}, record ${k} is about image_index ${record.image_index}, which ${scenesPath} does not hold; the two files must come from the same scenes.`,
+        CLEVR_USAGE,
+      );
+    for (const [j, dialog] of record.dialogs.entries())
+      for (const [n, round] of dialog.dialog.entries())
+        for (const i of [...round.referents, ...round.answer_objects])
+          if (i >= scene.objects.length)
+            throw new UsageError(
+              `${dialogsPath}, record ${k} (image_index ${record.image_index}), dialog ${j}, round ${n + 1} names object ${i}, but the scene has ${scene.objects.length} objects; the two files must come from the same scenes.`,
+              CLEVR_USAGE,
+            );
+    return scene;
+  });
+  return { scenes, records, format, split };
+}
 
 /**
  * npm run bench -- clevr: every answerer on the generated test split (CLEVR_SPLITS.test, never trained
- * or chosen on), through the engine's own ClevrAnswerers on onnxruntime-web (WASM, one thread), with
- * accuracy overall, by question kind, by history dependence and by coreference distance.
+ * or chosen on), or on a folder of CLEVR-Dialog files (--data), through the engine's own ClevrAnswerers on
+ * onnxruntime-web (WASM, one thread), with accuracy overall, by question kind, by history dependence and
+ * by coreference distance.
  */
 export async function clevrBench(args: string[]): Promise<void> {
   const values = parseCommandLine(
@@ -108,11 +160,16 @@ export async function clevrBench(args: string[]): Promise<void> {
     {
       models: { type: 'string', default: CLEVR_MODELS.map((m) => m.id).join(',') },
       'models-dir': { type: 'string', default: join('models', 'clevr') },
-      scenes: { type: 'string', default: String(CLEVR_SPLITS.test.scenes) },
+      scenes: { type: 'string' },
+      data: { type: 'string' },
+      split: { type: 'string' },
       json: { type: 'string' },
     },
     CLEVR_USAGE,
   );
+  if (values.data !== undefined && values.scenes !== undefined)
+    throw new UsageError('--scenes is for the generated test split; with --data the folder says which scenes.', CLEVR_USAGE);
+  if (values.data === undefined && values.split !== undefined) throw new UsageError('--split goes with --data DIR.', CLEVR_USAGE);
   if (values.json === '') throw new UsageError('--json needs a file name.', CLEVR_USAGE);
   const models = listOption(
     values.models,
@@ -120,14 +177,24 @@ export async function clevrBench(args: string[]): Promise<void> {
     CLEVR_MODELS.map((m) => m.id),
     CLEVR_USAGE,
   );
-  const scenesCount = integerOption(values.scenes, 'scenes', CLEVR_USAGE);
-  const { scenes, records } = generateClevrDataset({ ...CLEVR_SPLITS.test, scenes: scenesCount });
+  let scenes: Scene[];
+  let records: ClevrDialogRecord[];
+  let described: string;
+  if (values.data !== undefined) {
+    const folder = readClevrFolder(values.data, values.split);
+    ({ scenes, records } = folder);
+    described = `${values.data} (split ${folder.split}, dialogs in ${folder.format === 'original' ? "the original generator's" : 'our'} layout): ${scenes.length} scenes`;
+  } else {
+    const scenesCount = integerOption(values.scenes ?? String(CLEVR_SPLITS.test.scenes), 'scenes', CLEVR_USAGE);
+    ({ scenes, records } = generateClevrDataset({ ...CLEVR_SPLITS.test, scenes: scenesCount }));
+    described = `test split: ${scenes.length} generated scenes`;
+  }
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
   const items = clevrQuestions(scenes, records, answerers.vocab);
   console.log(
-    `CLEVR-Dialog answering · test split: ${scenes.length} generated scenes, ${items.length} questions (seed ${CLEVR_SPLITS.test.seed}, never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
+    `CLEVR-Dialog answering · ${described}, ${items.length} questions (${values.data === undefined ? `seed ${CLEVR_SPLITS.test.seed}, ` : ''}never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
   );
   const results: Record<string, ClevrAccuracy> = {};
   const seconds: Record<string, number> = {};
@@ -177,7 +244,7 @@ export async function clevrBench(args: string[]): Promise<void> {
     console.log(`${label.padEnd(26)}${col(String(n), 7)}${models.map((m) => col(f(percent(results[m]!.template[label])), 10)).join('')}`);
   }
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ questions: items.length, scenes: scenes.length, results, seconds }, null, 1)}\n`);
+    writeFileSync(values.json, `${JSON.stringify({ source: described, questions: items.length, scenes: scenes.length, results, seconds }, null, 1)}\n`);
     console.log(`wrote ${values.json}`);
   }
   await answerers.release();

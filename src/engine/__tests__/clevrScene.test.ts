@@ -190,7 +190,9 @@ describe('CLEVR files', () => {
         image_index: 3,
         image_filename: 'x.png',
         split: 'val',
-        dialogs: [{ caption: 'There is a cube.', dialog: [{ question: 'How many?', answer: '2', template: 'count-everything' }] }],
+        dialogs: [
+          { caption: 'There is a cube.', caption_template: 'unique-obj', dialog: [{ question: 'How many?', answer: '2', template: 'count-everything' }] },
+        ],
       },
     ];
     expect(() => parseClevrDialogs(JSON.stringify(bad), 'd.json')).toThrow(

@@ -1,7 +1,8 @@
 /**
  * CLEVR's scene JSON ({"info", "scenes": [...]}, as CLEVR_val_scenes.json) and CLEVR-Dialog's dialog JSON
- * (a list of image records with five dialogs each), read and written. A malformed file is refused with
- * the file, the record and the field named, and what was expected.
+ * (a list of image records with five dialogs each), read and written, the dialogs in our layout or in the
+ * original generator's. A malformed file is refused with the file, the record, the dialog, the round and the
+ * field named, and what was expected.
  */
 import { describeJson, formatCount, invalid, isPlainObject, ownValue, quoteForMessage, shortErrorText } from '../datasets/validation';
 import { type ClevrDialog, type ClevrDialogRecord } from './generateDialogs';
@@ -81,6 +82,12 @@ export function parseClevrScenes(source: string, fileName: string, onScene?: (ch
         ? [json]
         : null;
   if (!list) invalid(`${fileName} holds ${describeJson(json)} without a "scenes" list; a CLEVR scene file is {"scenes": [...]} (as CLEVR_val_scenes.json).`);
+  // A dialog file chosen for its scene file is a likely slip: both are lists of image records.
+  const first: unknown = list[0];
+  if (isPlainObject(first) && ownValue(first, 'dialogs') !== undefined && ownValue(first, 'objects') === undefined)
+    invalid(
+      `${fileName} is a CLEVR-Dialog file (image records with their dialogs), not a scene file. Load the scene file the dialogs are about (as CLEVR_val_scenes.json).`,
+    );
   return list.map((raw, k) => {
     const scene = parseScene(raw, `${fileName}, scene ${k}`);
     onScene?.(k + 1, list.length);
@@ -162,11 +169,44 @@ export function clevrScenesJson(scenes: readonly Scene[], info: Record<string, s
   return `${JSON.stringify({ info: { version: '1.0', ...info }, scenes })}\n`;
 }
 
-/** Reads a CLEVR-Dialog file: a list of image records, each with its dialogs. */
-export function parseClevrDialogs(source: string, fileName: string): ClevrDialogRecord[] {
+/**
+ * The two dialog layouts read and written here. `ours`: what `clevr:generate` writes by default, each dialog with
+ * its `caption_template` and each round with its `coref_distance`, `referents` and `answer_objects`.
+ * `original`: what the original generator's generate_dataset.py writes (github.com/satwikkottur/clevr-dialog,
+ * BSD-3): the caption's label in `template_info[0].label`, and each round's coreference in
+ * `graph.history[round].dependence`, the index of the round it depends on (-1 for the caption, null for none).
+ */
+export const CLEVR_DIALOG_FORMATS = ['ours', 'original'] as const;
+export type ClevrDialogFormat = (typeof CLEVR_DIALOG_FORMATS)[number];
+
+/** A CLEVR-Dialog file read: its layout (told by its content) and its records in our form. */
+export interface ClevrDialogFile {
+  readonly format: ClevrDialogFormat;
+  readonly records: ClevrDialogRecord[];
+}
+
+/**
+ * Which layout a parsed dialog file is in: ours when its first dialog has a `caption_template` (our writer
+ * always puts one there), the original's otherwise. The original has no such field, so a file without it is
+ * held to the original's rules, `graph` included.
+ */
+export function clevrDialogFormat(json: unknown): ClevrDialogFormat {
+  if (!Array.isArray(json)) return 'ours';
+  for (const record of json) {
+    const dialogs = isPlainObject(record) ? ownValue(record, 'dialogs') : undefined;
+    if (Array.isArray(dialogs) && dialogs.length > 0) {
+      return isPlainObject(dialogs[0]) && ownValue(dialogs[0], 'caption_template') !== undefined ? 'ours' : 'original';
+    }
+  }
+  return 'ours';
+}
+
+/** Reads a CLEVR-Dialog file in either layout (told by its content): a list of image records, each with its dialogs. */
+export function readClevrDialogFile(source: string, fileName: string): ClevrDialogFile {
   const json = parseJson(source, fileName);
   if (!Array.isArray(json)) invalid(`${fileName} holds ${describeJson(json)}; a CLEVR-Dialog file is a list of image records.`);
-  return json.map((raw, k) => {
+  const format = clevrDialogFormat(json);
+  const records = json.map((raw, k) => {
     const where = `${fileName}, record ${k}`;
     if (!isPlainObject(raw)) invalid(`${where} is ${describeJson(raw)}; each record must be an object.`);
     const index = integer(ownValue(raw, 'image_index'), `${where}: "image_index"`);
@@ -177,9 +217,15 @@ export function parseClevrDialogs(source: string, fileName: string): ClevrDialog
       split: text(ownValue(raw, 'split') ?? 'unknown', `${at}: "split"`),
       image_index: index,
       image_filename: text(ownValue(raw, 'image_filename'), `${at}: "image_filename"`),
-      dialogs: dialogs.map((d, j) => parseDialog(d, `${at}, dialog ${j}`)),
+      dialogs: dialogs.map((d, j) => (format === 'ours' ? parseDialog(d, `${at}, dialog ${j}`) : parseOriginalDialog(d, `${at}, dialog ${j}`))),
     };
   });
+  return { format, records };
+}
+
+/** Reads a CLEVR-Dialog file in either layout; see readClevrDialogFile. */
+export function parseClevrDialogs(source: string, fileName: string): ClevrDialogRecord[] {
+  return readClevrDialogFile(source, fileName).records;
 }
 
 function parseDialog(raw: unknown, at: string): ClevrDialog {
@@ -210,12 +256,146 @@ function parseDialog(raw: unknown, at: string): ClevrDialog {
     };
   });
   const captionObjects = ownValue(raw, 'caption_objects');
-  const captionLabel = captionTemplate === undefined ? 'unique-obj' : oneOf(captionTemplate, CAPTION_LABELS, `${at}: "caption_template"`);
+  const captionLabel = oneOf(captionTemplate, CAPTION_LABELS, `${at}: "caption_template"`);
   return {
     caption: text(ownValue(raw, 'caption'), `${at}: "caption"`),
     caption_template: captionLabel,
     caption_objects: Array.isArray(captionObjects) ? captionObjects.filter((i): i is number => Number.isInteger(i)) : [],
     template_info: [{ label: captionLabel }, ...dialog.map((r) => ({ label: r.template }))],
     dialog,
+  };
+}
+
+const ORIGINAL_FORMAT_HINT = 'Use the file as the original generator (generate_dataset.py) wrote it.';
+
+/** A list of object indices from the original's `objects` ([{"id": 3, ...}, ...]). */
+function originalObjectIds(value: unknown, where: string): number[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) return invalid(`${where} is ${describeJson(value)}; it must be a list of objects, each with its "id".`);
+  return value.map((o, i) => integer(isPlainObject(o) ? ownValue(o, 'id') : o, `${where}[${i}].id`));
+}
+
+/** Object indices in our own extension of a history entry ("referents": [2, 5]). */
+function indexList(value: unknown, where: string): number[] {
+  if (!Array.isArray(value)) return invalid(`${where} is ${describeJson(value)}; it must be a list of object indices.`);
+  return value.map((i, k) => integer(i, `${where}[${k}]`));
+}
+
+/**
+ * One dialog as the original writes it. Round k (1-based) is graph.history[k]; its `dependence` d is the
+ * 0-based index of the round it refers back to (-1: the caption), so its coreference distance is (k - 1) - d
+ * (generate_dataset.py, identify_coref_chains). The objects a round's history entry holds are what its
+ * answer told (our answer_objects); its focus object, where it has one, is what it refers to.
+ */
+function parseOriginalDialog(raw: unknown, at: string): ClevrDialog {
+  if (!isPlainObject(raw)) invalid(`${at} is ${describeJson(raw)}; it must be an object.`);
+  const info = ownValue(raw, 'template_info');
+  if (!Array.isArray(info) || info.length === 0)
+    invalid(
+      `${at}: "template_info" is ${describeJson(info)}; it must be a list whose first entry is the caption's template (the file is read in the original generator's layout, since its first dialog has no "caption_template"). ${ORIGINAL_FORMAT_HINT}`,
+    );
+  const first: unknown = info[0];
+  if (!isPlainObject(first)) invalid(`${at}: template_info[0] is ${describeJson(first)}; it must be the caption's template, an object with its "label".`);
+  const captionLabel = oneOf(ownValue(first, 'label'), CAPTION_LABELS, `${at}: template_info[0].label`);
+  const rounds = ownValue(raw, 'dialog');
+  if (!Array.isArray(rounds)) invalid(`${at}: "dialog" is ${describeJson(rounds)}; it must be a list of rounds.`);
+  const graph = ownValue(raw, 'graph');
+  if (graph === undefined)
+    invalid(
+      `${at}: "graph" is missing; in the original CLEVR-Dialog format each dialog has a "graph" whose "history" holds each round's coreference. ${ORIGINAL_FORMAT_HINT}`,
+    );
+  if (!isPlainObject(graph)) invalid(`${at}: "graph" is ${describeJson(graph)}; it must be an object with a "history" list. ${ORIGINAL_FORMAT_HINT}`);
+  const history = ownValue(graph, 'history');
+  if (!Array.isArray(history) || history.length !== rounds.length + 1)
+    invalid(
+      `${at}: graph.history is ${describeJson(history)}${Array.isArray(history) ? ` of ${history.length}` : ''}; it must hold one entry for the caption and one per round (${rounds.length + 1}). ${ORIGINAL_FORMAT_HINT}`,
+    );
+  const entry = (k: number, where: string): object => {
+    const h: unknown = history[k];
+    if (!isPlainObject(h)) return invalid(`${where}: graph.history[${k}] is ${describeJson(h)}; it must be an object.`);
+    return h;
+  };
+  const caption = entry(0, at);
+  const dialog: Round[] = rounds.map((r, n) => {
+    const round = n + 1;
+    const w = `${at}, round ${round}`;
+    if (!isPlainObject(r)) invalid(`${w} is ${describeJson(r)}; it must be an object.`);
+    const h = entry(round, w);
+    const dependence = ownValue(h, 'dependence');
+    let distance: number | null = null;
+    if (dependence !== undefined && dependence !== null) {
+      if (typeof dependence !== 'number' || !Number.isInteger(dependence))
+        invalid(`${w}: graph.history[${round}].dependence is ${shown(dependence)}; it must be a round's index (-1 for the caption) or null.`);
+      if (dependence < -1 || dependence > n - 1)
+        invalid(
+          `${w}: graph.history[${round}].dependence is ${dependence}, outside the dialog; it must be -1 (the caption)${n > 0 ? ` or an earlier round's index (0 to ${n - 1})` : ''}, or null. ${ORIGINAL_FORMAT_HINT}`,
+        );
+      distance = n - dependence;
+    }
+    const answer = ownValue(r, 'answer');
+    const referents = ownValue(h, 'referents');
+    const focus = ownValue(h, 'focus_id');
+    return {
+      question: text(ownValue(r, 'question'), `${w}: "question"`),
+      answer:
+        typeof answer === 'string' || (typeof answer === 'number' && Number.isInteger(answer))
+          ? String(answer)
+          : invalid(`${w}: "answer" is ${describeJson(answer)}; it must be a word or a count.`),
+      template: oneOf(ownValue(r, 'template'), QUESTION_LABELS, `${w}: "template"`),
+      coref_distance: distance,
+      referents:
+        referents !== undefined
+          ? indexList(referents, `${w}: graph.history[${round}].referents`)
+          : focus === undefined || focus === null
+            ? []
+            : [integer(focus, `${w}: graph.history[${round}].focus_id`)],
+      answer_objects: originalObjectIds(ownValue(h, 'objects'), `${w}: graph.history[${round}].objects`),
+    };
+  });
+  return {
+    caption: text(ownValue(raw, 'caption'), `${at}: "caption"`),
+    caption_template: captionLabel,
+    caption_objects: originalObjectIds(ownValue(caption, 'objects'), `${at}: graph.history[0].objects`),
+    template_info: [{ label: captionLabel }, ...dialog.map((r) => ({ label: r.template }))],
+    dialog,
+  };
+}
+
+/**
+ * Our records in the original's layout, as its generate_dataset.py writes them, so that its readers and ours
+ * take them: each round's coreference as graph.history[round].dependence, counts as numbers. What the original
+ * has no field for is kept in fields of our own that its readers pass over: a round's `referents` in its
+ * history entry. Read back, the records are the same.
+ */
+export function clevrOriginalDialogsJson(records: readonly ClevrDialogRecord[]): string {
+  return `${JSON.stringify(
+    records.map((record) => ({
+      image_index: record.image_index,
+      split: record.split,
+      image_filename: record.image_filename,
+      dialogs: record.dialogs.map(originalDialog),
+    })),
+  )}\n`;
+}
+
+function originalDialog(dialog: ClevrDialog): object {
+  const ids = (objects: readonly number[]) => objects.map((id) => ({ id }));
+  const history = [
+    { round: 0, template: dialog.caption_template, objects: ids(dialog.caption_objects), mergeable: true },
+    ...dialog.dialog.map((r, n) => ({
+      round: n + 1,
+      template: r.template,
+      objects: ids(r.answer_objects),
+      referents: r.referents,
+      mergeable: true,
+      dependence: r.coref_distance === null ? null : n - r.coref_distance,
+    })),
+  ];
+  const known = [...new Set([...dialog.caption_objects, ...dialog.dialog.flatMap((r) => [...r.referents, ...r.answer_objects])])];
+  return {
+    template_info: [{ label: dialog.caption_template }, ...dialog.dialog.map((r) => ({ label: r.template }))],
+    caption: dialog.caption,
+    dialog: dialog.dialog.map((r) => ({ question: r.question, answer: /^\d+$/.test(r.answer) ? Number(r.answer) : r.answer, template: r.template })),
+    graph: { objects: Object.fromEntries(known.map((id) => [String(id), { id }])), counts: {}, relationships: {}, exists: {}, history },
   };
 }

@@ -1,16 +1,21 @@
 /**
- * CLEVR-Dialog's dialog grammar (Kottur et al. 2019, sec. 3): a caption, then rounds of questions whose
- * answers come from the scene graph, with a dialog state that records what has been said so later
- * questions can refer back ("what colour is it?", "the earlier red cube"). Every question records its
- * template, its answer, the objects it refers to and its coreference distance: how many rounds back its
- * referent was last mentioned (the caption is round 0).
+ * CLEVR-Dialog's dialog grammar (Kottur et al. 2019, sec. 3), with the rules of the original generator
+ * (github.com/satwikkottur/clevr-dialog, constraints.py): a caption, then rounds of questions whose
+ * answers come from the scene graph. The dialog state is the original's partial scene graph: what each
+ * round told (its history) and, merged, what is known of each mentioned object: its attributes, how many
+ * objects lie in a direction of it, how many share one of its attributes. A question is only asked when
+ * its answer is not known yet, about objects the dialog has mentioned, and "it" only after a round that
+ * was about one object. Every round records its template, its answer and its coreference distance: how
+ * many rounds back the thing it refers to was told (the caption is round 0).
  */
-import { randomPick, shuffled } from '../random';
+import { randomPick } from '../random';
 import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene, type SceneObject } from './scene';
 import {
+  ANSWER_NONE,
   CAPTION_TEMPLATES,
   type CaptionLabel,
-  EXTREMES,
+  EXTREME_PLACES,
+  type ExtremePlace,
   NUMBER_WORDS,
   PLURAL,
   QUESTION_TEMPLATES,
@@ -23,9 +28,34 @@ import {
 
 export type Description = Partial<Record<AttributeName, string>>;
 
+/** What the dialog has told about one object (the original's graph['objects'][id]). */
 export interface MentionedObject {
   readonly known: Description;
   readonly lastRound: number;
+  /** Objects in a direction of it, where told (0 for the direction a caption puts it at the extreme of). */
+  readonly relationCounts: Partial<Record<Relation, number>>;
+  readonly relationExists: Partial<Record<Relation, boolean>>;
+  /** Other objects sharing one of its attributes, where told. */
+  readonly shareCounts: Partial<Record<AttributeName, number>>;
+  readonly shareExists: Partial<Record<AttributeName, boolean>>;
+}
+
+/** What one round (caption or question) told: the original's graph['history'] items. */
+export interface HistoryItem {
+  readonly round: number;
+  readonly label: CaptionLabel | QuestionLabel;
+  /** The objects the round was about, with the attributes it told of each. */
+  readonly objects: readonly { readonly id: number; readonly known: Description }[];
+  /** Whether what it told is certain enough to merge into the objects (a caption's "several" is not). */
+  readonly mergeable: boolean;
+  /** The group's size, when the round told it. */
+  readonly count: number | null;
+  /** The attribute value a group was named by ("red things"). */
+  readonly groupAttribute: readonly [AttributeName, string] | null;
+  /** The object a question was asked about (a follow-up "and to its right?" keeps it). */
+  readonly focus: number | null;
+  /** The attribute a seek question asked ("and the earlier cube?" asks it again). */
+  readonly asked: AttributeName | null;
 }
 
 export interface GroupMention {
@@ -38,24 +68,24 @@ export interface GroupMention {
 export interface DialogState {
   readonly round: number;
   readonly mentioned: ReadonlyMap<number, MentionedObject>;
-  /** The object "it" refers to. */
+  readonly history: readonly HistoryItem[];
+  /** The object "it" refers to: the one object of the last round, if it was about exactly one. */
   readonly focus: number | null;
+  /** The objects "them" refers to: the last round's, if it was about a group. */
   readonly group: GroupMention | null;
-  readonly asked: readonly string[];
-  readonly lastLabel: QuestionLabel | null;
-  /** The relations already asked about the focus in a run of "and to its right?" questions. */
-  readonly chainRelations: readonly Relation[];
+  readonly lastLabel: CaptionLabel | QuestionLabel | null;
 }
 
-/** One template filled in: what it asks, whom it refers to and what it reveals. */
+/** One template filled in: what it asks and whom it refers to. */
 export interface QuestionPlan {
   readonly label: QuestionLabel;
   readonly attribute?: AttributeName;
   readonly value?: string;
   readonly relation?: Relation;
-  readonly description?: Description;
-  /** The earlier or focus object the question refers to. */
+  /** The object the question is about ("it" or "the earlier …"). */
   readonly referent?: number;
+  /** The one told attribute that names an earlier object ("the earlier red thing"). */
+  readonly description?: Description;
   readonly usesGroup?: boolean;
 }
 
@@ -63,7 +93,7 @@ export interface Round {
   readonly question: string;
   readonly answer: string;
   readonly template: QuestionLabel;
-  /** Rounds back to the referent's last mention; null when the question refers to nothing earlier. */
+  /** Rounds back to the round that told what the question refers to; null when it refers to nothing earlier. */
   readonly coref_distance: number | null;
   /** Scene object indices the question refers to (the group's members for "them"). */
   readonly referents: readonly number[];
@@ -92,11 +122,36 @@ export function related(scene: Scene, i: number, relation: Relation): readonly n
   return scene.relationships[relation][i] ?? [];
 }
 
-/** The one object with nothing beyond it in a direction (the leftmost has nothing to its left), if unique. */
-export function extremeObject(scene: Scene, relation: Relation): number | null {
-  const found = scene.objects.flatMap((_, i) => (related(scene, i, relation).length === 0 ? [i] : []));
-  return found.length === 1 ? found[0]! : null;
+/** The nearest object in a direction: of those there, the one with the most objects beyond it the same way (constraints.py, seek-attr-rel). */
+export function nearestObject(scene: Scene, i: number, relation: Relation): number | null {
+  let best: number | null = null;
+  for (const j of related(scene, i, relation)) if (best === null || related(scene, j, relation).length > related(scene, best, relation).length) best = j;
+  return best;
 }
+
+/** How many objects have each attribute value, among the given objects (all by default). */
+function valueCounts(scene: Scene, objects?: readonly number[]): ReadonlyMap<string, number> {
+  if (!objects) {
+    let whole = sceneCounts.get(scene);
+    if (!whole)
+      sceneCounts.set(
+        scene,
+        (whole = valueCounts(
+          scene,
+          scene.objects.map((_, i) => i),
+        )),
+      );
+    return whole;
+  }
+  const counts = new Map<string, number>();
+  for (const a of ATTRIBUTE_NAMES) for (const v of ATTRIBUTE_VALUES[a]) counts.set(`${a}:${v}`, 0);
+  for (const i of objects) for (const a of ATTRIBUTE_NAMES) counts.set(`${a}:${scene.objects[i]![a]}`, counts.get(`${a}:${scene.objects[i]![a]}`)! + 1);
+  return counts;
+}
+/** Whole-scene counts, asked for at every step of the beam search. */
+const sceneCounts = new WeakMap<Scene, ReadonlyMap<string, number>>();
+const valueKey = (a: AttributeName, v: string) => `${a}:${v}`;
+const splitKey = (key: string) => key.split(':') as [AttributeName, string];
 
 // ---------------------------------------------------------------- wording
 
@@ -118,10 +173,6 @@ export function describe(description: Description, random: () => number, plural 
   return words.join(' ');
 }
 
-function attributeWord(attribute: AttributeName): string {
-  return attribute;
-}
-
 function fill(template: string, slots: Record<string, string>): string {
   const text = template.replace(/\{(\w+)\}/g, (_, key: string) => {
     const value = slots[key];
@@ -134,202 +185,407 @@ function fill(template: string, slots: Record<string, string>): string {
 // ---------------------------------------------------------------- state
 
 export function emptyState(): DialogState {
-  return { round: 0, mentioned: new Map(), focus: null, group: null, asked: [], lastLabel: null, chainRelations: [] };
+  return { round: 0, mentioned: new Map(), history: [], focus: null, group: null, lastLabel: null };
 }
 
-function mention(mentioned: ReadonlyMap<number, MentionedObject>, index: number, round: number, known: Description = {}): Map<number, MentionedObject> {
-  const out = new Map(mentioned);
-  const before = out.get(index);
-  out.set(index, { known: { ...(before?.known ?? {}), ...known }, lastRound: round });
+function newObject(round: number): MentionedObject {
+  return { known: {}, lastRound: round, relationCounts: {}, relationExists: {}, shareCounts: {}, shareExists: {} };
+}
+
+/** The state after a round that told `item`; `update` adds what it told about the asked-about object. */
+function advance(state: DialogState, item: HistoryItem, update?: { id: number; change: (o: MentionedObject) => MentionedObject }): DialogState {
+  const mentioned = new Map(state.mentioned);
+  if (item.mergeable) {
+    for (const { id, known } of item.objects) {
+      const before = mentioned.get(id) ?? newObject(item.round);
+      mentioned.set(id, { ...before, known: { ...before.known, ...known }, lastRound: item.round });
+    }
+  }
+  if (update) {
+    const before = mentioned.get(update.id) ?? newObject(item.round);
+    mentioned.set(update.id, { ...update.change(before), lastRound: item.round });
+  }
+  return stateFrom(item.round, mentioned, [...state.history, item]);
+}
+
+/** "it" follows a round about exactly one object whose answer was certain (constraints.py, apply_immediate). */
+function immediateObject(item: HistoryItem | undefined): number | null {
+  return item && item.objects.length === 1 && item.mergeable && !item.label.startsWith('exist') ? item.objects[0]!.id : null;
+}
+
+function stateFrom(round: number, mentioned: ReadonlyMap<number, MentionedObject>, history: readonly HistoryItem[]): DialogState {
+  const last = history[history.length - 1];
+  const group =
+    last && last.objects.length >= 2 && last.label !== 'obj-relation'
+      ? { members: last.objects.map((o) => o.id), shared: last.groupAttribute ? { [last.groupAttribute[0]]: last.groupAttribute[1] } : {}, round: last.round }
+      : null;
+  return { round, mentioned, history, focus: immediateObject(last), group, lastLabel: last?.label ?? null };
+}
+
+function item(round: number, label: CaptionLabel | QuestionLabel, objects: HistoryItem['objects'], extra: Partial<HistoryItem> = {}): HistoryItem {
+  return { round, label, objects, mergeable: true, count: null, groupAttribute: null, focus: null, asked: null, ...extra };
+}
+
+/** Attribute values the dialog has told, of objects or of groups (constraints.py, get_known_attributes). */
+function knownValues(state: DialogState): Set<string> {
+  const out = new Set<string>();
+  for (const o of state.mentioned.values()) for (const a of ATTRIBUTE_NAMES) if (o.known[a] !== undefined) out.add(valueKey(a, o.known[a]!));
+  for (const h of state.history) if (h.groupAttribute) out.add(valueKey(...h.groupAttribute));
   return out;
 }
 
-/** A description that picks exactly one object out of the scene, from 1 to 3 attributes, shape always. */
-function uniqueDescription(scene: Scene, index: number, random: () => number): Description | null {
-  const object = scene.objects[index]!;
-  const options: AttributeName[][] = [
-    ['shape'],
-    ['color', 'shape'],
-    ['size', 'shape'],
-    ['material', 'shape'],
-    ['size', 'color', 'shape'],
-    ['color', 'material', 'shape'],
-    ['size', 'color', 'material', 'shape'],
-  ];
-  // Shuffled, then stably sorted by length: a comparator that draws random numbers would draw a different
-  // count in another engine's sort, and the page must make the same dialogs as Node.
-  const order = shuffled(random, options).sort((a, b) => a.length - b.length);
-  for (const attrs of order) {
-    const description: Description = Object.fromEntries(attrs.map((a) => [a, object[a]]));
-    if (selectObjects(scene, description).length === 1) return description;
+/**
+ * Objects "the earlier X" can name: a told attribute value that exactly one mentioned object is known to
+ * have, of an object the last round was not about. With `preferShared`, values that other objects in the
+ * picture share come first, so the reference needs the dialog (constraints.py, the *-early templates).
+ */
+export function earlierCandidates(
+  scene: Scene,
+  state: DialogState,
+  preferShared: boolean,
+  skip?: AttributeName,
+): { id: number; attribute: AttributeName; value: string }[] {
+  const last = state.history[state.history.length - 1];
+  const lastObjects = new Set(last?.objects.map((o) => o.id) ?? []);
+  const out: { id: number; attribute: AttributeName; value: string }[] = [];
+  for (const key of knownValues(state)) {
+    const [attribute, value] = splitKey(key);
+    if (attribute === skip) continue;
+    const holders = [...state.mentioned.entries()].filter(([, o]) => o.known[attribute] === value);
+    if (holders.length !== 1 || lastObjects.has(holders[0]![0])) continue;
+    const id = holders[0]![0];
+    if (skip !== undefined && state.mentioned.get(id)!.known[skip] !== undefined) continue;
+    out.push({ id, attribute, value });
   }
-  return null;
+  if (!preferShared) return out;
+  const counts = valueCounts(scene);
+  const shared = out.filter((c) => counts.get(valueKey(c.attribute, c.value))! > 1);
+  return shared.length > 0 ? shared : out;
 }
 
-/** How "the earlier …" names a mentioned object: its known attributes, unique among the mentioned ones. */
-function earlierDescription(state: DialogState, scene: Scene, index: number): Description | null {
-  const known = state.mentioned.get(index)?.known ?? {};
-  if (Object.keys(known).length === 0) return null;
-  const clashes = [...state.mentioned.keys()].filter((j) => j !== index && matches(scene.objects[j]!, known));
-  return clashes.length === 0 ? known : null;
+/** The round that first told the attribute naming an earlier object: how far back "the earlier X" reaches. */
+function toldIn(state: DialogState, id: number, attribute: AttributeName): number {
+  for (const h of state.history) if (h.objects.some((o) => o.id === id && o.known[attribute] !== undefined)) return h.round;
+  return state.mentioned.get(id)?.lastRound ?? state.round;
 }
 
 // ---------------------------------------------------------------- captions
 
-/** Every caption the grammar can say about a scene, one per kind where the kind applies. */
+function sampleExtra(random: () => number, attributes: readonly AttributeName[]): AttributeName[] {
+  // One more attribute 30% of the time (metainfo.json's probabilities 0.7 / 0.3).
+  return attributes.length > 0 && random() < 0.3 ? [randomPick(random, attributes)] : [];
+}
+
+function pickDescription(scene: Scene, id: number, attributes: readonly AttributeName[]): Description {
+  return Object.fromEntries(attributes.map((a) => [a, scene.objects[id]![a]]));
+}
+
+/**
+ * The captions the grammar can open a scene with, one of each kind that applies, in the original's order
+ * (constraints.py, caption): an object at an extreme or in the middle, a unique object, a counted group,
+ * two objects in a relation.
+ */
 export function captionOptions(scene: Scene, random: () => number): { caption: Caption; state: DialogState }[] {
   const out: { caption: Caption; state: DialogState }[] = [];
   const n = scene.objects.length;
   if (n === 0) return out;
+  const counts = valueCounts(scene);
+  const uniqueAttributes = (i: number) => ATTRIBUTE_NAMES.filter((a) => counts.get(valueKey(a, scene.objects[i]![a])) === 1);
+  const sharedAttributes = (i: number) => ATTRIBUTE_NAMES.filter((a) => counts.get(valueKey(a, scene.objects[i]![a]))! > 1);
   const pick = (label: CaptionLabel) => randomPick(random, CAPTION_TEMPLATES[label]);
+  const start = (caption: Caption, first: HistoryItem, update?: Parameters<typeof advance>[2]) =>
+    out.push({ caption, state: advance(emptyState(), first, update) });
 
-  // Unique object: a description that fits one object only.
-  const uniqueIndex = Math.floor(random() * n);
-  const unique = uniqueDescription(scene, uniqueIndex, random);
-  if (unique) {
-    const text = fill(pick('unique-obj'), { dd: describe(unique, random) });
-    out.push({
-      caption: { text, label: 'unique-obj', objects: [uniqueIndex] },
-      state: { ...emptyState(), mentioned: mention(new Map(), uniqueIndex, 0, unique), focus: uniqueIndex },
-    });
+  // An object at an extreme, or in the middle, described only by attributes others share (the place tells it apart).
+  const places: ExtremePlace[] = ['right', 'left', 'behind', 'front', 'center'];
+  const extremes = places.flatMap((place) =>
+    scene.objects.flatMap((_, i) => {
+      const there = place === 'center' ? RELATIONS.every((r) => related(scene, i, r).length <= n / 2) : related(scene, i, place).length === 0;
+      return there && sharedAttributes(i).length > 0 ? [{ place, i }] : [];
+    }),
+  );
+  if (extremes.length > 0) {
+    const { place, i } = randomPick(random, extremes);
+    const shared = sharedAttributes(i);
+    const first = randomPick(random, shared);
+    const known = pickDescription(scene, i, [
+      first,
+      ...sampleExtra(
+        random,
+        shared.filter((a) => a !== first),
+      ),
+    ]);
+    const d = article(describe(known, random));
+    const label: CaptionLabel = `extreme-${place}`;
+    const text = fill(pick(label), { X: EXTREME_PLACES[place], d, D0: d });
+    start(
+      { text, label, objects: [i] },
+      item(0, label, [{ id: i, known }]),
+      place === 'center' ? undefined : { id: i, change: (o) => ({ ...o, relationCounts: { [place]: 0 }, relationExists: { [place]: false } }) },
+    );
   }
 
-  // Multiple objects: a description that fits two or more.
-  const groups: { description: Description; members: number[] }[] = [];
-  for (const a of ATTRIBUTE_NAMES) {
-    for (const v of ATTRIBUTE_VALUES[a]) {
-      const members = selectObjects(scene, { [a]: v });
-      if (members.length >= 2) groups.push({ description: { [a]: v }, members });
+  // A unique object: one attribute value no other object has, perhaps one more attribute.
+  const uniques = scene.objects.flatMap((_, i) => uniqueAttributes(i).map((attribute) => ({ i, attribute })));
+  if (uniques.length > 0) {
+    const { i, attribute } = randomPick(random, uniques);
+    const known = pickDescription(scene, i, [
+      attribute,
+      ...sampleExtra(
+        random,
+        ATTRIBUTE_NAMES.filter((a) => a !== attribute),
+      ),
+    ]);
+    start({ text: fill(pick('unique-obj'), { dd: describe(known, random) }), label: 'unique-obj', objects: [i] }, item(0, 'unique-obj', [{ id: i, known }]));
+  }
+
+  // A group sharing an attribute value, counted or "several".
+  const groups = [...counts.entries()].filter(([, c]) => c > 1);
+  if (groups.length > 0) {
+    const [key, count] = randomPick(random, groups);
+    const [attribute, value] = splitKey(key);
+    const label = randomPick(random, ['count-att-no', 'count-att'] as const);
+    const members = selectObjects(scene, { [attribute]: value });
+    const known = { [attribute]: value };
+    const text = fill(pick(label), { n: NUMBER_WORDS[count] ?? String(count), D: describe(known, random, true), dd: describe(known, random) });
+    start(
+      { text, label, objects: members },
+      item(
+        0,
+        label,
+        members.map((id) => ({ id, known })),
+        { mergeable: label === 'count-att', count: label === 'count-att' ? count : null, groupAttribute: [attribute, value] },
+      ),
+    );
+  }
+
+  // Two neighbours in a direction, one named by a unique attribute value, the other by a shared one.
+  const pairs: { near: number; far: number; relation: Relation; nearAttribute: AttributeName; farAttribute: AttributeName }[] = [];
+  for (const relation of RELATIONS) {
+    const order = scene.objects.map((_, i) => i).sort((a, b) => related(scene, b, relation).length - related(scene, a, relation).length);
+    for (let k = 0; k + 1 < order.length; k++) {
+      const far = order[k]!;
+      const near = order[k + 1]!;
+      const [farPool, nearPool] =
+        uniqueAttributes(far).length > 0 ? [uniqueAttributes(far), sharedAttributes(near)] : [sharedAttributes(far), uniqueAttributes(near)];
+      if (farPool.length > 0 && nearPool.length > 0)
+        pairs.push({ near, far, relation, farAttribute: randomPick(random, farPool), nearAttribute: randomPick(random, nearPool) });
     }
   }
-  if (groups.length > 0) {
-    const g = randomPick(random, groups);
-    const text = fill(pick('multiple-objs'), { n: NUMBER_WORDS[g.members.length] ?? String(g.members.length), D: describe(g.description, random, true) });
-    out.push({
-      caption: { text, label: 'multiple-objs', objects: g.members },
-      state: { ...emptyState(), group: { members: g.members, shared: g.description, round: 0 } },
-    });
-  }
-
-  // Object relation: two uniquely described objects and a relation between them.
-  const pairs: { a: number; b: number; relation: Relation }[] = [];
-  for (let a = 0; a < n; a++) for (const relation of RELATIONS) for (const b of related(scene, a, relation)) pairs.push({ a: b, b: a, relation });
-  for (let tries = 0; tries < 6 && pairs.length > 0; tries++) {
-    const { a, b, relation } = randomPick(random, pairs);
-    const da = uniqueDescription(scene, a, random);
-    const db = uniqueDescription(scene, b, random);
-    if (!da || !db) continue;
-    const dd = describe(da, random);
-    const text = fill(pick('obj-relation'), { d: article(dd), dd, R: RELATION_TO_NAMED[relation], d2: article(describe(db, random)) });
-    const mentioned = mention(mention(new Map(), b, 0, db), a, 0, da);
-    out.push({ caption: { text, label: 'obj-relation', objects: [a, b] }, state: { ...emptyState(), mentioned, focus: a } });
-    break;
-  }
-
-  // Extreme location: the leftmost, rightmost, closest or farthest object.
-  const extremes = RELATIONS.flatMap((relation) => {
-    const i = extremeObject(scene, relation);
-    return i === null ? [] : [{ relation, i }];
-  });
-  if (extremes.length > 0) {
-    const { relation, i } = randomPick(random, extremes);
-    const attrs = randomPick(random, [
-      ['color', 'shape'],
-      ['size', 'shape'],
-      ['material', 'shape'],
-      ['size', 'color', 'shape'],
-    ] as AttributeName[][]);
-    const known: Description = Object.fromEntries(attrs.map((a) => [a, scene.objects[i]![a]]));
-    const d = article(describe(known, random));
-    const text = fill(pick('extreme-loc'), { X: EXTREMES[relation], d, D0: d });
-    out.push({ caption: { text, label: 'extreme-loc', objects: [i] }, state: { ...emptyState(), mentioned: mention(new Map(), i, 0, known), focus: i } });
+  if (pairs.length > 0) {
+    // "near" lies in `relation` of "far": the next object that way.
+    const { near, far, relation, nearAttribute, farAttribute } = randomPick(random, pairs);
+    const nearKnown = pickDescription(scene, near, [nearAttribute]);
+    const farKnown = pickDescription(scene, far, [farAttribute]);
+    const dd = describe(nearKnown, random);
+    const text = fill(pick('obj-relation'), { d: article(dd), dd, R: RELATION_TO_NAMED[relation], d2: article(describe(farKnown, random)) });
+    start(
+      { text, label: 'obj-relation', objects: [near, far] },
+      item(0, 'obj-relation', [
+        { id: near, known: nearKnown },
+        { id: far, known: farKnown },
+      ]),
+    );
   }
   return out;
 }
 
 // ---------------------------------------------------------------- questions
 
-function randomDescription(random: () => number, attributes: 1 | 2): Description {
-  const names = shuffled(random, ATTRIBUTE_NAMES).slice(0, attributes);
-  return Object.fromEntries(names.map((a) => [a, randomPick(random, ATTRIBUTE_VALUES[a])]));
-}
+/** Templates the beam search tries together: a count question and its yes/no twin are one choice (generate_dataset.py). */
+export const QUESTION_GROUPS: readonly (readonly QuestionLabel[])[] = [
+  ['count-all'],
+  ['count-other', 'exist-other'],
+  ['count-all-group'],
+  ['count-attribute', 'exist-attribute'],
+  ['count-attribute-group', 'exist-attribute-group'],
+  ['count-obj-rel-imm', 'exist-obj-rel-imm'],
+  ['count-obj-rel-imm2', 'exist-obj-rel-imm2'],
+  ['count-obj-rel-early', 'exist-obj-rel-early'],
+  ['count-obj-exclude-imm', 'exist-obj-exclude-imm'],
+  ['count-obj-exclude-early', 'exist-obj-exclude-early'],
+  ['seek-attr-imm'],
+  ['seek-attr-imm2'],
+  ['seek-attr-early'],
+  ['seek-attr-sim-early'],
+  ['seek-attr-rel-imm'],
+  ['seek-attr-rel-early'],
+];
 
-/** Applicable question plans for this state (the templates' constraints), a few instantiations each. */
-export function questionOptions(scene: Scene, state: DialogState, random: () => number): QuestionPlan[] {
-  const plans: QuestionPlan[] = [];
-  const focus = state.focus;
-  const earlier = [...state.mentioned.keys()].filter((i) => i !== focus && earlierDescription(state, scene, i) !== null);
+const heads = (random: () => number) => random() > 0.5;
 
-  if (!state.asked.includes('count-all')) plans.push({ label: 'count-all' });
-  if (state.mentioned.size > 0 || state.group) {
-    plans.push({ label: 'count-other' });
-    plans.push({ label: 'exist-other' });
-  }
-  for (let k = 0; k < 3; k++) {
-    plans.push({ label: 'count-attribute', description: randomDescription(random, random() < 0.5 ? 1 : 2) });
-    plans.push({ label: 'exist-attribute', description: randomDescription(random, random() < 0.5 ? 1 : 2) });
-  }
-  if (state.group && state.group.members.length >= 2) {
-    const open = ATTRIBUTE_NAMES.filter((a) => state.group!.shared[a] === undefined);
-    for (const a of open) {
-      const present = state.group.members.map((m) => scene.objects[m]![a]);
-      const value = random() < 0.6 ? randomPick(random, present) : randomPick(random, ATTRIBUTE_VALUES[a]);
-      plans.push({ label: 'count-attribute-group', attribute: a, value, usesGroup: true });
-      plans.push({ label: 'exist-attribute-group', attribute: a, value, usesGroup: true });
+/**
+ * A question of this template the state allows, with the original's random choices (constraints.py,
+ * question), or null when its constraints fail: nothing for "it" to mean, the answer already known, or
+ * the coin's yes or no not possible here (each yes/no question draws its answer first, independently).
+ */
+export function planQuestion(scene: Scene, state: DialogState, label: QuestionLabel, random: () => number): QuestionPlan | null {
+  const history = state.history;
+  const last = history[history.length - 1];
+  const questions = history.filter((h) => h.round > 0);
+  const n = scene.objects.length;
+  const isCount = label.startsWith('count');
+
+  const early = (preferShared: boolean, skip?: AttributeName) => {
+    const options = earlierCandidates(scene, state, preferShared, skip);
+    if (options.length === 0) return null;
+    const c = randomPick(random, options);
+    return { referent: c.id, description: { [c.attribute]: c.value } as Description };
+  };
+
+  switch (label) {
+    case 'count-all':
+      return questions.some((h) => h.label === 'count-all' || h.label === 'count-other') ? null : { label };
+    case 'count-other':
+    case 'exist-other': {
+      if (questions.some((h) => h.label === 'count-all' || h.label === 'count-other' || (label === 'exist-other' && h.label === 'exist-other'))) return null;
+      const told = new Set(history.flatMap((h) => h.objects.map((o) => o.id)));
+      if (label === 'exist-other' && (heads(random) ? told.size >= n : told.size < n)) return null;
+      return { label };
     }
-  }
-  // Questions about a unique, not yet mentioned object bring a new object into the dialog.
-  const unmentioned = scene.objects.map((_, i) => i).filter((i) => !state.mentioned.has(i));
-  if (unmentioned.length > 0) {
-    const i = randomPick(random, unmentioned);
-    const description = uniqueDescription(scene, i, random);
-    if (description) {
-      const open = ATTRIBUTE_NAMES.filter((a) => description[a] === undefined);
-      if (open.length > 0) plans.push({ label: 'seek-attr-unique', referent: i, description, attribute: randomPick(random, open) });
-    }
-  }
-  if (focus !== null) {
-    for (const relation of RELATIONS) {
-      plans.push({ label: 'count-obj-rel-imm', referent: focus, relation });
-      plans.push({ label: 'exist-obj-rel-imm', referent: focus, relation });
-      if (related(scene, focus, relation).length === 1) {
-        plans.push({ label: 'seek-attr-rel-imm', referent: focus, relation, attribute: randomPick(random, ATTRIBUTE_NAMES) });
+    case 'count-all-group':
+      // "How many are there?" after a group whose size was not told.
+      return last && last.objects.length > 1 && last.count === null && last.label !== 'obj-relation' ? { label, usesGroup: true } : null;
+    case 'count-attribute':
+    case 'exist-attribute':
+    case 'count-attribute-group':
+    case 'exist-attribute-group': {
+      let pool = scene.objects.map((_, i) => i);
+      if (label.endsWith('group')) {
+        // "Them": the last round's objects, at least two unless it was a yes/no question.
+        if (!last || last.objects.length <= (last.label.startsWith('exist') ? 0 : 1) || !last.mergeable || last.label === 'obj-relation') return null;
+        pool = last.objects.map((o) => o.id);
       }
+      const counts = valueCounts(scene, pool);
+      // Zero answers: half the time for yes/no, 30% for counts.
+      const zero = random() > (isCount ? 0.7 : 0.5);
+      const countedBefore = new Set(history.filter((h) => h.count !== null && h.groupAttribute).map((h) => valueKey(...h.groupAttribute!)));
+      const told = isCount ? new Set<string>() : knownValues(state);
+      const options = [...counts.entries()].filter(([key, c]) => (zero ? c === 0 : c !== 0) && !countedBefore.has(key) && !told.has(key));
+      if (options.length === 0) return null;
+      const [attribute, value] = splitKey(randomPick(random, options)[0]);
+      return { label, attribute, value, usesGroup: label.endsWith('group') };
     }
-    const inChain = (family: 'count' | 'exist') => state.lastLabel === `${family}-obj-rel-imm` || state.lastLabel === `${family}-obj-rel-imm2`;
-    for (const family of ['count', 'exist'] as const) {
-      if (!inChain(family)) continue;
+    case 'count-obj-rel-imm':
+    case 'exist-obj-rel-imm':
+    case 'count-obj-rel-imm2':
+    case 'exist-obj-rel-imm2':
+    case 'count-obj-rel-early':
+    case 'exist-obj-rel-early': {
+      let referent: number | null;
+      let description: Description | undefined;
+      if (label.endsWith('imm2')) {
+        // "And to its right?" continues a question of the same kind about the same object.
+        referent = last && last.label.includes('obj-rel-imm') && last.label.slice(0, 5) === label.slice(0, 5) ? last.focus : null;
+      } else if (label.endsWith('imm')) referent = state.focus;
+      else {
+        const e = early(false);
+        referent = e?.referent ?? null;
+        description = e?.description;
+      }
+      if (referent === null) return null;
+      const o = state.mentioned.get(referent) ?? newObject(0);
+      const open = RELATIONS.filter((r) => o.relationCounts[r] === undefined && (isCount ? o.relationExists[r] !== false : o.relationExists[r] === undefined));
+      if (open.length === 0) return null;
+      let options = open;
+      if (!isCount)
+        options = heads(random) ? open.filter((r) => related(scene, referent, r).length === 0) : open.filter((r) => related(scene, referent, r).length > 0);
+      if (options.length === 0) return null;
+      return { label, referent, relation: randomPick(random, options), description };
+    }
+    case 'count-obj-exclude-imm':
+    case 'exist-obj-exclude-imm':
+    case 'count-obj-exclude-early':
+    case 'exist-obj-exclude-early': {
+      let referent: number | null;
+      let description: Description | undefined;
+      if (label.endsWith('imm')) referent = state.focus;
+      else {
+        const e = early(true);
+        referent = e?.referent ?? null;
+        description = e?.description;
+      }
+      if (referent === null) return null;
+      const o = state.mentioned.get(referent) ?? newObject(0);
+      const open = ATTRIBUTE_NAMES.filter(
+        (a) => o.known[a] !== undefined && o.shareCounts[a] === undefined && (isCount ? o.shareExists[a] !== false : o.shareExists[a] === undefined),
+      );
+      let options = open;
+      if (!isCount) {
+        const counts = valueCounts(scene);
+        const alone = (a: AttributeName) => counts.get(valueKey(a, scene.objects[referent]![a]))! === 1;
+        options = heads(random) ? open.filter(alone) : open.filter((a) => !alone(a));
+      }
+      if (options.length === 0) return null;
+      return { label, referent, attribute: randomPick(random, options), description };
+    }
+    case 'seek-attr-rel-imm':
+    case 'seek-attr-rel-early': {
+      let referent: number | null;
+      let description: Description | undefined;
+      if (label.endsWith('imm')) referent = state.focus;
+      else {
+        const e = early(true);
+        referent = e?.referent ?? null;
+        description = e?.description;
+      }
+      if (referent === null) return null;
+      const o = state.mentioned.get(referent) ?? newObject(0);
+      const options: { relation: Relation; attribute: AttributeName }[] = [];
       for (const relation of RELATIONS) {
-        if (!state.chainRelations.includes(relation)) plans.push({ label: `${family}-obj-rel-imm2`, referent: focus, relation });
+        const nearest = nearestObject(scene, referent, relation);
+        if (nearest === null) {
+          // Nothing there: asked only while the dialog does not know it, and answered "none".
+          if (o.relationCounts[relation] === undefined && o.relationExists[relation] === undefined)
+            options.push({ relation, attribute: randomPick(random, ATTRIBUTE_NAMES) });
+          continue;
+        }
+        const known = state.mentioned.get(nearest)?.known ?? {};
+        for (const attribute of ATTRIBUTE_NAMES) if (known[attribute] === undefined) options.push({ relation, attribute });
       }
+      if (options.length === 0) return null;
+      return { label, referent, ...randomPick(random, options), description };
     }
-    for (const attribute of ATTRIBUTE_NAMES) {
-      plans.push({ label: 'count-obj-exclude-imm', referent: focus, attribute });
-      plans.push({ label: 'exist-obj-exclude-imm', referent: focus, attribute });
+    case 'seek-attr-imm':
+    case 'seek-attr-imm2':
+    case 'seek-attr-early':
+    case 'seek-attr-sim-early': {
+      let referent: number | null = null;
+      let description: Description | undefined;
+      let attribute: AttributeName | undefined;
+      if (label === 'seek-attr-imm2') {
+        // "And its shape?" after a question that asked an attribute of one object.
+        if (last && (last.label === 'seek-attr-imm' || last.label === 'seek-attr-imm2' || last.label === 'seek-attr-rel-imm') && last.objects.length > 0)
+          referent = last.objects[0]!.id;
+      } else if (label === 'seek-attr-imm') referent = state.focus;
+      else {
+        if (label === 'seek-attr-sim-early') {
+          // "And the earlier cube?" asks the attribute the last question asked, of an object whose value is not told.
+          if (!last || (last.label !== 'seek-attr-imm' && last.label !== 'seek-attr-imm2') || last.asked === null) return null;
+          attribute = last.asked;
+        }
+        const e = early(true, attribute);
+        referent = e?.referent ?? null;
+        description = e?.description;
+      }
+      if (referent === null) return null;
+      if (attribute === undefined) {
+        const known = state.mentioned.get(referent)?.known ?? {};
+        const unknown = ATTRIBUTE_NAMES.filter((a) => known[a] === undefined);
+        if (unknown.length === 0) return null;
+        attribute = randomPick(random, unknown);
+      }
+      return { label, referent, attribute, description };
     }
-    const unknown = ATTRIBUTE_NAMES.filter((a) => state.mentioned.get(focus)?.known[a] === undefined);
-    const seekChain = state.lastLabel === 'seek-attr-imm' || state.lastLabel === 'seek-attr-imm2';
-    for (const attribute of unknown) plans.push({ label: seekChain ? 'seek-attr-imm2' : 'seek-attr-imm', referent: focus, attribute });
   }
-  for (const i of earlier) {
-    const relation = randomPick(random, RELATIONS);
-    plans.push({ label: 'count-obj-rel-early', referent: i, relation });
-    plans.push({ label: 'exist-obj-rel-early', referent: i, relation: randomPick(random, RELATIONS) });
-    const attribute = randomPick(random, ATTRIBUTE_NAMES);
-    plans.push({ label: 'count-obj-exclude-early', referent: i, attribute });
-    plans.push({ label: 'exist-obj-exclude-early', referent: i, attribute: randomPick(random, ATTRIBUTE_NAMES) });
-    const unknown = ATTRIBUTE_NAMES.filter((a) => state.mentioned.get(i)?.known[a] === undefined);
-    if (unknown.length > 0) plans.push({ label: 'seek-attr-early', referent: i, attribute: randomPick(random, unknown) });
-    const uniqueRelations = RELATIONS.filter((r) => related(scene, i, r).length === 1);
-    if (uniqueRelations.length > 0)
-      plans.push({ label: 'seek-attr-rel-early', referent: i, relation: randomPick(random, uniqueRelations), attribute: randomPick(random, ATTRIBUTE_NAMES) });
-  }
-  // A question the dialog has already asked, word for word in plan, is not asked again.
-  return plans.filter((p) => !state.asked.includes(planKey(p)));
 }
 
-export function planKey(plan: QuestionPlan): string {
-  return [plan.label, plan.attribute ?? '', plan.value ?? '', plan.relation ?? '', plan.referent ?? '', JSON.stringify(plan.description ?? {})].join('|');
+/** For each group of templates, one drawn template's question, where the state allows one. */
+export function questionOptions(scene: Scene, state: DialogState, random: () => number): QuestionPlan[] {
+  return QUESTION_GROUPS.flatMap((group) => {
+    const plan = planQuestion(scene, state, randomPick(random, group), random);
+    return plan ? [plan] : [];
+  });
 }
 
 export interface AskResult {
@@ -337,71 +593,100 @@ export interface AskResult {
   readonly state: DialogState;
 }
 
-function countAnswer(n: number): string {
-  return String(n);
-}
-function yesNo(b: boolean): string {
-  return b ? 'yes' : 'no';
-}
+const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
 /** Words the plan's question, answers it from the scene graph and moves the dialog state on. */
 export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random: () => number): AskResult {
   const round = state.round + 1;
-  const template = QUESTION_TEMPLATES[plan.label];
+  const label = plan.label;
+  const template = QUESTION_TEMPLATES[label];
   const text = randomPick(random, template.texts);
-  let mentioned = new Map(state.mentioned);
-  let focus = state.focus;
-  let group = state.group;
+  const last = state.history[state.history.length - 1];
+  const isCount = label.startsWith('count');
+  const slots: Record<string, string> = {};
   let answer: string;
   let answerObjects: number[] = [];
   let referents: number[] = [];
   let corefDistance: number | null = null;
-  const slots: Record<string, string> = {};
-  const refer = (i: number) => {
+  let next: HistoryItem;
+  let update: Parameters<typeof advance>[2];
+  const i = plan.referent;
+  if (i !== undefined) {
     referents = [i];
-    corefDistance = round - (state.mentioned.get(i)?.lastRound ?? round);
-  };
-  const earlierPhrase = (i: number) => `the earlier ${describe(earlierDescription(state, scene, i) ?? {}, random)}`;
-  const everyMentioned = new Set<number>([...state.mentioned.keys(), ...(state.group?.members ?? [])]);
+    // "it" and "them" reach back one round; "the earlier X" to the round that first told X of it.
+    if (label.endsWith('early')) {
+      const attribute = ATTRIBUTE_NAMES.find((a) => plan.description?.[a] !== undefined);
+      corefDistance = round - (attribute ? toldIn(state, i, attribute) : (state.mentioned.get(i)?.lastRound ?? state.round));
+      slots.E = `the earlier ${describe(plan.description ?? {}, random)}`;
+    } else corefDistance = 1;
+  }
+  if (plan.relation) {
+    slots.P = RELATION_TO_IT[plan.relation];
+    slots.R = RELATION_TO_NAMED[plan.relation];
+  }
+  if (plan.attribute) slots.A = plan.attribute;
 
-  switch (plan.label) {
+  switch (label) {
     case 'count-all':
-      answerObjects = scene.objects.map((_, i) => i);
-      answer = countAnswer(answerObjects.length);
+      answerObjects = scene.objects.map((_, k) => k);
+      answer = String(answerObjects.length);
+      next = item(
+        round,
+        label,
+        answerObjects.map((id) => ({ id, known: {} })),
+        { count: answerObjects.length },
+      );
       break;
     case 'count-other':
-    case 'exist-other':
-      answerObjects = scene.objects.map((_, i) => i).filter((i) => !everyMentioned.has(i));
-      referents = [...everyMentioned];
-      answer = plan.label === 'count-other' ? countAnswer(answerObjects.length) : yesNo(answerObjects.length > 0);
-      break;
-    case 'count-attribute':
-    case 'exist-attribute': {
-      const description = plan.description ?? {};
-      answerObjects = selectObjects(scene, description);
-      slots.D = describe(description, random, true);
-      slots.d = article(describe(description, random));
-      answer = plan.label === 'count-attribute' ? countAnswer(answerObjects.length) : yesNo(answerObjects.length > 0);
-      if (answerObjects.length >= 2) group = { members: answerObjects, shared: description, round };
-      if (answerObjects.length === 1) {
-        mentioned = mention(mentioned, answerObjects[0]!, round, description);
-        focus = answerObjects[0]!;
-      }
+    case 'exist-other': {
+      const told = new Set(state.history.flatMap((h) => h.objects.map((o) => o.id)));
+      referents = [...told];
+      answerObjects = scene.objects.map((_, k) => k).filter((k) => !told.has(k));
+      answer = isCount ? String(answerObjects.length) : yesNo(answerObjects.length > 0);
+      next = item(
+        round,
+        label,
+        answerObjects.map((id) => ({ id, known: {} })),
+        { mergeable: isCount, count: isCount ? answerObjects.length : null },
+      );
       break;
     }
+    case 'count-all-group': {
+      const members = (last?.objects ?? []).map((o) => o.id);
+      referents = members;
+      corefDistance = 1;
+      answerObjects = members;
+      answer = String(members.length);
+      next = item(round, label, last?.objects ?? [], { count: members.length, groupAttribute: last?.groupAttribute ?? null });
+      break;
+    }
+    case 'count-attribute':
+    case 'exist-attribute':
     case 'count-attribute-group':
     case 'exist-attribute-group': {
-      const g = state.group!;
-      referents = [...g.members];
-      corefDistance = round - g.round;
-      answerObjects = g.members.filter((m) => scene.objects[m]![plan.attribute!] === plan.value);
-      slots.V = plan.attribute === 'shape' ? article(valueWord(plan.value!, random)) : valueWord(plan.value!, random);
-      answer = plan.label === 'count-attribute-group' ? countAnswer(answerObjects.length) : yesNo(answerObjects.length > 0);
-      group = { ...g, round };
-      if (answerObjects.length === 1) {
-        mentioned = mention(mentioned, answerObjects[0]!, round, { ...g.shared, [plan.attribute!]: plan.value });
-        focus = answerObjects[0]!;
+      // The grammar names one attribute value; a typed question may name more ("red cubes").
+      const known: Description = plan.description ?? { [plan.attribute!]: plan.value! };
+      const single = ATTRIBUTE_NAMES.filter((a) => known[a] !== undefined);
+      let pool = scene.objects.map((_, k) => k);
+      if (plan.usesGroup) {
+        pool = (last?.objects ?? []).map((o) => o.id);
+        referents = pool;
+        corefDistance = 1;
       }
+      answerObjects = pool.filter((k) => matches(scene.objects[k]!, known));
+      slots.D = describe(known, random, true);
+      slots.d = article(describe(known, random));
+      if (plan.attribute && plan.value) slots.V = plan.attribute === 'shape' ? article(valueWord(plan.value, random)) : valueWord(plan.value, random);
+      answer = isCount ? String(answerObjects.length) : yesNo(answerObjects.length > 0);
+      next = item(
+        round,
+        label,
+        answerObjects.map((id) => ({ id, known })),
+        {
+          count: isCount ? answerObjects.length : null,
+          groupAttribute: single.length === 1 ? [single[0]!, known[single[0]!]!] : null,
+        },
+      );
       break;
     }
     case 'count-obj-rel-imm':
@@ -410,85 +695,87 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
     case 'exist-obj-rel-imm2':
     case 'count-obj-rel-early':
     case 'exist-obj-rel-early': {
-      const i = plan.referent!;
-      refer(i);
-      answerObjects = [...related(scene, i, plan.relation!)];
-      slots.P = RELATION_TO_IT[plan.relation!];
-      slots.R = RELATION_TO_NAMED[plan.relation!];
-      if (plan.label.endsWith('early')) slots.E = earlierPhrase(i);
-      answer = plan.label.startsWith('count') ? countAnswer(answerObjects.length) : yesNo(answerObjects.length > 0);
-      mentioned = mention(mentioned, i, round);
-      focus = i;
+      const relation = plan.relation!;
+      answerObjects = [...related(scene, i!, relation)];
+      answer = isCount ? String(answerObjects.length) : yesNo(answerObjects.length > 0);
+      next = item(
+        round,
+        label,
+        answerObjects.map((id) => ({ id, known: {} })),
+        { focus: i!, count: isCount ? answerObjects.length : null },
+      );
+      update = {
+        id: i!,
+        change: (o) =>
+          isCount
+            ? { ...o, relationCounts: { ...o.relationCounts, [relation]: answerObjects.length } }
+            : { ...o, relationExists: { ...o.relationExists, [relation]: answerObjects.length > 0 } },
+      };
       break;
     }
     case 'count-obj-exclude-imm':
     case 'exist-obj-exclude-imm':
     case 'count-obj-exclude-early':
     case 'exist-obj-exclude-early': {
-      const i = plan.referent!;
-      refer(i);
-      const value = scene.objects[i]![plan.attribute!];
-      answerObjects = selectObjects(scene, { [plan.attribute!]: value }, new Set([i]));
-      slots.A = attributeWord(plan.attribute!);
-      if (plan.label.endsWith('early')) slots.E = earlierPhrase(i);
-      answer = plan.label.startsWith('count') ? countAnswer(answerObjects.length) : yesNo(answerObjects.length > 0);
-      mentioned = mention(mentioned, i, round);
-      focus = i;
-      break;
-    }
-    case 'seek-attr-unique': {
-      const i = plan.referent!;
-      answerObjects = [i];
-      slots.dd = describe(plan.description ?? {}, random);
-      slots.A = attributeWord(plan.attribute!);
-      answer = scene.objects[i]![plan.attribute!];
-      mentioned = mention(mentioned, i, round, { ...plan.description, [plan.attribute!]: answer });
-      focus = i;
+      const attribute = plan.attribute!;
+      const value = scene.objects[i!]![attribute];
+      answerObjects = selectObjects(scene, { [attribute]: value }, new Set([i!]));
+      answer = isCount ? String(answerObjects.length) : yesNo(answerObjects.length > 0);
+      next = item(
+        round,
+        label,
+        answerObjects.map((id) => ({ id, known: { [attribute]: value } })),
+        { focus: i!, count: isCount ? answerObjects.length : null },
+      );
+      update = {
+        id: i!,
+        change: (o) =>
+          isCount
+            ? { ...o, shareCounts: { ...o.shareCounts, [attribute]: answerObjects.length } }
+            : { ...o, shareExists: { ...o.shareExists, [attribute]: answerObjects.length > 0 } },
+      };
       break;
     }
     case 'seek-attr-imm':
     case 'seek-attr-imm2':
-    case 'seek-attr-early': {
-      const i = plan.referent!;
-      refer(i);
-      answerObjects = [i];
-      slots.A = attributeWord(plan.attribute!);
-      if (plan.label === 'seek-attr-early') slots.E = earlierPhrase(i);
-      answer = scene.objects[i]![plan.attribute!];
-      mentioned = mention(mentioned, i, round, { [plan.attribute!]: answer });
-      focus = i;
+    case 'seek-attr-early':
+    case 'seek-attr-sim-early': {
+      const attribute = plan.attribute!;
+      answerObjects = [i!];
+      answer = scene.objects[i!]![attribute];
+      next = item(round, label, [{ id: i!, known: { [attribute]: answer } }], { focus: i!, asked: attribute });
       break;
     }
     case 'seek-attr-rel-imm':
     case 'seek-attr-rel-early': {
-      const i = plan.referent!;
-      refer(i);
-      const target = related(scene, i, plan.relation!)[0]!;
-      answerObjects = [target];
-      slots.A = attributeWord(plan.attribute!);
-      slots.P = RELATION_TO_IT[plan.relation!];
-      slots.R = RELATION_TO_NAMED[plan.relation!];
-      if (plan.label === 'seek-attr-rel-early') slots.E = earlierPhrase(i);
-      answer = scene.objects[target]![plan.attribute!];
-      mentioned = mention(mention(mentioned, i, round), target, round, { [plan.attribute!]: answer });
-      focus = target;
+      const attribute = plan.attribute!;
+      const relation = plan.relation!;
+      const target = nearestObject(scene, i!, relation);
+      if (target === null) {
+        answer = ANSWER_NONE;
+        next = item(round, label, [], { focus: i!, asked: attribute });
+        // Nothing lies that way: the dialog now knows it, and does not ask again.
+        update = {
+          id: i!,
+          change: (o) => ({ ...o, relationCounts: { ...o.relationCounts, [relation]: 0 }, relationExists: { ...o.relationExists, [relation]: false } }),
+        };
+      } else {
+        answerObjects = [target];
+        answer = scene.objects[target]![attribute];
+        next = item(round, label, [{ id: target, known: { [attribute]: answer } }], { focus: i!, asked: attribute });
+      }
       break;
     }
   }
-  const chainRelations = plan.label.endsWith('obj-rel-imm')
-    ? [plan.relation!]
-    : plan.label.endsWith('obj-rel-imm2')
-      ? [...state.chainRelations, plan.relation!]
-      : [];
   return {
     round: {
       question: fill(text, slots),
       answer,
-      template: plan.label,
+      template: label,
       coref_distance: template.history === 'coref' ? corefDistance : null,
       referents,
       answer_objects: answerObjects,
     },
-    state: { round, mentioned, focus, group, asked: [...state.asked, planKey(plan), plan.label], lastLabel: plan.label, chainRelations },
+    state: advance(state, next, update ?? (i !== undefined ? { id: i, change: (o) => o } : undefined)),
   };
 }

@@ -1,20 +1,22 @@
 /**
- * Dialog flows by beam search (Kottur et al. 2019, sec. 3.3): from a caption, each partial dialog is
- * extended by questions whose constraints hold in the current state; the flows scored best (new templates,
- * references back to earlier rounds, answers that vary) are kept, and the best of them is the dialog.
- * Deterministic for a seed, so the generator writes the same bytes every time.
+ * Dialog flows by beam search, as the original generator does it (Kottur et al. 2019, sec. 3.3;
+ * generate_dataset.py, generate_dialog_bfs): from each caption, every partial dialog is extended by one
+ * question from each group of templates whose constraints hold; from the fourth round on, flows whose mix
+ * of question families leaves the per-round ranges are pruned; beyond the beam width, flows with more
+ * follow-ups ("imm2", "sim") and "earlier" references are kept. Deterministic for a seed, so the
+ * generator writes the same bytes every time.
  */
-import { seededRandom, shuffled } from '../random';
-import { type Caption, type DialogState, type Round, ask, captionOptions, questionOptions } from './dialogGrammar';
+import { seededRandom } from '../random';
+import { type Caption, type DialogState, QUESTION_GROUPS, type Round, ask, captionOptions, planQuestion } from './dialogGrammar';
 import type { Scene } from './scene';
-import { type CaptionLabel, QUESTION_TEMPLATES, type QuestionLabel } from './templates';
+import { type CaptionLabel, INDEPENDENT_QUESTIONS, QUESTION_TEMPLATES, type QuestionFamily, type QuestionLabel } from './templates';
+import { randomPick } from '../random';
 
 export interface DialogOptions {
   readonly dialogsPerScene?: number;
   readonly rounds?: number;
+  /** Flows kept per caption and round (the original's --num_beams, 100). */
   readonly beamWidth?: number;
-  /** Question plans tried per beam and round. */
-  readonly expansions?: number;
 }
 
 export interface ClevrDialog {
@@ -37,79 +39,124 @@ export interface ClevrDialogRecord {
 interface Beam {
   readonly state: DialogState;
   readonly rounds: readonly Round[];
-  readonly score: number;
 }
 
+type Range = readonly [number, number];
 /**
- * How a flow is scored at each step: templates not used yet, references that reach further back, new
- * objects brought into the dialog (so that later questions have earlier ones to refer to), answers that vary,
- * and yes as often as no.
+ * How many questions of each kind a flow may have after round k+1 (generate_dataset.py, `ranges`, keyed by
+ * the 0-based round): independent questions, each family, and count and exist together.
  */
-function stepScore(beam: Beam, round: Round, next: DialogState, random: () => number): number {
-  const used = beam.rounds.filter((r) => r.template === round.template).length;
-  const family = QUESTION_TEMPLATES[round.template].family;
-  const recentSameFamily = beam.rounds.slice(-2).filter((r) => QUESTION_TEMPLATES[r.template].family === family).length;
-  let score = 1 - 0.7 * used - 0.25 * recentSameFamily;
-  if (round.coref_distance !== null && round.coref_distance > 0) score += 0.15 * Math.min(round.coref_distance, 8) - 0.1;
-  if (next.mentioned.size > beam.state.mentioned.size) score += 0.35;
-  const previous = beam.rounds[beam.rounds.length - 1];
-  if (previous && previous.answer === round.answer) score -= 0.3;
-  // Yes and no kept near even within a dialog, so an answerer cannot guess "yes" from the words alone.
-  if (family === 'exist') {
-    const same = beam.rounds.filter((r) => QUESTION_TEMPLATES[r.template].family === 'exist' && r.answer === round.answer).length;
-    const other = beam.rounds.filter((r) => QUESTION_TEMPLATES[r.template].family === 'exist' && r.answer !== round.answer).length;
-    score += same < other ? 0.6 : same > other ? -0.6 : 0;
+export const FAMILY_RANGES: { readonly [round: number]: { readonly [K in 'indep' | QuestionFamily | 'exist+count']: Range } } = {
+  3: { indep: [0, 1], seek: [1, 4], exist: [0, 1], count: [0, 1], 'exist+count': [0, 2] },
+  4: { indep: [0, 1], seek: [2, 4], exist: [0, 1], count: [0, 1], 'exist+count': [0, 2] },
+  5: { indep: [0, 1], seek: [2, 5], exist: [0, 2], count: [0, 2], 'exist+count': [0, 3] },
+  6: { indep: [0, 1], seek: [2, 5], exist: [0, 2], count: [0, 2], 'exist+count': [0, 3] },
+  7: { indep: [0, 2], seek: [3, 5], exist: [0, 2], count: [0, 2], 'exist+count': [0, 3] },
+  8: { indep: [0, 2], seek: [3, 6], exist: [0, 3], count: [0, 3], 'exist+count': [0, 3] },
+  9: { indep: [0, 2], seek: [3, 6], exist: [0, 3], count: [0, 3], 'exist+count': [0, 4] },
+};
+
+type KindCounts = { indep: number; count: number; exist: number; seek: number };
+
+function kindCounts(labels: readonly QuestionLabel[]): KindCounts {
+  const n = { indep: 0, count: 0, exist: 0, seek: 0 };
+  for (const label of labels) {
+    if (INDEPENDENT_QUESTIONS.includes(label)) n.indep++;
+    n[QUESTION_TEMPLATES[label].family]++;
   }
-  return score + 0.5 * random();
+  return n;
+}
+
+/** Whether a flow's questions so far stay within the ranges of this round (no ranges before the fourth). */
+export function withinRanges(labels: readonly QuestionLabel[], roundIndex: number): boolean {
+  return countsWithin(kindCounts(labels), roundIndex);
+}
+
+function countsWithin(n: KindCounts, roundIndex: number): boolean {
+  const ranges = FAMILY_RANGES[roundIndex];
+  if (!ranges) return true;
+  const inside = (k: number, [lo, hi]: Range) => lo <= k && k <= hi;
+  return (
+    inside(n.indep, ranges.indep) &&
+    inside(n.seek, ranges.seek) &&
+    inside(n.exist, ranges.exist) &&
+    inside(n.count, ranges.count) &&
+    n.count + n.exist <= ranges['exist+count'][1]
+  );
+}
+
+/** The original's beam score (sample_beams): follow-ups and "sim" questions, plus up to four "earlier" references. */
+function flowScore(rounds: readonly Round[]): number {
+  let score = 0;
+  let early = 0;
+  for (const r of rounds) {
+    if (r.template.includes('imm2')) score++;
+    if (r.template.includes('sim')) score++;
+    if (r.template.includes('early')) early++;
+  }
+  return score + Math.min(4, early);
+}
+
+/** Best score first, ties in random order (the original sorts on (score, random())). */
+function ranked(beams: readonly Beam[], random: () => number): Beam[] {
+  return beams
+    .map((beam) => ({ beam, score: flowScore(beam.rounds), tie: random() }))
+    .sort((a, b) => b.score - a.score || b.tie - a.tie)
+    .map((x) => x.beam);
 }
 
 /**
- * How a scene's dialogs open, in order: one caption of each kind that applies, starting at a seeded
- * kind. Returns the random stream the generator goes on with, so the page can open a scene exactly as
- * the generator's first dialog does.
+ * How a scene's dialogs open: one caption of each kind that applies, in the original's order. Returns
+ * the random stream the generator goes on with, so the page can open a scene exactly as the generator's
+ * first dialog does.
  */
 export function dialogOpenings(scene: Scene, seed: number): { random: () => number; openings: { caption: Caption; state: DialogState }[] } {
   const random = seededRandom((seed * 7919 + scene.image_index * 104_729) >>> 0);
-  const captions = captionOptions(scene, random);
-  const offset = Math.floor(random() * Math.max(1, captions.length));
-  return { random, openings: captions.map((_, d) => captions[(d + offset) % captions.length]!) };
+  return { random, openings: captionOptions(scene, random) };
+}
+
+/** Every flow of `rounds` questions the beam search keeps from one opening, best last dropped first. */
+function searchFlows(scene: Scene, state: DialogState, rounds: number, beamWidth: number, random: () => number): Beam[] {
+  let beams: Beam[] = [{ state, rounds: [] }];
+  for (let r = 0; r < rounds; r++) {
+    let pool: Beam[] = [];
+    for (const beam of beams) {
+      const before = kindCounts(beam.rounds.map((x) => x.template));
+      for (const group of QUESTION_GROUPS) {
+        const plan = planQuestion(scene, beam.state, randomPick(random, group), random);
+        if (!plan) continue;
+        // Pruned before it is worded: the ranges depend on the labels only.
+        const family = QUESTION_TEMPLATES[plan.label].family;
+        const after = { ...before, [family]: before[family] + 1, indep: before.indep + (INDEPENDENT_QUESTIONS.includes(plan.label) ? 1 : 0) };
+        if (!countsWithin(after, r)) continue;
+        const result = ask(scene, beam.state, plan, random);
+        pool.push({ state: result.state, rounds: [...beam.rounds, result.round] });
+      }
+    }
+    if (pool.length > beamWidth) pool = ranked(pool, random).slice(0, beamWidth);
+    beams = pool;
+    if (beams.length === 0) break;
+  }
+  return ranked(beams, random);
 }
 
 export function generateDialogs(scene: Scene, seed: number, options: DialogOptions = {}): ClevrDialogRecord {
   const dialogsPerScene = options.dialogsPerScene ?? 5;
   const rounds = options.rounds ?? 10;
-  const beamWidth = options.beamWidth ?? 8;
-  const expansions = options.expansions ?? 12;
+  const beamWidth = options.beamWidth ?? 100;
   const { random, openings } = dialogOpenings(scene, seed);
+  // Per caption, the final flows; the original takes the last of the ranked list (list.pop()), then tops
+  // up to five dialogs from the same lists.
+  const flows = openings.map(({ caption, state }) => ({ caption, beams: searchFlows(scene, state, rounds, beamWidth, random) }));
   const dialogs: ClevrDialog[] = [];
-  const seen = new Set<string>();
-
-  for (let d = 0; d < dialogsPerScene && openings.length > 0; d++) {
-    // Captions take turns by kind, so the five dialogs of a scene start differently.
-    const { caption, state } = openings[d % openings.length]!;
-    let beams: Beam[] = [{ state, rounds: [], score: 0 }];
-    for (let r = 0; r < rounds; r++) {
-      const next: Beam[] = [];
-      for (const beam of beams) {
-        const plans = shuffled(random, questionOptions(scene, beam.state, random)).slice(0, expansions);
-        for (const plan of plans) {
-          const result = ask(scene, beam.state, plan, random);
-          next.push({ state: result.state, rounds: [...beam.rounds, result.round], score: beam.score + stepScore(beam, result.round, result.state, random) });
-        }
-      }
-      if (next.length === 0) break;
-      next.sort((a, b) => b.score - a.score);
-      beams = next.slice(0, beamWidth);
+  for (let pass = 0; dialogs.length < dialogsPerScene && flows.some((f) => f.beams.length > 0); pass++) {
+    for (const { caption, beams } of flows) {
+      if (dialogs.length >= dialogsPerScene) break;
+      const beam = beams.pop();
+      if (beam && beam.rounds.length === rounds) dialogs.push(toDialog(caption, beam.rounds));
     }
-    const best = beams.find((b) => !seen.has(flowKey(caption, b))) ?? beams[0]!;
-    seen.add(flowKey(caption, best));
-    dialogs.push(toDialog(caption, best.rounds));
   }
   return { split: scene.split, image_index: scene.image_index, image_filename: scene.image_filename, dialogs };
-}
-
-function flowKey(caption: Caption, beam: Beam): string {
-  return [caption.text, ...beam.rounds.map((r) => r.question)].join('\n');
 }
 
 function toDialog(caption: Caption, rounds: readonly Round[]): ClevrDialog {

@@ -3,7 +3,7 @@
  * the slots are read back into attributes, relations and objects, and the template's constraints are
  * checked against the scene and the dialog state. What it cannot read gets a sentence that says why.
  */
-import { type Description, type DialogState, type QuestionPlan, matches, related, selectObjects } from './dialogGrammar';
+import type { Description, DialogState, QuestionPlan } from './dialogGrammar';
 import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene } from './scene';
 import { PLURAL, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionLabel, RELATION_TO_IT, RELATION_TO_NAMED, THING_WORDS, VALUE_WORDS } from './templates';
 
@@ -79,13 +79,13 @@ function attributeFrom(word: string): AttributeName | null {
   return (ATTRIBUTE_NAMES as readonly string[]).includes(word) ? (word as AttributeName) : null;
 }
 
-/** "the earlier red cube": the one mentioned object it fits. */
-function earlierObject(phrase: string, scene: Scene, state: DialogState): { index: number } | { error: string } {
+/** "the earlier red cube": the one mentioned object the dialog has said fits it (what it told, not what the picture shows). */
+function earlierObject(phrase: string, state: DialogState): { index: number; description: Description } | { error: string } {
   const m = /^the earlier (.+)$/.exec(phrase);
   const description = m ? parseDescription(m[1]!) : null;
   if (!description) return { error: `"${phrase}" should name an object mentioned before, as "the earlier red cube".` };
-  const found = [...state.mentioned.keys()].filter((i) => matches(scene.objects[i]!, description));
-  if (found.length === 1) return { index: found[0]! };
+  const found = [...state.mentioned.entries()].filter(([, o]) => ATTRIBUTE_NAMES.every((a) => description[a] === undefined || o.known[a] === description[a]));
+  if (found.length === 1) return { index: found[0]![0], description };
   if (found.length === 0) return { error: `No ${m![1]} has been mentioned yet in this dialog, so "${phrase}" points at nothing.` };
   return { error: `More than one ${m![1]} has been mentioned, so "${phrase}" is not clear: add its colour, size or material.` };
 }
@@ -107,11 +107,17 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
   const relationNamed = slots.R === undefined ? undefined : relationFrom(slots.R, RELATION_TO_NAMED);
   if (slots.R !== undefined && !relationNamed)
     return { ok: false, reason: `"${slots.R}" is not a direction the grammar knows; say "to the left of", "to the right of", "in front of" or "behind".` };
-  const earlier = slots.E === undefined ? undefined : earlierObject(slots.E, scene, state);
+  const earlier = slots.E === undefined ? undefined : earlierObject(slots.E, state);
   if (earlier && 'error' in earlier) return { ok: false, reason: earlier.error };
   const earlierIndex = earlier && 'index' in earlier ? earlier.index : undefined;
+  const earlierDescription = earlier && 'index' in earlier ? earlier.description : undefined;
+  const last = state.history[state.history.length - 1];
 
   switch (label) {
+    case 'count-all-group': {
+      const missing = needGroup();
+      return missing ?? { ok: true, plan: { label, usesGroup: true } };
+    }
     case 'count-all':
     case 'count-other':
     case 'exist-other':
@@ -137,16 +143,17 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     case 'exist-obj-rel-imm':
     case 'count-obj-rel-imm2':
     case 'exist-obj-rel-imm2': {
-      const missing = needFocus();
-      if (missing) return missing;
-      if (label.endsWith('imm2') && state.lastLabel !== label.replace('imm2', 'imm') && state.lastLabel !== label) {
-        return { ok: false, reason: `"And ${slots.P}?" follows a question about what is around it; ask that first.` };
+      if (label.endsWith('imm2')) {
+        // "And to its right?" keeps the object the last question of the same kind asked about.
+        if (!last || !last.label.includes('obj-rel-imm') || last.label.slice(0, 5) !== label.slice(0, 5) || last.focus === null)
+          return { ok: false, reason: `"And ${slots.P}?" follows a question about what is around it; ask that first.` };
+        return { ok: true, plan: { label, referent: last.focus, relation: relationIt! } };
       }
-      return { ok: true, plan: { label, referent: focus!, relation: relationIt! } };
+      return needFocus() ?? { ok: true, plan: { label, referent: focus!, relation: relationIt! } };
     }
     case 'count-obj-rel-early':
     case 'exist-obj-rel-early':
-      return { ok: true, plan: { label, referent: earlierIndex!, relation: relationNamed! } };
+      return { ok: true, plan: { label, referent: earlierIndex!, relation: relationNamed!, description: earlierDescription } };
     case 'count-obj-exclude-imm':
     case 'exist-obj-exclude-imm': {
       const missing = needFocus();
@@ -154,40 +161,29 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     }
     case 'count-obj-exclude-early':
     case 'exist-obj-exclude-early':
-      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
-    case 'seek-attr-unique': {
-      const description = parseDescription(slots.dd ?? '');
-      if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.dd}" is not a description the grammar knows.` };
-      const found = selectObjects(scene, description);
-      if (found.length !== 1)
-        return {
-          ok: false,
-          reason:
-            found.length === 0
-              ? `There is no ${slots.dd} in the picture.`
-              : `There are ${found.length} ${slots.dd} things in the picture, so "the ${slots.dd}" is not clear: add its colour, size or material.`,
-        };
-      return { ok: true, plan: { label, referent: found[0]!, description, attribute: attribute! } };
-    }
+      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute!, description: earlierDescription } };
     case 'seek-attr-imm':
     case 'seek-attr-imm2': {
       const missing = needFocus();
       return missing ?? { ok: true, plan: { label, referent: focus!, attribute: attribute! } };
     }
     case 'seek-attr-early':
-      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
+      return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute!, description: earlierDescription } };
+    case 'seek-attr-sim-early':
+      // "And the earlier cube?" asks again what the last question asked.
+      if (!last || (last.label !== 'seek-attr-imm' && last.label !== 'seek-attr-imm2') || last.asked === null)
+        return { ok: false, reason: `"${slots.E}" on its own follows a question that asked its colour, shape, size or material; ask that first.` };
+      return { ok: true, plan: { label, referent: earlierIndex!, attribute: last.asked, description: earlierDescription } };
     case 'seek-attr-rel-imm':
     case 'seek-attr-rel-early': {
       const from = label === 'seek-attr-rel-imm' ? focus : earlierIndex!;
       if (from === null) return { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' };
+      // The nearest object that way answers; with nothing there the answer is "none".
       const relation = (label === 'seek-attr-rel-imm' ? relationIt : relationNamed)!;
-      const n = related(scene, from, relation).length;
-      if (n !== 1)
-        return {
-          ok: false,
-          reason: `There ${n === 0 ? 'is nothing' : `are ${n} objects`} ${label === 'seek-attr-rel-imm' ? slots.P : `${slots.R} ${slots.E}`}, so "the object" there is not one thing.`,
-        };
-      return { ok: true, plan: { label, referent: from, relation, attribute: attribute! } };
+      return {
+        ok: true,
+        plan: { label, referent: from, relation, attribute: attribute!, description: label === 'seek-attr-rel-imm' ? undefined : earlierDescription },
+      };
     }
   }
 }
