@@ -113,7 +113,10 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     async replayTurn(params) {
       calls.push(`replay ${params.dialogueId} turn ${params.turn}`);
       return {
-        reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }, { progress: () => undefined, announce: () => undefined }),
+        reply: await this.reply(
+          { history: [], texts: ['x'], images: [], method: params.method },
+          { progress: () => undefined, announce: () => undefined, signal: new AbortController().signal },
+        ),
         score,
       };
     },
@@ -308,7 +311,7 @@ describe('WorkerClient over the handler', () => {
     const loaded = await client.call(
       'loadPack',
       { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
-      (p) => progress.push(p.loaded),
+      { onProgress: (p) => progress.push(p.loaded) },
     );
     expect(loaded.pool.texts).toBe(3);
     expect(loaded.detector).toEqual({ state: 'unavailable', reason: expect.stringContaining('photos are described by the image encoder alone') });

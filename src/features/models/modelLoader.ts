@@ -116,7 +116,7 @@ export async function loadModels(): Promise<void> {
         pool: poolRef(poolId),
         forceWasm,
       },
-      (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
+      { onProgress: (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }) },
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
     if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
