@@ -11,7 +11,7 @@ import { resumeInterruptedImports } from '../features/pool/poolController';
 import { onScoredTurn } from '../shared/scoredTurns';
 import { useModelStore } from '../shared/stores/modelStore';
 // Starts the model worker and provides it to the features, before anything renders.
-import './modelWorker';
+import { restartWorkerAfterCrash } from './modelWorker';
 import { installShortcuts } from './shortcuts';
 
 let started = false;
@@ -44,6 +44,8 @@ export function startApp(): void {
   followOtherTabs();
   // A turn a reload interrupted (its reply, or its video's watching) is answered once the model is ready.
   answerInterruptedTurnWhenReady();
+  // A crashed worker is replaced and given the same pack, pool and method; the conversation stays.
+  restartWorkerAfterCrash(loadModels);
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();

@@ -103,8 +103,7 @@ export function createRequestHandler(
         inFlight.set(id, new AbortController());
         return 'pre-empted';
       }
-      if (reason === 'cancelled')
-        post({ type: 'error', id, code: 'cancelled', message: `${request.type} was cancelled, as asked; nothing was changed by it.` });
+      if (reason === 'cancelled') post({ type: 'error', id, code: 'cancelled', message: `${request.type} was cancelled, as asked.` });
       else post({ type: 'error', id, code: error instanceof EngineError ? error.code : 'internal', message: errorMessage(error) });
     } finally {
       if (isIdle && idleRunning === controller) idleRunning = null;
