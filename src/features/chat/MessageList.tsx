@@ -125,12 +125,14 @@ function VideoDescription({ description }: { description: string | undefined }) 
       </figcaption>
     );
   return (
-    <figcaption className="flex items-center gap-2 text-xs opacity-90" data-testid="video-description">
-      Watching the video…
-      <button type="button" onClick={cancelWatching} className="rounded border border-current px-1.5 py-0.5">
+    <>
+      <figcaption className="text-xs opacity-90" data-testid="video-description">
+        Watching the video…
+      </figcaption>
+      <button type="button" onClick={cancelWatching} className="self-start rounded border border-current px-1.5 py-0.5 text-xs">
         Cancel
       </button>
-    </figcaption>
+    </>
   );
 }
 
