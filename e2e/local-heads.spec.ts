@@ -30,3 +30,19 @@ test('clip-map and the intent head trained in the browser, while the chat answer
   await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
   await expect(line).toHaveText(/^Intent and clip-map: trained in this browser \(cached\)/, { timeout: 30_000 });
 });
+
+test('Cancel training stops it quietly: replies stay zero-shot, and training can be started again', async ({ page }) => {
+  await openReady(page, 'test-tiny-clip', '&view=presenter');
+  const line = page.getByTestId('heads-line');
+  await page.getByText('Settings', { exact: true }).click();
+  await page.getByRole('button', { name: 'Train clip-map and the intent head in this browser' }).click();
+  await expect(line).toHaveAttribute('data-state', 'training');
+  await page.getByRole('button', { name: 'Cancel training' }).click();
+  await expect(line).toHaveText(
+    'Training clip-map and the intent head was stopped, as asked; replies stay zero-shot. Train them again from Settings whenever you like.',
+  );
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Train clip-map and the intent head in this browser' })).toBeVisible();
+  await sendText(page, 'I love hiking in the mountains');
+  await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+});

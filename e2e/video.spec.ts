@@ -210,3 +210,18 @@ test.describe('videos in the conversation', () => {
     expect(md).toContain('What was seen: a green square; no sound track');
   });
 });
+
+test('Cancel while a video is being watched stops it quietly, and the turn and the video stay', async ({ page }) => {
+  await openReady(page);
+  await shareVideo(page, SPEECH_CLIP, 'does anyone speak?');
+  await expect(video(page).getByTestId('video-description')).toHaveText('Watching the video…');
+  await video(page).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Watching the video stopped, as asked. Your message and the video are kept.' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(video(page).getByTestId('video-description')).toHaveText('Not watched. Share it again to have it watched.');
+  await expect(page.getByRole('listitem', { name: 'You said' })).toContainText('does anyone speak?');
+  await expect.poll(async () => (await storedMessages(page)).some((m) => m.elements.some((e) => e.kind === 'video'))).toBe(true);
+  // The chat answers the next turn as before.
+  await sendText(page, 'hello');
+  await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+});

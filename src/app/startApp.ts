@@ -1,4 +1,5 @@
 import { answerInterruptedTurnWhenReady, startNewConversation } from '../features/chat/chatController';
+import { reloadClevrAnswerers } from '../features/clevr/clevrController';
 import { followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
 import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
@@ -11,7 +12,7 @@ import { resumeInterruptedImports } from '../features/pool/poolController';
 import { onScoredTurn } from '../shared/scoredTurns';
 import { useModelStore } from '../shared/stores/modelStore';
 // Starts the model worker and provides it to the features, before anything renders.
-import './modelWorker';
+import { restartWorkerAfterCrash } from './modelWorker';
 import { installShortcuts } from './shortcuts';
 
 let started = false;
@@ -44,6 +45,12 @@ export function startApp(): void {
   followOtherTabs();
   // A turn a reload interrupted (its reply, or its video's watching) is answered once the model is ready.
   answerInterruptedTurnWhenReady();
+  // A crashed worker is replaced and given the same pack, pool and method (and CLEVR answerers, when
+  // the view had them); the conversation stays.
+  restartWorkerAfterCrash(async () => {
+    await loadModels();
+    await reloadClevrAnswerers();
+  });
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();

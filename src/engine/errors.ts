@@ -13,7 +13,7 @@ export type EngineErrorCode =
   | 'not-loaded'
   | 'invalid-input'
   | 'dataset-invalid'
-  /** The work was stopped on purpose (a dataset deleted while it loaded): nothing to report as a failure. */
+  /** The work was stopped on purpose (the person pressed Cancel, or deleted a dataset while it loaded): nothing to report as a failure. */
   | 'cancelled';
 
 export class EngineError extends Error {

@@ -6,6 +6,7 @@ import type {
   LocalHeadsStatus,
   PoolRowsStatus,
   WorkerEvent,
+  WorkerMessage,
   WorkerMethod,
   WorkerMethods,
   WorkerRequest,
@@ -17,8 +18,20 @@ export class WorkerCallError extends Error {
     message: string,
   ) {
     super(message);
-    this.name = 'WorkerCallError';
+    // A cancelled call reads as the platform's AbortError, so code that knows fetch's knows this one.
+    this.name = code === 'cancelled' ? 'AbortError' : 'WorkerCallError';
   }
+}
+
+/** Whether a call ended because it was cancelled on purpose: the page says nothing red about it. */
+export function isCancelledCall(error: unknown): boolean {
+  return error instanceof WorkerCallError && error.code === 'cancelled';
+}
+
+/** How a call's progress is reported, and the signal that cancels it (the worker then stops the work). */
+export interface CallOptions {
+  onProgress?: (progress: FileProgress) => void;
+  signal?: AbortSignal;
 }
 
 interface Pending {
@@ -26,16 +39,22 @@ interface Pending {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (progress: FileProgress) => void;
+  signal?: AbortSignal;
 }
 
 /** The minimal port the client needs; a Worker is one, and tests can pass a fake. */
 export interface WorkerPort {
-  postMessage(message: WorkerRequest): void;
+  postMessage(message: WorkerMessage): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<WorkerEvent>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  terminate?(): void;
 }
 
-/** Typed calls into the model worker: each call resolves with its own method's result. */
+/**
+ * Typed calls into the model worker: each call resolves with its own method's result. When the worker
+ * crashes, the calls in flight are rejected and the crash listeners told; `restart` then carries on
+ * over a new worker, and the same client (and every listener) serves it.
+ */
 export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -44,27 +63,76 @@ export class WorkerClient {
   private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
   private readonly poolRowsListeners = new Set<(status: PoolRowsStatus) => void>();
   private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
+  private readonly crashListeners = new Set<(reason: string) => void>();
+  private port: WorkerPort;
 
-  constructor(private readonly port: WorkerPort) {
-    port.addEventListener('message', (event) => this.receive(event.data));
+  constructor(port: WorkerPort) {
+    this.port = port;
+    this.attach(port);
+  }
+
+  /** Serves a new worker in place of the current one, which is stopped; calls made from now on go to it. */
+  restart(port: WorkerPort): void {
+    const old = this.port;
+    this.port = port;
+    old.terminate?.();
+    this.attach(port);
+  }
+
+  /** The worker stopped (its error event): every call in flight has been rejected; `reason` is the browser's. */
+  onCrash(listener: (reason: string) => void): () => void {
+    this.crashListeners.add(listener);
+    return () => this.crashListeners.delete(listener);
+  }
+
+  private attach(port: WorkerPort): void {
+    // Events of a worker already replaced are ignored: its calls were answered when it crashed.
+    port.addEventListener('message', (event) => {
+      if (this.port === port) this.receive(event.data);
+    });
     port.addEventListener('error', (event) => {
-      const message = `The model worker crashed (${event.message || 'unknown error'}). Reload the page.`;
+      if (this.port !== port) return;
+      const reason = event.message || 'unknown error';
+      const message = `The model worker stopped (${reason}) before answering. The page restarts it: try again once the status says Ready.`;
       for (const [id, call] of this.pending) {
-        call.reject(new WorkerCallError('internal', message));
+        call.reject(call.signal?.aborted ? cancelledError(call.method) : new WorkerCallError('worker-crashed', message));
         this.pending.delete(id);
       }
+      for (const listener of this.crashListeners) listener(reason);
     });
   }
 
-  call<K extends WorkerMethod>(
-    method: K,
-    params: WorkerMethods[K]['params'],
-    onProgress?: (progress: FileProgress) => void,
-  ): Promise<WorkerMethods[K]['result']> {
+  /**
+   * Calls a method of the worker. When `options.signal` fires, the worker is asked to stop the call,
+   * and the promise rejects with a 'cancelled' WorkerCallError (named AbortError) once the worker has
+   * let go of it, even if its result came first.
+   */
+  call<K extends WorkerMethod>(method: K, params: WorkerMethods[K]['params'], options: CallOptions = {}): Promise<WorkerMethods[K]['result']> {
+    const { onProgress, signal } = options;
+    if (signal?.aborted) return Promise.reject(cancelledError(method));
     const id = this.nextId++;
+    const port = this.port;
     return new Promise<WorkerMethods[K]['result']>((resolve, reject) => {
-      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, ...(onProgress ? { onProgress } : {}) });
-      this.port.postMessage({ type: method, id, params } as WorkerRequest);
+      const cancel = () => {
+        if (this.pending.has(id) && this.port === port) port.postMessage({ type: 'cancel', id });
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
+      const settled = () => signal?.removeEventListener('abort', cancel);
+      this.pending.set(id, {
+        method,
+        resolve: (value) => {
+          settled();
+          if (signal?.aborted) reject(cancelledError(method));
+          else resolve(value as WorkerMethods[K]['result']);
+        },
+        reject: (error) => {
+          settled();
+          reject(signal?.aborted ? cancelledError(method) : error);
+        },
+        ...(onProgress ? { onProgress } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      port.postMessage({ type: method, id, params } as WorkerRequest);
     });
   }
 
@@ -137,4 +205,8 @@ export class WorkerClient {
       }
     }
   }
+}
+
+function cancelledError(method: WorkerMethod): WorkerCallError {
+  return new WorkerCallError('cancelled', `${method} was cancelled, as asked.`);
 }

@@ -342,7 +342,10 @@ export interface WorkerMethods {
   replayTurn: { params: { split: ReferenceSplit; dialogueId: string; turn: number; method: ResponseMethodId | null }; result: ReplayTurnResult };
   /** Scores a reply against what the visitor would have answered: MM-Relevance and Intent F1 only, since there are no negatives to rank among. */
   scoreReference: { params: { reply: HistoryElement[]; reference: HistoryElement[] }; result: { score: ResponseScore; captions: ReplyResult['captions'] } };
-  /** Starts training clip-map and the intent head for a pack without Python heads; news comes as 'localHeads' events. */
+  /**
+   * Trains clip-map and the intent head for a pack without Python heads (or joins the training under
+   * way) and answers when it ends; news comes as 'localHeads' events. Cancelling it stops the training.
+   */
   trainHeads: { params: Record<string, never>; result: { started: boolean } };
   encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
   /** grounding, when given, is fed to an image tower that takes it instead of the detector's (parity tests compare towers alone). */
@@ -365,6 +368,19 @@ export type WorkerMethod = keyof WorkerMethods;
 export type WorkerRequest = {
   [K in WorkerMethod]: { type: K; id: number; params: WorkerMethods[K]['params'] };
 }[WorkerMethod];
+
+/**
+ * Asks the worker to stop request `id`: its handler's AbortSignal fires, and the call ends with a
+ * 'cancelled' error (or its result, when it finished first). Any method can be cancelled, so this
+ * needs no list of its own; a request still queued never starts.
+ */
+export interface WorkerCancel {
+  type: 'cancel';
+  id: number;
+}
+
+/** Everything the page posts to the worker: a call of WorkerMethods, or a cancel of one. */
+export type WorkerMessage = WorkerRequest | WorkerCancel;
 
 export type WorkerResultMessage = {
   [K in WorkerMethod]: { type: 'result'; id: number; method: K; result: WorkerMethods[K]['result'] };
@@ -390,7 +406,7 @@ export type WorkerEvent =
  * 'background', beside that queue, for long work (a dataset embedded, a CLEVR scene drawn in slices of
  * a frame's budget) so the chat keeps answering; 'idle', work nobody waits for (warm-up steps), run
  * only when nothing else is queued or running, so a visitor's turn goes ahead of every such request
- * not yet started and waits for one step at most.
+ * not yet started, and pre-empts the one running: its signal fires, and it runs again afterwards.
  */
 export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'background' | 'idle' } = {
   loadPack: 'queue',
@@ -404,7 +420,7 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   loadReferenceDialogue: 'queue',
   replayTurn: 'queue',
   scoreReference: 'queue',
-  trainHeads: 'queue',
+  trainHeads: 'background',
   encodeTexts: 'queue',
   encodeImages: 'queue',
   clevrLoad: 'queue',
@@ -428,4 +444,10 @@ export function isWorkerRequest(value: unknown): value is WorkerRequest {
     typeof v['params'] === 'object' &&
     v['params'] !== null
   );
+}
+
+export function isWorkerCancel(value: unknown): value is WorkerCancel {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return v['type'] === 'cancel' && typeof v['id'] === 'number';
 }

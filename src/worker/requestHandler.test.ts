@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../engine/errors';
 import type { WorkerEvent } from './protocol';
 import { type WorkerApi, createRequestHandler } from './requestHandler';
-import { WorkerClient, type WorkerPort } from './client';
+import { WorkerClient, type WorkerPort, isCancelledCall } from './client';
 
 const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, deferred: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };
@@ -113,7 +113,10 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     async replayTurn(params) {
       calls.push(`replay ${params.dialogueId} turn ${params.turn}`);
       return {
-        reply: await this.reply({ history: [], texts: ['x'], images: [], method: params.method }, { progress: () => undefined, announce: () => undefined }),
+        reply: await this.reply(
+          { history: [], texts: ['x'], images: [], method: params.method },
+          { progress: () => undefined, announce: () => undefined, signal: new AbortController().signal },
+        ),
         score,
       };
     },
@@ -308,7 +311,7 @@ describe('WorkerClient over the handler', () => {
     const loaded = await client.call(
       'loadPack',
       { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
-      (p) => progress.push(p.loaded),
+      { onProgress: (p) => progress.push(p.loaded) },
     );
     expect(loaded.pool.texts).toBe(3);
     expect(loaded.detector).toEqual({ state: 'unavailable', reason: expect.stringContaining('photos are described by the image encoder alone') });
@@ -392,5 +395,164 @@ describe('WorkerClient over the handler', () => {
     expect(engine.calls).toEqual(['import holiday', 'reply hello', 'imported holiday']);
     expect(events.filter((e) => e.type === 'result').map((e) => e.id)).toEqual([2, 1]);
     expect(events.find((e) => e.type === 'progress')).toEqual({ type: 'progress', id: 1, progress: { file: 'Copying images', loaded: 1, total: 2 } });
+  });
+});
+
+/** Waits until `signal` fires, then fails as a handler that checks its signal does. */
+function untilAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(new EngineError('invalid-input', 'Building the pool embeddings was cancelled.'))),
+  );
+}
+
+describe('a visitor’s turn pre-empts warm-up', () => {
+  it('aborts the step under way, answers the turn, then runs that step again and the rest', async () => {
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    let textTurnRuns = 0;
+    engine.warmUp = async (params, context) => {
+      engine.calls.push(`warm ${params.step}`);
+      // The first run of this step would never end by itself: only its signal stops it.
+      if (params.step === 'text-turn' && textTurnRuns++ === 0) {
+        await untilAborted(context.signal).catch((error: unknown) => {
+          engine.calls.push(`warm ${params.step} stopped`);
+          throw error;
+        });
+      }
+      return { step: params.step, ms: 1 };
+    };
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const warm = (id: number, step: 'reply-models' | 'text-turn' | 'image-ranking') => handle({ type: 'warmUp', id, params: { step, method: null } });
+    const steps = [warm(1, 'reply-models'), warm(2, 'text-turn'), warm(3, 'image-ranking')];
+    await expect.poll(() => engine.calls).toEqual(['warm reply-models', 'warm text-turn']);
+    await handle({ type: 'reply', id: 4, params: { history: [], texts: ['hi'], images: [], method: null } });
+    expect(engine.calls).toEqual(['warm reply-models', 'warm text-turn', 'warm text-turn stopped', 'reply hi']);
+    await Promise.all(steps);
+    expect(engine.calls).toEqual(['warm reply-models', 'warm text-turn', 'warm text-turn stopped', 'reply hi', 'warm text-turn', 'warm image-ranking']);
+    // The pre-empted step is answered once, by its second run; nothing reports an error.
+    expect(events.map((e) => `${e.type} ${'id' in e ? e.id : ''}`)).toEqual(['result 1', 'result 4', 'result 2', 'result 3']);
+  });
+});
+
+describe('cancel', () => {
+  it('stops a running import through its signal and answers it with a cancelled error', async () => {
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    engine.importDataset = async (params, context) => {
+      engine.calls.push(`import ${params.name}`);
+      context.progress({ file: 'Embedding images', loaded: 1, total: 600 });
+      return untilAborted(context.signal);
+    };
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', stagingId: 's1' } });
+    await handle({ type: 'cancel', id: 1 });
+    await importing;
+    expect(events).toEqual([
+      { type: 'progress', id: 1, progress: { file: 'Embedding images', loaded: 1, total: 600 } },
+      { type: 'error', id: 1, code: 'cancelled', message: 'importDataset was cancelled, as asked.' },
+    ]);
+  });
+
+  it('never starts a queued request cancelled before its turn, and ignores a cancel of an id it does not hold', async () => {
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    const loading = handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'a', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
+    const replied = handle({ type: 'reply', id: 2, params: { history: [], texts: ['x'], images: [], method: null } });
+    await handle({ type: 'cancel', id: 2 });
+    await handle({ type: 'cancel', id: 99 });
+    await Promise.all([loading, replied]);
+    expect(engine.calls).toEqual(['load a', 'loaded a']);
+    expect(events.filter((e) => e.type === 'result' || e.type === 'error').map((e) => [e.type, e.id])).toEqual([
+      ['result', 1],
+      ['error', 2],
+    ]);
+  });
+
+  it("answers with the handler's result when it finishes without looking at its signal", async () => {
+    importGate = gate();
+    const events: WorkerEvent[] = [];
+    const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));
+    const importing = handle({ type: 'importDataset', id: 1, params: { name: 'holiday', stagingId: 's1' } });
+    await handle({ type: 'cancel', id: 1 });
+    importGate.open();
+    await importing;
+    expect(events.at(-1)).toMatchObject({ type: 'result', id: 1, method: 'importDataset' });
+  });
+});
+
+describe('WorkerClient: cancel, crash and restart', () => {
+  /** A port over a handler in the same thread, whose error event the test can fire as a crashed worker's. */
+  function port(engine: WorkerApi) {
+    const messages: ((e: MessageEvent<WorkerEvent>) => void)[] = [];
+    const errors: ((e: ErrorEvent) => void)[] = [];
+    const handle = createRequestHandler(engine, (event) => queueMicrotask(() => messages.forEach((l) => l({ data: event } as MessageEvent<WorkerEvent>))));
+    const terminated = { value: false };
+    const workerPort: WorkerPort = {
+      postMessage: (message) => void handle(structuredClone(message)),
+      addEventListener: ((type: string, listener: never) => {
+        if (type === 'message') messages.push(listener);
+        else errors.push(listener);
+      }) as WorkerPort['addEventListener'],
+      terminate: () => (terminated.value = true),
+    };
+    return { workerPort, terminated, crash: (message: string) => errors.forEach((l) => l({ message } as ErrorEvent)) };
+  }
+
+  it('rejects a cancelled call with an AbortError once the worker has stopped it, and the worker goes on answering', async () => {
+    const engine = fakeEngine();
+    let stopped = 0;
+    engine.importDataset = async (_params, context) => untilAborted(context.signal).finally(() => stopped++);
+    const client = new WorkerClient(port(engine).workerPort);
+    const abort = new AbortController();
+    const importing = client.call('importDataset', { name: 'holiday', stagingId: 's1' }, { signal: abort.signal });
+    abort.abort();
+    const error: unknown = await importing.catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError', code: 'cancelled', message: 'importDataset was cancelled, as asked.' });
+    expect(isCancelledCall(error)).toBe(true);
+    expect(stopped).toBe(1);
+    expect((await client.call('encodeTexts', { texts: ['a'] })).embeddings).toEqual([[1, 0]]);
+  });
+
+  it('rejects a cancelled call even when its result came first, and posts nothing for a signal already fired', async () => {
+    importGate = gate();
+    importGate.open();
+    const engine = fakeEngine();
+    const client = new WorkerClient(port(engine).workerPort);
+    const abort = new AbortController();
+    const importing = client.call('importDataset', { name: 'holiday', stagingId: 's1' }, { signal: abort.signal });
+    abort.abort();
+    await expect(importing).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(client.call('reply', { history: [], texts: ['late'], images: [], method: null }, { signal: abort.signal })).rejects.toMatchObject({
+      code: 'cancelled',
+    });
+    expect(engine.calls).toEqual(['import holiday', 'imported holiday']);
+  });
+
+  it('rejects the calls in flight when the worker crashes, tells the crash listeners, and serves a restarted worker', async () => {
+    const hung = fakeEngine();
+    hung.reply = () => new Promise(() => undefined);
+    const first = port(hung);
+    const client = new WorkerClient(first.workerPort);
+    const crashes: string[] = [];
+    client.onCrash((reason) => crashes.push(reason));
+    const replying = client.call('reply', { history: [], texts: ['hi'], images: [], method: null });
+    first.crash('out of memory');
+    await expect(replying).rejects.toMatchObject({
+      code: 'worker-crashed',
+      message: 'The model worker stopped (out of memory) before answering. The page restarts it: try again once the status says Ready.',
+    });
+    expect(crashes).toEqual(['out of memory']);
+    const second = port(fakeEngine());
+    client.restart(second.workerPort);
+    expect(first.terminated.value).toBe(true);
+    // The old worker's late events are not the new one's: a second crash report from it is ignored.
+    first.crash('again');
+    expect(crashes).toEqual(['out of memory']);
+    expect((await client.call('reply', { history: [], texts: ['hi'], images: [], method: null })).elements).toEqual([{ kind: 'text', text: 'hi', score: 0.5 }]);
   });
 });

@@ -1,12 +1,19 @@
 import { EngineError, errorMessage } from '../engine/errors';
 import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
-import { METHOD_SCHEDULING, isWorkerRequest } from './protocol';
+import { METHOD_SCHEDULING, isWorkerCancel, isWorkerRequest } from './protocol';
 
-/** What a request's handler can do besides answering: report its progress, and announce what changes later. */
+/**
+ * What a request's handler can do besides answering: report its progress, announce what changes later,
+ * and stop when `signal` fires (the page cancelled the call, or a visitor's turn pre-empts an idle step).
+ */
 export interface RequestContext {
   progress(progress: FileProgress): void;
   announce(event: WorkerAnnouncement): void;
+  signal: AbortSignal;
 }
+
+/** Why a request's signal fired: the page cancelled it, or a request that someone waits for pre-empted an idle one. */
+type AbortReason = 'cancelled' | 'pre-empted';
 
 /**
  * The worker's API: one handler per method of the protocol, typed by WorkerMethods (its params and its
@@ -33,7 +40,10 @@ function callHandler<K extends WorkerMethod>(
  * Turns requests into engine calls and every outcome into exactly one result or error event.
  * Requests run one at a time, in arrival order, so a reply never races a pack load; dataset imports
  * (minutes for a large folder) run beside that queue and read the encoder only between batches.
- * Idle requests (warm-up steps) wait aside and join the queue one at a time, only when it is empty.
+ * Idle requests (warm-up steps) wait aside and join the queue one at a time, only when it is empty;
+ * one running when another request arrives is aborted and put back first in line, so that request
+ * waits only until the idle handler next checks its signal. A 'cancel' message aborts its request:
+ * a queued one never starts, and a running one ends with a 'cancelled' error once its handler stops.
  * `yieldToMessages` lets messages already posted arrive before the next idle one starts.
  */
 export function createRequestHandler(
@@ -47,6 +57,10 @@ export function createRequestHandler(
   const idle: { request: WorkerRequest; done: () => void }[] = [];
   let idleInQueue = false;
   let idleWaiters: (() => void)[] = [];
+  /** Each request not yet answered, by id, with the controller of its signal. */
+  const inFlight = new Map<number, AbortController>();
+  /** The idle request running now, if any: the one a new request pre-empts. */
+  let idleRunning: AbortController | null = null;
   engine.useIdleGate?.(() => (waiting === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))));
 
   /** Puts the next idle request in the queue when nothing else is there; a request that arrives meanwhile goes ahead of it. */
@@ -57,37 +71,72 @@ export function createRequestHandler(
       await yieldToMessages();
       const next = waiting === 0 ? idle.shift() : undefined;
       if (next) {
-        await run(next.request);
-        next.done();
+        const outcome = await run(next.request);
+        // Pre-empted: first in line again, to run once the requests that pre-empted it are answered.
+        if (outcome === 'pre-empted') idle.unshift(next);
+        else next.done();
       }
       idleInQueue = false;
       scheduleIdle();
     });
   };
 
-  const run = async (request: WorkerRequest): Promise<void> => {
+  /** Runs a request and answers it, unless an idle one was pre-empted (it is then run again, not answered). */
+  const run = async (request: WorkerRequest): Promise<'answered' | 'pre-empted'> => {
     const { id } = request;
+    const controller = inFlight.get(id) ?? new AbortController();
+    inFlight.set(id, controller);
+    const isIdle = METHOD_SCHEDULING[request.type] === 'idle';
+    if (isIdle) idleRunning = controller;
     try {
-      const result = await callHandler(engine, request, { progress: (progress) => post({ type: 'progress', id, progress }), announce: post });
+      controller.signal.throwIfAborted();
+      const result = await callHandler(engine, request, {
+        progress: (progress) => post({ type: 'progress', id, progress }),
+        announce: post,
+        signal: controller.signal,
+      });
       post({ type: 'result', id, method: request.type, result } as WorkerEvent);
     } catch (error) {
-      post({ type: 'error', id, code: error instanceof EngineError ? error.code : 'internal', message: errorMessage(error) });
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : null;
+      if (reason === 'pre-empted') {
+        // A fresh signal for the next run; a cancel that comes meanwhile aborts that one.
+        inFlight.set(id, new AbortController());
+        return 'pre-empted';
+      }
+      if (reason === 'cancelled') post({ type: 'error', id, code: 'cancelled', message: `${request.type} was cancelled, as asked.` });
+      else post({ type: 'error', id, code: error instanceof EngineError ? error.code : 'internal', message: errorMessage(error) });
+    } finally {
+      if (isIdle && idleRunning === controller) idleRunning = null;
     }
+    inFlight.delete(id);
+    return 'answered';
+  };
+
+  const abort = (controller: AbortController, reason: AbortReason) => {
+    if (!controller.signal.aborted) controller.abort(reason);
   };
 
   return (message: unknown) => {
+    if (isWorkerCancel(message)) {
+      const controller = inFlight.get(message.id);
+      if (controller) abort(controller, 'cancelled');
+      return Promise.resolve();
+    }
     if (!isWorkerRequest(message)) {
       const id = typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' ? (message as { id: number }).id : -1;
       post({ type: 'error', id, code: 'internal', message: 'The worker received a message it does not understand. Reload the page.' });
       return Promise.resolve();
     }
+    inFlight.set(message.id, new AbortController());
     const scheduling = METHOD_SCHEDULING[message.type];
-    if (scheduling === 'background') return run(message);
+    if (scheduling === 'background') return run(message).then(() => undefined);
     if (scheduling === 'idle') {
       const done = new Promise<void>((resolve) => idle.push({ request: message, done: resolve }));
       scheduleIdle();
       return done;
     }
+    // Someone waits for this one: the idle step running now gives way.
+    if (idleRunning) abort(idleRunning, 'pre-empted');
     waiting++;
     const ran = queue.then(() => run(message));
     queue = ran.then(() => {
@@ -99,6 +148,6 @@ export function createRequestHandler(
       }
       scheduleIdle();
     });
-    return ran;
+    return ran.then(() => undefined);
   };
 }

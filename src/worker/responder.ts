@@ -124,9 +124,9 @@ export class Responder {
   }
 
   /** One step of warming (session.warmUp); a pool must be in use. */
-  async warmUp(params: WorkerMethods['warmUp']['params']): Promise<WorkerMethods['warmUp']['result']> {
+  async warmUp(params: WorkerMethods['warmUp']['params'], signal?: AbortSignal): Promise<WorkerMethods['warmUp']['result']> {
     const start = nowMs();
-    await this.session.warmUp(params.step, params.method);
+    await this.session.warmUp(params.step, params.method, signal);
     return { step: params.step, ms: nowMs() - start };
   }
 

@@ -48,7 +48,13 @@ export class VideoService {
     return this.loaded;
   }
 
-  async analyze(video: VideoPayload, ref: AvsdRef | null, photos: PhotoAnalyzer | null, plan: () => Promise<ExecutionPlan>): Promise<VideoAnalyzed> {
+  async analyze(
+    video: VideoPayload,
+    ref: AvsdRef | null,
+    photos: PhotoAnalyzer | null,
+    plan: () => Promise<ExecutionPlan>,
+    signal?: AbortSignal,
+  ): Promise<VideoAnalyzed> {
     const { speech, problems } = await this.load(ref, plan);
     const analysis = await analyzeVideo(
       {
@@ -57,6 +63,7 @@ export class VideoService {
         audio: video.audio,
       },
       { photos, speech },
+      signal,
     );
     const round = (v: number) => Math.round(v * 1000) / 1000;
     return {

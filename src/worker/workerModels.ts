@@ -103,6 +103,8 @@ export class WorkerModels implements WorkerApi {
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
   private autoTrain = false;
   private training: Promise<void> | null = null;
+  /** Stops the training under way (a cancelled trainHeads call). */
+  private trainingAbort: AbortController | null = null;
   /** The plan onnxruntime was configured with by the first load, so the CLEVR-Dialog models run where the pack runs. */
   private runtimePlan: ExecutionPlan | null = null;
   private readonly clevr = new ClevrService();
@@ -133,8 +135,14 @@ export class WorkerModels implements WorkerApi {
   }
 
   /** The frames go through the loaded pack's photo path (detector and image tower) when there is one. */
-  analyzeVideo(params: WorkerMethods['analyzeVideo']['params']) {
-    return this.video.analyze(params.video, params.avsd, this.analyzer, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  analyzeVideo(params: WorkerMethods['analyzeVideo']['params'], context: RequestContext) {
+    return this.video.analyze(
+      params.video,
+      params.avsd,
+      this.analyzer,
+      async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)),
+      context.signal,
+    );
   }
 
   answerVideo(params: WorkerMethods['answerVideo']['params']) {
@@ -339,10 +347,11 @@ export class WorkerModels implements WorkerApi {
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
   usePool(params: { pool: PoolRef }, context: RequestContext): Promise<PoolLoaded> {
-    return this.loadPool(params, (p) => context.progress(p));
+    return this.loadPool(params, (p) => context.progress(p), context.signal);
   }
 
-  private async loadPool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void): Promise<PoolLoaded> {
+  /** `signal` stops the work up to the moment the new pool is put in use; the pool in use until then stays. */
+  private async loadPool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void, signal?: AbortSignal): Promise<PoolLoaded> {
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     const responder = this.responder;
@@ -381,7 +390,7 @@ export class WorkerModels implements WorkerApi {
         precomputed,
         cache: embeddingCache,
         onProgress: ({ phase, done, total }) => progress(phase, done, total),
-        cancelled: () => this.encoder !== encoder,
+        cancelled: () => this.encoder !== encoder || signal?.aborted === true,
         // The demo's file holds no text rows (the install stays small): the hybrid needs none. A
         // downloaded pack has no rows at all: embedding the whole pool takes about 25 minutes on WASM
         // (bench -- pool-rate), so it answers from the most used rows first (POOL_STARTER_MS).
@@ -393,15 +402,16 @@ export class WorkerModels implements WorkerApi {
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
     } else {
       const dataset = await requireDataset(ref.datasetId);
-      embedded = await this.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0));
+      embedded = await this.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0), signal);
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
     }
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
-    const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder);
+    const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder || signal?.aborted === true);
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
+    signal?.throwIfAborted();
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
     this.dialogueSource = ref;
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
@@ -429,7 +439,7 @@ export class WorkerModels implements WorkerApi {
       await rows.eagerFor(POOL_STARTER_MS, (ms) => progress('most used rows first (the rest after Ready)', Math.round(ms / 1000), POOL_STARTER_MS / 1000));
     }
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
-    if (responder && !this.hasPythonHeads) void this.trainLocalHeads(encoder, responder, ref, embedded, this.autoTrain);
+    if (responder && !this.hasPythonHeads) void this.startTraining(encoder, responder, ref, embedded, this.autoTrain);
     // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
     await responder?.firstReplyPrepared();
     return this.pool.loaded;
@@ -569,6 +579,7 @@ export class WorkerModels implements WorkerApi {
     ref: PoolRef,
     embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
     trainIfMissing: boolean,
+    signal: AbortSignal,
   ): Promise<void> {
     const packId = this.packId;
     const current = () => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded;
@@ -594,6 +605,7 @@ export class WorkerModels implements WorkerApi {
           yieldControl: async () => {
             await new Promise((resolve) => setTimeout(resolve, 0));
             if (!current()) throw new EngineError('not-loaded', 'Another pack or pool was chosen: training stopped.');
+            if (signal.aborted) throw new EngineError('cancelled', 'Training was stopped, as asked.');
           },
           onProgress: (phase, done, total) => announce({ state: 'training', phase, done, total }),
         });
@@ -610,6 +622,13 @@ export class WorkerModels implements WorkerApi {
       announce({ state: 'trained', figures: f, fromCache: cached !== null, methods: responder.methods() });
     } catch (error) {
       if (!current()) return;
+      if (signal.aborted) {
+        announce({
+          state: 'unavailable',
+          reason: 'Training clip-map and the intent head was stopped, as asked; replies stay zero-shot. Train them again from Settings whenever you like.',
+        });
+        return;
+      }
       console.warn('clip-map and the intent head were not trained:', errorMessage(error));
       announce({
         state: 'unavailable',
@@ -618,16 +637,47 @@ export class WorkerModels implements WorkerApi {
     }
   }
 
-  /** Settings asked to train clip-map and the intent head for the pack and pool in use. */
-  async trainHeads(): Promise<{ started: boolean }> {
+  /** Starts reading or training the heads, unless that is under way: `trainingAbort` stops it. */
+  private startTraining(
+    encoder: ClipEncoder,
+    responder: Responder,
+    ref: PoolRef,
+    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    trainIfMissing: boolean,
+  ): Promise<void> {
+    const abort = new AbortController();
+    this.trainingAbort = abort;
+    const training = this.trainLocalHeads(encoder, responder, ref, embedded, trainIfMissing, abort.signal).finally(() => {
+      if (this.training === training) {
+        this.training = null;
+        this.trainingAbort = null;
+      }
+    });
+    this.training = training;
+    return training;
+  }
+
+  /**
+   * Settings asked to train clip-map and the intent head for the pack and pool in use: starts the
+   * training, or joins the one under way, and answers when it ends. Cancelling the call stops it.
+   */
+  async trainHeads(_params: Record<string, never>, context: RequestContext): Promise<{ started: boolean }> {
     const { encoder, pool } = this.ready();
     const responder = this.responder;
     if (!responder || this.hasPythonHeads || !this.dialogueSource) return { started: false };
-    if (this.training) return { started: false };
-    this.training = this.trainLocalHeads(encoder, responder, this.dialogueSource, pool.embedded, true).finally(() => {
-      this.training = null;
-    });
-    return { started: true };
+    const started = this.training === null;
+    const training = this.training ?? this.startTraining(encoder, responder, this.dialogueSource, pool.embedded, true);
+    const abort = this.trainingAbort;
+    const stop = () => abort?.abort();
+    if (context.signal.aborted) stop();
+    context.signal.addEventListener('abort', stop, { once: true });
+    try {
+      await training;
+    } finally {
+      context.signal.removeEventListener('abort', stop);
+    }
+    context.signal.throwIfAborted();
+    return { started };
   }
 
   private readonly staged = new Map<string, DatasetFile[]>();
@@ -653,7 +703,7 @@ export class WorkerModels implements WorkerApi {
    * header check) is left out and named in the dataset's problems, and the rest goes on: a dataset
    * never stays "embedding" for good. Deleting the dataset meanwhile stops the work.
    */
-  async resumeDataset(params: { datasetId: string }, context: RequestContext): Promise<DatasetImported> {
+  async resumeDataset(params: { datasetId: string }, context: Pick<RequestContext, 'progress' | 'signal'>): Promise<DatasetImported> {
     const onProgress = (p: FileProgress) => context.progress(p);
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
@@ -662,7 +712,7 @@ export class WorkerModels implements WorkerApi {
     const dataset = await requireDataset(params.datasetId, 'cancelled');
     for (;;) {
       try {
-        await this.embedDataset(dataset, analyzer, encoder, onProgress);
+        await this.embedDataset(dataset, analyzer, encoder, onProgress, context.signal);
         break;
       } catch (error) {
         if (!(error instanceof UnreadableDatasetImage)) throw error;
@@ -687,8 +737,17 @@ export class WorkerModels implements WorkerApi {
     return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
   }
 
-  /** `encoder` is the pack the work belongs to: loading another pack, or deleting the dataset, cancels it. */
-  private async embedDataset(dataset: StoredDataset, analyzer: PhotoAnalyzer, encoder: ClipEncoder, onProgress: (p: FileProgress) => void) {
+  /**
+   * `encoder` is the pack the work belongs to: loading another pack, deleting the dataset, or `signal`
+   * (the person's Cancel) stops it; rows already computed stay cached, so a later resume starts from them.
+   */
+  private async embedDataset(
+    dataset: StoredDataset,
+    analyzer: PhotoAnalyzer,
+    encoder: ClipEncoder,
+    onProgress: (p: FileProgress) => void,
+    signal?: AbortSignal,
+  ) {
     let deleted = false;
     const embedding = embedPool({
       encoder: analyzer,
@@ -714,7 +773,7 @@ export class WorkerModels implements WorkerApi {
         );
         onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total });
       },
-      cancelled: () => this.encoder !== encoder || deleted,
+      cancelled: () => this.encoder !== encoder || deleted || signal?.aborted === true,
     });
     try {
       return await embedding;
@@ -734,10 +793,10 @@ export class WorkerModels implements WorkerApi {
     return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
   }
 
-  async warmUp(params: Parameters<WorkerApi['warmUp']>[0]) {
+  async warmUp(params: Parameters<WorkerApi['warmUp']>[0], context: RequestContext) {
     this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
-    return this.responder.warmUp(params);
+    return this.responder.warmUp(params, context.signal);
   }
 
   async listReferenceDialogues(params: Parameters<WorkerApi['listReferenceDialogues']>[0]) {

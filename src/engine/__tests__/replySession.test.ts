@@ -387,6 +387,18 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(encoder.encoded).toEqual(['look at this', 'what a cute dog', 'A photo of a dog.', 'A photo of a beach.']);
   });
 
+  it('stops a warm-up step whose signal has fired before it runs a model, and runs it in full when asked again', async () => {
+    const texts = ['what a cute dog', 'I love the beach'];
+    const { session, encoder } = sessionWith({ texts, train: TEXT_ONCE });
+    const preempted = new AbortController();
+    preempted.abort('pre-empted');
+    await expect(session.warmUp('text-turn', 'bm25', preempted.signal)).rejects.toBe('pre-empted');
+    await expect(session.warmUp('image-ranking', 'bm25', preempted.signal)).rejects.toBe('pre-empted');
+    expect(encoder.encoded).toEqual([]);
+    await session.warmUp('text-turn', 'bm25', new AbortController().signal);
+    expect(encoder.encoded).toContain('look at this');
+  });
+
   it('draws the random baseline from RANDOM_SEED: two fresh sessions reply alike', async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
     const draws = seededRandom(RANDOM_SEED);

@@ -370,9 +370,11 @@ export class ReplySession {
   /**
    * One step of warming (WARM_UP_STEPS): what a visit's first turns would otherwise pay for, done while
    * nobody waits. Each is small, so a visitor's turn that arrives meanwhile waits for one step at most.
-   * `method`: the method the page uses (null: the preferred one).
+   * `method`: the method the page uses (null: the preferred one). `signal` (a visitor's turn came)
+   * stops a step between its model calls; what it built so far is kept, and the step runs again later.
    */
-  async warmUp(step: WarmUpStep, method: ResponseMethodId | null = null): Promise<void> {
+  async warmUp(step: WarmUpStep, method: ResponseMethodId | null = null, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
     const pool = this.requirePool();
     const photo = warmUpPhoto();
     // A method that derives keys from every CLIP row waits for them (minutes after Ready): a step never does.
@@ -390,7 +392,9 @@ export class ReplySession {
         if (rankerWaits) return;
         // The image step of a reply: the pool's DE++ image keys and the other image parts, built once.
         const ranker = await this.ranker(this.resolveMethod(method));
+        signal?.throwIfAborted();
         await this.embedTexts([WARM_UP_TEXT]);
+        signal?.throwIfAborted();
         await ranker.topK({ turns: [{ speaker: 0, elements: [this.textElement(pool, WARM_UP_TEXT)] }], partial: [] }, 'image', 1, new Set());
         return;
       }

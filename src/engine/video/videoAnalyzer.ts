@@ -45,7 +45,13 @@ export interface VideoAnalysis {
   timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number };
 }
 
-export async function analyzeVideo(input: VideoInput, parts: { photos: PhotoAnalyzer | null; speech: SpeechDetector | null }): Promise<VideoAnalysis> {
+/** `signal` stops the analysis between its stages (frames, then sound): each stage is one model call that cannot be cut. */
+export async function analyzeVideo(
+  input: VideoInput,
+  parts: { photos: PhotoAnalyzer | null; speech: SpeechDetector | null },
+  signal?: AbortSignal,
+): Promise<VideoAnalysis> {
+  signal?.throwIfAborted();
   const start = nowMs();
   let detectMs = 0;
   let encodeMs = 0;
@@ -64,8 +70,10 @@ export async function analyzeVideo(input: VideoInput, parts: { photos: PhotoAnal
     }
   }
   const frames: AnalyzedFrame[] = input.frames.map((f, i) => ({ time: f.time, blobs: colorBlobs(f.image), detections: detections[i]! }));
+  signal?.throwIfAborted();
   const audioStart = nowMs();
   const speech = input.audio && parts.speech ? await parts.speech.speechProbabilities(input.audio) : [];
+  signal?.throwIfAborted();
   const heard = audioFeatures(input.audio, speech);
   const audioMs = nowMs() - audioStart;
   const timeline = input.audio ? heard.timeline : null;

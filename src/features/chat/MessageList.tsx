@@ -6,6 +6,7 @@ import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, useVideoUrl } from '../../shared/ui/useImageUrl';
 import { useChatStore } from './chatStore';
+import { cancelWatching } from './videoTurns';
 import { ReplyReference } from './ReplyReference';
 import { StartScreen } from './StartScreen';
 import { SHOWN_MESSAGES, visibleMessages } from './messageWindow';
@@ -103,10 +104,35 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
           </span>
         </button>
       )}
-      <figcaption className="text-xs opacity-90" data-testid="video-description">
-        {element.description ?? 'Watching the video…'}
-      </figcaption>
+      <VideoDescription description={element.description} />
     </figure>
+  );
+}
+
+/** What the worker saw in a video, or that it is being watched (with Cancel), or that watching was stopped. */
+function VideoDescription({ description }: { description: string | undefined }) {
+  const awaitingReply = useChatStore((s) => s.awaitingReply);
+  if (description !== undefined)
+    return (
+      <figcaption className="text-xs opacity-90" data-testid="video-description">
+        {description}
+      </figcaption>
+    );
+  if (!awaitingReply)
+    return (
+      <figcaption className="text-xs opacity-90" data-testid="video-description">
+        Not watched. Share it again to have it watched.
+      </figcaption>
+    );
+  return (
+    <>
+      <figcaption className="text-xs opacity-90" data-testid="video-description">
+        Watching the video…
+      </figcaption>
+      <button type="button" onClick={cancelWatching} className="self-start rounded border border-current px-1.5 py-0.5 text-xs">
+        Cancel
+      </button>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { modelWorker } from '../../shared/modelWorker';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { isCancelledCall } from '../../worker/client';
 import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
@@ -254,7 +255,9 @@ async function replyToTurn(
     const captioned = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
     void saveChanged([captioned, assistantMessage], [], conversation);
   } catch (error) {
-    noticeActions.notifyAboutConversation('error', `No reply this time: ${errorMessage(error)}`);
+    // Cancel (watching a video) is what the person asked for: said quietly, and the turn stays as sent.
+    if (isCancelledCall(error)) noticeActions.notifyAboutConversation('info', 'Watching the video stopped, as asked. Your message and the video are kept.');
+    else noticeActions.notifyAboutConversation('error', `No reply this time: ${errorMessage(error)}`);
   } finally {
     chatActions.setAwaitingReply(false);
   }

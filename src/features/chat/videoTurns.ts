@@ -5,7 +5,7 @@ import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { AvsdRef } from '../../worker/protocol';
+import type { AvsdRef, VideoAnalyzed } from '../../worker/protocol';
 import { type DraftVideo, chatActions, useChatStore } from './chatStore';
 import { VideoInputError, decodeVideo } from './videoDecoder';
 
@@ -83,13 +83,30 @@ export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[]
   ];
 }
 
-/** Watches a shared video in the worker; returns the element with its description and analysis. */
+/** Stops the video being watched (its Cancel button); null when none is. */
+let watching: AbortController | null = null;
+
+export function cancelWatching(): void {
+  watching?.abort();
+}
+
+/**
+ * Watches a shared video in the worker; returns the element with its description and analysis. Its
+ * Cancel rejects with a cancelled call (isCancelledCall); the video and the turn stay as they are.
+ */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
-  const analyzed = await modelWorker().call('analyzeVideo', {
-    video: draft.decoded.payload,
-    avsd: await avsd(),
-    forceWasm: useSettingsStore.getState().forceWasm,
-  });
+  const abort = new AbortController();
+  watching = abort;
+  let analyzed: VideoAnalyzed;
+  try {
+    analyzed = await modelWorker().call(
+      'analyzeVideo',
+      { video: draft.decoded.payload, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm },
+      { signal: abort.signal },
+    );
+  } finally {
+    if (watching === abort) watching = null;
+  }
   for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
   return { ...videoElementOf(draft), description: analyzed.description, analysis };

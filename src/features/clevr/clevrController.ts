@@ -32,6 +32,17 @@ export async function openClevr(): Promise<void> {
   const link = clevrLinkFromAddress(window.location.search);
   useClevrStore.setState({ phase: 'loading', ...(link ?? {}) });
   void showScene(link?.seed ?? state.seed, link?.sceneIndex ?? state.sceneIndex);
+  await loadAnswerers(true);
+}
+
+/** A restarted model worker has no answerers: they are loaded into it again, and the model chosen stays. */
+export async function reloadClevrAnswerers(): Promise<void> {
+  if (useClevrStore.getState().phase !== 'ready') return;
+  await loadAnswerers(false);
+}
+
+/** Loads the answerers into the worker; `chooseBest`: the view's model becomes the one best on val. */
+async function loadAnswerers(chooseBest: boolean): Promise<void> {
   let ref: ClevrRef | null = null;
   let note = '';
   try {
@@ -45,12 +56,12 @@ export async function openClevr(): Promise<void> {
     const models: ClevrModelId[] = ['random', 'random-q', ...loaded.models];
     // The default is the model that did best on the val split when it was trained (clevr.json "default").
     const best = loaded.defaultModel ?? 'random-q';
-    useClevrStore.setState({
+    useClevrStore.setState((s) => ({
       phase: 'ready',
       models,
-      model: best,
+      model: chooseBest || !models.includes(s.model) ? best : s.model,
       modelsNote: note || (loaded.provider ? `Models run on ${loaded.provider === 'webgpu' ? 'WebGPU' : 'WASM'}.` : loaded.note),
-    });
+    }));
   } catch (error) {
     useClevrStore.setState({ phase: 'ready', modelsNote: `The CLEVR-Dialog models could not be loaded: ${errorMessage(error)} Only the baselines answer.` });
   }

@@ -5,11 +5,9 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolRowsStatus } from '../../worker/protocol';
 import type { ViewMode } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
-import { errorMessage } from '../../engine/errors';
-import { modelWorker } from '../../shared/modelWorker';
-import { noticeActions } from '../../shared/stores/noticeStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';
 import { PackDownloads } from './PackDownloads';
+import { cancelLocalTraining, trainLocalHeads } from './localTraining';
 
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(0)} kB`;
@@ -322,16 +320,13 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
               </p>
             )}
             {methods && !methods.available.includes('depp') && localHeads?.state !== 'trained' && localHeads?.state !== 'training' && (
-              <button
-                type="button"
-                className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100"
-                onClick={() =>
-                  void modelWorker()
-                    .call('trainHeads', {})
-                    .catch((error: unknown) => noticeActions.notify('error', `Training could not start: ${errorMessage(error)}`))
-                }
-              >
+              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={trainLocalHeads}>
                 Train clip-map and the intent head in this browser
+              </button>
+            )}
+            {localHeads?.state === 'training' && (
+              <button type="button" className="rounded-lg border border-slate-300 px-2 py-0.5 hover:bg-slate-100" onClick={cancelLocalTraining}>
+                Cancel training
               </button>
             )}
             <PackDownloads />

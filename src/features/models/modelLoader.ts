@@ -116,11 +116,13 @@ export async function loadModels(): Promise<void> {
         pool: poolRef(poolId),
         forceWasm,
       },
-      (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }),
+      { onProgress: (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }) },
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
     if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
+    // The worker crashed under the load: the page restarts it and loads again (app/modelWorker.ts), so this load's failure says nothing of the pack or pool.
+    if ((error as { code?: unknown } | null)?.code === 'worker-crashed') return;
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
       noticeActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);

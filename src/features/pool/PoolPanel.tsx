@@ -6,19 +6,26 @@ import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { Credits } from './Credits';
 import { DatasetPicker } from './DatasetPicker';
-import { importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from './poolController';
+import { cancelDatasetImport, importDataset, loadCredits, refreshDatasets, removeDataset, selectPool } from './poolController';
 import { usePoolStore } from './poolStore';
 
-function Progress({ label, step, loaded, total }: { label: string; step: string; loaded: number; total: number }) {
+function Progress({ label, step, loaded, total, onCancel }: { label: string; step: string; loaded: number; total: number; onCancel?: () => void }) {
   return (
-    <div role="status" className="text-sm" data-testid="pool-progress">
-      <div className="flex justify-between">
-        <span>
-          {label}: {step}
-        </span>
-        <span>{total ? `${loaded} of ${total}` : ''}</span>
+    <div className="text-sm">
+      <div role="status" data-testid="pool-progress">
+        <div className="flex justify-between">
+          <span>
+            {label}: {step}
+          </span>
+          <span>{total ? `${loaded} of ${total}` : ''}</span>
+        </div>
+        <progress className="h-1.5 w-full" max={total || 1} value={loaded} aria-label={`${label}: ${step}`} />
       </div>
-      <progress className="h-1.5 w-full" max={total || 1} value={loaded} aria-label={`${label}: ${step}`} />
+      {onCancel && (
+        <button type="button" onClick={onCancel} className="mt-1 rounded border border-slate-300 px-2 py-0.5 text-xs hover:bg-slate-100">
+          Cancel
+        </button>
+      )}
     </div>
   );
 }
@@ -134,7 +141,15 @@ export function PoolPanel({ configLocked: locked }: { configLocked: boolean }) {
                 </div>
               ))}
             </fieldset>
-            {importing && <Progress label={`Loading ${importing.name}`} step={importing.step} loaded={importing.loaded} total={importing.total} />}
+            {importing && (
+              <Progress
+                label={`Loading ${importing.name}`}
+                step={importing.step}
+                loaded={importing.loaded}
+                total={importing.total}
+                onCancel={cancelDatasetImport}
+              />
+            )}
             <DatasetPicker disabled={!!importing} onChosen={(name, files) => void importDataset(name, files)} />
             {lastImport && lastImport.problems.length > 0 && (
               <details className="text-sm">

@@ -5,12 +5,23 @@ import { modelWorker } from '../../shared/modelWorker';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
+import { isCancelledCall } from '../../worker/client';
 import type { DatasetFile, DatasetImported } from '../../worker/protocol';
 import { poolActions, usePoolStore } from './poolStore';
 
 /** A dataset deleted while it loaded stops its import on purpose: said as information, not as a failure. */
 const wasCancelled = (error: unknown) => (error as { code?: unknown } | null)?.code === 'cancelled';
 const cancelledNotice = (name: string) => `"${name}" was deleted while it loaded, so loading it stopped and nothing of it is kept.`;
+/** The person pressed Cancel: the copy made so far stays, and finishes loading when the page next opens. */
+const stoppedNotice = (name: string) =>
+  `Loading "${name}" stopped, as asked. What was copied is kept under Pool: it finishes loading the next time the page opens, or delete it there.`;
+
+/** Stops the dataset import or resume under way (its Cancel button); null when none runs. */
+let importAbort: AbortController | null = null;
+
+export function cancelDatasetImport(): void {
+  importAbort?.abort();
+}
 
 /** Resolves once the model is ready; rejects with a sentence when its load fails. */
 function modelReady(): Promise<void> {
@@ -56,18 +67,23 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     return;
   }
   poolActions.importing({ name, step: 'Handing over files', loaded: 0, total: files.length });
+  const abort = new AbortController();
+  importAbort = abort;
+  const { signal } = abort;
   try {
     const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
     for (let i = 0; i < files.length; i += STAGE_SLICE) {
-      const { staged } = await modelWorker().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) });
+      const { staged } = await modelWorker().call('stageDatasetFiles', { stagingId, files: files.slice(i, i + STAGE_SLICE) }, { signal });
       poolActions.importing({ name, step: 'Handing over files', loaded: staged, total: files.length });
     }
     // A folder chosen while the pack still loads waits for it: the worker embeds with the loaded pack.
     if (useModelStore.getState().phase !== 'ready')
       poolActions.importing({ name, step: 'Waiting for the model to load', loaded: files.length, total: files.length });
     await modelReady();
-    const result = await modelWorker().call('importDataset', { name, stagingId }, (p) =>
-      poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+    const result = await modelWorker().call(
+      'importDataset',
+      { name, stagingId },
+      { onProgress: (p) => poolActions.importing({ name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }), signal },
     );
     poolActions.imported({ name: result.name, problems: result.problems });
     noticeActions.notify(
@@ -75,9 +91,11 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
       `Loaded "${result.name}": ${result.images} images, ${result.texts} texts, ${result.dialogues} dialogues${result.problems.length ? ` (${result.problems.length} files left out, see Pool)` : ''}.${keptBesideNote(result.keptBeside)} Choose it under Pool to reply from it.`,
     );
   } catch (error) {
-    if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
+    if (isCancelledCall(error) && signal.aborted) noticeActions.notify('info', stoppedNotice(name));
+    else if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
     else noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
   } finally {
+    if (importAbort === abort) importAbort = null;
     poolActions.importing(null);
     await refreshDatasets();
   }
@@ -95,15 +113,21 @@ export async function resumeInterruptedImports(): Promise<void> {
   for (const dataset of usePoolStore.getState().datasets.filter((d) => d.status === 'embedding')) {
     if (usePoolStore.getState().importing) return;
     poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
+    const abort = new AbortController();
+    importAbort = abort;
     try {
-      await modelWorker().call('resumeDataset', { datasetId: dataset.id }, (p) =>
-        poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+      await modelWorker().call(
+        'resumeDataset',
+        { datasetId: dataset.id },
+        { onProgress: (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }), signal: abort.signal },
       );
       noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
-      if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
+      if (isCancelledCall(error) && abort.signal.aborted) noticeActions.notify('info', stoppedNotice(dataset.name));
+      else if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
       else noticeActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
     } finally {
+      if (importAbort === abort) importAbort = null;
       poolActions.importing(null);
       await refreshDatasets();
     }
@@ -119,8 +143,10 @@ export async function selectPool(poolId: string): Promise<void> {
   const name = poolId === 'demo' ? 'Demo pool' : (usePoolStore.getState().datasets.find((d) => d.id === poolId)?.name ?? poolId);
   poolActions.switching({ name, poolId, step: 'Loading', loaded: 0, total: 0 });
   try {
-    const pool = await modelWorker().call('usePool', { pool: poolRef(poolId) }, (p) =>
-      poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }),
+    const pool = await modelWorker().call(
+      'usePool',
+      { pool: poolRef(poolId) },
+      { onProgress: (p) => poolActions.switching({ name, poolId, step: p.file, loaded: p.loaded, total: p.total ?? 0 }) },
     );
     useSettingsStore.getState().setPoolId(poolId);
     modelActions.poolChanged(pool);

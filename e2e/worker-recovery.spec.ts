@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Page, expect, test } from '@playwright/test';
+import { PNG } from 'pngjs';
+import { openPoolDialog, openPresenter, openReady, sendText } from './helpers';
+
+/**
+ * The fault this spec injects: the model worker's error event, as the browser fires it when the
+ * worker's code throws or runs out of memory. The test keeps a handle on each model worker the page
+ * starts (wrapping the Worker constructor before the page's scripts run); nothing of this is in the app.
+ */
+async function keepWorkerHandles(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Original = window.Worker;
+    const started: Worker[] = [];
+    (globalThis as { modelWorkers?: Worker[] }).modelWorkers = started;
+    window.Worker = class extends Original {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (options?.name === 'mmdialog-models') started.push(this);
+      }
+    };
+  });
+}
+
+async function crashModelWorker(page: Page, reason: string): Promise<void> {
+  await page.evaluate((message) => {
+    const workers = (globalThis as { modelWorkers?: Worker[] }).modelWorkers ?? [];
+    workers.at(-1)?.dispatchEvent(new ErrorEvent('error', { message }));
+  }, reason);
+}
+
+const workersStarted = (page: Page) => page.evaluate(() => (globalThis as { modelWorkers?: Worker[] }).modelWorkers?.length ?? 0);
+
+test.describe('the model worker stops', () => {
+  test('is restarted with the same pack, keeps the conversation on screen and in storage, and answers again', async ({ page }) => {
+    await keepWorkerHandles(page);
+    await openReady(page);
+    await sendText(page, 'I love hiking in the mountains');
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(replies).toHaveCount(1);
+    const firstReply = await replies.first().innerText();
+    await crashModelWorker(page, 'test crash');
+    await expect(page.getByRole('status').filter({ hasText: 'The model worker stopped and was restarted; your conversation is kept.' })).toBeVisible();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    expect(await workersStarted(page)).toBe(2);
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
+    await expect(replies.first()).toHaveText(firstReply);
+    await sendText(page, 'what about the beach?');
+    await expect(replies).toHaveCount(2);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    // Still there after a reload: the conversation was never only in the crashed worker.
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText(['I love hiking in the mountains', 'what about the beach?']);
+  });
+
+  test('a third crash within a minute is not restarted: the page says what to do, and the conversation stays', async ({ page }) => {
+    await keepWorkerHandles(page);
+    await openReady(page);
+    await sendText(page, 'hello there');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    for (let crash = 1; crash <= 2; crash++) {
+      await crashModelWorker(page, `crash ${crash}`);
+      await expect.poll(() => workersStarted(page)).toBe(crash + 1);
+    }
+    await crashModelWorker(page, 'crash 3');
+    await expect(
+      page.getByText(
+        /The model worker stopped again \(crash 3\): 3 times within a minute, so it is not restarted again\. Your conversation is kept\. Reload the page/,
+      ),
+    ).toBeVisible();
+    expect(await workersStarted(page)).toBe(3);
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello there');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+  });
+});
+
+/** A small distinct PNG per index, for a folder large enough to be still embedding when Cancel is pressed. */
+function tinyPng(i: number): Buffer {
+  const png = new PNG({ width: 16, height: 16 });
+  for (let p = 0; p < 256; p++) png.data.set([(i * 37) % 256, (i * 91) % 256, (i * 13 + p) % 256, 255], p * 4);
+  return PNG.sync.write(png);
+}
+
+test('Cancel stops a dataset being embedded, quietly, and keeps what was copied', async ({ page }) => {
+  const root = join(mkdtempSync(join(tmpdir(), 'mmdialog-e2e-')), 'big-trip');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'lines.txt'), 'one\ntwo\nthree\n');
+  for (let i = 0; i < 600; i++) writeFileSync(join(root, `img-${String(i).padStart(4, '0')}.png`), tinyPng(i));
+  await openPresenter(page);
+  await openPoolDialog(page);
+  await page.getByTestId('dataset-folder-input').setInputFiles(root);
+  await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 600/);
+  await page.getByRole('dialog', { name: 'Candidate pool' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading "big-trip" stopped, as asked. What was copied is kept under Pool' })).toBeVisible();
+  await expect(page.getByTestId('pool-progress')).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByTestId('dataset-status')).toHaveText('embedding (continues automatically)');
+  // The chat answers as before.
+  await page.keyboard.press('Escape');
+  await sendText(page, 'hello');
+  await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+});
