@@ -497,7 +497,7 @@ describe('WorkerClient: cancel, crash and restart', () => {
       addEventListener: ((type: string, listener: never) => {
         if (type === 'message') messages.push(listener);
         else errors.push(listener);
-      }) as WorkerPort['addEventListener'],
+      }),
       terminate: () => (terminated.value = true),
     };
     return { workerPort, terminated, crash: (message: string) => errors.forEach((l) => l({ message } as ErrorEvent)) };
