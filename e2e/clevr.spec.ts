@@ -200,10 +200,13 @@ test.describe('CLEVR-Dialog view', () => {
     await input.fill('How many objects are in the picture?');
     await input.press('Enter');
     await expect(view.getByTestId('clevr-round').first().getByTestId('clevr-truth')).toHaveText('scene graph: 2');
-    // The caption names the sphere; the original's rules ask only about objects the dialog has mentioned.
-    await input.fill('What is the color of the earlier sphere?');
+    // The grammar asks only about mentioned objects: count the cubes, then "it" is the one cube.
+    await input.fill('How many cubes are there?');
     await input.press('Enter');
-    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: purple');
+    await expect(view.getByTestId('clevr-round').nth(1).getByTestId('clevr-truth')).toHaveText('scene graph: 1');
+    await input.fill('What is its color?');
+    await input.press('Enter');
+    await expect(view.getByTestId('clevr-round').nth(2).getByTestId('clevr-truth')).toHaveText('scene graph: yellow');
     await view.getByRole('button', { name: 'New scene' }).click();
     await expect(view.getByTestId('clevr-scene-source')).toHaveText('CLEVR_val_scenes.json: scene 2 of 2');
   });

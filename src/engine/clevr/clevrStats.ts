@@ -96,3 +96,80 @@ export function clevrStats(records: readonly ClevrDialogRecord[]): ClevrStats {
     corefDistance: distances.map((d) => (corefs === 0 ? 0 : (100 * d) / corefs)),
   };
 }
+
+/** CLEVR-Dialog's Table 1 (Kottur et al. 2019): the dataset the original generator made from CLEVR's 85k images. */
+export const CLEVR_DIALOG_PAPER = {
+  images: 85_000,
+  dialogs: 425_000,
+  questions: 4_250_000,
+  uniqueQuestions: 73_000,
+  uniqueAnswers: 29,
+  vocabulary: 125,
+  meanQuestionLength: 10.6,
+  meanCorefDistance: 3.2,
+} as const;
+
+/** What the comparison shows for one side: the figures a stats table and the original's measured output share. */
+export type ClevrStatsSummary = Pick<
+  ClevrStats,
+  | 'images'
+  | 'dialogs'
+  | 'questions'
+  | 'uniqueQuestions'
+  | 'uniqueAnswers'
+  | 'vocabulary'
+  | 'meanQuestionLength'
+  | 'meanCorefDistance'
+  | 'questionFamilies'
+  | 'corefDistance'
+>;
+
+const fixed = (x: number, digits: number) => x.toFixed(digits);
+const share = (x: number) => `${x.toFixed(1)}%`;
+
+/**
+ * Table 1 and Fig. 3 side by side: these dialogs, the original generator's own output where it was run
+ * on the same kind of scenes, and the paper. Lines of text, for the bench to print.
+ */
+export function clevrStatsTable(stats: ClevrStats, original: ClevrStatsSummary | null): string[] {
+  const paper = CLEVR_DIALOG_PAPER;
+  const rows: [string, (s: ClevrStatsSummary) => string, string][] = [
+    ['images', (s) => String(s.images), '85k'],
+    ['dialogs', (s) => String(s.dialogs), '425k'],
+    ['questions', (s) => String(s.questions), '4.25M'],
+    ['unique questions', (s) => String(s.uniqueQuestions), '73k'],
+    ['unique / all questions', (s) => share((100 * s.uniqueQuestions) / Math.max(1, s.questions)), share((100 * paper.uniqueQuestions) / paper.questions)],
+    ['unique answers', (s) => String(s.uniqueAnswers), String(paper.uniqueAnswers)],
+    ['vocabulary (words)', (s) => String(s.vocabulary), String(paper.vocabulary)],
+    ['mean question length (words)', (s) => fixed(s.meanQuestionLength, 1), fixed(paper.meanQuestionLength, 1)],
+    ['mean coreference distance (rounds)', (s) => fixed(s.meanCorefDistance, 2), fixed(paper.meanCorefDistance, 1)],
+  ];
+  const head = (a: string, b: string, c: string, d: string) => `${a.padEnd(36)}${b.padStart(10)}${c.padStart(10)}${d.padStart(10)}`;
+  const lines = [head('figure (paper Table 1)', 'here', 'original', 'paper')];
+  for (const [name, value, p] of rows) lines.push(head(name, value(stats), original ? value(original) : '-', p));
+  lines.push('', 'question families (paper Fig. 3)');
+  for (const family of ['count', 'exist', 'seek'] as const)
+    lines.push(head(`  ${family}`, share(stats.questionFamilies[family]), original ? share(original.questionFamilies[family]) : '-', ''));
+  lines.push('', 'coreference distance, share of the questions with one (paper Fig. 3; 10 = 10 or more)');
+  lines.push(head('  distance', 'here', 'original', ''));
+  stats.corefDistance.forEach((v, i) => lines.push(head(`  ${i + 1}`, share(v), original ? share(original.corefDistance[i]!) : '-', '')));
+  return lines;
+}
+
+/**
+ * The original generator's own output (satwikkottur/clevr-dialog, generate_dataset.py, 100 beams) on the
+ * first ten scenes of `npm run clevr:generate -- --scenes 15 --seed 7 --no-images`, measured with
+ * clevrStats; its coreference distances from the `dependence` it writes for each round.
+ */
+export const ORIGINAL_GENERATOR_SEED_7: ClevrStatsSummary = {
+  images: 10,
+  dialogs: 50,
+  questions: 500,
+  uniqueQuestions: 416,
+  uniqueAnswers: 27,
+  vocabulary: 117,
+  meanQuestionLength: 9.484,
+  meanCorefDistance: 3.178,
+  questionFamilies: { count: 21, exist: 19, seek: 60 },
+  corefDistance: [38.83, 9.71, 13.32, 9.03, 10.61, 8.58, 4.06, 2.93, 2.26, 0.68],
+};

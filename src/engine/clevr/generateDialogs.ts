@@ -145,16 +145,18 @@ export function generateDialogs(scene: Scene, seed: number, options: DialogOptio
   const rounds = options.rounds ?? 10;
   const beamWidth = options.beamWidth ?? 100;
   const { random, openings } = dialogOpenings(scene, seed);
-  // Per caption, the final flows; the original takes the last of the ranked list (list.pop()), then tops
-  // up to five dialogs from the same lists.
-  const flows = openings.map(({ caption, state }) => ({ caption, beams: searchFlows(scene, state, rounds, beamWidth, random) }));
+  // Per caption, the final flows; the original takes the last of each ranked list (list.pop()), one per
+  // caption, then tops up to five from the last caption's list (generate_dialog_bfs).
+  const flows = openings
+    .map(({ caption, state }) => ({ caption, beams: searchFlows(scene, state, rounds, beamWidth, random).filter((b) => b.rounds.length === rounds) }))
+    .filter((f) => f.beams.length > 0);
   const dialogs: ClevrDialog[] = [];
-  for (let pass = 0; dialogs.length < dialogsPerScene && flows.some((f) => f.beams.length > 0); pass++) {
-    for (const { caption, beams } of flows) {
-      if (dialogs.length >= dialogsPerScene) break;
-      const beam = beams.pop();
-      if (beam && beam.rounds.length === rounds) dialogs.push(toDialog(caption, beam.rounds));
-    }
+  for (const { caption, beams } of flows) if (dialogs.length < dialogsPerScene) dialogs.push(toDialog(caption, beams.pop()!.rounds));
+  for (let k = flows.length - 1; k >= 0 && dialogs.length < dialogsPerScene;) {
+    const { caption, beams } = flows[k]!;
+    const beam = beams.pop();
+    if (beam) dialogs.push(toDialog(caption, beam.rounds));
+    else k--;
   }
   return { split: scene.split, image_index: scene.image_index, image_filename: scene.image_filename, dialogs };
 }
