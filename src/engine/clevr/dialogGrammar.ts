@@ -10,7 +10,7 @@ import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type 
 import {
   CAPTION_TEMPLATES,
   type CaptionLabel,
-  EXTREMES,
+  EXTREME_PLACES,
   NUMBER_WORDS,
   PLURAL,
   QUESTION_TEMPLATES,
@@ -204,9 +204,9 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
   }
   if (groups.length > 0) {
     const g = randomPick(random, groups);
-    const text = fill(pick('multiple-objs'), { n: NUMBER_WORDS[g.members.length] ?? String(g.members.length), D: describe(g.description, random, true) });
+    const text = fill(pick('count-att'), { n: NUMBER_WORDS[g.members.length] ?? String(g.members.length), D: describe(g.description, random, true) });
     out.push({
-      caption: { text, label: 'multiple-objs', objects: g.members },
+      caption: { text, label: 'count-att', objects: g.members },
       state: { ...emptyState(), group: { members: g.members, shared: g.description, round: 0 } },
     });
   }
@@ -241,8 +241,11 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
     ] as AttributeName[][]);
     const known: Description = Object.fromEntries(attrs.map((a) => [a, scene.objects[i]![a]]));
     const d = article(describe(known, random));
-    const text = fill(pick('extreme-loc'), { X: EXTREMES[relation], d, D0: d });
-    out.push({ caption: { text, label: 'extreme-loc', objects: [i] }, state: { ...emptyState(), mentioned: mention(new Map(), i, 0, known), focus: i } });
+    const text = fill(pick(`extreme-${relation}`), { X: EXTREME_PLACES[relation], d, D0: d });
+    out.push({
+      caption: { text, label: `extreme-${relation}`, objects: [i] },
+      state: { ...emptyState(), mentioned: mention(new Map(), i, 0, known), focus: i },
+    });
   }
   return out;
 }
@@ -276,16 +279,6 @@ export function questionOptions(scene: Scene, state: DialogState, random: () => 
       const value = random() < 0.6 ? randomPick(random, present) : randomPick(random, ATTRIBUTE_VALUES[a]);
       plans.push({ label: 'count-attribute-group', attribute: a, value, usesGroup: true });
       plans.push({ label: 'exist-attribute-group', attribute: a, value, usesGroup: true });
-    }
-  }
-  // Questions about a unique, not yet mentioned object bring a new object into the dialog.
-  const unmentioned = scene.objects.map((_, i) => i).filter((i) => !state.mentioned.has(i));
-  if (unmentioned.length > 0) {
-    const i = randomPick(random, unmentioned);
-    const description = uniqueDescription(scene, i, random);
-    if (description) {
-      const open = ATTRIBUTE_NAMES.filter((a) => description[a] === undefined);
-      if (open.length > 0) plans.push({ label: 'seek-attr-unique', referent: i, description, attribute: randomPick(random, open) });
     }
   }
   if (focus !== null) {
@@ -365,6 +358,12 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
   const everyMentioned = new Set<number>([...state.mentioned.keys(), ...(state.group?.members ?? [])]);
 
   switch (plan.label) {
+    case 'count-all-group':
+      answerObjects = [...(state.group?.members ?? [])];
+      referents = answerObjects;
+      corefDistance = round - (state.group?.round ?? round);
+      answer = countAnswer(answerObjects.length);
+      break;
     case 'count-all':
       answerObjects = scene.objects.map((_, i) => i);
       answer = countAnswer(answerObjects.length);
@@ -436,24 +435,15 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
       focus = i;
       break;
     }
-    case 'seek-attr-unique': {
-      const i = plan.referent!;
-      answerObjects = [i];
-      slots.dd = describe(plan.description ?? {}, random);
-      slots.A = attributeWord(plan.attribute!);
-      answer = scene.objects[i]![plan.attribute!];
-      mentioned = mention(mentioned, i, round, { ...plan.description, [plan.attribute!]: answer });
-      focus = i;
-      break;
-    }
     case 'seek-attr-imm':
     case 'seek-attr-imm2':
-    case 'seek-attr-early': {
+    case 'seek-attr-early':
+    case 'seek-attr-sim-early': {
       const i = plan.referent!;
       refer(i);
       answerObjects = [i];
       slots.A = attributeWord(plan.attribute!);
-      if (plan.label === 'seek-attr-early') slots.E = earlierPhrase(i);
+      if (plan.label.endsWith('early')) slots.E = earlierPhrase(i);
       answer = scene.objects[i]![plan.attribute!];
       mentioned = mention(mentioned, i, round, { [plan.attribute!]: answer });
       focus = i;

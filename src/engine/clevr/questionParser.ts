@@ -112,6 +112,10 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
   const earlierIndex = earlier && 'index' in earlier ? earlier.index : undefined;
 
   switch (label) {
+    case 'count-all-group': {
+      const missing = needGroup();
+      return missing ?? { ok: true, plan: { label, usesGroup: true } };
+    }
     case 'count-all':
     case 'count-other':
     case 'exist-other':
@@ -155,26 +159,13 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     case 'count-obj-exclude-early':
     case 'exist-obj-exclude-early':
       return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
-    case 'seek-attr-unique': {
-      const description = parseDescription(slots.dd ?? '');
-      if (!description || Object.keys(description).length === 0) return { ok: false, reason: `"${slots.dd}" is not a description the grammar knows.` };
-      const found = selectObjects(scene, description);
-      if (found.length !== 1)
-        return {
-          ok: false,
-          reason:
-            found.length === 0
-              ? `There is no ${slots.dd} in the picture.`
-              : `There are ${found.length} ${slots.dd} things in the picture, so "the ${slots.dd}" is not clear: add its colour, size or material.`,
-        };
-      return { ok: true, plan: { label, referent: found[0]!, description, attribute: attribute! } };
-    }
     case 'seek-attr-imm':
     case 'seek-attr-imm2': {
       const missing = needFocus();
       return missing ?? { ok: true, plan: { label, referent: focus!, attribute: attribute! } };
     }
     case 'seek-attr-early':
+    case 'seek-attr-sim-early':
       return { ok: true, plan: { label, referent: earlierIndex!, attribute: attribute! } };
     case 'seek-attr-rel-imm':
     case 'seek-attr-rel-early': {
