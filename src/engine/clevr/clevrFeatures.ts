@@ -11,7 +11,7 @@ import type { ClevrDialog } from './generateDialogs';
 import { ATTRIBUTE_VALUES, COLORS, IMAGE_HEIGHT, IMAGE_WIDTH, MATERIALS, SHAPES, SIZES, type Scene } from './scene';
 import { renderScene } from './render';
 import { clevrTokens } from './clevrStats';
-import { QUESTION_TEMPLATES, type QuestionLabel } from './templates';
+import { GRAMMAR_ANSWERS, QUESTION_TEMPLATES, type QuestionLabel } from './templates';
 
 export const MAX_OBJECTS = 10;
 export const OBJECT_FEATURES = SHAPES.length + COLORS.length + MATERIALS.length + SIZES.length + 4;
@@ -25,17 +25,7 @@ export const PAD = '<pad>';
 export const UNKNOWN = '<unk>';
 
 /** Every answer the grammar can give, in a fixed order: the models' output classes. */
-export const CLEVR_ANSWERS: readonly string[] = [
-  ...Array.from({ length: 11 }, (_, n) => String(n)),
-  'yes',
-  'no',
-  ...ATTRIBUTE_VALUES.shape,
-  ...ATTRIBUTE_VALUES.color,
-  ...ATTRIBUTE_VALUES.material,
-  ...ATTRIBUTE_VALUES.size,
-  // The original generator's answer when no object fits (a relation question with nothing there).
-  'none',
-];
+export const CLEVR_ANSWERS: readonly string[] = GRAMMAR_ANSWERS;
 
 /** The count answers are CLEVR_ANSWERS' first ones, "0" to "10": the models' count head fills them. */
 export const COUNT_ANSWERS = 11;
