@@ -27,6 +27,7 @@ classifier over the answers, as log-probabilities: log p(count) + log softmax_k(
 count answers k = 0..10, log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 6] [--data DIR]
+       [--train-dialogs N]                    train on the first N train dialogs only (a quicker recipe)
        [--device cuda] [--save-state FILE]   train; also keep the best weights (PyTorch) in FILE
        --export-from FILE                     no training: load FILE's weights, score them on val here,
                                               export ONNX and record training.json (weights trained elsewhere)
@@ -299,7 +300,7 @@ def export(model, kind, val, out):
 
 def main():
     args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=6, patience=2, batch=256,
-                             extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None)])
+                             extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None), ("--train-dialogs", None)])
     vocab, log_path, log = start_training(args.data, args.out)
     device = torch.device(args.device)
     if device.type == "cuda":  # exact float32 matmuls, so the val accuracy holds on the CPU that exports
@@ -312,6 +313,7 @@ def main():
     else:
         # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
         assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
+    dialogs = len(train["answer"]) // 10 if args.train_dialogs is None else int(args.train_dialogs)
         states = torch.load(args.save_state) if args.save_state and os.path.exists(args.save_state) else {}
     for kind in chosen_models(args.models):
         rng = seeded(args.seed)
@@ -331,7 +333,7 @@ def main():
         optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
 
         def train_epoch():
-            for q, h, r, o, m, a, idx in dialog_batches(model, train, rng.permutation(len(train["answer"]) // 10), args.batch // 10, device):
+            for q, h, r, o, m, a, idx in dialog_batches(model, train, rng.permutation(dialogs), args.batch // 10, device):
                 logits = model.forward_dialogs(q, h, r, o, m)
                 loss = F.cross_entropy(logits, a)
                 if kind == "coref-qih":
@@ -344,7 +346,7 @@ def main():
 
         best, epochs = train_with_early_stopping(model, train_epoch, lambda: accuracy(model, val, device), args.epochs, args.patience,
                                                  "val_accuracy", lambda acc: f"val accuracy {100 * acc:.2f}%", kind)
-        entry = {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3, "device": args.device}
+        entry = {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3, "device": args.device, "train_dialogs": dialogs}
         if args.save_state:
             states[kind] = {"state": {k: v.cpu() for k, v in model.state_dict().items()}, "entry": entry}
             torch.save(states, args.save_state)
