@@ -313,8 +313,8 @@ def main():
     else:
         # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
         assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
-    dialogs = len(train["answer"]) // 10 if args.train_dialogs is None else int(args.train_dialogs)
         states = torch.load(args.save_state) if args.save_state and os.path.exists(args.save_state) else {}
+    dialogs = len(train["answer"]) // 10 if args.train_dialogs is None else int(args.train_dialogs)
     for kind in chosen_models(args.models):
         rng = seeded(args.seed)
         model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), val["objects"].shape[2])
