@@ -148,7 +148,8 @@ export async function clevrBench(args: string[]): Promise<void> {
   const values = parseCommandLine(
     args,
     {
-      models: { type: 'string', default: CLEVR_MODELS.map((m) => m.id).join(',') },
+      // Default: the baselines and every model the folder ships.
+      models: { type: 'string' },
       'models-dir': { type: 'string', default: join('models', 'clevr') },
       scenes: { type: 'string', default: String(CLEVR_SPLITS.test.scenes) },
       json: { type: 'string' },
@@ -156,17 +157,21 @@ export async function clevrBench(args: string[]): Promise<void> {
     CLEVR_USAGE,
   );
   if (values.json === '') throw new UsageError('--json needs a file name.', CLEVR_USAGE);
-  const models = listOption(
-    values.models,
-    'models',
-    CLEVR_MODELS.map((m) => m.id),
-    CLEVR_USAGE,
-  );
+  const chosen =
+    values.models === undefined
+      ? null
+      : listOption(
+          values.models,
+          'models',
+          CLEVR_MODELS.map((m) => m.id),
+          CLEVR_USAGE,
+        );
   const scenesCount = integerOption(values.scenes, 'scenes', CLEVR_USAGE);
   const { scenes, records } = generateClevrDataset({ ...CLEVR_SPLITS.test, scenes: scenesCount });
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
+  const models = chosen ?? CLEVR_MODELS.filter((m) => m.kind === 'baseline' || (answerers.models as readonly string[]).includes(m.id)).map((m) => m.id);
   const items = clevrQuestions(scenes, records, answerers.vocab);
   console.log(
     `CLEVR-Dialog answering · test split: ${scenes.length} generated scenes, ${items.length} questions (seed ${CLEVR_SPLITS.test.seed}, never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
