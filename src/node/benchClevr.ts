@@ -65,6 +65,49 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
   }
 }
 
+/** Questions at this coreference distance or more count as "long distances" (paper Fig. 4). */
+const LONG_DISTANCE = 4;
+
+/**
+ * The orderings the paper reports (sec. 5, Fig. 4), checked on the figures just measured: each
+ * history model above LF-QI on coreference questions; exist above count and seek for every model;
+ * the coreference-supervised model ahead of the other models at distances of LONG_DISTANCE or more.
+ */
+export function paperOrdering(results: Readonly<Record<string, ClevrAccuracy>>): string[] {
+  const lines: string[] = [];
+  const f = (x: number) => x.toFixed(1);
+  const qi = results['lf-qi'];
+  const historyModels = Object.keys(results).filter((m) => /^(lf|hre|mn|coref)-q(i?)h$/.test(m));
+  if (qi)
+    for (const m of historyModels) {
+      const [a, b] = [percent(results[m]!.history.coref), percent(qi.history.coref)];
+      lines.push(`${m} ${a > b ? 'above' : 'NOT above'} LF-QI on coreference questions: ${f(a)} against ${f(b)}`);
+    }
+  for (const [m, a] of Object.entries(results)) {
+    if (m === 'random' || m === 'random-q') continue;
+    const [e, c, s] = [percent(a.family.exist), percent(a.family.count), percent(a.family.seek)];
+    lines.push(`${m}: exist ${f(e)} ${e > c && e > s ? 'above' : 'NOT above'} count ${f(c)} and seek ${f(s)}`);
+  }
+  const long = (a: ClevrAccuracy) => {
+    const t = a.corefDistance.slice(LONG_DISTANCE - 1).reduce((x, y) => ({ right: x.right + y.right, total: x.total + y.total }), { right: 0, total: 0 });
+    return percent(t);
+  };
+  const coref = results['coref-qih'];
+  if (coref) {
+    const others = Object.entries(results).filter(([m]) => m !== 'coref-qih' && m !== 'random' && m !== 'random-q');
+    const best = others.reduce<[string, number] | null>(
+      (top, [m, a]) => (!Number.isNaN(long(a)) && (top === null || long(a) > top[1]) ? [m, long(a)] : top),
+      null,
+    );
+    if (best)
+      lines.push(
+        `coref-qih at distance ${LONG_DISTANCE}+: ${f(long(coref))}, ${long(coref) > best[1] ? 'ahead of' : 'NOT ahead of'} the best other model (${best[0]} ${f(best[1])})`,
+      );
+  }
+  return lines;
+}
+
+
 export const CLEVR_USAGE =
   'npm run bench -- clevr [--models random,random-q,lf-q,...] [--models-dir models/clevr] [--scenes 300 | --data DIR [--split test]] [--json out.json]';
 
@@ -126,7 +169,8 @@ export async function clevrBench(args: string[]): Promise<void> {
   const values = parseCommandLine(
     args,
     {
-      models: { type: 'string', default: CLEVR_MODELS.map((m) => m.id).join(',') },
+      // Default: the baselines and every model the folder ships.
+      models: { type: 'string' },
       'models-dir': { type: 'string', default: join('models', 'clevr') },
       scenes: { type: 'string' },
       data: { type: 'string' },
@@ -139,12 +183,16 @@ export async function clevrBench(args: string[]): Promise<void> {
     throw new UsageError('--scenes is for the generated test split; with --data the folder says which scenes.', CLEVR_USAGE);
   if (values.data === undefined && values.split !== undefined) throw new UsageError('--split goes with --data DIR.', CLEVR_USAGE);
   if (values.json === '') throw new UsageError('--json needs a file name.', CLEVR_USAGE);
-  const models = listOption(
-    values.models,
-    'models',
-    CLEVR_MODELS.map((m) => m.id),
-    CLEVR_USAGE,
-  );
+  // Default: the baselines and every model the folder ships.
+  const chosen =
+    values.models === undefined
+      ? null
+      : listOption(
+          values.models,
+          'models',
+          CLEVR_MODELS.map((m) => m.id),
+          CLEVR_USAGE,
+        );
   let scenes: Scene[];
   let records: ClevrDialogRecord[];
   let described: string;
@@ -160,6 +208,7 @@ export async function clevrBench(args: string[]): Promise<void> {
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
+  const models = chosen ?? CLEVR_MODELS.filter((m) => m.kind === 'baseline' || (answerers.models as readonly string[]).includes(m.id)).map((m) => m.id);
   const items = clevrQuestions(scenes, records, answerers.vocab);
   console.log(
     `CLEVR-Dialog answering · ${described}, ${items.length} questions (${values.data === undefined ? `seed ${CLEVR_SPLITS.test.seed}, ` : ''}never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
@@ -186,7 +235,7 @@ export async function clevrBench(args: string[]): Promise<void> {
   }
   const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(1));
   const col = (s: string, w = 9) => s.padStart(w);
-  console.log('\naccuracy in % (paper: Kottur et al. 2019, Table 2)');
+  console.log('\naccuracy in % (paper: Kottur et al. 2019, Table 2; "—": no such row in the paper)');
   console.log(
     `${'model'.padEnd(22)}${col('overall')}${col('count')}${col('exist')}${col('seek')}${col('none')}${col('coref')}${col('all')}${col('paper')}${col('ms/q')}`,
   );
@@ -200,16 +249,22 @@ export async function clevrBench(args: string[]): Promise<void> {
   for (const row of CLEVR_PAPER_ONLY)
     console.log(`${`${row.name} (paper only)`.padEnd(22)}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col('')}${col(row.paper.toFixed(1))}`);
   console.log('none / coref / all: questions that need no history, one earlier mention, or all of it (paper Fig. 5)');
+  console.log('every model with an image has a count head; the pixel model reads the picture drawn at 96x64, the others the objects (perfect perception)');
   console.log('\naccuracy by coreference distance (paper Fig. 4), questions per distance on the first line');
   console.log(`${'distance'.padEnd(22)}${Array.from({ length: 10 }, (_, i) => col(i === 9 ? '10+' : String(i + 1), 7)).join('')}`);
   console.log(`${'questions'.padEnd(22)}${results[models[0]!]!.corefDistance.map((t) => col(String(t.total), 7)).join('')}`);
   for (const model of models) console.log(`${clevrModelName(model).padEnd(22)}${results[model]!.corefDistance.map((t) => col(f(percent(t)), 7)).join('')}`);
   console.log('\naccuracy by question template');
-  console.log(`${'template'.padEnd(26)}${col('n', 7)}${models.map((m) => col(m, 10)).join('')}`);
+  console.log(`${'template'.padEnd(26)}${col('n', 7)}${models.map((m) => col(m, 13)).join('')}`);
   for (const label of QUESTION_LABELS) {
     const n = results[models[0]!]!.template[label].total;
     if (n === 0) continue;
-    console.log(`${label.padEnd(26)}${col(String(n), 7)}${models.map((m) => col(f(percent(results[m]!.template[label])), 10)).join('')}`);
+    console.log(`${label.padEnd(26)}${col(String(n), 7)}${models.map((m) => col(f(percent(results[m]!.template[label])), 13)).join('')}`);
+  }
+  const ordering = paperOrdering(results);
+  if (ordering.length > 0) {
+    console.log("\nthe paper's ordering (issue 29's targets) on this split");
+    for (const line of ordering) console.log(`  ${line}`);
   }
   if (values.json) {
     writeFileSync(values.json, `${JSON.stringify({ source: described, questions: items.length, scenes: scenes.length, results, seconds }, null, 1)}\n`);

@@ -3,8 +3,9 @@
  *
  * Writes the CLEVR-Dialog splits (engine/clevr/clevrDataset.ts CLEVR_SPLITS) as the arrays the PyTorch
  * recipe trains on, encoded by the engine's own clevrFeatures.ts, the code that feeds the exported models
- * in the page and the benchmark. Per split: <split>.<name>.<i32|f32> flat arrays and <split>.json with
- * their shapes; vocab.json holds the words (from the train split) and the answers.
+ * in the page and the benchmark. Per split: <split>.<name>.<i32|f32|u8> flat arrays and <split>.json with
+ * their shapes; vocab.json holds the words (from the train split) and the answers. The pixels (u8) are
+ * each scene drawn small by render.ts, for the pixel models.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,12 +16,15 @@ import {
   HISTORY_ROUNDS,
   MAX_OBJECTS,
   OBJECT_FEATURES,
+  PIXEL_HEIGHT,
+  PIXEL_WIDTH,
   QUESTION_TOKENS,
   ROUND_TOKENS,
   type ClevrVocabulary,
   buildVocabulary,
   objectFeatures,
   roundInputs,
+  scenePixels,
 } from '../engine/clevr/clevrFeatures';
 import { QUESTION_LABELS, QUESTION_TEMPLATES } from '../engine/clevr/templates';
 import type { ClevrDialogRecord } from '../engine/clevr/generateDialogs';
@@ -43,11 +47,13 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
   const roundIndex = new Int32Array(count);
   const objects = new Float32Array(scenes.length * MAX_OBJECTS * OBJECT_FEATURES);
   const mask = new Float32Array(scenes.length * MAX_OBJECTS);
+  const pixels = new Uint8Array(scenes.length * 3 * PIXEL_HEIGHT * PIXEL_WIDTH);
   let k = 0;
   records.forEach((record, s) => {
     const f = objectFeatures(scenes[s]!);
     objects.set(f.features, s * MAX_OBJECTS * OBJECT_FEATURES);
     mask.set(f.mask, s * MAX_OBJECTS);
+    pixels.set(scenePixels(scenes[s]!), s * 3 * PIXEL_HEIGHT * PIXEL_WIDTH);
     for (const dialog of record.dialogs) {
       dialog.dialog.forEach((round, n) => {
         const inputs = roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, vocab);
@@ -63,7 +69,7 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
       });
     }
   });
-  const arrays = { question, history, scene: sceneOf, answer, template, history_kind: historyKind, coref, round: roundIndex, objects, mask };
+  const arrays = { question, history, scene: sceneOf, answer, template, history_kind: historyKind, coref, round: roundIndex, objects, mask, pixels };
   const shapes: Record<string, number[]> = {
     question: [count, QUESTION_TOKENS],
     history: [count, HISTORY_ROUNDS, ROUND_TOKENS],
@@ -75,9 +81,11 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
     round: [count],
     objects: [scenes.length, MAX_OBJECTS, OBJECT_FEATURES],
     mask: [scenes.length, MAX_OBJECTS],
+    pixels: [scenes.length, 3, PIXEL_HEIGHT, PIXEL_WIDTH],
   };
   for (const [key, array] of Object.entries(arrays)) {
-    writeFileSync(join(dir, `${name}.${key}.${array instanceof Float32Array ? 'f32' : 'i32'}`), new Uint8Array(array.buffer));
+    const kind = array instanceof Float32Array ? 'f32' : array instanceof Uint8Array ? 'u8' : 'i32';
+    writeFileSync(join(dir, `${name}.${key}.${kind}`), new Uint8Array(array.buffer));
   }
   writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ count, scenes: scenes.length, shapes }, null, 1)}\n`);
   return count;

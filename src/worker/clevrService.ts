@@ -1,5 +1,5 @@
 import { ClevrAnswerers, type ClevrQuestion, baselineAnswer } from '../engine/clevr/clevrAnswerer';
-import { objectFeatures, roundInputs } from '../engine/clevr/clevrFeatures';
+import { objectFeatures, roundInputs, scenePixels } from '../engine/clevr/clevrFeatures';
 import { renderSceneInSlices } from '../engine/clevr/render';
 import type { Scene } from '../engine/clevr/scene';
 import { errorMessage } from '../engine/errors';
@@ -61,7 +61,14 @@ export class ClevrService {
     if (!answerers) return { ...baselineAnswer('random-q', { template: params.template, text: params.question }, this.random), probabilities: [] };
     const { features, mask } = objectFeatures({ objects: params.objects });
     const inputs = roundInputs(params.caption, params.earlier, params.question, answerers.vocab);
-    const question: ClevrQuestion = { ...inputs, objects: features, objectMask: mask, template: params.template, text: params.question };
+    const question: ClevrQuestion = {
+      ...inputs,
+      objects: features,
+      objectMask: mask,
+      pixels: scenePixels({ objects: params.objects }),
+      template: params.template,
+      text: params.question,
+    };
     const [prediction] = await answerers.answer(params.model, [question], this.random);
     return { answer: prediction!.answer, probabilities: [...prediction!.probabilities] };
   }

@@ -6,17 +6,31 @@ clevrFeatures.ts), trains each model with Adam, keeps the epoch with the best ac
 and exports it to ONNX for onnxruntime-web: models/clevr/onnx/<model>.onnx, with models/clevr/clevr.json
 (words, answers, models) and models/clevr/training.json (val accuracy per epoch).
 
-Models (classifiers over the 28 answers; the image side is the scene's object features):
+Models (classifiers over the 29 answers; the image side is the scene's object features):
   lf-q      question only
   lf-qi     + objects, attended by the question
-  lf-qih    + history: each round encoded, averaged (late fusion)
-  hre-qih   + history through a round-level LSTM (hierarchical recurrent encoder)
-  mn-qih    + history as a memory the question attends over (memory network)
+  lf-qh     question and history (no image), the history averaged (late fusion)
+  lf-qih    + objects: history each round encoded, averaged (late fusion)
+  hre-qh    history through a round-level LSTM (hierarchical recurrent encoder), no image
+  hre-qih   + objects
+  mn-qh     history as a memory the question attends over (memory network), no image
+  mn-qih    + objects
   coref-qih the memory network with explicit coreference: its attention over the history is also
             trained to point at the round that mentioned the referent (the grammar knows it), and
             the objects are attended by the question together with that round.
+  lf-qi-pixels  LF-QI reading the rendered picture (96x64) through a small CNN instead of the objects:
+            the CNN's 4x6 grid of cells, each with its place, stands in for the objects.
+
+Count head (every model with an image): each object (or grid cell) gets a score in [0, 1] from its
+features and the fused question/history/image vector; their sum c is the count. The output stays one
+classifier over the answers, as log-probabilities: log p(count) + log softmax_k(-s (c - k)^2) for the
+count answers k = 0..10, log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 6] [--data DIR]
+       [--train-dialogs N]                    train on the first N train dialogs only (a quicker recipe)
+       [--device cuda] [--save-state FILE]   train; also keep the best weights (PyTorch) in FILE
+       --export-from FILE                     no training: load FILE's weights, score them on val here,
+                                              export ONNX and record training.json (weights trained elsewhere)
 (--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """
@@ -31,14 +45,16 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from common.trainer import (  # noqa: E402
-    chosen_models, exported_models, export_onnx, load_split, record_training, seeded, start_training, trainer_arguments,
+    chosen_models, exported_models, export_onnx, record_training, seeded, start_training, trainer_arguments,
     train_with_early_stopping, write_config as write_trained_config,
 )
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-MODELS = ["lf-q", "lf-qi", "lf-qih", "hre-qih", "mn-qih", "coref-qih"]
+MODELS = ["lf-q", "lf-qi", "lf-qh", "lf-qih", "hre-qh", "hre-qih", "mn-qh", "mn-qih", "coref-qih", "lf-qi-pixels"]
 FLOATS = ("objects", "mask")
 EMBED, HIDDEN = 64, 128
+COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
+GRID_CHANNELS = 64
 
 
 class SentenceEncoder(nn.Module):
@@ -63,28 +79,76 @@ class SentenceEncoder(nn.Module):
         return pooled * (tokens != 0).any(dim=1, keepdim=True).float()
 
 
+class PixelGrid(nn.Module):
+    """A small CNN over the picture: four stride-2 convolutions take 3x64x96 to a 4x6 grid, and each
+    cell, with its place (column, row in [0, 1]), is one "object" the answerer attends over and counts
+    (24 cells, about as many as a scene has objects, keep the CPU recipe's cost near LF-QI's)."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.Sequential(
+            nn.Conv2d(3, 32, 3, stride=2, padding=1), nn.ReLU(),
+            nn.Conv2d(32, GRID_CHANNELS, 3, stride=2, padding=1), nn.ReLU(),
+            nn.Conv2d(GRID_CHANNELS, GRID_CHANNELS, 3, stride=2, padding=1), nn.ReLU(),
+            nn.Conv2d(GRID_CHANNELS, GRID_CHANNELS, 3, stride=2, padding=1), nn.ReLU(),
+        )
+
+    def forward(self, pixels):
+        grid = self.convs(pixels)
+        b, c, h, w = grid.shape
+        ys = torch.linspace(0, 1, h).view(1, 1, h, 1).expand(b, 1, h, w)
+        xs = torch.linspace(0, 1, w).view(1, 1, 1, w).expand(b, 1, h, w)
+        cells = torch.cat([grid, xs.to(grid.device), ys.to(grid.device)], dim=1)
+        return cells.flatten(2).transpose(1, 2)
+
+
+def model_inputs(kind):
+    """What a model reads: its base (lf, hre, mn, coref), history, image and whether that is pixels."""
+    base, reads = kind.split("-")[:2]
+    return base, "h" in reads, "i" in reads, kind.endswith("-pixels")
+
+
 class Answerer(nn.Module):
     def __init__(self, kind, vocab, answers, object_features):
         super().__init__()
         self.kind = kind
+        self.base, uses_history, uses_image, self.pixels = model_inputs(kind)
         self.embed = nn.Embedding(vocab, EMBED, padding_idx=0)
         self.q_enc = SentenceEncoder()
-        uses_history = kind.endswith("h")
-        uses_image = "i" in kind.split("-")[1]
         self.uses_history, self.uses_image = uses_history, uses_image
         if uses_history:
             self.h_enc = SentenceEncoder()
-        if kind == "hre-qih":
+        if uses_history and self.base == "hre":
             self.dialog_lstm = nn.LSTM(HIDDEN, HIDDEN, batch_first=True)
-        if kind in ("mn-qih", "coref-qih"):
+        if uses_history and self.base in ("mn", "coref"):
             self.memory_query = nn.Linear(HIDDEN, HIDDEN)
         if uses_image:
+            if self.pixels:
+                self.grid = PixelGrid()
+                object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
             self.att_obj = nn.Linear(HIDDEN, HIDDEN)
             self.att_ctx = nn.Linear(HIDDEN * (2 if uses_history else 1), HIDDEN)
             self.att_w = nn.Linear(HIDDEN, 1)
         width = HIDDEN * (1 + int(uses_history) + int(uses_image))
-        self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers))
+        # With an image the count answers come from the count head, so the classifier gives the others.
+        self.count_head = uses_image
+        self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
+        if self.count_head:
+            self.count_obj = nn.Linear(HIDDEN, HIDDEN)
+            self.count_ctx = nn.Linear(width, HIDDEN)
+            self.count_score = nn.Linear(HIDDEN, 1)
+            self.count_gate = nn.Linear(width, 1)
+            self.count_sharpness = nn.Parameter(torch.tensor(0.0))
+            # Scores start near 3 / cells each, so the first counts are small numbers, not one per cell.
+            nn.init.constant_(self.count_score.bias, float(np.log(3 / (24 - 3))) if self.pixels else 0.0)
+
+    def image_objects(self, image, object_mask):
+        """The objects the answerer reads: the scene's object rows, or the CNN's grid cells (all present)."""
+        if not self.pixels:
+            return image, object_mask
+        cells = self.grid(image)
+        return cells, torch.ones(cells.shape[:2], device=cells.device)
 
     def encode_history(self, history):
         """Each round of the history ([B, R, T] tokens) as one vector, and which rounds exist."""
@@ -95,10 +159,13 @@ class Answerer(nn.Module):
         return rounds, present
 
     def forward(self, question, history, objects, object_mask):
-        """One question with its own history (the exported graph): history [B, R, T] tokens."""
+        """One question with its own history (the exported graph): history [B, R, T] tokens; for the pixel
+        model `objects` is the picture [B, 3, 64, 96] and object_mask is unused."""
         rounds, present = self.encode_history(history) if self.uses_history else (None, None)
+        if self.uses_image:
+            objects, object_mask = self.image_objects(objects, object_mask)
         dialog_states = None
-        if self.kind == "hre-qih":
+        if self.uses_history and self.base == "hre":
             out, _ = self.dialog_lstm(rounds)
             count = present.sum(1).long().clamp(min=1)
             dialog_states = out.gather(1, (count - 1).view(-1, 1, 1).expand(-1, 1, HIDDEN)).squeeze(1)
@@ -106,18 +173,22 @@ class Answerer(nn.Module):
 
     def forward_dialogs(self, question, last_history, round_index, objects, object_mask):
         """Training on whole dialogs: the history of a dialog's last round holds every earlier one, so its
-        rounds are encoded once and each question sees those before it (same function as forward)."""
+        rounds are encoded once and each question sees those before it (same function as forward); the
+        image ([dialogs, ...]) is read once a dialog too."""
         rounds = present = dialog_states = None
+        per = question.size(0) // last_history.size(0)
+        if self.uses_image:
+            objects, object_mask = self.image_objects(objects, object_mask)
+            objects, object_mask = objects.repeat_interleave(per, 0), object_mask.repeat_interleave(per, 0)
         if self.uses_history:
             rounds_d, present_d = self.encode_history(last_history)
-            per = question.size(0) // last_history.size(0)
             rounds = rounds_d.repeat_interleave(per, 0)
-            upto = torch.arange(rounds.size(1)).unsqueeze(0) <= round_index.unsqueeze(1)
+            upto = torch.arange(rounds.size(1), device=rounds.device).unsqueeze(0) <= round_index.unsqueeze(1)
             present = present_d.repeat_interleave(per, 0) * upto.float()
-            if self.kind == "hre-qih":
+            if self.base == "hre":
                 out, _ = self.dialog_lstm(rounds_d)
                 out = out.repeat_interleave(per, 0)
-                dialog_states = out[torch.arange(out.size(0)), round_index]
+                dialog_states = out[torch.arange(out.size(0), device=out.device), round_index]
         return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
 
     def fuse(self, question, rounds, present, dialog_states, objects, object_mask):
@@ -126,9 +197,9 @@ class Answerer(nn.Module):
         context = q
         self.history_attention = None
         if self.uses_history:
-            if self.kind == "lf-qih":
+            if self.base == "lf":
                 h = (rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
-            elif self.kind == "hre-qih":
+            elif self.base == "hre":
                 h = dialog_states
             else:
                 scores = (rounds * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
@@ -142,38 +213,53 @@ class Answerer(nn.Module):
             scores = scores + (object_mask - 1) * 1e4
             weights = torch.softmax(scores, dim=1)
             parts.append((weights.unsqueeze(2) * o).sum(1))
-        return self.classify(torch.cat(parts, dim=1))
+        fused = torch.cat(parts, dim=1)
+        if not self.count_head:
+            return self.classify(fused)
+        # The count head: per-object scores summed (masked), compared with each count k.
+        per_object = torch.sigmoid(self.count_score(torch.relu(self.count_obj(o) + self.count_ctx(fused).unsqueeze(1)))).squeeze(2)
+        count = (per_object * object_mask).sum(1, keepdim=True)
+        ks = torch.arange(COUNT_ANSWERS, dtype=count.dtype, device=count.device).unsqueeze(0)
+        count_logits = -F.softplus(self.count_sharpness) * (count - ks) ** 2
+        gate = self.count_gate(fused)
+        return torch.cat([F.logsigmoid(gate) + torch.log_softmax(count_logits, 1), F.logsigmoid(-gate) + torch.log_softmax(self.classify(fused), 1)], dim=1)
 
 
-def dialog_batches(split, order, size, per=10):
-    """Batches of whole dialogs (the arrays hold each dialog's rounds one after another)."""
+def image_of(model, split, scenes):
+    """The image side of some scenes as the model reads it: object rows and mask, or the picture / 255."""
+    if model.pixels:
+        pixels = torch.from_numpy(split["pixels"][scenes].astype(np.float32) / np.float32(255))
+        return pixels, torch.zeros(len(scenes), 1)
+    return torch.from_numpy(split["objects"][scenes]), torch.from_numpy(split["mask"][scenes])
+
+
+def dialog_batches(model, split, order, size, device, per=10):
+    """Batches of whole dialogs (the arrays hold each dialog's rounds one after another); the image once a dialog."""
     for start in range(0, len(order), size):
         dialogs = order[start : start + size]
         idx = (dialogs[:, None] * per + np.arange(per)[None, :]).reshape(-1)
-        scene = split["scene"][idx]
-        yield (
+        image, mask = image_of(model, split, split["scene"][dialogs * per])
+        yield tuple(t.to(device) for t in (
             torch.from_numpy(split["question"][idx].astype(np.int64)),
             torch.from_numpy(split["history"][dialogs * per + per - 1].astype(np.int64)),
             torch.from_numpy(split["round"][idx].astype(np.int64)),
-            torch.from_numpy(split["objects"][scene]),
-            torch.from_numpy(split["mask"][scene]),
+            image,
+            mask,
             torch.from_numpy(split["answer"][idx].astype(np.int64)),
-            idx,
-        )
+        )) + (idx,)
 
 
-def batches(split, order, size):
+def batches(model, split, order, size, device=torch.device("cpu")):
     for start in range(0, len(order), size):
         idx = order[start : start + size]
-        scene = split["scene"][idx]
-        yield (
+        image, mask = image_of(model, split, split["scene"][idx])
+        yield tuple(t.to(device) for t in (
             torch.from_numpy(split["question"][idx].astype(np.int64)),
             torch.from_numpy(split["history"][idx].astype(np.int64)),
-            torch.from_numpy(split["objects"][scene]),
-            torch.from_numpy(split["mask"][scene]),
+            image,
+            mask,
             torch.from_numpy(split["answer"][idx].astype(np.int64)),
-            idx,
-        )
+        )) + (idx,)
 
 
 def coref_targets(split, idx):
@@ -184,55 +270,99 @@ def coref_targets(split, idx):
     return torch.from_numpy(np.where(d > 0, target, -1).astype(np.int64))
 
 
-def accuracy(model, split, size=512):
+def accuracy(model, split, device=torch.device("cpu"), size=512):
     """Val accuracy through the exported path (each question with its own history)."""
     model.eval()
     right = 0
     with torch.no_grad():
-        for q, h, o, m, a, _ in batches(split, np.arange(len(split["answer"])), size):
+        for q, h, o, m, a, _ in batches(model, split, np.arange(len(split["answer"])), size, device):
             right += (model(q, h, o, m).argmax(1) == a).sum().item()
     return right / len(split["answer"])
 
 
+def load_clevr_split(data_dir, name):
+    """A split's arrays (common.load_split), with the pixels (u8) that clevr:data writes beside them."""
+    meta = json.load(open(os.path.join(data_dir, f"{name}.json")))
+    split = {}
+    for key, shape in meta["shapes"].items():
+        kind, dtype = ("u8", np.uint8) if key == "pixels" else ("f32", np.float32) if key in FLOATS else ("i32", np.int32)
+        split[key] = np.fromfile(os.path.join(data_dir, f"{name}.{key}.{kind}"), dtype=dtype).reshape(shape)
+    return split
+
+
+def export(model, kind, val, out):
+    example = next(batches(model, val, np.arange(2), 2))[:4]
+    path = os.path.join(out, "onnx", f"{kind}.onnx")
+    names = ["question", "history", "pixels" if model.pixels else "objects", "object_mask"]
+    export_onnx(model, example, path, names, "logits")
+    return path
+
+
 def main():
-    args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=6, patience=2, batch=256)
+    args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=6, patience=2, batch=256,
+                             extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None), ("--train-dialogs", None)])
     vocab, log_path, log = start_training(args.data, args.out)
-    train, val = load_split(args.data, "train", FLOATS), load_split(args.data, "val", FLOATS)
-    # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
-    assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
+    device = torch.device(args.device)
+    if device.type == "cuda":  # exact float32 matmuls, so the val accuracy holds on the CPU that exports
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    val = load_clevr_split(args.data, "val")
+    train = val if args.export_from else load_clevr_split(args.data, "train")
+    if args.export_from:
+        states = torch.load(args.export_from, map_location="cpu")
+    else:
+        # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
+        assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
+        states = torch.load(args.save_state) if args.save_state and os.path.exists(args.save_state) else {}
+    dialogs = len(train["answer"]) // 10 if args.train_dialogs is None else int(args.train_dialogs)
     for kind in chosen_models(args.models):
         rng = seeded(args.seed)
-        model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), train["objects"].shape[2])
+        model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), val["objects"].shape[2])
+        if args.export_from:
+            saved = states[kind]
+            model.load_state_dict(saved["state"])
+            model.eval()
+            best = accuracy(model, val)
+            path = export(model, kind, val, args.out)
+            entry = {**saved["entry"], "best_val_accuracy": best, "trained_on": saved["entry"].get("device", "?"),
+                     "val_accuracy_where_trained": saved["entry"]["best_val_accuracy"]}
+            record_training(log, log_path, kind, entry)
+            print(f"{kind}: val accuracy here {100 * best:.2f}% (where trained {100 * entry['val_accuracy_where_trained']:.2f}%) -> {path}", flush=True)
+            continue
+        model.to(device)
         optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
 
         def train_epoch():
-            for q, h, r, o, m, a, idx in dialog_batches(train, rng.permutation(len(train["answer"]) // 10), args.batch // 10):
+            for q, h, r, o, m, a, idx in dialog_batches(model, train, rng.permutation(dialogs), args.batch // 10, device):
                 logits = model.forward_dialogs(q, h, r, o, m)
                 loss = F.cross_entropy(logits, a)
                 if kind == "coref-qih":
-                    target = coref_targets(train, idx)
+                    target = coref_targets(train, idx).to(device)
                     if (target >= 0).any():
                         loss = loss + F.cross_entropy(model.history_attention, target, ignore_index=-1)
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
 
-        best, epochs = train_with_early_stopping(model, train_epoch, lambda: accuracy(model, val), args.epochs, args.patience,
+        best, epochs = train_with_early_stopping(model, train_epoch, lambda: accuracy(model, val, device), args.epochs, args.patience,
                                                  "val_accuracy", lambda acc: f"val accuracy {100 * acc:.2f}%", kind)
-        example = next(batches(val, np.arange(2), 2))[:4]
-        path = os.path.join(args.out, "onnx", f"{kind}.onnx")
-        export_onnx(model, example, path, ["question", "history", "objects", "object_mask"], "logits")
-        record_training(log, log_path, kind, {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3})
+        entry = {"best_val_accuracy": best, "epochs": epochs, "seed": args.seed, "batch": args.batch, "lr": 2e-3, "device": args.device, "train_dialogs": dialogs}
+        if args.save_state:
+            states[kind] = {"state": {k: v.cpu() for k, v in model.state_dict().items()}, "entry": entry}
+            torch.save(states, args.save_state)
+        model.to("cpu")
+        path = export(model, kind, val, args.out)
+        record_training(log, log_path, kind, entry)
         print(f"{kind}: best val accuracy {100 * best:.2f}% -> {path}", flush=True)
-    write_config(args.out, vocab, train)
+    write_config(args.out, vocab, val)
 
 
-def write_config(out, vocab, train):
+def write_config(out, vocab, split):
     """models/clevr/clevr.json: the words, the answers, the models exported, and the default: the best on val."""
     log = json.load(open(os.path.join(out, "training.json")))
     models = exported_models(out, MODELS, log, lambda m: f"{m}.onnx")
     write_trained_config(os.path.join(out, "clevr.json"), vocab, log, models, "val_accuracy", digits=4, extra={
-        "inputs": {"question_tokens": train["question"].shape[1], "history_rounds": train["history"].shape[1], "round_tokens": train["history"].shape[2], "max_objects": train["objects"].shape[1], "object_features": train["objects"].shape[2]},
+        "inputs": {"question_tokens": split["question"].shape[1], "history_rounds": split["history"].shape[1], "round_tokens": split["history"].shape[2], "max_objects": split["objects"].shape[1], "object_features": split["objects"].shape[2], "pixels": list(split["pixels"].shape[1:])},
     })
 
 

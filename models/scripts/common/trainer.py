@@ -11,9 +11,12 @@ import onnx
 import torch
 
 
-def trainer_arguments(data, out, models, epochs, patience, batch):
-    """--data, --out, --models (comma-separated; '' trains nothing), --epochs, --patience, --batch, --seed."""
+def trainer_arguments(data, out, models, epochs, patience, batch, extra=()):
+    """--data, --out, --models (comma-separated; '' trains nothing), --epochs, --patience, --batch, --seed,
+    and a trainer's own string options `extra` as (flag, default) pairs."""
     parser = argparse.ArgumentParser()
+    for flag, default in extra:
+        parser.add_argument(flag, default=default)
     parser.add_argument("--data", default=data)
     parser.add_argument("--out", default=out)
     parser.add_argument("--models", default=",".join(models))

@@ -15,12 +15,16 @@ import {
   HISTORY_ROUNDS,
   MAX_OBJECTS,
   OBJECT_FEATURES,
+  PIXEL_HEIGHT,
+  PIXEL_WIDTH,
   QUESTION_TOKENS,
   ROUND_TOKENS,
   type ClevrVocabulary,
   answersForQuestion,
   objectFeatures,
+  pixelInputs,
   roundInputs,
+  scenePixels,
   vocabulary,
 } from './clevrFeatures';
 import { CLEVR_ONNX_MODELS, type ClevrModelId, type ClevrOnnxModelId, clevrModelName } from './clevrModels';
@@ -36,6 +40,8 @@ export interface ClevrQuestion {
   readonly history: Int32Array;
   readonly objects: Float32Array;
   readonly objectMask: Float32Array;
+  /** The picture drawn small (scenePixels), for the pixel models. */
+  readonly pixels: Uint8Array;
   readonly template: QuestionLabel;
   readonly text: string;
 }
@@ -144,6 +150,12 @@ export class ClevrAnswerers {
           ),
           [n, MAX_OBJECTS],
         );
+      if (names.has('pixels')) {
+        const plane = 3 * PIXEL_HEIGHT * PIXEL_WIDTH;
+        const pixels = new Float32Array(n * plane);
+        questions.forEach((q, i) => pixels.set(pixelInputs(q.pixels), i * plane));
+        feeds.pixels = new ort.Tensor('float32', pixels, [n, 3, PIXEL_HEIGHT, PIXEL_WIDTH]);
+      }
       return feeds;
     });
     const logits = floatOutput(outputs, 'logits', 'a CLEVR-Dialog model');
@@ -181,12 +193,14 @@ export function clevrQuestions(
 ): { question: ClevrQuestion; answer: string; corefDistance: number | null }[] {
   return records.flatMap((record, s) => {
     const { features, mask } = objectFeatures(scenes[s]!);
+    const pixels = scenePixels(scenes[s]!);
     return record.dialogs.flatMap((dialog) =>
       dialog.dialog.map((round, n) => ({
         question: {
           ...roundInputs(dialog.caption, dialog.dialog.slice(0, n), round.question, vocab),
           objects: features,
           objectMask: mask,
+          pixels,
           template: round.template,
           text: round.question,
         },

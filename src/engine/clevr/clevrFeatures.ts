@@ -2,13 +2,16 @@
  * What the CLEVR-Dialog models read, defined once: the Node exporter writes these arrays for the PyTorch
  * recipe (models/scripts/clevr/), and the engine feeds the same arrays to the ONNX models it exported.
  *
- * The image side is the scene's object features, not pixels: per object a one-hot of shape, colour,
- * material and size, and its place in the picture (x / 480, y / 320) and on the floor (x / 3, y / 3).
+ * The image side is either the scene's object features (perfect perception, as the paper's models read
+ * CLEVR): per object a one-hot of shape, colour, material and size, and its place in the picture
+ * (x / 480, y / 320) and on the floor (x / 3, y / 3); or, for the pixel models, the scene drawn small by
+ * render.ts, which a small CNN in the model reads.
  */
 import type { ClevrDialog } from './generateDialogs';
 import { ATTRIBUTE_VALUES, COLORS, IMAGE_HEIGHT, IMAGE_WIDTH, MATERIALS, SHAPES, SIZES, type Scene } from './scene';
+import { renderScene } from './render';
 import { clevrTokens } from './clevrStats';
-import { QUESTION_TEMPLATES, type QuestionLabel } from './templates';
+import { GRAMMAR_ANSWERS, QUESTION_TEMPLATES, type QuestionLabel } from './templates';
 
 export const MAX_OBJECTS = 10;
 export const OBJECT_FEATURES = SHAPES.length + COLORS.length + MATERIALS.length + SIZES.length + 4;
@@ -22,15 +25,10 @@ export const PAD = '<pad>';
 export const UNKNOWN = '<unk>';
 
 /** Every answer the grammar can give, in a fixed order: the models' output classes. */
-export const CLEVR_ANSWERS: readonly string[] = [
-  ...Array.from({ length: 11 }, (_, n) => String(n)),
-  'yes',
-  'no',
-  ...ATTRIBUTE_VALUES.shape,
-  ...ATTRIBUTE_VALUES.color,
-  ...ATTRIBUTE_VALUES.material,
-  ...ATTRIBUTE_VALUES.size,
-];
+export const CLEVR_ANSWERS: readonly string[] = GRAMMAR_ANSWERS;
+
+/** The count answers are CLEVR_ANSWERS' first ones, "0" to "10": the models' count head fills them. */
+export const COUNT_ANSWERS = 11;
 
 export interface ClevrVocabulary {
   readonly words: readonly string[];
@@ -93,6 +91,26 @@ export function objectFeatures(scene: Pick<Scene, 'objects'>): { features: Float
   return { features, mask };
 }
 
+/**
+ * The picture the pixel models read: the scene drawn at a fifth of CLEVR's 480x320, 2x2 rays a pixel
+ * (about 10 ms in Node), channel by channel (red rows, then green, then blue), 0-255.
+ */
+export const PIXEL_WIDTH = 96;
+export const PIXEL_HEIGHT = 64;
+
+export function scenePixels(scene: Pick<Scene, 'objects'>): Uint8Array {
+  const { data } = renderScene(scene.objects, PIXEL_WIDTH, PIXEL_HEIGHT, 2);
+  const plane = PIXEL_WIDTH * PIXEL_HEIGHT;
+  const pixels = new Uint8Array(3 * plane);
+  for (let i = 0; i < plane; i++) for (let c = 0; c < 3; c++) pixels[c * plane + i] = data[4 * i + c]!;
+  return pixels;
+}
+
+/** The pixels as the model's input: each value / 255, as the recipe scales them. */
+export function pixelInputs(pixels: Uint8Array): Float32Array {
+  return Float32Array.from(pixels, (v) => v / 255);
+}
+
 export interface RoundInputs {
   /** [QUESTION_TOKENS] token ids, 0 = <pad>. */
   readonly question: Int32Array;
@@ -117,7 +135,7 @@ export function roundInputs(caption: string, earlier: readonly { question: strin
  */
 export function answersForQuestion(template: QuestionLabel, question: string): readonly string[] {
   const family = QUESTION_TEMPLATES[template].family;
-  if (family === 'count') return CLEVR_ANSWERS.slice(0, 11);
+  if (family === 'count') return CLEVR_ANSWERS.slice(0, COUNT_ANSWERS);
   if (family === 'exist') return ['yes', 'no'];
   const words = clevrTokens(question);
   const attribute = (Object.keys(ATTRIBUTE_VALUES) as (keyof typeof ATTRIBUTE_VALUES)[]).find((a) => words.includes(a));
