@@ -12,7 +12,7 @@ import type {
   WorkerRequest,
 } from './protocol';
 
-export class WorkerCallError extends Error {
+class WorkerCallError extends Error {
   constructor(
     readonly code: string,
     message: string,

@@ -4,7 +4,6 @@
  * `backend` is announced whenever the execution provider changes.
  */
 import type { BackendState, ImageGrounding } from '../engine/clip/clipEncoder';
-import type { Box } from '../engine/detection/types';
 import type { EngineErrorCode } from '../engine/errors';
 import type { SessionsState } from '../engine/onnx/modelSessions';
 import type { ImageFormat } from '../engine/image/imageFormat';
@@ -24,15 +23,12 @@ import type { ShownInVideo } from '../engine/video/shownInVideo';
 export type {
   AvsdModelId,
   BackendState,
-  Box,
   DetectedObject,
   FileProgress,
-  LocalHeadsFigures,
   PhotoCaption,
   PhotoDetections,
   ResponseMethodId,
   ResponseScore,
-  WarmUpStep,
 };
 
 /**
@@ -56,7 +52,7 @@ export interface PoolRowsStatus {
   images: { done: number; total: number };
 }
 
-export interface PackRef {
+interface PackRef {
   id: string;
   /** URL of the pack folder, ending in '/' (served packs). */
   baseUrl: string;
@@ -92,7 +88,7 @@ export type CaptionerStatus =
   | { state: 'none' };
 
 /** Where the object detector runs: its one model's provider and dtype, and why. */
-export type DetectorBackend = SessionsState<'detector'>;
+type DetectorBackend = SessionsState<'detector'>;
 
 /**
  * Whether shared photos go through the object detector. Unavailable never stops the pack: photos are
@@ -105,7 +101,7 @@ export interface ImagePayload {
   blob: Blob;
 }
 
-export interface CheckedImage {
+interface CheckedImage {
   format: ImageFormat;
   width: number;
   height: number;
@@ -123,7 +119,7 @@ export interface PoolLoaded {
   embeddings: PoolBuildStats;
 }
 
-export interface PackLoaded {
+interface PackLoaded {
   packId: string;
   methods: ResponseMethods;
   backend: BackendState;
@@ -169,7 +165,7 @@ export interface ResponseMethods {
   note: string;
 }
 
-export type ReplyElement = { kind: 'text'; text: string; score: number } | { kind: 'poolImage'; key: string; alt: string; url: string | null; score: number };
+type ReplyElement = { kind: 'text'; text: string; score: number } | { kind: 'poolImage'; key: string; alt: string; url: string | null; score: number };
 
 export interface ReplyCandidate {
   kind: 'text' | 'poolImage';
@@ -382,7 +378,7 @@ export interface WorkerCancel {
 /** Everything the page posts to the worker: a call of WorkerMethods, or a cancel of one. */
 export type WorkerMessage = WorkerRequest | WorkerCancel;
 
-export type WorkerResultMessage = {
+type WorkerResultMessage = {
   [K in WorkerMethod]: { type: 'result'; id: number; method: K; result: WorkerMethods[K]['result'] };
 }[WorkerMethod];
 

@@ -32,7 +32,7 @@ import type { QuestionLabel } from './templates';
 import type { ClevrDialogRecord } from './generateDialogs';
 import type { Scene } from './scene';
 
-export const CLEVR_CONFIG_FILE = 'clevr.json';
+const CLEVR_CONFIG_FILE = 'clevr.json';
 
 /** One question to answer: its encoded inputs (clevrFeatures.ts) and, for Random-Q, its template. */
 export interface ClevrQuestion {

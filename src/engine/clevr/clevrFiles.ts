@@ -190,7 +190,7 @@ export interface ClevrDialogFile {
  * always puts one there), the original's otherwise. The original has no such field, so a file without it is
  * held to the original's rules, `graph` included.
  */
-export function clevrDialogFormat(json: unknown): ClevrDialogFormat {
+function clevrDialogFormat(json: unknown): ClevrDialogFormat {
   if (!Array.isArray(json)) return 'ours';
   for (const record of json) {
     const dialogs = isPlainObject(record) ? ownValue(record, 'dialogs') : undefined;

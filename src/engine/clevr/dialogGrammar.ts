@@ -29,7 +29,7 @@ import {
 export type Description = Partial<Record<AttributeName, string>>;
 
 /** What the dialog has told about one object (the original's graph['objects'][id]). */
-export interface MentionedObject {
+interface MentionedObject {
   readonly known: Description;
   readonly lastRound: number;
   /** Objects in a direction of it, where told (0 for the direction a caption puts it at the extreme of). */
@@ -41,7 +41,7 @@ export interface MentionedObject {
 }
 
 /** What one round (caption or question) told: the original's graph['history'] items. */
-export interface HistoryItem {
+interface HistoryItem {
   readonly round: number;
   readonly label: CaptionLabel | QuestionLabel;
   /** The objects the round was about, with the attributes it told of each. */
@@ -58,7 +58,7 @@ export interface HistoryItem {
   readonly asked: AttributeName | null;
 }
 
-export interface GroupMention {
+interface GroupMention {
   readonly members: readonly number[];
   readonly shared: Description;
   readonly round: number;
@@ -109,7 +109,7 @@ export interface Caption {
 
 // ---------------------------------------------------------------- scene queries
 
-export function matches(object: SceneObject, description: Description): boolean {
+function matches(object: SceneObject, description: Description): boolean {
   return ATTRIBUTE_NAMES.every((a) => description[a] === undefined || object[a] === description[a]);
 }
 
@@ -123,7 +123,7 @@ export function related(scene: Scene, i: number, relation: Relation): readonly n
 }
 
 /** The nearest object in a direction: of those there, the one with the most objects beyond it the same way (constraints.py, seek-attr-rel). */
-export function nearestObject(scene: Scene, i: number, relation: Relation): number | null {
+function nearestObject(scene: Scene, i: number, relation: Relation): number | null {
   let best: number | null = null;
   for (const j of related(scene, i, relation)) if (best === null || related(scene, j, relation).length > related(scene, best, relation).length) best = j;
   return best;
@@ -165,7 +165,7 @@ function valueWord(value: string, random: () => number): string {
 }
 
 /** "large red metal cube"; without a shape, "thing" or "object". */
-export function describe(description: Description, random: () => number, plural = false): string {
+function describe(description: Description, random: () => number, plural = false): string {
   const words: string[] = [];
   for (const a of ['size', 'color', 'material'] as const) if (description[a]) words.push(valueWord(description[a], random));
   const noun = description.shape ? valueWord(description.shape, random) : randomPick(random, THING_WORDS);
@@ -229,7 +229,7 @@ function item(round: number, label: CaptionLabel | QuestionLabel, objects: Histo
 /** Attribute values the dialog has told, of objects or of groups (constraints.py, get_known_attributes). */
 function knownValues(state: DialogState): Set<string> {
   const out = new Set<string>();
-  for (const o of state.mentioned.values()) for (const a of ATTRIBUTE_NAMES) if (o.known[a] !== undefined) out.add(valueKey(a, o.known[a]!));
+  for (const o of state.mentioned.values()) for (const a of ATTRIBUTE_NAMES) if (o.known[a] !== undefined) out.add(valueKey(a, o.known[a]));
   for (const h of state.history) if (h.groupAttribute) out.add(valueKey(...h.groupAttribute));
   return out;
 }
@@ -239,7 +239,7 @@ function knownValues(state: DialogState): Set<string> {
  * have, of an object the last round was not about. With `preferShared`, values that other objects in the
  * picture share come first, so the reference needs the dialog (constraints.py, the *-early templates).
  */
-export function earlierCandidates(
+function earlierCandidates(
   scene: Scene,
   state: DialogState,
   preferShared: boolean,

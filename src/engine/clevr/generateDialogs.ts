@@ -46,7 +46,7 @@ type Range = readonly [number, number];
  * How many questions of each kind a flow may have after round k+1 (generate_dataset.py, `ranges`, keyed by
  * the 0-based round): independent questions, each family, and count and exist together.
  */
-export const FAMILY_RANGES: { readonly [round: number]: { readonly [K in 'indep' | QuestionFamily | 'exist+count']: Range } } = {
+const FAMILY_RANGES: { readonly [round: number]: { readonly [K in 'indep' | QuestionFamily | 'exist+count']: Range } } = {
   3: { indep: [0, 1], seek: [1, 4], exist: [0, 1], count: [0, 1], 'exist+count': [0, 2] },
   4: { indep: [0, 1], seek: [2, 4], exist: [0, 1], count: [0, 1], 'exist+count': [0, 2] },
   5: { indep: [0, 1], seek: [2, 5], exist: [0, 2], count: [0, 2], 'exist+count': [0, 3] },

@@ -10,7 +10,7 @@ import { PLURAL, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionLabel, RELATI
 export type ParsedQuestion = { ok: true; plan: QuestionPlan } | { ok: false; reason: string };
 
 /** Lower case, one space between words, no end punctuation, British spellings folded. */
-export function normalizeQuestion(text: string): string {
+function normalizeQuestion(text: string): string {
   return text
     .toLowerCase()
     .replace(/colour/g, 'color')
@@ -57,7 +57,7 @@ function valueOf(word: string): { attribute: AttributeName; value: string } | nu
 }
 
 /** "large red metal cubes" -> {size, color, material, shape}; "things" -> {}; null if a word is not a description word. */
-export function parseDescription(text: string): Description | null {
+function parseDescription(text: string): Description | null {
   const words = text.split(' ').filter((w) => w !== '');
   if (words[0] === 'a' || words[0] === 'an' || words[0] === 'the' || words[0] === 'any') words.shift();
   if (words.length === 0) return null;

@@ -11,9 +11,9 @@ export const MATERIALS = ['rubber', 'metal'] as const;
 export const SIZES = ['small', 'large'] as const;
 export const RELATIONS = ['left', 'right', 'front', 'behind'] as const;
 
-export type Shape = (typeof SHAPES)[number];
+type Shape = (typeof SHAPES)[number];
 export type Color = (typeof COLORS)[number];
-export type Material = (typeof MATERIALS)[number];
+type Material = (typeof MATERIALS)[number];
 export type Size = (typeof SIZES)[number];
 export type Relation = (typeof RELATIONS)[number];
 export type AttributeName = 'shape' | 'color' | 'material' | 'size';
@@ -78,13 +78,13 @@ export const CAMERA = {
   focalPixels: IMAGE_WIDTH / 2 / Math.tan((49.13 * Math.PI) / 360),
 };
 
-export function sub(a: Vec3, b: Vec3): Vec3 {
+function sub(a: Vec3, b: Vec3): Vec3 {
   return [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 }
 export function dot3(a: Vec3, b: Vec3): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
-export function cross(a: Vec3, b: Vec3): Vec3 {
+function cross(a: Vec3, b: Vec3): Vec3 {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 export function normalize(a: Vec3): Vec3 {
@@ -132,7 +132,7 @@ export function objectRadiusPixels(object: SceneObject): number {
 }
 
 /** CLEVR's margin: a pair closer than this along a direction is in neither relation. */
-export const RELATION_EPSILON = 0.2;
+const RELATION_EPSILON = 0.2;
 
 /** relationships[r][i] = objects j with (pos_j - pos_i) . dir_r > epsilon (CLEVR's compute_all_relationships). */
 export function computeRelationships(objects: readonly Pick<SceneObject, '3d_coords'>[], directions = sceneDirections()): Scene['relationships'] {
@@ -216,7 +216,7 @@ export function generateScene(seed: number, index: number, options: SceneOptions
   }
 }
 
-export function sceneImageName(split: string, index: number): string {
+function sceneImageName(split: string, index: number): string {
   return `CLEVR_${split}_${String(index).padStart(6, '0')}.png`;
 }
 
