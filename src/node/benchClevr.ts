@@ -107,7 +107,6 @@ export function paperOrdering(results: Readonly<Record<string, ClevrAccuracy>>):
   return lines;
 }
 
-
 export const CLEVR_USAGE =
   'npm run bench -- clevr [--models random,random-q,lf-q,...] [--models-dir models/clevr] [--scenes 300 | --data DIR [--split test]] [--json out.json]';
 

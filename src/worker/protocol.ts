@@ -20,16 +20,7 @@ import type { QuestionLabel } from '../engine/clevr/templates';
 import type { AvsdModelId } from '../engine/video/avsdModels';
 import type { ShownInVideo } from '../engine/video/shownInVideo';
 
-export type {
-  AvsdModelId,
-  BackendState,
-  DetectedObject,
-  FileProgress,
-  PhotoCaption,
-  PhotoDetections,
-  ResponseMethodId,
-  ResponseScore,
-};
+export type { AvsdModelId, BackendState, DetectedObject, FileProgress, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
 
 /**
  * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's

@@ -494,10 +494,10 @@ describe('WorkerClient: cancel, crash and restart', () => {
     const terminated = { value: false };
     const workerPort: WorkerPort = {
       postMessage: (message) => void handle(structuredClone(message)),
-      addEventListener: ((type: string, listener: never) => {
+      addEventListener: (type: string, listener: never) => {
         if (type === 'message') messages.push(listener);
         else errors.push(listener);
-      }),
+      },
       terminate: () => (terminated.value = true),
     };
     return { workerPort, terminated, crash: (message: string) => errors.forEach((l) => l({ message } as ErrorEvent)) };
