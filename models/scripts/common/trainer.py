@@ -49,9 +49,10 @@ def load_split(data_dir, name, float_keys):
 
 
 def start_training(data_dir, out):
-    """Two torch threads (the 2-core machine), the vocabulary, out/onnx made, and the training log so far
+    """Two torch threads (the 2-core machine; TRAIN_THREADS sets another number), the vocabulary, out/onnx made, and the training log so far
     (out/training.json: models not trained this run keep their entries)."""
-    torch.set_num_threads(2)
+    # TRAIN_THREADS=1 lets two trainers share the two cores (one model list each) without oversubscribing.
+    torch.set_num_threads(int(os.environ.get("TRAIN_THREADS", "2")))
     vocab = json.load(open(os.path.join(data_dir, "vocab.json")))
     os.makedirs(os.path.join(out, "onnx"), exist_ok=True)
     log_path = os.path.join(out, "training.json")

@@ -432,6 +432,9 @@ export function planQuestion(scene: Scene, state: DialogState, label: QuestionLa
     const c = randomPick(random, options);
     return { referent: c.id, description: { [c.attribute]: c.value } as Description };
   };
+  // An -imm template refers to "it" (the focus), an -early one to "the earlier X".
+  const itOrEarly = (preferShared: boolean): { referent: number; description?: Description } | null =>
+    label.endsWith('imm') ? (state.focus === null ? null : { referent: state.focus }) : early(preferShared);
 
   switch (label) {
     case 'count-all':
@@ -477,11 +480,10 @@ export function planQuestion(scene: Scene, state: DialogState, label: QuestionLa
       if (label.endsWith('imm2')) {
         // "And to its right?" continues a question of the same kind about the same object.
         referent = last && last.label.includes('obj-rel-imm') && last.label.slice(0, 5) === label.slice(0, 5) ? last.focus : null;
-      } else if (label.endsWith('imm')) referent = state.focus;
-      else {
-        const e = early(false);
-        referent = e?.referent ?? null;
-        description = e?.description;
+      } else {
+        const target = itOrEarly(false);
+        referent = target?.referent ?? null;
+        description = target?.description;
       }
       if (referent === null) return null;
       const o = state.mentioned.get(referent) ?? newObject(0);
@@ -497,15 +499,9 @@ export function planQuestion(scene: Scene, state: DialogState, label: QuestionLa
     case 'exist-obj-exclude-imm':
     case 'count-obj-exclude-early':
     case 'exist-obj-exclude-early': {
-      let referent: number | null;
-      let description: Description | undefined;
-      if (label.endsWith('imm')) referent = state.focus;
-      else {
-        const e = early(true);
-        referent = e?.referent ?? null;
-        description = e?.description;
-      }
-      if (referent === null) return null;
+      const target = itOrEarly(true);
+      if (target === null) return null;
+      const { referent, description } = target;
       const o = state.mentioned.get(referent) ?? newObject(0);
       const open = ATTRIBUTE_NAMES.filter(
         (a) => o.known[a] !== undefined && o.shareCounts[a] === undefined && (isCount ? o.shareExists[a] !== false : o.shareExists[a] === undefined),
@@ -521,15 +517,9 @@ export function planQuestion(scene: Scene, state: DialogState, label: QuestionLa
     }
     case 'seek-attr-rel-imm':
     case 'seek-attr-rel-early': {
-      let referent: number | null;
-      let description: Description | undefined;
-      if (label.endsWith('imm')) referent = state.focus;
-      else {
-        const e = early(true);
-        referent = e?.referent ?? null;
-        description = e?.description;
-      }
-      if (referent === null) return null;
+      const target = itOrEarly(true);
+      if (target === null) return null;
+      const { referent, description } = target;
       const o = state.mentioned.get(referent) ?? newObject(0);
       const options: { relation: Relation; attribute: AttributeName }[] = [];
       for (const relation of RELATIONS) {
