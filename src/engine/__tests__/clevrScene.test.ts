@@ -200,7 +200,9 @@ describe('CLEVR files', () => {
     );
     expect(() => parseClevrDialogs('{}', 'e.json')).toThrow('e.json holds an object; a CLEVR-Dialog file is a list of image records.');
     // An answer that is not a word, number or true/false is refused, not read as "[object Object]".
-    const objectAnswer = [{ ...bad[0], dialogs: [{ caption: 'There is a cube.', dialog: [{ question: 'How many?', answer: { count: 2 } }] }] }];
+    const objectAnswer = [
+      { ...bad[0], dialogs: [{ caption: 'There is a cube.', caption_template: 'unique-obj', dialog: [{ question: 'How many?', answer: { count: 2 } }] }] },
+    ];
     expect(() => parseClevrDialogs(JSON.stringify(objectAnswer), 'f.json')).toThrow(
       'f.json, record 0 (image_index 3), dialog 0, round 1: "answer" is an object; it must be a word, a number or true/false.',
     );
