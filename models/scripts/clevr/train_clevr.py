@@ -31,6 +31,11 @@ Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] 
        [--device cuda] [--save-state FILE]   train; also keep the best weights (PyTorch) in FILE
        --export-from FILE                     no training: load FILE's weights, score them on val here,
                                               export ONNX and record training.json (weights trained elsewhere)
+       --parity-slice-from FILE               no training, no export: load FILE's weights (--save-state's
+                                              file of the shipped models), check they score training.json's
+                                              val accuracy, and record their parity slice there
+Each model's entry records its accuracy on the parity slice, the first PARITY_QUESTIONS val questions
+(the first 40 scenes), which src/node/clevrModels.test.ts checks the exported model against.
 (--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """
@@ -55,6 +60,7 @@ FLOATS = ("objects", "mask")
 EMBED, HIDDEN = 64, 128
 COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
 GRID_CHANNELS = 64
+PARITY_QUESTIONS = 2000  # the parity test scores 2,000 questions, not all 10,000: 1 min instead of 4.5 on a loaded machine
 
 
 class SentenceEncoder(nn.Module):
@@ -270,14 +276,21 @@ def coref_targets(split, idx):
     return torch.from_numpy(np.where(d > 0, target, -1).astype(np.int64))
 
 
-def accuracy(model, split, device=torch.device("cpu"), size=512):
-    """Val accuracy through the exported path (each question with its own history)."""
+def accuracy(model, split, device=torch.device("cpu"), size=512, questions=None):
+    """Val accuracy through the exported path (each question with its own history), on the first
+    `questions` questions when given."""
     model.eval()
+    count = len(split["answer"]) if questions is None else questions
     right = 0
     with torch.no_grad():
-        for q, h, o, m, a, _ in batches(model, split, np.arange(len(split["answer"])), size, device):
+        for q, h, o, m, a, _ in batches(model, split, np.arange(count), size, device):
             right += (model(q, h, o, m).argmax(1) == a).sum().item()
-    return right / len(split["answer"])
+    return right / count
+
+
+def parity_slice(model, val):
+    """What the parity test compares the engine's answers with (the model on the CPU, as exported)."""
+    return {"questions": PARITY_QUESTIONS, "accuracy": accuracy(model, val, questions=PARITY_QUESTIONS)}
 
 
 def load_clevr_split(data_dir, name):
@@ -300,16 +313,18 @@ def export(model, kind, val, out):
 
 def main():
     args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=6, patience=2, batch=256,
-                             extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None), ("--train-dialogs", None)])
+                             extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None), ("--parity-slice-from", None),
+                                    ("--train-dialogs", None)])
     vocab, log_path, log = start_training(args.data, args.out)
     device = torch.device(args.device)
     if device.type == "cuda":  # exact float32 matmuls, so the val accuracy holds on the CPU that exports
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
     val = load_clevr_split(args.data, "val")
-    train = val if args.export_from else load_clevr_split(args.data, "train")
-    if args.export_from:
-        states = torch.load(args.export_from, map_location="cpu")
+    weights_from = args.export_from or args.parity_slice_from
+    train = val if weights_from else load_clevr_split(args.data, "train")
+    if weights_from:
+        states = torch.load(weights_from, map_location="cpu")
     else:
         # Training batches whole dialogs of 10 rounds stored one after another (dialog_batches).
         assert np.array_equal(train["round"], np.tile(np.arange(10), len(train["round"]) // 10)), "every train dialog must have 10 rounds in order"
@@ -318,6 +333,15 @@ def main():
     for kind in chosen_models(args.models):
         rng = seeded(args.seed)
         model = Answerer(kind, len(vocab["words"]), len(vocab["answers"]), val["objects"].shape[2])
+        if args.parity_slice_from:
+            model.load_state_dict(states[kind]["state"])
+            full = accuracy(model, val)
+            shipped = log[kind]["best_val_accuracy"]
+            # Other weights than the shipped ones would record a slice the exported model does not score.
+            assert abs(full - shipped) < 1e-9, f"{kind}: {weights_from} scores {full} on val, training.json says {shipped}"
+            record_training(log, log_path, kind, {**log[kind], "parity_slice": parity_slice(model, val)})
+            print(f"{kind}: parity slice {100 * log[kind]['parity_slice']['accuracy']:.2f}% of {PARITY_QUESTIONS}", flush=True)
+            continue
         if args.export_from:
             saved = states[kind]
             model.load_state_dict(saved["state"])
@@ -325,7 +349,7 @@ def main():
             best = accuracy(model, val)
             path = export(model, kind, val, args.out)
             entry = {**saved["entry"], "best_val_accuracy": best, "trained_on": saved["entry"].get("device", "?"),
-                     "val_accuracy_where_trained": saved["entry"]["best_val_accuracy"]}
+                     "val_accuracy_where_trained": saved["entry"]["best_val_accuracy"], "parity_slice": parity_slice(model, val)}
             record_training(log, log_path, kind, entry)
             print(f"{kind}: val accuracy here {100 * best:.2f}% (where trained {100 * entry['val_accuracy_where_trained']:.2f}%) -> {path}", flush=True)
             continue
@@ -351,6 +375,7 @@ def main():
             states[kind] = {"state": {k: v.cpu() for k, v in model.state_dict().items()}, "entry": entry}
             torch.save(states, args.save_state)
         model.to("cpu")
+        entry["parity_slice"] = parity_slice(model, val)
         path = export(model, kind, val, args.out)
         record_training(log, log_path, kind, entry)
         print(f"{kind}: best val accuracy {100 * best:.2f}% -> {path}", flush=True)
