@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_ARGS, CHROMIUM_PATH } from './src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from './src/node/chromium';
 
 // E2E_PORT lets two checkouts run their e2e suites side by side.
 const PORT = Number(process.env['E2E_PORT'] ?? 4173);
@@ -31,8 +31,12 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${PORT}`,
-    launchOptions: { executablePath: CHROMIUM_PATH, args: BASE_ARGS },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...TEST_ARGS] },
     trace: 'retain-on-failure',
+    // After Ready the service worker stores the offline copy: about 30 CPU-seconds in the background
+    // of every test (measured on the test pack), taken from the page under test and the other spec.
+    // offline.spec.ts allows it (test.use); contexts of browsers a spec launches itself block it too.
+    serviceWorkers: 'block',
   },
   webServer: {
     command: `node node_modules/vite/bin/vite.js preview --port ${PORT} --strictPort`,

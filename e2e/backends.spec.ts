@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import '../src/app/diagnostics';
-import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS, WEBGPU_ARGS } from '../src/node/chromium';
 import { ASSETS, MODELS_DIR, openPresenter } from './helpers';
 
 type Grounding = { caption: string | null; score: number };
@@ -66,7 +66,7 @@ function maxAbsDiff(a: number[][], b: number[][]): number {
 test.describe('backends', () => {
   let webgpuBrowser: Browser;
   test.beforeAll(async () => {
-    webgpuBrowser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...WEBGPU_ARGS] });
+    webgpuBrowser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...TEST_ARGS, ...WEBGPU_ARGS] });
   });
   test.afterAll(async () => {
     await webgpuBrowser.close();
@@ -81,7 +81,7 @@ test.describe('backends', () => {
       await expect(wasmPage.getByTestId('backend')).toHaveText('WASM');
       await expect(wasmPage.getByRole('region', { name: 'Model status' })).toContainText('this browser offers no WebGPU adapter');
 
-      const gpuPage = await (await webgpuBrowser.newContext()).newPage();
+      const gpuPage = await (await webgpuBrowser.newContext({ serviceWorkers: 'block' })).newPage();
       await openPresenter(gpuPage, packId);
       await expect(gpuPage.getByTestId('backend')).toHaveText('WEBGPU');
 
@@ -113,7 +113,7 @@ test.describe('backends', () => {
 
   test('choosing "WASM only" in settings moves a WebGPU browser to WASM and keeps the conversation', async () => {
     test.setTimeout(480_000); // three loads and a first reply on a software GPU, each given up to 150 s
-    const page = await (await webgpuBrowser.newContext()).newPage();
+    const page = await (await webgpuBrowser.newContext({ serviceWorkers: 'block' })).newPage();
     await openPresenter(page);
     await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
     await page.getByRole('textbox', { name: 'Message' }).fill('hello from the GPU');

@@ -1,7 +1,7 @@
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import { escapeMarkdown } from '../src/engine/datasets/conversationExport';
 import { parseConversations } from '../src/engine/datasets/mmdialog';
-import { BASE_ARGS, CHROMIUM_PATH } from '../src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from '../src/node/chromium';
 import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText } from './helpers';
 
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });
@@ -244,7 +244,7 @@ test.describe("camera, with Chromium's fake camera", () => {
   test.beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
-      args: [...BASE_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
+      args: [...BASE_ARGS, ...TEST_ARGS, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
     });
   });
   test.afterAll(async () => {
@@ -252,7 +252,7 @@ test.describe("camera, with Chromium's fake camera", () => {
   });
 
   test('Take photo shows a live preview; Capture adds the photo to the message, it is sent and answered, and the camera is turned off', async ({ baseURL }) => {
-    const context = await browser.newContext({ baseURL });
+    const context = await browser.newContext({ baseURL, serviceWorkers: 'block' });
     const page = await context.newPage();
     await recordStreams(page);
     await openReady(page);

@@ -42,6 +42,9 @@ async function answersAText(page: Page): Promise<void> {
   await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
 }
 
+// The config blocks service workers for the other specs (playwright.config.ts); here they are the subject.
+test.use({ serviceWorkers: 'allow' });
+
 test.describe('offline', () => {
   test.setTimeout(300_000);
 

@@ -14,7 +14,7 @@ import { parseCommandLine, runCommand } from './cliArgs';
 const REPORT_DIR = 'test-reports';
 const UNIT_REPORT = `${REPORT_DIR}/unit.json`;
 const PARITY_REPORT = `${REPORT_DIR}/parity.json`;
-/** The model parity files: each runs a shipped model over a whole split (minutes on a busy 2-core machine). */
+/** The model parity files: each runs shipped models over a split or a fixed slice of one (minutes on a busy 2-core machine). */
 const PARITY_FILES = [
   'src/node/clevrModels.test.ts',
   'src/node/replyParity.test.ts',
