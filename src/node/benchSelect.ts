@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { nowMs } from '../engine/clock';
-import { CONVERSATION_CORPORA, conversationPart } from '../engine/conversations/corpora';
+import { CONVERSATION_CORPORA, splitCorpus } from '../engine/conversations/corpora';
 import { DATASET_FORMATS, SELECTION_FORMATS, datasetFormatOfText, readDatasetFile, unknownDatasetFormatMessage } from '../engine/datasets/datasetFormats';
 import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
 import { exampleTurns } from '../engine/datasets/polyai';
@@ -37,7 +37,7 @@ import { cachedTextEmbeddings } from './textEmbeddingCache';
  *                         [--pack mini-clip] [--limit N] [--seed 1] [--json out.json]
  * Response selection on real dialogue data, one row per method and context (the immediate context,
  * then the whole history), as in the PolyAI paper's Table 2:
- *  - dailydialog: the test part of the one split rule (conversationPart), 1-of-100 (PolyAI sec. 4);
+ *  - dailydialog: the test part of the one split rule (splitCorpus: copies removed first), 1-of-100 (PolyAI sec. 4);
  *  - topical-chat: a Topical-Chat file's conversations (test_freq.json is the test part), 1-of-100;
  *  - polyai: PolyAI JSON lines, 1-of-100 in file order;
  *  - visdial: VisDial v1.0 val, each round's 100 answer options;
@@ -88,21 +88,23 @@ const SELECTION_TASKS: Record<Format, { example: string; load(text: string, path
     load(text: string, path: string): SelectionTask {
       const corpus = CONVERSATION_CORPORA.dailydialog;
       const { conversations, skipped } = readDatasetFile('dailydialog', text, path);
-      const part = (c: (typeof conversations)[number]) => conversationPart('dailydialog', 'dialogues_text.txt', c);
-      const test = conversations.filter((c) => part(c) === 'test').map((c) => c.turns.map(corpus.tidy));
-      const trainResponses = new Set(conversations.filter((c) => part(c) === 'train').flatMap((c) => c.turns.slice(1).map((t) => textKey(corpus.tidy(t)))));
+      const split = splitCorpus('dailydialog', [{ file: 'dialogues_text.txt', conversations }]);
+      const inPart = (part: string) => split.conversations.filter((c) => c.part === part).map((c) => c.conversation.turns.map(corpus.tidy));
+      const test = inPart('test');
+      const trainResponses = new Set(inPart('train').flatMap((turns) => turns.slice(1).map((t) => textKey(t))));
       const batches = conversationOneOfHundred(test);
       const inTrain = batches.groups.reduce((n, g) => n + g.candidates.filter((c) => trainResponses.has(textKey(c))).length, 0);
       return {
         groups: batches.groups,
         description: [
-          `${count(conversations.length)} dialogues (${skipped.emptyTurns} empty utterances and ${skipped.oneTurn} one-turn lines skipped), split by conversationPart: test part ${count(test.length)} dialogues (${count(batches.ranked + batches.dropped)} examples, shuffled with a fixed seed); train and valid are not ranked`,
+          `${count(conversations.length)} dialogues (${skipped.emptyTurns} empty utterances and ${skipped.oneTurn} one-turn lines skipped); ${count(split.copiesRemoved)} removed as copies of another by normalised text, ${count(split.partsJoined)} put in the part of a copy or variant (splitCorpus); test part ${count(test.length)} dialogues (${count(batches.ranked + batches.dropped)} examples, shuffled with a fixed seed); train and valid are not ranked`,
           `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives; utterances as typed (untokenizeDailyDialog), as the pool and the encoder have them`,
           `${count(inTrain)} of ${count(batches.ranked)} test responses (${((100 * inTrain) / Math.max(1, batches.ranked)).toFixed(1)}%) are also responses of the train part, by text key ("Thank you.", "OK.")`,
         ],
         idf: { corpus: readFirstTurns(test), source: "the test part's own distinct utterances (the collection ranked; no pairing used)" },
         counts: {
           dialogues: conversations.length,
+          copiesRemoved: split.copiesRemoved,
           testDialogues: test.length,
           testExamples: batches.ranked + batches.dropped,
           batches: batches.groups.length,

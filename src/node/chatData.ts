@@ -11,7 +11,7 @@ import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
 /**
  * npm run chat:data -- [--data ../shared/data] [--out models/.cache/chat]
  * The conversational encoder's training data: every train and valid conversation of the real
- * corpora (conversationPart; never a test one) as context → response pairs, each text tokenized by
+ * corpora (splitCorpus; never a test one) as context → response pairs, each text tokenized by
  * the CLIP tokenizer the worker runs (models/clip-tokenizer), so training sees the ids the page will
  * feed. Train pairs are in corpus order (the trainer shuffles); valid pairs are shuffled with a fixed
  * seed per corpus, as 1-of-100 batches are cut. A text the tokenizer cannot read (boothFilter's

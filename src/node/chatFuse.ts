@@ -38,7 +38,7 @@ import { chatPoolOf, loadReplyParts, readChatKeysFile, releaseReplyParts } from 
  * writes it to the pack's chat/fusion.json, which the page and `bench -- select` read:
  *  - context match's neighbours and temperature, and the hybrid's text weights (BM25, encoder, context
  *    match; fusion.ts), on the valid parts of DailyDialog and Topical-Chat (carved out of train by
- *    conversationPart: the encoder was chosen on them, never trained on them), as 1-of-100 batches
+ *    splitCorpus: the encoder was chosen on them, never trained on them), as 1-of-100 batches
  *    ranked as `bench -- select` ranks the test parts; one set of weights per kind of context;
  *  - the page's text weights (pageTextFit): the same parts, but each valid response ranked among the
  *    whole pool, as the page ranks it;

@@ -18,7 +18,7 @@ import { loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyPart
  *  - <pool>/embeddings/<pack>.chat.json/.bin: a key per pool text and per image (its label), int8;
  *    rows of an earlier file whose text did not change are kept unless --full;
  *  - <pool>/embeddings/<pack>.contexts.json/.bin: the stored contexts of context match: every context
- *    of the corpora's train parts (conversationPart) whose response is a pool text, as the encoder's
+ *    of the corpora's train parts (splitCorpus) whose response is a pool text, as the encoder's
  *    query of it (int8), with that response. Never a valid or test conversation.
  */
 const USAGE = 'npm run chat:keys -- --pack ID [--pool public/pool] [--data ../shared/data] [--full]';
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     vectors,
     contexts.map((c) => c.response),
     poolTexts,
-    `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (conversationPart), the latest ${turns} turns of each context`,
+    `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (splitCorpus), the latest ${turns} turns of each context`,
   );
   writeCacheFiles(`${base}.contexts`, stored.bytes, stored.meta);
   console.log(

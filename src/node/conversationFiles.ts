@@ -5,7 +5,7 @@ import {
   type ConversationPart,
   CONVERSATION_CORPORA,
   CONVERSATION_CORPUS_IDS,
-  conversationPart,
+  splitCorpus,
 } from '../engine/conversations/corpora';
 import { type Conversation, type SkippedCounts, addSkipped, noneSkipped } from '../engine/conversations/corpus';
 import { decodeUtf8Strict } from '../engine/datasets/validation';
@@ -24,21 +24,24 @@ export interface CorpusConversations {
   corpus: ConversationCorpusId;
   conversations: PartedConversation[];
   skipped: SkippedCounts;
+  /** Conversations left out as copies of another (splitCorpus). */
+  copiesRemoved: number;
 }
 
-/** A corpus's files from the data folder, read, tidied and split by the one rule (conversationPart). */
-function readCorpus(corpus: ConversationCorpusId, dataDir = SHARED_DATA_DIR): CorpusConversations {
+/** A corpus's files from the data folder, read, tidied, deduplicated and split by the one rule (splitCorpus). */
+export function readCorpus(corpus: ConversationCorpusId, dataDir = SHARED_DATA_DIR): CorpusConversations {
   const entry = CONVERSATION_CORPORA[corpus];
-  const conversations: PartedConversation[] = [];
   const skipped = noneSkipped();
-  for (const file of entry.files) {
+  const files = entry.files.map((file) => {
     const path = join(dataDir, entry.dir, file.name);
     if (!existsSync(path)) throw new Error(`There is no ${path}: ${entry.name} is read from ${join(dataDir, entry.dir)} (see ../shared/data/README.md).`);
     const read = entry.read(decodeUtf8Strict(new Uint8Array(readFileSync(path)), path), path);
     addSkipped(skipped, read.skipped);
-    for (const c of read.conversations) conversations.push({ ...c, corpus, part: conversationPart(corpus, file.name, c), tidyTurns: c.turns.map(entry.tidy) });
-  }
-  return { corpus, conversations, skipped };
+    return { file: file.name, conversations: read.conversations };
+  });
+  const split = splitCorpus(corpus, files);
+  const conversations = split.conversations.map(({ conversation, part }) => ({ ...conversation, corpus, part, tidyTurns: conversation.turns.map(entry.tidy) }));
+  return { corpus, conversations, skipped, copiesRemoved: split.copiesRemoved };
 }
 
 export function readCorpora(dataDir = SHARED_DATA_DIR): CorpusConversations[] {

@@ -10,7 +10,7 @@ import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
 
 /**
  * npm run pool:human -- [--data ../shared/data] [--pool public/pool] [--max-chars 280]
- * Adds the utterances of the train parts of the real conversation corpora (conversationPart: never
+ * Adds the utterances of the train parts of the real conversation corpora (splitCorpus: never
  * valid, never test) to the pool's texts.json, each with its source, whose credit and licence go in
  * texts.json's "sources" (shown in Credits). Run after `npm run pool:dialogues`, which rewrites
  * texts.json; rows of these sources from an earlier run are replaced.

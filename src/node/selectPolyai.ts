@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONVERSATION_CORPORA, conversationPart } from '../engine/conversations/corpora';
+import { CONVERSATION_CORPORA, splitCorpus } from '../engine/conversations/corpora';
 import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
 import { formatPolyaiJsonl } from '../engine/datasets/polyai';
 import { shuffledConversationExamples } from '../engine/selection/protocols';
@@ -29,12 +29,13 @@ function main(): void {
   if (!existsSync(dataPath)) throw new Error(`There is no ${dataPath}. Give DailyDialog's dialogues_text.txt with --data.`);
   const corpus = CONVERSATION_CORPORA.dailydialog;
   const { conversations } = corpus.read(decodeUtf8Strict(new Uint8Array(readFileSync(dataPath)), dataPath), dataPath);
-  const test = conversations.filter((c) => conversationPart('dailydialog', 'dialogues_text.txt', c) === 'test').map((c) => c.turns.map(corpus.tidy));
+  const split = splitCorpus('dailydialog', [{ file: 'dialogues_text.txt', conversations }]);
+  const test = split.conversations.filter((c) => c.part === 'test').map((c) => c.conversation.turns.map(corpus.tidy));
   const examples = shuffledConversationExamples(test);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'test.jsonl'), formatPolyaiJsonl(examples));
   console.log(
-    `${dataPath}: ${formatCount(conversations.length)} dialogues → ${join(outDir, 'test.jsonl')} (the test part: ${formatCount(test.length)} dialogues, ${formatCount(examples.length)} examples, as typed, shuffled)`,
+    `${dataPath}: ${formatCount(conversations.length)} dialogues → ${join(outDir, 'test.jsonl')} (the test part: ${formatCount(test.length)} dialogues after ${formatCount(split.copiesRemoved)} copies were removed, ${formatCount(examples.length)} examples, as typed, shuffled)`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { boothFilterReason } from '../conversations/boothFilter';
-import { CONVERSATION_CORPORA, CONVERSATION_CORPUS_IDS, conversationPart, heldOut, untokenizeDailyDialog } from '../conversations/corpora';
+import { CONVERSATION_CORPORA, CONVERSATION_CORPUS_IDS, conversationPart, heldOut, splitCorpus, untokenizeDailyDialog } from '../conversations/corpora';
 import { conversationPairs } from '../conversations/corpus';
 import { parseTopicalChat } from '../datasets/topicalChat';
 import { textKey } from '../pool/textKey';
@@ -80,19 +80,49 @@ describe('the one split rule (conversationPart)', () => {
     expect(parts.filter((p) => p === 'valid').length / 1000).toBeCloseTo(0.1, 1);
   });
 
-  it('splits the real corpora as bench -- select has reported them: DailyDialog 5,027 / 565 / 1,408 dialogues, Topical-Chat 984 / 94 / 539', () => {
+  it('splits the real corpora with their copies removed: DailyDialog 4,603 / 521 / 1,310 dialogues (566 copies), Topical-Chat 980 / 93 / 544', () => {
     const dd = CONVERSATION_CORPORA.dailydialog.read(shared('dailydialog/dialogues_text.txt'), 'dialogues_text.txt').conversations;
-    const partsOf = (corpus: 'dailydialog' | 'topical-chat', file: string, list: readonly { id: string; turns: readonly string[] }[]) =>
-      list.map((c) => conversationPart(corpus, file, c));
-    const tally = (parts: string[]) => ['train', 'valid', 'test'].map((p) => parts.filter((x) => x === p).length);
-    expect(tally(partsOf('dailydialog', 'dialogues_text.txt', dd))).toEqual([5027, 565, 1408]);
-    const tc = CONVERSATION_CORPORA['topical-chat'].files.flatMap((f) =>
-      partsOf('topical-chat', f.name, parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations),
+    const tally = (split: ReturnType<typeof splitCorpus>) => ['train', 'valid', 'test'].map((p) => split.conversations.filter((c) => c.part === p).length);
+    const ddSplit = splitCorpus('dailydialog', [{ file: 'dialogues_text.txt', conversations: dd }]);
+    expect(tally(ddSplit)).toEqual([4603, 521, 1310]);
+    expect(ddSplit.copiesRemoved).toBe(566);
+    const tc = splitCorpus(
+      'topical-chat',
+      CONVERSATION_CORPORA['topical-chat'].files.map((f) => ({ file: f.name, conversations: parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations })),
     );
-    expect(tally(tc)).toEqual([984, 94, 539]);
-    // The test part's 1-of-100 batches: as many as before the rule was written down here.
-    const test = dd.filter((c) => conversationPart('dailydialog', 'dialogues_text.txt', c) === 'test').map((c) => c.turns);
-    expect(conversationOneOfHundred(test).groups).toHaveLength(93);
+    // Five train-file conversations open as a test one does (the same reading set): they go to test, never to train.
+    expect(tally(tc)).toEqual([980, 93, 544]);
+    expect(tc.copiesRemoved).toBe(0);
+    // No test dialogue is left with a normalised copy or a variant's opening in train.
+    const key = (turns: readonly string[]) => turns.map((t) => textKey(CONVERSATION_CORPORA.dailydialog.tidy(t))).join('\n');
+    const trainKeys = new Set(ddSplit.conversations.filter((c) => c.part === 'train').map((c) => key(c.conversation.turns)));
+    expect(ddSplit.conversations.filter((c) => c.part === 'test' && trainKeys.has(key(c.conversation.turns)))).toEqual([]);
+    const test = ddSplit.conversations.filter((c) => c.part === 'test').map((c) => c.conversation.turns);
+    expect(conversationOneOfHundred(test).groups).toHaveLength(86);
+  });
+
+  it('removes copies by normalised text and keeps variants of one dialogue in one part, whatever the file order', () => {
+    // Numbers in words: textKey counts a repeated letter once, so "100" and "10" would be one key.
+    const words = (i: number) => [...String(i)].map((d) => ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'][Number(d)]).join(' ');
+    const dialogue = (i: number, last = `fine thanks ${words(i)}`) => ({
+      id: `d${i}`,
+      turns: [`Good morning, how was the trip to the coast number ${words(i)}?`, `It was lovely, the weather held up all week ${words(i)}.`, last],
+    });
+    const many = Array.from({ length: 400 }, (_, i) => dialogue(i));
+    // A re-typed copy of each of the first 100 (case and punctuation), and a variant of each of the next 100 (another last turn).
+    const copies = many.slice(0, 100).map((c) => ({ id: `${c.id}-copy`, turns: c.turns.map((t) => t.toUpperCase().replace(/[,.?]/g, ' !')) }));
+    const variants = many.slice(100, 200).map((c, i) => ({ ...dialogue(100 + i, `oh no, sorry to hear it ${words(i)}`), id: `${c.id}-variant` }));
+    const read = [...many, ...copies, ...variants];
+    const split = splitCorpus('dailydialog', [{ file: 'dialogues_text.txt', conversations: read }]);
+    expect(split.copiesRemoved).toBe(100);
+    expect(split.conversations).toHaveLength(500);
+    const partOf = new Map(split.conversations.map((c) => [c.conversation.id, c.part]));
+    for (let i = 100; i < 200; i++) expect(partOf.get(`d${i}-variant`), `variant of d${i}`).toBe(partOf.get(`d${i}`));
+    // The last 200, with neither copy nor variant, keep the part they always had.
+    for (let i = 200; i < 400; i++) expect(partOf.get(`d${i}`)).toBe(conversationPart('dailydialog', 'dialogues_text.txt', many[i]!));
+    // Read backwards: the same copies kept, in the same parts.
+    const backwards = splitCorpus('dailydialog', [{ file: 'dialogues_text.txt', conversations: [...read].reverse() }]);
+    expect(new Map(backwards.conversations.map((c) => [c.conversation.id, c.part]))).toEqual(partOf);
   });
 
   it('lists every corpus with its credit and licence', () => {

@@ -1,5 +1,6 @@
 import { DATASET_FORMATS } from '../datasets/datasetFormats';
 import { hashText } from '../pool/contentHash';
+import { textKey } from '../pool/textKey';
 import type { Conversation, CorpusFile } from './corpus';
 
 /**
@@ -100,4 +101,86 @@ export function conversationPart(corpus: ConversationCorpusId, file: string, con
   if (role === 'test') return 'test';
   if (corpus === 'dailydialog' && heldOut(key, DAILYDIALOG_TEST_FRACTION, 'dailydialog/test')) return 'test';
   return heldOut(key, VALID_FRACTION, `${corpus}/valid`) ? 'valid' : 'train';
+}
+
+/** A conversation of a corpus as the split has it: the file it came from and its part. */
+export interface SplitConversation {
+  readonly conversation: Conversation;
+  readonly file: string;
+  readonly part: ConversationPart;
+}
+
+export interface CorpusSplit {
+  /** Every conversation kept, in the order read, with its part. */
+  readonly conversations: SplitConversation[];
+  /** Conversations left out because another one has the same normalised text (textKey of every turn, as typed). */
+  readonly copiesRemoved: number;
+  /** Conversations kept whose part followed another one of their group (a copy's or a variant's), not their own text. */
+  readonly partsJoined: number;
+}
+
+/** Openings shorter than this (in words, both turns together) are too common ("Hi." "Hello.") to say two conversations are variants. */
+const VARIANT_OPENING_WORDS = 8;
+
+/**
+ * The one split of a corpus, with its repeats dealt with before it is cut (DailyDialog holds hundreds of
+ * dialogues twice, some re-typed, some with a turn changed):
+ *  - conversations whose normalised text is the same (every turn's textKey, as typed) are one: the one
+ *    kept is the copy in a test file if there is one, else the one whose text sorts first, so the choice
+ *    never depends on file order; the others are removed and counted;
+ *  - conversations that open with the same two turns (normalised, at least VARIANT_OPENING_WORDS words)
+ *    are variants of one dialogue: they stay, but in one part, so no test dialogue is a re-typing of a
+ *    train one;
+ *  - a group's part is conversationPart of its member whose text sorts first, or test when one of them
+ *    comes from a test file; a conversation with no copy and no variant keeps the part it always had.
+ */
+export function splitCorpus(corpus: ConversationCorpusId, files: readonly { file: string; conversations: readonly Conversation[] }[]): CorpusSplit {
+  const entry = CONVERSATION_CORPORA[corpus];
+  const all = files.flatMap(({ file, conversations }) =>
+    conversations.map((conversation) => ({ conversation, file, raw: conversation.turns.join('\n'), tidy: conversation.turns.map(entry.tidy) })),
+  );
+  const isTestFile = (file: string) => entry.files.find((f) => f.name === file)?.role === 'test';
+  // Union-find over conversations: joined by the same normalised text, or the same opening.
+  const parent = all.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  const firstWith = new Map<string, number>();
+  const join = (key: string, i: number) => {
+    const j = firstWith.get(key);
+    if (j === undefined) firstWith.set(key, i);
+    else parent[find(i)] = find(j);
+  };
+  const normalised = all.map((c) => c.tidy.map(textKey).join('\n'));
+  all.forEach((c, i) => {
+    join(`all\u0001${normalised[i]}`, i);
+    const opening = c.tidy.slice(0, 2).map(textKey).join(' ');
+    if (opening.split(' ').length >= VARIANT_OPENING_WORDS) join(`opening\u0001${opening}`, i);
+  });
+  // Within a group: the copy kept of each normalised text, and the member whose text sorts first decides the part.
+  const keptOf = new Map<string, number>();
+  const better = (i: number, j: number) =>
+    isTestFile(all[i]!.file) !== isTestFile(all[j]!.file) ? isTestFile(all[i]!.file) : all[i]!.raw < all[j]!.raw;
+  const leader = new Map<number, number>();
+  const groupsWithTestFile = new Set<number>();
+  all.forEach((c, i) => {
+    if (isTestFile(c.file)) groupsWithTestFile.add(find(i));
+    const k = keptOf.get(normalised[i]!);
+    if (k === undefined || better(i, k)) keptOf.set(normalised[i]!, i);
+    const root = find(i);
+    const l = leader.get(root);
+    if (l === undefined || c.raw < all[l]!.raw) leader.set(root, i);
+  });
+  let partsJoined = 0;
+  const conversations: SplitConversation[] = [];
+  all.forEach((c, i) => {
+    if (keptOf.get(normalised[i]!) !== i) return;
+    const lead = all[leader.get(find(i))!]!;
+    // A group with a conversation of a test file (Topical-Chat's test_freq) is test, all of it: none of it is trained on.
+    const part = groupsWithTestFile.has(find(i)) ? 'test' : conversationPart(corpus, lead.file, lead.conversation);
+    if (part !== conversationPart(corpus, c.file, c.conversation)) partsJoined++;
+    conversations.push({ conversation: c.conversation, file: c.file, part });
+  });
+  return { conversations, copiesRemoved: all.length - conversations.length, partsJoined };
 }
