@@ -4,14 +4,24 @@ import { nowMs } from '../engine/clock';
 import { CONVERSATION_CORPORA, splitCorpus } from '../engine/conversations/corpora';
 import { DATASET_FORMATS, SELECTION_FORMATS, datasetFormatOfText, readDatasetFile, unknownDatasetFormatMessage } from '../engine/datasets/datasetFormats';
 import { decodeUtf8Strict, formatCount } from '../engine/datasets/validation';
-import { exampleTurns } from '../engine/datasets/polyai';
+import { type PolyaiExample, exampleTurns } from '../engine/datasets/polyai';
 import { errorMessage } from '../engine/errors';
 import { type RankSummary, summarizeRanks } from '../engine/metrics/dialogMetrics';
-import { corpusStats } from '../engine/ranking/lexical';
+import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
+import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
+import { topKOfScores } from '../engine/retrieval/vectors';
 import { textKey } from '../engine/pool/textKey';
 import { HYBRID_PARTS } from '../engine/response/rankers';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
-import { type RankingGroup, avsdGroups, conversationOneOfHundred, oneOfHundredBatches, visdialGroups } from '../engine/selection/protocols';
+import {
+  type RankingGroup,
+  avsdGroups,
+  type NearestTexts,
+  nearestNegativeGroups,
+  oneOfHundredBatches,
+  shuffledConversationExamples,
+  visdialGroups,
+} from '../engine/selection/protocols';
 import {
   ChatKeyCache,
   type SelectionScorer,
@@ -48,7 +58,7 @@ import { cachedTextEmbeddings } from './textEmbeddingCache';
  * CLIP embeddings are cached under models/.cache/select/, so a rerun mostly ranks.
  */
 export const SELECT_USAGE =
-  'npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
+  'npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--negatives random|nearest] [--methods a,b] [--pack mini-clip] [--limit N] [--seed 1] [--json OUT]';
 const SELECT_OPTIONS = {
   format: { type: 'string' },
   data: { type: 'string' },
@@ -56,8 +66,11 @@ const SELECT_OPTIONS = {
   pack: { type: 'string' },
   limit: { type: 'string' },
   seed: { type: 'string' },
+  negatives: { type: 'string' },
   json: { type: 'string' },
 } as const;
+/** Random: the other responses of a batch of 100 (PolyAI); nearest: the 99 texts nearest each context (nearestNegativeGroups). */
+const NEGATIVES = ['random', 'nearest'] as const;
 type SelectOption = keyof typeof SELECT_OPTIONS;
 const AVSD_SEED = 1;
 const CONTEXTS = [
@@ -68,6 +81,8 @@ type ContextLabel = (typeof CONTEXTS)[number]['label'];
 
 interface SelectionTask {
   groups: RankingGroup[];
+  /** The examples the 1-of-100 batches rank, in batch order (the conversation formats); what --negatives nearest ranks instead among their own nearest texts. */
+  examples?: PolyaiExample[];
   /** Header lines saying what is ranked. */
   description: string[];
   idf: { corpus: string[]; source: string };
@@ -92,10 +107,12 @@ const SELECTION_TASKS: Record<Format, { example: string; load(text: string, path
       const inPart = (part: string) => split.conversations.filter((c) => c.part === part).map((c) => c.conversation.turns.map(corpus.tidy));
       const test = inPart('test');
       const trainResponses = new Set(inPart('train').flatMap((turns) => turns.slice(1).map((t) => textKey(t))));
-      const batches = conversationOneOfHundred(test);
+      const examples = shuffledConversationExamples(test);
+      const batches = oneOfHundredBatches(examples);
       const inTrain = batches.groups.reduce((n, g) => n + g.candidates.filter((c) => trainResponses.has(textKey(c))).length, 0);
       return {
         groups: batches.groups,
+        examples: examples.slice(0, batches.ranked),
         description: [
           `${count(conversations.length)} dialogues (${skipped.emptyTurns} empty utterances and ${skipped.oneTurn} one-turn lines skipped); ${count(split.copiesRemoved)} removed as copies of another by normalised text, ${count(split.partsJoined)} put in the part of a copy or variant (splitCorpus); test part ${count(test.length)} dialogues (${count(batches.ranked + batches.dropped)} examples, shuffled with a fixed seed); train and valid are not ranked`,
           `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives; utterances as typed (untokenizeDailyDialog), as the pool and the encoder have them`,
@@ -123,9 +140,11 @@ const SELECTION_TASKS: Record<Format, { example: string; load(text: string, path
       const file = basename(path);
       const role = corpus.files.find((f) => f.name === file)?.role;
       const turns = conversations.map((c) => c.turns.map(corpus.tidy));
-      const batches = conversationOneOfHundred(turns);
+      const examples = shuffledConversationExamples(turns);
+      const batches = oneOfHundredBatches(examples);
       return {
         groups: batches.groups,
+        examples: examples.slice(0, batches.ranked),
         description: [
           `${count(conversations.length)} conversations of ${file} (${role === 'test' ? 'the test part' : role === 'train-valid' ? 'NOT the test part: this file is train and valid' : 'not one of the files of the split'}; ${skipped.emptyTurns} empty messages and ${skipped.oneTurn} one-turn conversations skipped): ${count(batches.ranked + batches.dropped)} examples, shuffled with a fixed seed`,
           `1-of-100: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`,
@@ -148,6 +167,7 @@ const SELECTION_TASKS: Record<Format, { example: string; load(text: string, path
       const batches = oneOfHundredBatches(examples);
       return {
         groups: batches.groups,
+        examples: examples.slice(0, batches.ranked),
         description: [
           `${count(examples.length)} examples in file order: ${batches.groups.length} batches of 100 (${batches.dropped} examples of the incomplete last batch left out); ${batches.repeatedResponses} responses repeat within their batch and are not their own negatives`,
         ],
@@ -228,6 +248,25 @@ function loadTask(path: string, asked: Format | null, seed: number): { format: F
   return { format, task: SELECTION_TASKS[format].load(text, path, seed) };
 }
 
+/** Indices of `scores` best first, found a few hundred at a time (a context's nearest texts are read until 99 are distinct). */
+function* bestFirst(scores: Float64Array): Generator<number> {
+  for (let k = 256, done = 0; done < scores.length; k *= 4) {
+    const top = topKOfScores(scores, Math.min(k, scores.length));
+    for (let i = done; i < top.length; i++) yield top[i]!.index;
+    done = top.length;
+  }
+}
+
+/** The texts of a collection nearest a context's latest turn: by BM25 (the collection's own document frequencies) and by CLIP cosine. */
+function nearestTextsOf(texts: readonly string[], embedding: TextEmbedding): { bm25: NearestTexts; clip: NearestTexts } {
+  const bm25 = LexicalIndex.build('bm25', texts, corpusStats(texts));
+  const matrix = ScoreMatrix.fromRows(texts.map(embedding));
+  return {
+    bm25: (turns) => bestFirst(bm25.score(turns.at(-1) ?? '')),
+    clip: (turns) => bestFirst(matrix.scores(embedding(turns.at(-1) ?? ''))),
+  };
+}
+
 function progress(label: string): (done: number, total: number) => void {
   const line = new ProgressLine();
   return (done, total) => line.update(`${label} ${count(done)}/${count(total)} (${total ? Math.floor((100 * done) / total) : 100}%)`, done, total);
@@ -252,10 +291,12 @@ export async function selectBench(args: string[]): Promise<void> {
   // 0: every candidate group.
   const limit = integerOption(option('limit', '0'), 'limit', SELECT_USAGE, 0);
 
+  const negatives = choiceOption(option('negatives', 'random'), 'negatives', NEGATIVES, SELECT_USAGE);
+
   const started = nowMs();
   const { format, task } = loadTask(dataPath, asked, seed);
-  const groups = limit > 0 ? task.groups.slice(0, limit) : task.groups;
-  const queries = groups.reduce((n, g) => n + g.queries.length, 0);
+  if (negatives === 'nearest' && !task.examples)
+    throw new UsageError(`--negatives nearest ranks 1-of-100 examples (dailydialog, topical-chat, polyai); ${format} has its own candidates.`, SELECT_USAGE);
   const wantsChat = methods.some((m) => m === 'chat-encoder' || m === 'context-match' || m === 'hybrid');
   const parts = await loadReplyParts(packId, { heads: methods.includes('clip-map'), chat: wantsChat });
   const { encoder } = parts;
@@ -287,16 +328,16 @@ export async function selectBench(args: string[]): Promise<void> {
   if (chatEncoder && !parts.fusion && !unavailable.has('hybrid'))
     unavailable.set('hybrid', `pack ${packId} has no learned hybrid weights (npm run chat:fuse -- --pack ${packId})`);
   const keys = chatEncoder ? new ChatKeyCache(chatEncoder) : null;
-  const needsClip = methods.some((m) => m === 'clip-sim' || (m === 'clip-map' && !unavailable.has(m)));
+  const needsClip = negatives === 'nearest' || methods.some((m) => m === 'clip-sim' || (m === 'clip-map' && !unavailable.has(m)));
 
-  // Every text a CLIP method will look at, embedded once and cached.
+  // Every text a CLIP method (or the choice of nearest negatives) will look at, embedded once and cached.
   let embedding: TextEmbedding = () => {
     throw new Error('no embeddings were computed');
   };
   let embeddingNote = '';
   if (needsClip) {
-    const texts = new Set<string>();
-    for (const g of groups) {
+    const texts = new Set<string>(negatives === 'nearest' ? task.idf.corpus : []);
+    for (const g of task.groups) {
       for (const c of g.candidates) texts.add(c);
       for (const q of g.queries) for (const t of q.turns) texts.add(t);
     }
@@ -306,12 +347,28 @@ export async function selectBench(args: string[]): Promise<void> {
     embeddingNote = `${count(texts.size)} distinct texts embedded by CLIP (${count(cached.computed)} computed, ${count(cached.fromCache)} from the cache, ${((nowMs() - t0) / 1000).toFixed(1)} s)`;
   }
 
+  // --limit N keeps the first N candidate groups; with nearest negatives, the examples of the first N batches.
+  let groups = limit > 0 ? task.groups.slice(0, limit) : task.groups;
+  let nearestNote = '';
+  if (negatives === 'nearest') {
+    const examples = limit > 0 ? task.examples!.slice(0, 100 * limit) : task.examples!;
+    const nearest = nearestTextsOf(task.idf.corpus, embedding);
+    const built = nearestNegativeGroups(examples, task.idf.corpus, [nearest.bm25, nearest.clip], textKey);
+    groups = built.groups;
+    nearestNote = `NEAREST negatives: each of the ${count(examples.length)} contexts of the batches above ranked among its response and the 99 texts of ${task.idf.source} nearest it (${count(built.fromContext)} of them the context's own turns, ${((100 * built.fromContext) / (99 * Math.max(1, examples.length))).toFixed(1)}%; then, in turn, the best by BM25 and by CLIP cosine (the pack's text tower, not a ranked method) to the latest turn; never the response or a copy of it by text key)`;
+  }
+  const queries = groups.reduce((n, g) => n + g.queries.length, 0);
+
   console.log(
     `select · pack ${packId} (fingerprint ${encoder.fingerprint}) · backend ${encoder.backend.provider} (${encoder.backend.dtypes.text_model}, 1 thread) · Node ${process.version}`,
   );
   console.log(`data ${dataPath} (${format})`);
   for (const line of task.description) console.log(`  ${line}`);
-  if (limit > 0) console.log(`  LIMITED to the first ${groups.length} of ${task.groups.length} candidate groups (--limit ${limit}): not the full protocol`);
+  if (nearestNote) console.log(`  ${nearestNote}`);
+  if (limit > 0)
+    console.log(
+      `  LIMITED to the first ${Math.min(limit, task.groups.length)} of ${task.groups.length} candidate groups (--limit ${limit}): not the full protocol`,
+    );
   console.log(`  ${count(queries)} ranked contexts · tf-idf/BM25 document frequencies from ${task.idf.source} (${count(task.idf.corpus.length)} texts)`);
   if (embeddingNote) console.log(`  ${embeddingNote}`);
   if (parts.heads && !unavailable.has('clip-map'))
@@ -425,7 +482,7 @@ export async function selectBench(args: string[]): Promise<void> {
       parts.fusion && !unavailable.has('hybrid') ? { learnedOn: parts.fusion.learnedOn.text, parts: HYBRID_PARTS.text, weights: parts.fusion.text } : null;
     writeFileSync(
       jsonOut,
-      `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, chatEncoder: chatEncoder?.fingerprint ?? null, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, queries, idf: task.idf.source, hybrid, int8, rows }, null, 2)}\n`,
+      `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, chatEncoder: chatEncoder?.fingerprint ?? null, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, negatives, queries, idf: task.idf.source, hybrid, int8, rows }, null, 2)}\n`,
     );
   }
   await releaseReplyParts(parts);

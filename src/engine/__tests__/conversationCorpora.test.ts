@@ -88,7 +88,10 @@ describe('the one split rule (conversationPart)', () => {
     expect(ddSplit.copiesRemoved).toBe(566);
     const tc = splitCorpus(
       'topical-chat',
-      CONVERSATION_CORPORA['topical-chat'].files.map((f) => ({ file: f.name, conversations: parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations })),
+      CONVERSATION_CORPORA['topical-chat'].files.map((f) => ({
+        file: f.name,
+        conversations: parseTopicalChat(shared(`topical-chat/${f.name}`), f.name).conversations,
+      })),
     );
     // Five train-file conversations open as a test one does (the same reading set): they go to test, never to train.
     expect(tally(tc)).toEqual([980, 93, 544]);
@@ -103,7 +106,8 @@ describe('the one split rule (conversationPart)', () => {
 
   it('removes copies by normalised text and keeps variants of one dialogue in one part, whatever the file order', () => {
     // Numbers in words: textKey counts a repeated letter once, so "100" and "10" would be one key.
-    const words = (i: number) => [...String(i)].map((d) => ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'][Number(d)]).join(' ');
+    const words = (i: number) =>
+      [...String(i)].map((d) => ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'][Number(d)]).join(' ');
     const dialogue = (i: number, last = `fine thanks ${words(i)}`) => ({
       id: `d${i}`,
       turns: [`Good morning, how was the trip to the coast number ${words(i)}?`, `It was lovely, the weather held up all week ${words(i)}.`, last],

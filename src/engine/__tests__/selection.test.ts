@@ -3,7 +3,8 @@ import type { PolyaiExample } from '../datasets/polyai';
 import { summarizeRanks } from '../metrics/dialogMetrics';
 import { corpusStats } from '../ranking/lexical';
 import { l2Normalize } from '../retrieval/vectors';
-import { type RankingGroup, oneOfHundredBatches } from '../selection/protocols';
+import { type RankingGroup, nearestNegativeGroups, oneOfHundredBatches } from '../selection/protocols';
+import { textKey } from '../pool/textKey';
 import { type SelectionScorer, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
 
 const example = (i: number, response = `response ${i}`): PolyaiExample => ({ context: `context ${i}`, response, extraContexts: [`earlier ${i}`] });
@@ -33,6 +34,44 @@ describe('1-of-100 batches (PolyAI sec. 4)', () => {
     expect(ranks[3]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[50]).toEqual({ higher: 0, ties: 0 });
     expect(ranks[4]).toEqual({ higher: 2, ties: 97 });
+  });
+});
+
+describe('1-of-100 with the nearest negatives', () => {
+  // A collection of 300 texts: the first 150 "near" every context by the first similarity, 150 to 299 by the second.
+  const texts = Array.from({ length: 300 }, (_, i) => `text number ${i}`);
+  const bySimilarity = (from: number) => () => Array.from({ length: 150 }, (_, i) => from + i);
+  const examples = [
+    { context: 'How are you?', response: 'text number 3', extraContexts: ['Hi there.', 'Hello!'] },
+    { context: 'And you?', response: 'Fine, thanks.', extraContexts: [] },
+  ];
+
+  it("puts the context's own turns first, then the nearest by each similarity in turn, never the response or a copy of it", () => {
+    const { groups, fromContext } = nearestNegativeGroups(examples, ['TEXT number 3!', ...texts], [bySimilarity(0), bySimilarity(150)], textKey);
+    expect(fromContext).toBe(4);
+    const [first, second] = groups;
+    expect(first!.candidates).toHaveLength(100);
+    const q = first!.queries[0]!;
+    expect(first!.candidates[q.target]).toBe('text number 3');
+    expect(q.turns).toEqual(['Hello!', 'Hi there.', 'How are you?']);
+    const negatives = first!.candidates.filter((_, i) => i !== q.target);
+    // Its own turns, latest first; the response's copy ("TEXT number 3!", index 0 of the collection, first by the first similarity) is never one.
+    expect(negatives.slice(0, 3)).toEqual(['How are you?', 'Hi there.', 'Hello!']);
+    expect(negatives.map(textKey)).not.toContain(textKey('text number 3'));
+    // Then one from each similarity in turn: the collection is shifted by the copy put at index 0.
+    expect(negatives.slice(3, 7)).toEqual([texts[0], texts[149], texts[1], texts[150]]);
+    expect(new Set(negatives.map(textKey)).size).toBe(99);
+    expect(second!.candidates).toContain('And you?');
+    // The same inputs give the same groups; the response's place is drawn, not always the same.
+    expect(nearestNegativeGroups(examples, texts, [bySimilarity(0), bySimilarity(150)], textKey).groups.map((g) => g.queries[0]!.target)).toEqual(
+      nearestNegativeGroups(examples, texts, [bySimilarity(0), bySimilarity(150)], textKey).groups.map((g) => g.queries[0]!.target),
+    );
+  });
+
+  it('refuses a collection too small for 99 distinct negatives', () => {
+    expect(() => nearestNegativeGroups(examples, texts.slice(0, 50), [() => Array.from({ length: 50 }, (_, i) => i)], textKey)).toThrow(
+      'The collection has too few distinct texts for 99 nearest negatives',
+    );
   });
 });
 

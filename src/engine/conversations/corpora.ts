@@ -160,8 +160,7 @@ export function splitCorpus(corpus: ConversationCorpusId, files: readonly { file
   });
   // Within a group: the copy kept of each normalised text, and the member whose text sorts first decides the part.
   const keptOf = new Map<string, number>();
-  const better = (i: number, j: number) =>
-    isTestFile(all[i]!.file) !== isTestFile(all[j]!.file) ? isTestFile(all[i]!.file) : all[i]!.raw < all[j]!.raw;
+  const better = (i: number, j: number) => (isTestFile(all[i]!.file) !== isTestFile(all[j]!.file) ? isTestFile(all[i]!.file) : all[i]!.raw < all[j]!.raw);
   const leader = new Map<number, number>();
   const groupsWithTestFile = new Set<number>();
   all.forEach((c, i) => {

@@ -101,6 +101,67 @@ export function oneOfHundredBatches(examples: readonly PolyaiExample[], batchSiz
 }
 
 // ---------------------------------------------------------------------------------------------
+// 1-of-100 with the nearest negatives: what random negatives never ask, whether a method tells an
+// answer from a line like the context (an echo of it, a paraphrase, a turn said before).
+
+/** The indices of a text collection nearest a context, best first, by one similarity. */
+export type NearestTexts = (context: readonly string[]) => Iterable<number>;
+
+/**
+ * Each example ranked among 100 candidates of its own: its response and 99 negatives, the texts of the
+ * collection (the test part's own distinct texts) nearest its context. First the context's own turns,
+ * latest first (a reply that repeats a turn is the plainest echo), then the nearest by each similarity
+ * in turn (BM25, an encoder...), one from each while both last. No negative is the response or a copy
+ * of it, nor a copy of another negative (keyed by `key`: textKey, so "Thank you." and "thank you" are
+ * one). The response's place among the 100 is drawn from a seeded stream, as a batch mixes its order.
+ */
+export function nearestNegativeGroups(
+  examples: readonly PolyaiExample[],
+  texts: readonly string[],
+  nearest: readonly NearestTexts[],
+  key: (text: string) => string,
+  options: { size?: number; seed?: number } = {},
+): { groups: RankingGroup[]; fromContext: number } {
+  const size = options.size ?? 100;
+  const next = seededRandom(options.seed ?? SELECTION_SHUFFLE_SEED);
+  let fromContext = 0;
+  const groups = examples.map((example): RankingGroup => {
+    const turns = exampleTurns(example);
+    const taken = new Set([key(example.response)]);
+    const negatives: string[] = [];
+    const offer = (text: string) => {
+      const k = key(text);
+      if (negatives.length >= size - 1 || k === '' || taken.has(k)) return false;
+      taken.add(k);
+      negatives.push(text);
+      return true;
+    };
+    for (const turn of [...turns].reverse()) if (offer(turn)) fromContext++;
+    const walks = nearest.map((n) => n(turns)[Symbol.iterator]());
+    while (negatives.length < size - 1) {
+      let moved = false;
+      for (const walk of walks) {
+        // One new text from each similarity in turn: the next of its list that is not taken yet.
+        for (let step = walk.next(); !step.done && negatives.length < size - 1; step = walk.next()) {
+          moved = true;
+          if (offer(texts[step.value]!)) break;
+        }
+      }
+      if (!moved) break;
+    }
+    if (negatives.length < size - 1)
+      throw new EngineError(
+        'dataset-invalid',
+        `The collection has too few distinct texts for ${size - 1} nearest negatives (${negatives.length} found for one context). Use the whole test part.`,
+      );
+    const target = Math.floor(next() * size);
+    const candidates = [...negatives.slice(0, target), example.response, ...negatives.slice(target)];
+    return { candidates, queries: [query(turns, candidates, target)] };
+  });
+  return { groups, fromContext };
+}
+
+// ---------------------------------------------------------------------------------------------
 // VisDial: the 100 answer options of every round.
 
 /** Each round's options ranked from the caption, the earlier rounds and the question (the immediate context). */
