@@ -15,6 +15,7 @@ import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
 import { PERF_USAGE, perfBench } from './benchPerf';
 import { POOL_RATE_USAGE, poolRateBench } from './benchPoolRate';
 import { SELECT_USAGE, selectBench } from './benchSelect';
+import { POOL_SELECT_USAGE, poolSelectBench } from './benchPoolSelect';
 import { REPLIES_USAGE, repliesBench } from './benchReplies';
 import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformers';
 import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
@@ -39,8 +40,11 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300 | --data DIR [--split S]] [--json out.json]   (CLEVR-Dialog answerers, on the generated test split or a folder in the original's layout: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
  *   npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns FILE]   (plays ../shared/data/visitor-turns in Chromium against the production build; every reply to visitor-replies.json, a contact sheet to visitor-replies.png)
+ *   npm run bench -- visitor --blind BUILD BUILD [BUILD ...] [--turns FILE] [--out models/.cache/visitor-blind] [--pack mini-clip] [--seed 1]   (the same turns on each build, BUILD a build folder as DIR or DIR#METHOD; an unlabelled sheet.json/sheet.html for a blind rater, key.json apart; docs/visitor-benchmark.md)
+ *   npm run bench -- visitor --score RATINGS [--key DIR/key.json] [--json OUT]   (the rater's ratings joined with the key: mean relevance and naturalness per build, over all, text and photo turns, flags, differences)
  *   npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (a long conversation: heap, DOM nodes and event listeners at start, middle and end)
- *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--methods a,b] [--json out.json]   (response selection on real dialogues)
+ *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--negatives random|nearest] [--methods a,b] [--json out.json]   (response selection on real dialogues)
+ *   npm run bench -- pool-select [--contexts 1000] [--methods hybrid] [--rules both|on|off] [--json out.json]   (test contexts answered from the whole page pool by the page's session: the true response's rank, echo rate, questions told)
  *   npm run bench -- replies [--pack mini-clip] [--images DIR] [--methods hybrid,depp]   (what the reply rules do: photo replies that name what is shown, picture requests)
  */
 const BROWSER_USAGE = 'npm run bench -- browser [--pack test-tiny-clip] [--webgpu] [--turns 30] [--photo-runs 3]';
@@ -57,6 +61,7 @@ const USAGE = [
   `  ${PERF_USAGE}`,
   `  ${POOL_RATE_USAGE}`,
   `  ${SELECT_USAGE}`,
+  `  ${POOL_SELECT_USAGE}`,
   `  ${REPLIES_USAGE}`,
   `  ${CLEVR_STATS_USAGE}`,
   `  ${CLEVR_USAGE}`,
@@ -200,6 +205,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   perf: perfBench,
   'pool-rate': poolRateBench,
   select: selectBench,
+  'pool-select': poolSelectBench,
   replies: repliesBench,
   'vs-transformers': vsTransformersBench,
   'gpu-rank': gpuRankBench,
