@@ -60,6 +60,8 @@ export interface DialogBenchOptions {
   split: string;
   /** The candidate pool's folder (media.json, texts.json, embeddings/); '' for every text and image of the split. */
   poolDir: string;
+  /** Texts appended to the pool and never offered as replies (SessionPool.heldOutTexts), so a benchmark can see where the page ranks them. */
+  heldOutTexts?: readonly string[];
 }
 
 /** What a dialog benchmark run needs, loaded once: the pack, the embedded pool with its train split, and the split's records. */
@@ -75,7 +77,7 @@ export interface DialogBenchData {
 }
 
 /** Loads a pack, embeds the pool and reads a split as the benchmark runs them; the e2e tests use it to check the page's figures. */
-export async function loadDialogBenchData({ packId, dataDir, split: splitName, poolDir }: DialogBenchOptions): Promise<DialogBenchData> {
+export async function loadDialogBenchData({ packId, dataDir, split: splitName, poolDir, heldOutTexts = [] }: DialogBenchOptions): Promise<DialogBenchData> {
   // The page's photo path (with the detector where the image tower takes grounding), so pool images embed as on the page.
   const { analyzer, encoder, detector, source, files: packFiles } = await loadWasmPhotoAnalyzer(packId, { detector: 'if-grounding' });
   const heads = await ResponseHeads.load(source, new Set(packFiles), encoder.fingerprint);
@@ -86,9 +88,10 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
   let texts: PoolText[];
   let media: (PoolMediaItem & { path: string })[];
   const datasetImages = poolDir ? new Map<string, string>() : findImages(dataDir);
+  if (heldOutTexts.length > 0 && !poolDir) throw new Error('Held-out texts are appended to a pool folder: give the pool too.');
   if (poolDir) {
     const catalogue = loadPoolCatalogue(poolDir);
-    texts = catalogue.texts;
+    texts = [...catalogue.texts, ...heldOutTexts.map((text, i) => ({ id: `held-out-${i}`, text }))];
     media = catalogue.media.map((m) => ({ ...m, path: join(poolDir, m.file) }));
   } else {
     const splitRecords = readSplit(dataDir, splitName, (k) => datasetImages.has(k));
@@ -131,6 +134,7 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
           packId,
           texts.map((t) => t.text),
           images.map((i) => i.label),
+          texts.length - heldOutTexts.length,
         )
       : await embedChatKeys({ encoder: chat.encoder, texts: texts.map((t) => t.text), imageLabels: images.map((i) => i.label) }).then((k) => ({
           textKeys: k.textKeys,
@@ -145,6 +149,7 @@ export async function loadDialogBenchData({ packId, dataDir, split: splitName, p
     imageMatrix: embedded.imageMatrix,
     train: async () => train,
     chat: chatParts,
+    heldOutTexts: new Set(heldOutTexts.map((_, i) => texts.length - heldOutTexts.length + i)),
   };
   const newSession = () => {
     const session = new ReplySession(analyzer, heads, { chat });

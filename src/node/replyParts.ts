@@ -64,8 +64,14 @@ export async function chatPoolOf(
   packId: string,
   texts: readonly string[],
   imageLabels: readonly string[],
+  /** How many of `texts` are the pool's own; texts after them (a benchmark's held-out rows) get keys, and the stored contexts still match. */
+  poolTextCount = texts.length,
 ): Promise<NonNullable<SessionPool['chat']>> {
   const keys = await embedChatKeys({ encoder: chat.encoder, texts, imageLabels, precomputed: readChatKeysFile(poolDir, packId) });
   const contexts = readStoredContextsFile(poolDir, packId);
-  return { textKeys: keys.textKeys, imageKeys: keys.imageKeys, contexts: contexts ? resolveStoredContexts(contexts, chat.encoder, texts) : null };
+  return {
+    textKeys: keys.textKeys,
+    imageKeys: keys.imageKeys,
+    contexts: contexts ? resolveStoredContexts(contexts, chat.encoder, texts.slice(0, poolTextCount)) : null,
+  };
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from '../response/replyPolicy';
+import {
+  ECHO_BAR,
+  asksForPhotos,
+  echoSimilarity,
+  echoes,
+  namesObject,
+  pictureRequest,
+  rowsByKey,
+  speaksOfTheirPhoto,
+  utteranceKind,
+} from '../response/replyPolicy';
+import { readCorpora } from '../../node/conversationFiles';
 
 describe("the reply rules' reading of texts", () => {
   it('tells a request for photos from a text that only mentions one', () => {
@@ -34,6 +45,34 @@ describe("the reply rules' reading of texts", () => {
     expect(echoes('ok sure', said)).toBe(false); // "ok" is too short to be echoed
     expect(echoes('ok', ['ok then'])).toBe(false); // and a short answer never echoes
     expect(echoes('any more pics', ['more pics'])).toBe(false);
+    expect(echoSimilarity("What's your city like?", "What's your favourite city?")).toBeCloseTo(8 / 14, 10);
+  });
+
+  it("takes the echo bar from the valid parts: 1 in 100 of people's replies there comes as close to the other person's earlier lines", () => {
+    const closest: number[] = [];
+    for (const { conversations } of readCorpora()) {
+      for (const c of conversations) {
+        if (c.part !== 'valid') continue;
+        const t = c.tidyTurns;
+        for (let r = 1; r < t.length; r++) {
+          let best = 0;
+          for (let j = r - 1; j >= 0; j -= 2) best = Math.max(best, echoSimilarity(t[r]!, t[j]!));
+          closest.push(best);
+        }
+      }
+    }
+    closest.sort((a, b) => a - b);
+    expect(closest).toHaveLength(5339);
+    expect(closest[Math.floor(0.99 * (closest.length - 1))]).toBeCloseTo(ECHO_BAR, 3);
+  });
+
+  it("tells a turn's kind by its question marks", () => {
+    expect(utteranceKind('How are you?')).toBe('question');
+    expect(utteranceKind('Where? When?? 😀')).toBe('question');
+    expect(utteranceKind("I'm fine. And you?")).toBe('both');
+    expect(utteranceKind('Did you? I never have.')).toBe('both');
+    expect(utteranceKind('Sure thing!')).toBe('statement');
+    expect(utteranceKind('')).toBe('statement');
   });
 
   it('knows a text that speaks of a photo the other person sent', () => {

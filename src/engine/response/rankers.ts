@@ -205,7 +205,7 @@ export const HYBRID_PARTS = { text: ['bm25', 'chat-encoder', 'context-match'], i
  * standardises over the pool's rows of the modality, score over the candidates it is given. Without
  * learned weights every part counts alike, and its note says so.
  */
-export class HybridRanker implements Ranker {
+export class HybridRanker implements PoolScoringRanker {
   readonly id = 'hybrid' as const;
   constructor(
     private readonly parts: Readonly<Record<Modality, readonly PoolScoringRanker[]>>,
@@ -229,9 +229,13 @@ export class HybridRanker implements Ranker {
     return `${this.weights ? `weights learned on ${this.weights.learnedOn}` : 'no learned weights (the pack has no chat/fusion.json), so every part counts alike'}: text ${part('text')}; images ${part('image')}`;
   }
 
-  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+  async poolScores(state: ResponseState, modality: Modality) {
     const scores = await Promise.all(this.parts[modality].map((p) => p.poolScores(state, modality)));
-    return topKOfScores(fuseScores(scores, this.weightsOf(modality)), k, exclude);
+    return fuseScores(scores, this.weightsOf(modality));
+  }
+
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKOfScores(await this.poolScores(state, modality), k, exclude);
   }
 
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {

@@ -56,6 +56,54 @@ export function pictureRequest(text: string): string | null {
   return thing;
 }
 
+/** A text's words as the echo measure reads them: lower case, apostrophes dropped ("I'm" is "im"). */
+function echoWords(text: string): string[] {
+  return (text
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .match(/[\p{L}\p{N}]+/gu) ?? []) as string[];
+}
+
+/** Its words and word pairs, counted. */
+function wordGrams(words: readonly string[]): Map<string, number> {
+  const grams = new Map<string, number>();
+  const add = (gram: string) => grams.set(gram, (grams.get(gram) ?? 0) + 1);
+  words.forEach((w, i) => {
+    add(w);
+    if (i > 0) add(`${words[i - 1]} ${w}`);
+  });
+  return grams;
+}
+
+/** Lines of fewer words never echo nor are echoed: short answers ("OK", "Me too", "Thank you") repeat by nature. */
+const ECHO_MIN_WORDS = 3;
+
+/**
+ * How close a text is to a line said before: the F1 of their shared words and word pairs, counted
+ * (ROUGE-1 and ROUGE-2 together: Lin 2004). "What's your city like?" is 0.57 of "What's your favourite
+ * city?", "Doing well thanks. How about you?" 0.30 of "How are you doing today?". 0 when either has fewer
+ * than ECHO_MIN_WORDS words.
+ */
+export function echoSimilarity(text: string, line: string): number {
+  const a = echoWords(text);
+  const b = echoWords(line);
+  if (a.length < ECHO_MIN_WORDS || b.length < ECHO_MIN_WORDS) return 0;
+  const ga = wordGrams(a);
+  const gb = wordGrams(b);
+  let shared = 0;
+  for (const [gram, count] of ga) shared += Math.min(count, gb.get(gram) ?? 0);
+  // Each side holds n words and n - 1 pairs.
+  return (2 * shared) / (2 * a.length - 1 + 2 * b.length - 1);
+}
+
+/**
+ * The bar of an echo, chosen on the valid parts of DailyDialog and Topical-Chat (splitCorpus): 1 in 100
+ * of the replies people gave there comes this close to a line the other person said in the conversation
+ * (the 99th percentile of each reply's echoSimilarity to the other person's earlier lines, 5,339 replies;
+ * replyPolicy.test.ts recomputes it). `bench -- pool-select` counts a top reply at or above it as an echo.
+ */
+export const ECHO_BAR = 0.375;
+
 const words = (text: string) =>
   new Set(
     text
@@ -80,6 +128,25 @@ export function echoes(text: string, said: readonly string[]): boolean {
     for (const w of mine) if (theirs.has(w)) shared++;
     return shared >= 0.8 * mine.size || shared >= 0.8 * theirs.size;
   });
+}
+
+/** What a turn does: asks, tells, or tells and asks. */
+export type UtteranceKind = 'statement' | 'question' | 'both';
+export const UTTERANCE_KINDS: readonly UtteranceKind[] = ['statement', 'question', 'both'];
+
+/**
+ * A turn's kind from its question marks, the only sign every corpus keeps: a question when it ends with
+ * one (trailing quotes, brackets and emoji aside) and says nothing else before, both when it also
+ * holds a sentence that is not a question ("I'm fine. And you?", "Did you? I never have."), else a statement.
+ */
+export function utteranceKind(text: string): UtteranceKind {
+  const t = text.replace(/[^\p{L}\p{N}.!?]+$/u, '');
+  if (!t.includes('?')) return 'statement';
+  const sentences = t
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => /[\p{L}\p{N}]/u.test(s));
+  return sentences.every((s) => s.endsWith('?')) ? 'question' : 'both';
 }
 
 /** The pool's texts by their key, so a text said before is told apart in any re-typing ("Hi!!" and "hi"). */

@@ -17,12 +17,13 @@ import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOf
 import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
+import type { TargetRank } from '../metrics/dialogMetrics';
 import type { ResponseHeads } from './heads';
 import type { LocalHeads } from './localHeads';
 import { type LocalHeadsOptions, learnLocalHeads } from './learnLocalHeads';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
 import type { WarmUpStep } from './warmUpSteps';
-import { type ClipMapParams, type HybridWeights, type Ranker, contextVector } from './rankers';
+import { type ClipMapParams, type HybridWeights, type PoolScoringRanker, type Ranker, contextVector } from './rankers';
 import { createRanker } from './rankerFactory';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 
@@ -95,6 +96,11 @@ export interface SessionPool {
   pendingImages?: ReadonlySet<number>;
   textsComplete?: Promise<void>;
   imagesComplete?: Promise<void>;
+  /**
+   * Text rows never offered as a reply: texts a benchmark appended to the pool to see where the page
+   * would rank them (`bench -- pool-select`'s true responses).
+   */
+  heldOutTexts?: ReadonlySet<number>;
   /**
    * Called when a ranker or training starts to wait for the pending rows. Whoever computes them in the
    * background stops deferring to requests then: the request waiting is one of them.
@@ -236,6 +242,7 @@ export class ReplySession {
   /** Whether each of rowsComplete has resolved (warming never waits for them). */
   private rowsDone: Record<Modality, boolean> = { text: true, image: true };
   private rowsWanted: () => void = () => undefined;
+  private heldOutTexts: ReadonlySet<number> = new Set();
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -266,6 +273,7 @@ export class ReplySession {
     this.rowsComplete = rowsComplete;
     this.rowsDone = { text: !pool.textsComplete, image: !pool.imagesComplete };
     this.rowsWanted = pool.rowsWanted ?? (() => undefined);
+    this.heldOutTexts = pool.heldOutTexts ?? new Set();
     for (const kind of MODALITIES) {
       void rowsComplete[kind].then(() => {
         if (this.rowsComplete === rowsComplete) this.rowsDone[kind] = true;
@@ -454,6 +462,42 @@ export class ReplySession {
     return { reply, score };
   }
 
+  /**
+   * Where pool texts would rank in the first text step of the reply to this history, among the rows the
+   * page could offer (the rules' exclusions and skips applied, as composeResponse asks past them; a text
+   * the rules would drop is a miss), and the reply itself: `bench -- pool-select` ranks each true response,
+   * appended to the pool as a held-out row.
+   */
+  async rankTextRows(
+    history: readonly SessionTurn[],
+    rows: readonly number[],
+    choice: ReplyChoice = {},
+  ): Promise<{ reply: SessionReply; ranks: TargetRank[] }> {
+    const pool = this.requirePool();
+    const { reply, turns, ranker, exclude, skip } = await this.composeWithModels(pool, history, choice);
+    if (!('poolScores' in ranker))
+      throw new EngineError('invalid-input', `The method ${ranker.id} does not score every pool row, so it cannot rank the whole pool.`);
+    const state = { turns: turns.filter((t) => t.elements.length > 0), partial: [] };
+    const scores = await (ranker as PoolScoringRanker).poolScores(state, 'text');
+    const excluded = exclude.text ?? new Set<number>();
+    const offered = (r: number) => !excluded.has(r) && !(skip?.text?.(r) ?? false);
+    const ranks = rows.map((row): TargetRank => {
+      // A text the rules would never let through (an echo, a line said before) is a miss, wherever it scores.
+      if ((excluded.has(row) && !this.heldOutTexts.has(row)) || (skip?.text?.(row) ?? false)) return { higher: 0, ties: 0, miss: true };
+      const target = scores[row]!;
+      let higher = 0;
+      let ties = 0;
+      for (let r = 0; r < scores.length; r++) {
+        if (r === row || scores[r]! < target) continue;
+        if (!offered(r)) continue;
+        if (scores[r]! > target) higher++;
+        else ties++;
+      }
+      return { higher, ties };
+    });
+    return { reply, ranks };
+  }
+
   /** Scores a reply against another answer (a visitor's own): MM-Relevance and Intent F1, no negatives so no Recall. */
   async scoreReference(reply: readonly SessionElement[], reference: readonly SessionElement[]): Promise<{ score: ResponseScore; captions: PhotoCaption[] }> {
     const pool = this.requirePool();
@@ -607,7 +651,7 @@ export class ReplySession {
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
     const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
     const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
-    const exclude = withRows(plan.exclude, this.notYetEmbedded(method));
+    const exclude = withRows(withRows(plan.exclude, this.notYetEmbedded(method)), { text: this.heldOutTexts });
     const element = (kind: Modality, index: number) => this.rowElement(pool, kind, index);
     const composed = await composeResponse(
       turns.filter((t) => t.elements.length > 0),
@@ -628,7 +672,7 @@ export class ReplySession {
       relevance: elements[0] ? dot(latest, elements[0].embedding) : 0,
       timings: { decodeMs, detectMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
     };
-    return { reply, turns, intent, ranker };
+    return { reply, turns, intent, ranker, exclude, skip: plan.skip };
   }
 
   /** The caption bank of the pool in use, embedded on first use (and cached like the pool). */
