@@ -4,7 +4,11 @@ import { ClipTokenizer } from '../engine/clip/tokenizer';
 import { boothFilterReason } from '../engine/conversations/boothFilter';
 import { CONVERSATION_CORPORA, type ConversationPart } from '../engine/conversations/corpora';
 import { formatCount } from '../engine/datasets/validation';
+import { LexicalIndex, corpusStatsOfTokens, tokenize } from '../engine/ranking/lexical';
+import { textKey } from '../engine/pool/textKey';
+import { topKOfScores } from '../engine/retrieval/vectors';
 import { seededShuffle } from '../engine/selection/protocols';
+import { ProgressLine } from './progressLine';
 import { parseCommandLine, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
 
@@ -23,6 +27,42 @@ export const EXPORTED_CONTEXT_TURNS = 10;
 /** Tokens kept per turn (its start); CLIP's own limit is 77 for a whole text. */
 export const MAX_TURN_TOKENS = 64;
 const VALID_SHUFFLE_SEED = 7;
+
+/** BM25 neighbours kept per train response: hard negatives the trainer draws from. */
+const NEIGHBOURS_PER_RESPONSE = 8;
+/** Words in more than this share of the responses are left out of a neighbour query: they match nearly everything and decide nothing. */
+const COMMON_WORD_SHARE = 0.01;
+
+/**
+ * For each train response, the other train responses most like it by BM25 (their own document
+ * frequencies; a response of the same text key is not its own neighbour): texts that share its words
+ * without being what was answered, which the trainer shows the encoder as hard negatives (issue 37: a
+ * paraphrase of the right answer, or of the context, must not win on likeness alone). The query keeps
+ * only the response's rarer words, so a query touches short postings and 50,000 of them take seconds.
+ */
+function responseNeighbours(texts: readonly string[], responses: readonly number[]): Record<number, number[]> {
+  const docs = responses.map((r) => texts[r]!);
+  const tokens = docs.map(tokenize);
+  const stats = corpusStatsOfTokens(tokens);
+  const index = LexicalIndex.build('bm25', docs, stats, {}, tokens);
+  const common = COMMON_WORD_SHARE * docs.length;
+  const keys = docs.map(textKey);
+  const out: Record<number, number[]> = {};
+  const progress = new ProgressLine();
+  responses.forEach((response, i) => {
+    const rare = tokens[i]!.filter((t) => (stats.df.get(t) ?? 0) <= common);
+    if (rare.length === 0) return;
+    const near = topKOfScores(index.score(rare.join(' ')), NEIGHBOURS_PER_RESPONSE + 4)
+      .filter((n) => n.score > 0 && keys[n.index] !== keys[i])
+      .slice(0, NEIGHBOURS_PER_RESPONSE)
+      .map((n) => responses[n.index]!);
+    if (near.length > 0) out[response] = near;
+    if (i % 2000 === 0 || i === responses.length - 1)
+      progress.update(`BM25 neighbours of the train responses ${formatCount(i + 1)}/${formatCount(responses.length)}`, i + 1, responses.length);
+  });
+  progress.end();
+  return out;
+}
 
 function main(): void {
   const values = parseCommandLine(
@@ -83,9 +123,10 @@ function main(): void {
     c.trainPairs = pairs.train.filter((p) => p.corpus === corpus).length;
     c.validPairs = validPairs.length;
   }
+  const neighbours = responseNeighbours(texts, [...new Set(pairs.train.map((p) => p.response))]);
   mkdirSync(values.out, { recursive: true });
   const out = {
-    version: 1,
+    version: 2,
     tokenizer: tokenizer.fingerprint,
     maxTurnTokens: MAX_TURN_TOKENS,
     contextTurns: EXPORTED_CONTEXT_TURNS,
@@ -96,6 +137,7 @@ function main(): void {
     tokens,
     train: pairs.train,
     valid: pairs.valid,
+    neighbours,
   };
   writeFileSync(join(values.out, 'pairs.json'), JSON.stringify(out));
   for (const [corpus, c] of Object.entries(counts)) {
@@ -103,6 +145,7 @@ function main(): void {
       `${corpus}: conversations train ${formatCount(c.trainConversations!)} / valid ${formatCount(c.validConversations!)} / test ${formatCount(c.testConversations!)} (test not read further); pairs train ${formatCount(c.trainPairs!)} / valid ${formatCount(c.validPairs!)}; skipped ${c.skippedEmptyTurns} empty utterances, ${c.skippedOneTurn} one-turn conversations`,
     );
   }
+  console.log(`${formatCount(Object.keys(neighbours).length)} train responses with BM25 neighbours (hard negatives);`);
   console.log(
     `${formatCount(texts.length)} distinct texts tokenized; unreadable: ${unreadable.responses} responses, ${unreadable.contextTurns} context turns skipped → ${join(values.out, 'pairs.json')}`,
   );
