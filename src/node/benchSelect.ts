@@ -11,7 +11,7 @@ import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { topKOfScores } from '../engine/retrieval/vectors';
 import { textKey } from '../engine/pool/textKey';
-import { HYBRID_PARTS } from '../engine/response/rankers';
+import { SELECTION_HYBRID_PARTS } from '../engine/response/rankers';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
 import {
   type RankingGroup,
@@ -31,6 +31,7 @@ import {
   clipSimScorer,
   contextMatchScorer,
   hybridScorer,
+  questionAnswerScorer,
   lexicalScorer,
   randomScorer,
   rankGroups,
@@ -394,7 +395,7 @@ export async function selectBench(args: string[]): Promise<void> {
     for (const c of CONTEXTS) {
       const learned = parts.fusion.text[c.label];
       console.log(
-        `    ${c.label}: ${HYBRID_PARTS.text.map((n, i) => `${n} ${learned.weights[i]!.toFixed(2)}`).join(' + ')}${learned.bm25Turns === 1 && c.turns !== 1 ? ' (BM25 on the latest turn)' : ''} (valid MRR ${learned.mrr.toFixed(3)})`,
+        `    ${c.label}: ${SELECTION_HYBRID_PARTS.map((n, i) => `${n} ${learned.weights[i]!.toFixed(2)}`).join(' + ')}${learned.bm25Turns === 1 && c.turns !== 1 ? ' (BM25 on the latest turn)' : ''} (valid MRR ${learned.mrr.toFixed(3)})`,
       );
     }
   }
@@ -418,6 +419,7 @@ export async function selectBench(args: string[]): Promise<void> {
           lexicalScorer('bm25', stats!, { turns: learned.bm25Turns ?? context.turns }),
           chatEncoderScorer(keys!, { turns: context.turns }),
           contextMatchScorer(keys!, stored!, { turns: context.turns }),
+          questionAnswerScorer(parts.fusion!.questionAnswer),
         ],
         learned.weights,
       );
@@ -479,7 +481,7 @@ export async function selectBench(args: string[]): Promise<void> {
   const jsonOut = option('json', '');
   if (jsonOut) {
     const hybrid =
-      parts.fusion && !unavailable.has('hybrid') ? { learnedOn: parts.fusion.learnedOn.text, parts: HYBRID_PARTS.text, weights: parts.fusion.text } : null;
+      parts.fusion && !unavailable.has('hybrid') ? { learnedOn: parts.fusion.learnedOn.text, parts: SELECTION_HYBRID_PARTS, weights: parts.fusion.text } : null;
     writeFileSync(
       jsonOut,
       `${JSON.stringify({ format, data: dataPath, pack: packId, packFingerprint: encoder.fingerprint, chatEncoder: chatEncoder?.fingerprint ?? null, backend: encoder.backend.provider, limit: limit || null, counts: task.counts, negatives, queries, idf: task.idf.source, hybrid, int8, rows }, null, 2)}\n`,

@@ -7,7 +7,15 @@ import { corpusStats } from '../engine/ranking/lexical';
 import { CHAT_FUSION_FILE, type ChatFusion } from '../engine/response/chatEncoder';
 import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
 import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../engine/response/fusion';
-import { HYBRID_PARTS, LexicalRanker, type PoolScoringRanker, hybridTextParts } from '../engine/response/rankers';
+import {
+  HYBRID_PARTS,
+  LexicalRanker,
+  type PoolScoringRanker,
+  type QuestionAnswerTable,
+  SELECTION_HYBRID_PARTS,
+  hybridTextParts,
+} from '../engine/response/rankers';
+import { UTTERANCE_KINDS, echoes, utteranceKind } from '../engine/response/replyPolicy';
 import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
 import { l2Normalize } from '../engine/retrieval/vectors';
@@ -19,6 +27,7 @@ import {
   contextMatchScorer,
   fusionQueries,
   lexicalScorer,
+  questionAnswerScorer,
   rankGroups,
 } from '../engine/selection/scorers';
 import { summarizeRanks } from '../engine/metrics/dialogMetrics';
@@ -88,6 +97,7 @@ async function pageTextFit(
   chatPool: ChatPool,
   precomputedKeys: PoolEmbeddingsFile | null,
   bm25Options: readonly number[],
+  questionAnswer: QuestionAnswerTable,
 ): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
   const n = pool.texts.length;
   const samples = valid.flatMap(({ corpus, conversations, trainPairs }) => {
@@ -105,10 +115,11 @@ async function pageTextFit(
   const keys = await embedChatKeys({ encoder: chatPool.encoder, texts: extended.texts, imageLabels: [], precomputed: precomputedKeys });
   const chatExtended: ChatPool = { ...chatPool, textKeys: keys.textKeys };
   const bm25 = new LexicalRanker('bm25', extended, pool.texts, { turns: Infinity });
-  // The page's own parts (hybridTextParts), once per choice of BM25's turns; the key parts are the same for each.
-  const [first, ...others] = bm25Options.map((turns) => hybridTextParts(bm25, extended, chatExtended, turns));
+  // The page's own parts (hybridTextParts), once per choice of BM25's turns; the parts after BM25 are the same for each.
+  const [first, ...others] = bm25Options.map((turns) => hybridTextParts(bm25, extended, chatExtended, { bm25Turns: turns, questionAnswer }));
   const bm25Parts = [first![0]!, ...others.map((p) => p[0]!)];
   const keyParts = first!.slice(1);
+  let echoTargets = 0;
   const rowsOfKey = new Map<string, number[]>();
   pool.texts.forEach((t, r) => rowsOfKey.set(textKey(t), [...(rowsOfKey.get(textKey(t)) ?? []), r]));
   const queries = bm25Options.map((): FusionQuery[] => []);
@@ -118,13 +129,19 @@ async function pageTextFit(
       turns: context.map((text, i) => ({ speaker: (i % 2) as 0 | 1, elements: [{ kind: 'text', text, embedding: noEmbedding }] })),
       partial: [],
     };
+    // The echo guard, as the page applies it: a response that echoes a line said could never be given (it
+    // counts as wrong, and moves no weight), and rows that echo one are never among those that outrank it.
+    if (echoes(response, context)) {
+      echoTargets++;
+      continue;
+    }
     const exclude = new Set(rowsOfKey.get(textKey(response)) ?? []);
     const keyScores = await Promise.all(keyParts.map((p) => p.poolScores(state, 'text')));
     for (const [o, part] of bm25Parts.entries()) {
       const scores = [await part.poolScores(state, 'text'), ...keyScores];
       const rows = new Set<number>();
       for (const s of scores) for (const { index } of topKOfScores(s.subarray(0, n), PAGE_TOP_PER_PART, exclude)) rows.add(index);
-      const kept = [n + q, ...rows];
+      const kept = [n + q, ...[...rows].filter((r) => !echoes(pool.texts[r]!, context))];
       queries[o]!.push({
         parts: scores.map((s) => {
           const spread = scoreSpread(s, n);
@@ -135,17 +152,23 @@ async function pageTextFit(
       });
     }
   }
+  console.log(
+    `page weights: ${formatCount(echoTargets)} valid responses echo a line of their context (the guard would drop them): counted wrong, for every weight alike`,
+  );
   let best: { fit: FusionFit; bm25Turns: number } | null = null;
   for (const [o, turns] of bm25Options.entries()) {
-    const fit = fit3(queries[o]!);
+    const fit = fitFusionWeights(queries[o]!, HYBRID_PARTS.text.length);
+    // MRR over every sample, the echoing responses at 0.
+    fit.mrr = (fit.mrr * fit.queries) / samples.length;
+    fit.alone = fit.alone.map((a) => (a * fit.queries) / samples.length);
     console.log(
-      `page, BM25 on ${turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, fit)} (valid MRR among the pool ${fit.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((name, i) => `${name} ${fit.alone[i]!.toFixed(3)}`).join(', ')})`,
+      `page, BM25 on ${turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, fit)} (valid MRR among the pool ${fit.mrr.toFixed(4)}; alone ${HYBRID_PARTS.text.map((name, i) => `${name} ${fit.alone[i]!.toFixed(4)}`).join(', ')})`,
     );
     if (!best || fit.mrr > best.fit.mrr + 1e-12) best = { fit, bm25Turns: turns };
   }
   return {
     ...best!,
-    turns: `${formatCount(samples.length)} valid turns of ${valid.map((v) => v.corpus).join(' and ')}, each response among the pool's ${formatCount(n)} texts`,
+    turns: `${formatCount(samples.length)} valid turns of ${valid.map((v) => v.corpus).join(' and ')}, each response among the pool's ${formatCount(n)} texts, the echo guard applied`,
   };
 }
 
@@ -178,8 +201,26 @@ async function main(): Promise<void> {
     throw new Error(`There are no stored contexts for ${packId} in ${values.pool}/embeddings: run npm run chat:keys -- --pack ${packId} first.`);
   const keys = new ChatKeyCache(encoder);
 
+  // What kind of turn follows what kind (question-answer), counted over the train parts' turns.
+  const corpora = readCorpora(values.data);
+  const questionAnswer: QuestionAnswerTable & { counts: number[][] } = { counts: UTTERANCE_KINDS.map(() => UTTERANCE_KINDS.map(() => 0)) };
+  let trainTurns = 0;
+  for (const { conversations } of corpora)
+    for (const c of conversations) {
+      if (c.part !== 'train') continue;
+      const kinds = c.tidyTurns.map((t) => UTTERANCE_KINDS.indexOf(utteranceKind(t)));
+      for (let r = 1; r < kinds.length; r++, trainTurns++) questionAnswer.counts[kinds[r - 1]!]![kinds[r]!]!++;
+    }
+  console.log(
+    `question-answer, over ${formatCount(trainTurns)} train turns: ${UTTERANCE_KINDS.map((after, i) => {
+      const row = questionAnswer.counts[i]!;
+      const total = row.reduce((a, b) => a + b, 0);
+      return `after a ${after}: ${UTTERANCE_KINDS.map((k, j) => `${k} ${((100 * row[j]!) / Math.max(1, total)).toFixed(0)}%`).join(', ')}`;
+    }).join('; ')}`,
+  );
+
   // The real valid parts, as 1-of-100 batches per corpus; BM25's document frequencies from each part's own utterances.
-  const valid = readCorpora(values.data).map(({ corpus, conversations }) => {
+  const valid = corpora.map(({ corpus, conversations }) => {
     const parts = conversations.filter((c) => c.part === 'valid').map((c) => c.tidyTurns);
     const trainPairs = new Set(
       conversations.filter((c) => c.part === 'train').flatMap((c) => c.tidyTurns.slice(1).map((r, i) => turnPairKey(c.tidyTurns[i]!, r))),
@@ -226,12 +267,13 @@ async function main(): Promise<void> {
             lexicalScorer('bm25', v.stats, { turns: bm25Turns }),
             chatEncoderScorer(keys, options),
             contextMatchScorer(keys, { contexts: chat.contexts, responseKeys: chat.textKeys, settings: contextMatch }, options),
+            questionAnswerScorer(questionAnswer),
           ])),
         );
       }
-      const f = fit3(queries);
+      const f = fitFusionWeights(queries, SELECTION_HYBRID_PARTS.length);
       console.log(
-        `text, ${context.label}, BM25 on ${bm25Turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(HYBRID_PARTS.text, f)} (valid MRR ${f.mrr.toFixed(3)}; alone ${HYBRID_PARTS.text.map((n, i) => `${n} ${f.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(f.queries)} contexts)`,
+        `text, ${context.label}, BM25 on ${bm25Turns === 1 ? 'the latest turn' : 'the whole history'}: ${weightsText(SELECTION_HYBRID_PARTS, f)} (valid MRR ${f.mrr.toFixed(3)}; alone ${SELECTION_HYBRID_PARTS.map((n, i) => `${n} ${f.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(f.queries)} contexts)`,
       );
       if (!best || f.mrr > best.fit.mrr + 1e-12) best = { fit: f, bm25Turns };
     }
@@ -302,19 +344,21 @@ async function main(): Promise<void> {
     imageFusion.push({ parts: scores.map((s) => q.rows.map((r) => s[r]!)), target: 0 });
   }
   const image = fit3(imageFusion);
-  const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1]);
+  const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1], questionAnswer);
   console.log(
     `images: ${weightsText(HYBRID_PARTS.image, image)} (demo valid MRR ${image.mrr.toFixed(3)}; alone ${HYBRID_PARTS.image.map((n, i) => `${n} ${image.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(image.queries)} images, each among its record's negatives)`,
   );
 
-  const fusion: ChatFusion & { version: 1; contextMatchValidMrr: number } = {
-    version: 1,
+  const fusion: ChatFusion & { version: 2; contextMatchValidMrr: number } = {
+    version: 2,
     contextMatch: { neighbours: contextMatch.neighbours, temperature: contextMatch.temperature },
     contextMatchValidMrr: contextMatch.mrr,
     text,
     page: { weights: page.fit.weights, mrr: page.fit.mrr, alone: page.fit.alone, bm25Turns: page.bm25Turns === 1 ? 1 : null },
     image: { weights: image.weights, mrr: image.mrr, alone: image.alone },
+    questionAnswer: { counts: questionAnswer.counts },
     learnedOn: {
+      questionAnswer: `${formatCount(trainTurns)} turns of the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')}, each the reply to the turn before it`,
       text: `the valid parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (${formatCount(contexts)} contexts in 1-of-100 batches)`,
       page: page.turns,
       image: `the demo's valid dialogues (${formatCount(image.queries)} images, each among its record's negatives)`,

@@ -19,7 +19,8 @@ import { loadReplyParts, readChatKeysFile, releaseReplyParts } from './replyPart
  *    rows of an earlier file whose text did not change are kept unless --full;
  *  - <pool>/embeddings/<pack>.contexts.json/.bin: the stored contexts of context match: every context
  *    of the corpora's train parts (splitCorpus) whose response is a pool text, as the encoder's
- *    query of it (int8), with that response. Never a valid or test conversation.
+ *    query of it (int8), with that response and the pool row of its latest turn (what the lookup matches
+ *    a visitor's line against). Never a valid or test conversation.
  */
 const USAGE = 'npm run chat:keys -- --pack ID [--pool public/pool] [--data ../shared/data] [--full]';
 
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     if (!rowOfKey.has(key)) rowOfKey.set(key, r);
   });
   const turns = encoder.config.contextTurns;
-  const contexts: { turns: readonly string[]; response: number }[] = [];
+  const contexts: { turns: readonly string[]; response: number; latest: number }[] = [];
   let notInPool = 0;
   for (const { conversations } of readCorpora(values.data)) {
     for (const c of conversations) {
@@ -85,7 +86,7 @@ async function main(): Promise<void> {
         if (r === 0) return;
         const row = rowOfKey.get(textKey(text));
         if (row === undefined) return void notInPool++;
-        contexts.push({ turns: c.tidyTurns.slice(Math.max(0, r - turns), r), response: row });
+        contexts.push({ turns: c.tidyTurns.slice(Math.max(0, r - turns), r), response: row, latest: rowOfKey.get(textKey(c.tidyTurns[r - 1]!)) ?? -1 });
       });
     }
   }
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     encoder,
     vectors,
     contexts.map((c) => c.response),
+    contexts.map((c) => c.latest),
     poolTexts,
     `the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (splitCorpus), the latest ${turns} turns of each context`,
   );

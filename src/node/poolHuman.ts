@@ -7,10 +7,13 @@ import { formatCount } from '../engine/datasets/validation';
 import { textKey } from '../engine/pool/textKey';
 import { integerOption, parseCommandLine, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';
+import { ABOUT_THE_DEMO_TOPIC, aboutTheDemoLines } from '../engine/response/aboutTheDemo';
+import { PICTURE_INTRO_LINES, PICTURE_INTRO_TOPIC } from '../engine/response/replyPolicy';
 
 /**
  * npm run pool:human -- [--data ../shared/data] [--pool public/pool] [--max-chars 280]
- * Adds the utterances of the train parts of the real conversation corpora (splitCorpus: never
+ * Writes the demo's own lines (what it says about itself, aboutTheDemo.ts, and the lines that introduce
+ * a requested picture, replyPolicy.ts), then adds the utterances of the train parts of the real conversation corpora (splitCorpus: never
  * valid, never test) to the pool's texts.json, each with its source, whose credit and licence go in
  * texts.json's "sources" (shown in Credits). Run after `npm run pool:dialogues`, which rewrites
  * texts.json; rows of these sources from an earlier run are replaced.
@@ -44,7 +47,17 @@ function main(): void {
   const textsPath = join(values.pool, 'texts.json');
   const catalogue = JSON.parse(readFileSync(textsPath, 'utf8')) as { version: number; texts: TextRow[]; sources?: unknown };
   const corpusIds = new Set<string>(CONVERSATION_CORPUS_IDS);
-  const kept = catalogue.texts.filter((t) => !corpusIds.has(t.source ?? ''));
+  // The demo's own lines (about itself, introducing a picture) are written anew from the engine's lists.
+  const ownTopics = new Set([ABOUT_THE_DEMO_TOPIC, PICTURE_INTRO_TOPIC]);
+  const written: TextRow[] = [
+    ...aboutTheDemoLines().map((text, i) => ({ id: `about-${i + 1}`, text, topic: ABOUT_THE_DEMO_TOPIC, source: 'written' })),
+    ...PICTURE_INTRO_LINES.map((text, i) => ({ id: `intro-${i + 1}`, text, topic: PICTURE_INTRO_TOPIC, source: 'written' })),
+  ];
+  const writtenKeys = new Set(written.map((t) => textKey(t.text)));
+  const kept = [
+    ...catalogue.texts.filter((t) => !corpusIds.has(t.source ?? '') && !ownTopics.has(t.topic ?? '') && !writtenKeys.has(textKey(t.text))),
+    ...written,
+  ];
   const keys = new Set(kept.map((t) => textKey(t.text)));
   // The demo's held-out responses: never in the pool, in any re-typing.
   const heldOut = new Set<string>();

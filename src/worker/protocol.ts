@@ -172,8 +172,8 @@ export interface ReplyStep {
   /** Intent probabilities before this step: text, image, stop (MMDialog eq. 4). */
   probabilities: [number, number, number];
   intent: 'text' | 'image' | 'stop';
-  /** Set when the intent module was overruled: the reply's own text invited an image, or the visitor asked for a picture. */
-  forcedBy?: 'invitation' | 'request';
+  /** Set when the intent module was overruled: the reply's own text invited an image, the visitor asked for a picture, or about the demo itself. */
+  forcedBy?: 'invitation' | 'request' | 'about-the-demo';
   /** Set when the element taken is not the ranker's first but the first that names what the visitor's photo shows. */
   preferred?: 'names-photo-object';
   candidates: ReplyCandidate[];

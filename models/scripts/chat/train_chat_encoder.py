@@ -93,7 +93,10 @@ class ChatEncoder(nn.Module):
         nn.init.normal_(self.learned.weight, std=0.02)
         with torch.no_grad():
             self.learned.weight[0].zero_()
-        self.project = nn.Linear(glove.shape[1] + learned_dim, dim)
+        # One projection per side: a text is projected one way as something said and another as an answer,
+        # so a paraphrase of the context is not, by construction, its best match.
+        self.context_project = nn.Linear(glove.shape[1] + learned_dim, dim)
+        self.response_project = nn.Linear(glove.shape[1] + learned_dim, dim)
         self.position = nn.Embedding(turns, dim)  # 0 = the latest turn, 1 = the one before, ...
         nn.init.normal_(self.position.weight, std=0.02)
         self.turns = turns
@@ -102,21 +105,21 @@ class ChatEncoder(nn.Module):
         self.drop = nn.Dropout(dropout)
         self.scale = nn.Parameter(torch.tensor(math.log(20.0)))
 
-    def turn_vectors(self, ids):
+    def turn_vectors(self, ids, project):
         """ids: [n, tokens] (0 = padding) -> [n, dim]: the sqrt-N sum of token vectors (PolyAI's reduction), projected."""
         n = (ids > 0).sum(1, keepdim=True).clamp_min(1).float()
-        return self.project(self.drop(torch.cat([self.glove(ids), self.learned(ids)], dim=-1) / n.sqrt()))
+        return project(self.drop(torch.cat([self.glove(ids), self.learned(ids)], dim=-1) / n.sqrt()))
 
     def encode_context(self, ids, present):
         """ids: [b, turns, tokens], latest turn first; present: [b, turns] 1 where a turn exists."""
         b, t, k = ids.shape
-        v = self.turn_vectors(ids.reshape(b * t, k)).reshape(b, t, -1) + self.position.weight[:t].unsqueeze(0)
+        v = self.turn_vectors(ids.reshape(b * t, k), self.context_project).reshape(b, t, -1) + self.position.weight[:t].unsqueeze(0)
         p = present.unsqueeze(-1)
         mean = (v * p).sum(1) / p.sum(1).clamp_min(1.0)
         return self.context_tower(torch.cat([v[:, 0], mean], dim=-1))
 
     def encode_response(self, ids):
-        return self.response_tower(self.turn_vectors(ids))
+        return self.response_tower(self.turn_vectors(ids, self.response_project))
 
 
 class ContextExport(nn.Module):
@@ -157,6 +160,31 @@ class Data:
         self.table = torch.from_numpy(np.concatenate([np.zeros((1, max_tokens), dtype=np.int64), text_ids]))
         self.train = self.arrays(d["train"])
         self.valid = {c: self.arrays([p for p in d["valid"] if p["corpus"] == c]) for c in sorted(set(p["corpus"] for p in d["valid"]))}
+        # Hard negatives of each train pair, as text indices (-1: none): the context's latest turn (an echo),
+        # the other turns of the same conversation, and the response's BM25 neighbours (chat:data).
+        train = d["train"]
+        by_conversation = {}
+        for p in train:
+            texts = by_conversation.setdefault((p["corpus"], p["conversation"]), set())
+            texts.update(p["context"])
+            texts.add(p["response"])
+        self.same_conversation = [np.array(sorted(by_conversation[(p["corpus"], p["conversation"])] - {p["response"]}), dtype=np.int64) for p in train]
+        neighbours = {int(k): np.array(v, dtype=np.int64) for k, v in d.get("neighbours", {}).items()}
+        self.neighbours = [neighbours.get(p["response"], np.zeros(0, dtype=np.int64)) for p in train]
+        self.latest = torch.tensor([p["context"][-1] for p in train], dtype=torch.int64)
+
+    def hard_negatives(self, index, kinds, rng):
+        """[b, len(kinds)] text indices (-1: none) of a batch of train pairs: one of each kind, drawn afresh each epoch."""
+        out = np.full((len(index), len(kinds)), -1, dtype=np.int64)
+        for row, i in enumerate(index.tolist()):
+            for col, kind in enumerate(kinds):
+                if kind == "latest":
+                    out[row, col] = int(self.latest[i])
+                else:
+                    pool = self.same_conversation[i] if kind == "conversation" else self.neighbours[i]
+                    if len(pool) > 0:
+                        out[row, col] = int(pool[rng.integers(len(pool))])
+        return torch.from_numpy(out)
 
     def arrays(self, pairs):
         context = np.zeros((len(pairs), self.turns), dtype=np.int64)  # text index + 1; 0 = no turn
@@ -175,22 +203,27 @@ class Data:
 
 def evaluate(model, data, part, device="cpu"):
     """1-of-100 R@1 and MRR over consecutive batches of 100 (the incomplete last one left out); a response
-    repeated in its batch is not its own negative."""
+    repeated in its batch is not its own negative. Also the echo share: how often the context's own latest
+    turn, offered as a reply, would score at least as high as the true response."""
     model.eval()
-    hits, rr, n = 0, 0.0, 0
+    hits, rr, n, echoes = 0, 0.0, 0, 0
     with torch.no_grad():
         for start in range(0, part["n"] - 99, 100):
-            ids, present, resp, texts = data.batch(part, torch.arange(start, start + 100), device)
-            scores = model.encode_context(ids, present) @ model.encode_response(resp).T
+            index = torch.arange(start, start + 100)
+            ids, present, resp, texts = data.batch(part, index, device)
+            c = model.encode_context(ids, present)
+            scores = c @ model.encode_response(resp).T
             same = (texts.unsqueeze(0) == texts.unsqueeze(1)) & ~torch.eye(100, dtype=torch.bool, device=texts.device)
             scores = scores.masked_fill(same, -1e9)
             target = scores.diagonal().unsqueeze(1)
             ranks = (scores > target).sum(1) + 1
             hits += int((ranks == 1).sum())
             rr += float((1.0 / ranks.float()).sum())
+            latest = (c * model.encode_response(ids[:, 0])).sum(1)
+            echoes += int((latest >= target.squeeze(1)).sum())
             n += 100
     model.train()
-    return hits / max(1, n), rr / max(1, n), n
+    return hits / max(1, n), rr / max(1, n), n, echoes / max(1, n)
 
 
 def quantize_rows(table):
@@ -248,21 +281,21 @@ class Exported(nn.Module):
         weights = [model.glove.weight.detach().numpy(), model.learned.weight.detach().numpy()]
         self.tables = nn.ModuleList([Int8Table(w) for w in weights])
 
-    def turns(self, clip_ids):
+    def turns(self, clip_ids, project):
         ids = self.vocab[clip_ids].long()
         n = (ids > 0).sum(1, keepdim=True).clamp_min(1).float()
         mask = (ids > 0).float().unsqueeze(-1)
         parts = [(t(ids) * mask).sum(1) for t in self.tables]
-        return self.model.project(torch.cat(parts, dim=-1) / n.sqrt())
+        return project(torch.cat(parts, dim=-1) / n.sqrt())
 
     def forward(self, context_ids, context_present, response_ids):
         t, k = context_ids.shape
         m = self.model
-        v = self.turns(context_ids).unsqueeze(0) + m.position.weight[:t].unsqueeze(0)
+        v = self.turns(context_ids, m.context_project).unsqueeze(0) + m.position.weight[:t].unsqueeze(0)
         p = context_present.unsqueeze(0).unsqueeze(-1)
         mean = (v * p).sum(1) / p.sum(1).clamp_min(1.0)
         query = m.context_tower(torch.cat([v[:, 0], mean], dim=-1))
-        keys = m.response_tower(self.turns(response_ids))
+        keys = m.response_tower(self.turns(response_ids, m.response_project))
         return query, keys
 
 
@@ -307,9 +340,11 @@ def train(model, data, args):
         return figs, sum(f[0] for f in figs.values()) / len(figs)
 
     figs, best = valid_figures()
-    log("epoch 0: " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f}" for c, f in figs.items()))
+    log("epoch 0: " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f} echo {f[3]:.3f}" for c, f in figs.items()))
     best_epoch, best_state, best_figs, since = 0, {k: v.clone() for k, v in model.state_dict().items()}, figs, 0
     generator = torch.Generator().manual_seed(SEED)
+    rng = np.random.default_rng(SEED)
+    hard_kinds = [k for k in args.hard_negatives.split(",") if k]
     history = []
     for epoch in range(1, args.epochs + 1):
         t0 = time.time()
@@ -320,11 +355,20 @@ def train(model, data, args):
             ids, present, resp, texts = data.batch(data.train, batch, args.device)
             c = model.encode_context(ids, present)
             r = model.encode_response(resp)
-            logits = model.scale.exp().clamp(max=100) * (c @ r.T)
+            scale = model.scale.exp().clamp(max=100)
+            logits = scale * (c @ r.T)
             same = (texts.unsqueeze(0) == texts.unsqueeze(1)) & ~torch.eye(len(texts), dtype=torch.bool, device=texts.device)
             logits = logits.masked_fill(same, -1e4)
             target = torch.arange(len(texts), device=texts.device)
-            loss = nn.functional.cross_entropy(logits, target)
+            if hard_kinds:
+                # The batch's hard negatives are more columns for every context; one with a context's own
+                # response text, and a missing one (-1), never counts.
+                hard = data.hard_negatives(batch, hard_kinds, rng).reshape(-1).to(args.device)
+                h = model.encode_response(data.table[hard.clamp_min(-1) + 1].to(args.device))
+                hard_logits = (scale * (c @ h.T)).masked_fill((hard.unsqueeze(0) == texts.unsqueeze(1)) | (hard < 0).unsqueeze(0), -1e4)
+                loss = nn.functional.cross_entropy(torch.cat([logits, hard_logits], dim=1), target)
+            else:
+                loss = nn.functional.cross_entropy(logits, target)
             if not args.one_way:  # also pick the context for each response (a response's negatives: the batch's other contexts)
                 loss = 0.5 * (loss + nn.functional.cross_entropy(logits.T, target))
             opt.zero_grad()
@@ -333,8 +377,8 @@ def train(model, data, args):
             sched.step()
             total_loss += float(loss)
         figs, mean = valid_figures()
-        history.append({"epoch": epoch, "loss": total_loss / len(batches), "valid": {c: {"r1": f[0], "mrr": f[1]} for c, f in figs.items()}, "seconds": time.time() - t0})
-        log(f"epoch {epoch}: loss {total_loss / len(batches):.3f}, " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f}" for c, f in figs.items()) + f" ({time.time() - t0:.0f} s)")
+        history.append({"epoch": epoch, "loss": total_loss / len(batches), "valid": {c: {"r1": f[0], "mrr": f[1], "echo": f[3]} for c, f in figs.items()}, "seconds": time.time() - t0})
+        log(f"epoch {epoch}: loss {total_loss / len(batches):.3f}, " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f} echo {f[3]:.3f}" for c, f in figs.items()) + f" ({time.time() - t0:.0f} s)")
         if mean > best:
             best, best_epoch, best_state, best_figs, since = mean, epoch, {k: v.clone() for k, v in model.state_dict().items()}, figs, 0
         else:
@@ -364,6 +408,8 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--one-way", action="store_true", help="only pick the response for each context (PolyAI); by default also the context for each response")
     ap.add_argument("--weight-decay", type=float, default=0.01)
+    ap.add_argument("--hard-negatives", default="latest,conversation,bm25",
+                    help="hard negatives per pair, beside the batch's responses: latest (the context's own latest turn), conversation (another turn of the same conversation), bm25 (a BM25 neighbour of the response); '' for in-batch negatives only")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--results", default="")
     ap.add_argument("--no-export", action="store_true")
@@ -421,7 +467,7 @@ def main():
         "padId": 49407,
         "tokenizer": json.load(open(args.data))["tokenizer"],
         "training": {"recipe": "npm run chat:train", "args": {k: v for k, v in vars(args).items() if k not in ("data", "out", "results", "checkpoint", "export_only", "no_export")}, "bestEpoch": best_epoch,
-                     "valid": {c: {"r1": f[0], "mrr": f[1], "contexts": f[2]} for c, f in best_figs.items()}, "history": history, "seconds": seconds},
+                     "valid": {c: {"r1": f[0], "mrr": f[1], "contexts": f[2], "echo": f[3]} for c, f in best_figs.items()}, "history": history, "seconds": seconds},
     }
     export(model, vocab_map, args, meta)
 

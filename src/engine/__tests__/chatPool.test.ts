@@ -46,16 +46,17 @@ describe("the conversational encoder's pool files", () => {
     expect(changed.stats).toMatchObject({ fromFile: 0, computed: 3 });
   });
 
-  it('stores the contexts with their response rows, for one encoder and one pool', () => {
+  it('stores the contexts with their response rows and latest turns, for one encoder and one pool', () => {
     const vectors = Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0), ...unit(1, 1, 0, 0)]);
     const file = serializeStoredContexts(
       encoder(),
       vectors,
       [2, 0, 1],
+      [1, -1, 0],
       texts.map((t) => t.text),
       'a test',
     );
-    expect(file.bytes.byteLength).toBe(3 * 4 + 3 * 4 + 3 * 4);
+    expect(file.bytes.byteLength).toBe(3 * 4 + 3 * 4 + 3 * 4 + 3 * 4);
     const parsed = parseStoredContexts(JSON.parse(JSON.stringify(file.meta)), file.bytes, 'c.json');
     const stored = resolveStoredContexts(
       parsed,
@@ -63,6 +64,7 @@ describe("the conversational encoder's pool files", () => {
       texts.map((t) => t.text),
     )!;
     expect([...stored.responseRows]).toEqual([2, 0, 1]);
+    expect([...stored.latestRows]).toEqual([1, -1, 0]);
     expect(stored.vectors.rows).toBe(3);
     expect(
       resolveStoredContexts(
@@ -73,15 +75,16 @@ describe("the conversational encoder's pool files", () => {
     ).toBeNull();
     expect(resolveStoredContexts(parsed, encoder(), ['hi there', 'how are you?', 'fine!'])).toBeNull();
     expect(() => parseStoredContexts(file.meta, file.bytes.subarray(1), 'c.json')).toThrow(
-      'c.json: holds 35 bytes, but 3 contexts of 4 (int8, with their responses) need 36. Rebuild it with "npm run chat:keys".',
+      'c.json: holds 47 bytes, but 3 contexts of 4 (int8, with their responses and latest turns) need 48. Rebuild it with "npm run chat:keys".',
     );
-    expect(() => parseStoredContexts({ ...file.meta, version: 1 }, file.bytes, 'c.json')).toThrow('has version 1; this app reads version 2.');
+    expect(() => parseStoredContexts({ ...file.meta, version: 2 }, file.bytes, 'c.json')).toThrow('has version 2; this app reads version 3.');
   });
 
   it("matches contexts: the nearest stored ones' responses, weighted by softmax(similarity / temperature), as a unit query", () => {
     const contexts = {
       vectors: Int8Matrix.fromFloat32(Float32Array.from([...unit(1, 0, 0, 0), ...unit(0, 1, 0, 0), ...unit(0, 0, 1, 0)]), 3, 4, { refine: false }),
       responseRows: Int32Array.of(0, 1, 2),
+      latestRows: Int32Array.of(-1, -1, -1),
     };
     const keys = Int8Matrix.fromFloat32(Float32Array.from([...unit(0, 0, 0, 1), ...unit(0, 0, 1, 0), ...unit(0, 1, 0, 0)]), 3, 4, { refine: false });
     const query = unit(1, 0.5, 0, 0);

@@ -157,6 +157,7 @@ describe('retrieval captioning', () => {
       ],
       textRows: (row: number) => row === 1,
       depth: 3,
+      fallbackRows: [] as number[],
     };
     const r = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request });
     expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:1', 'image:1']);
@@ -168,5 +169,20 @@ describe('retrieval captioning', () => {
     // No line among the best that goes with a picture: the picture alone.
     const alone = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), { request: { ...request, textRows: () => false } });
     expect(alone.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['image:1']);
+    // ... unless a line written to introduce a picture is there: the first of them, though left out of the ranking.
+    const introduced = await composeResponse(dogTurn, pool, scripted([[1, 0, 0]]), new ClipSimRanker(pool), {
+      request: { ...request, textRows: () => false, fallbackRows: [2, 0] },
+      exclude: { text: new Set([2]) },
+    });
+    expect(introduced.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:2', 'image:1']);
+  });
+
+  it("answers a question about the demo with the demo's own line, and nothing else", async () => {
+    const r = await composeResponse(dogTurn, pool, scripted([[0, 1, 0]]), new ClipSimRanker(pool), { answer: { row: 2 } });
+    expect(r.elements.map((e) => `${e.kind}:${e.index}`)).toEqual(['text:2']);
+    expect(r.steps.map((s) => [s.intent, s.forcedBy])).toEqual([
+      ['text', 'about-the-demo'],
+      ['stop', 'about-the-demo'],
+    ]);
   });
 });

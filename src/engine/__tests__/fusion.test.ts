@@ -5,7 +5,8 @@ import { CHAT_FUSION_FILE, type ChatEncoder, loadChatFusion } from '../response/
 import { sessionChat } from '../response/session';
 import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSpread, standardise, zScores } from '../response/fusion';
 import { seededRandom } from '../random';
-import { ClipSimRanker, HybridRanker, LexicalRanker } from '../response/rankers';
+import { ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, QuestionAnswerRanker } from '../response/rankers';
+import { Int8Matrix } from '../retrieval/int8Matrix';
 import type { CandidatePool } from '../response/types';
 import { topKOfScores } from '../retrieval/vectors';
 
@@ -174,7 +175,7 @@ describe('HybridRanker: its parts fused with learned weights per modality', () =
       dense = new ClipSimRanker(pool);
     const ranker = new HybridRanker(
       { text: [lexical, dense], image: [lexical, dense] },
-      { text: [0.7, 0.3], image: [0, 1], bm25Turns: 1, learnedOn: 'a test' },
+      { text: [0.7, 0.3], image: [0, 1], bm25Turns: 1, questionAnswer: null, learnedOn: 'a test' },
     );
     const fusedPool = fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.7, 0.3]);
     expect(await ranker.topK(state, 'text', 3, new Set([1]))).toEqual(topKOfScores(fusedPool, 3, new Set([1])));
@@ -199,9 +200,52 @@ describe('HybridRanker: its parts fused with learned weights per modality', () =
       topKOfScores(fuseScores([await lexical.poolScores(state, 'text'), await dense.poolScores(state, 'text')], [0.5, 0.5]), 8),
     );
     expect(even.note).toContain('every part counts alike');
-    expect(() => new HybridRanker({ text: [lexical, dense], image: [dense] }, { text: [1], image: [1], bm25Turns: 1, learnedOn: '' })).toThrow(
-      "The hybrid's text weights are 1, for 2 parts.",
-    );
+    expect(
+      () => new HybridRanker({ text: [lexical, dense], image: [dense] }, { text: [1], image: [1], bm25Turns: 1, questionAnswer: null, learnedOn: '' }),
+    ).toThrow("The hybrid's text weights are 1, for 2 parts.");
+  });
+});
+
+describe('the lookup and question-answer parts', () => {
+  const texts = ['how are you?', 'fine thanks', 'where is the station?', 'turn left at the bank', 'nice weather'];
+  const pool = poolOf(
+    texts,
+    texts.map(() => unit(1, 0)),
+  );
+  const state = (line: string) => ({ turns: [{ speaker: 0 as const, elements: [{ kind: 'text' as const, text: line, embedding: unit(1, 0) }] }], partial: [] });
+  // Two stored contexts: "how are you?" was answered "fine thanks", "where is the station?" was answered "turn left at the bank".
+  const contexts = { vectors: Int8Matrix.allocate(2, 2, { refine: false }), responseRows: Int32Array.of(1, 3), latestRows: Int32Array.of(0, 2) };
+
+  it('lookup: what followed the stored context most like the latest line by BM25, a text that followed none at 0', async () => {
+    const lookup = new LookupRanker(new LexicalRanker('bm25', pool, texts), pool, contexts);
+    const bm25 = await new LexicalRanker('bm25', pool, texts).poolScores(state('excuse me, where is the train station'), 'text');
+    const scores = await lookup.poolScores(state('excuse me, where is the train station'), 'text');
+    expect([...scores]).toEqual([0, bm25[0]!, 0, bm25[2]!, 0]);
+    expect((await lookup.topK(state('excuse me, where is the train station'), 'text', 1, new Set()))[0]!.index).toBe(3);
+    // A candidate given by content scores as the pool text of its key; one the pool lacks, 0.
+    const given = [
+      { text: 'Turn left at the bank!', embedding: unit(1, 0) },
+      { text: 'no idea', embedding: unit(1, 0) },
+    ];
+    expect([...(await lookup.score(state('where is the station'), 'text', given))]).toEqual([
+      (await lookup.poolScores(state('where is the station'), 'text'))[3]!,
+      0,
+    ]);
+    expect(bm25[2]).toBeGreaterThan(bm25[0]!);
+  });
+
+  it('question-answer: log P(kind | kind of the latest line), with one added to each count', async () => {
+    const qa = new QuestionAnswerRanker(pool, {
+      counts: [
+        [8, 1, 1],
+        [17, 1, 2],
+        [5, 4, 1],
+      ],
+    });
+    const scores = await qa.poolScores(state('where is it?'), 'text');
+    // After a question: statement (17 + 1) / 23, question (1 + 1) / 23.
+    expect([...scores]).toEqual([Math.log(2 / 23), Math.log(18 / 23), Math.log(2 / 23), Math.log(18 / 23), Math.log(18 / 23)]);
+    expect((await qa.poolScores(state('it is sunny'), 'text'))[0]).toBeCloseTo(Math.log(2 / 13), 12);
   });
 });
 

@@ -9,6 +9,9 @@ import {
   rowsByKey,
   speaksOfTheirPhoto,
   utteranceKind,
+  contradicts,
+  namesTopic,
+  requestTopics,
 } from '../response/replyPolicy';
 import { readCorpora } from '../../node/conversationFiles';
 
@@ -45,6 +48,10 @@ describe("the reply rules' reading of texts", () => {
     expect(echoes('ok sure', said)).toBe(false); // "ok" is too short to be echoed
     expect(echoes('ok', ['ok then'])).toBe(false); // and a short answer never echoes
     expect(echoes('any more pics', ['more pics'])).toBe(false);
+    // What the visitor's turns got before the guard: lines like theirs, not replies to them.
+    expect(echoes("What's your city like?", ["What's your favourite city?"])).toBe(true);
+    expect(echoes("Great. I just got back from a week's vacation in Thailand.", ['I just got back from a hiking trip in the Alps'])).toBe(true);
+    expect(echoes('Doing well thanks. How about you?', ['How are you doing today?'])).toBe(false);
     expect(echoSimilarity("What's your city like?", "What's your favourite city?")).toBeCloseTo(8 / 14, 10);
   });
 
@@ -64,6 +71,23 @@ describe("the reply rules' reading of texts", () => {
     closest.sort((a, b) => a - b);
     expect(closest).toHaveLength(5339);
     expect(closest[Math.floor(0.99 * (closest.length - 1))]).toBeCloseTo(ECHO_BAR, 3);
+  });
+
+  it('knows a claim about itself that contradicts one made before: the same topic negated, or another home', () => {
+    expect(contradicts('I have two kids and a dog.', ['No kids for me, I travel too much.'])).toBe(true);
+    expect(contradicts("I don't have a cat.", ['My cat sleeps all day.'])).toBe(true);
+    expect(contradicts('I live in Paris now.', ["I'm from Boston, born and raised."])).toBe(true);
+    // The same story, someone else's story, or another topic: no contradiction.
+    expect(contradicts('I have two kids.', ['My kids are at school.'])).toBe(false);
+    expect(contradicts('You have no pets?', ['My cat sleeps all day.'])).toBe(false);
+    expect(contradicts("I don't like rain.", ['I love my dog.'])).toBe(false);
+    expect(contradicts('I live in Boston.', ["I'm from Boston."])).toBe(false);
+  });
+
+  it('reads what a picture request is for, and whether a line names it', () => {
+    expect([...requestTopics('pictures of cute cats')]).toEqual(['cute', 'cat']);
+    expect(namesTopic('look at this cat!', requestTopics('a cat'))).toBe(true);
+    expect(namesTopic('My ski instructor was great', requestTopics('a cat'))).toBe(false);
   });
 
   it("tells a turn's kind by its question marks", () => {

@@ -7,6 +7,7 @@ import type { IntentProbabilities } from '../response/compose';
 import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
 import { ClipSimRanker } from '../response/rankers';
+import { ABOUT_THE_DEMO } from '../response/aboutTheDemo';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
 import type { ChatEncoder } from '../response/chatEncoder';
@@ -67,7 +68,11 @@ interface Setup {
   train?: DialogueRecord[] | null;
   heads?: ResponseHeads | null;
   /** A conversational encoder over the same table (its query: the latest turn's vector), with the hybrid's weights. */
-  chat?: { weights?: { text: number[]; image: number[] }; contexts?: { context: string; response: string }[] } | null;
+  chat?: {
+    weights?: { text: number[]; image: number[] };
+    contexts?: { context: string; response: string }[];
+    questionAnswer?: { counts: number[][] };
+  } | null;
 }
 
 const embeddingOf = (t: string) => EMBEDDINGS.get(t) ?? unit(0.5, 0.5);
@@ -91,7 +96,7 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
     ? {
         encoder: chatEncoder,
         contextMatch: { neighbours: 1, temperature: 0.05 },
-        hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, learnedOn: 'a test' } : null,
+        hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, questionAnswer: chat.questionAnswer ?? null, learnedOn: 'a test' } : null,
       }
     : null;
   const session = new ReplySession(new PhotoAnalyzer(encoder, null), heads, { chat: sessionChat });
@@ -110,7 +115,11 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
           textKeys: int8(texts.map(embeddingOf)),
           imageKeys: int8(IMAGES.map((i) => embeddingOf(i.label))),
           contexts: contexts.length
-            ? { vectors: int8(contexts.map((c) => embeddingOf(c.context))), responseRows: Int32Array.from(contexts, (c) => texts.indexOf(c.response)) }
+            ? {
+                vectors: int8(contexts.map((c) => embeddingOf(c.context))),
+                responseRows: Int32Array.from(contexts, (c) => texts.indexOf(c.response)),
+                latestRows: Int32Array.from(contexts, (c) => texts.indexOf(c.context)),
+              }
             : null,
         }
       : null,
@@ -175,7 +184,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
       chat: { contexts: [{ context: 'my dog', response: 'dogs are the best' }] },
     }).session;
     expect(everything.methods()).toEqual({
-      available: ['random', 'tfidf', 'bm25', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'],
+      available: ['random', 'tfidf', 'bm25', 'lookup', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'],
       preferred: 'hybrid',
     });
   });
@@ -211,9 +220,9 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     }
   });
 
-  it("builds the hybrid from BM25, the encoder and context match for texts and BM25, DE++ and the encoder for images, with the pack's weights", async () => {
+  it("builds the hybrid from BM25, the encoder, context match, the lookup and question-answer for texts and BM25, DE++ and the encoder for images, with the pack's weights", async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
-    const chat = { weights: { text: [0, 0, 1], image: [0, 1, 0] }, contexts: [{ context: 'look at my dog', response: 'I love the beach' }] };
+    const chat = { weights: { text: [0, 0, 1, 0, 0], image: [0, 1, 0] }, contexts: [{ context: 'look at my dog', response: 'I love the beach' }] };
     const headed = sessionWith({
       texts,
       heads: fakeHeads([
@@ -227,7 +236,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     // All the text weight on context match: the one stored context like "look at my dog" was answered with the beach.
     expect(first.elements.map((e) => e.text)).toEqual(['I love the beach']);
     expect(await headed.session.methodNote({ method: 'hybrid' })).toBe(
-      'weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00',
+      'weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00 + lookup 0.00 + question-answer 0.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00',
     );
     expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
     // All of it on the encoder: the pool text nearest the query, as chat-encoder alone picks it.
@@ -237,7 +246,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
         [1, 0, 0],
         [0, 0, 1],
       ]),
-      chat: { ...chat, weights: { text: [0, 1, 0], image: [0, 1, 0] } },
+      chat: { ...chat, weights: { text: [0, 1, 0, 0, 0], image: [0, 1, 0] } },
     }).session;
     expect((await encoderOnly.compose([say('look at my dog')], { method: 'hybrid' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect((await encoderOnly.compose([say('look at my dog')], { method: 'chat-encoder' })).elements.map((e) => e.text)).toEqual(['what a cute dog']);
@@ -272,15 +281,24 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
   });
 
   it("answers a request for a picture with the pool's best image for it, after a line that goes with one", async () => {
-    const texts = ['what a cute dog', 'here you go', 'I love the beach'];
+    const texts = ['what a cute dog', 'here you go', 'here you go, the beach!', 'I love the beach', "Here's one!"];
     // "here you go" is followed by an image in the train split, so it invites one (coherence.ts).
     const train = Array.from({ length: 25 }, (_, i) => dialogue(`r${i}`, [text('hi')], [text('here you go'), media('dog')]));
     const { session } = sessionWith({ texts, train });
     const reply = await session.compose([say('can you show me a beach?')], { method: 'clip-sim' });
+    // The line that invites a picture and names what was asked.
     expect(reply.elements.map((e) => [e.kind, e.text])).toEqual([
-      ['text', 'here you go'],
+      ['text', 'here you go, the beach!'],
       ['image', 'a beach'],
     ]);
+    // Asked for a dog: no inviting line names one, so a line written to introduce a picture comes with it, never an unrelated one.
+    const dog = await session.compose([say('show me a dog')], { method: 'clip-sim' });
+    expect(dog.elements.map((e) => [e.kind, e.text])).toEqual([
+      ['text', "Here's one!"],
+      ['image', 'a dog'],
+    ]);
+    // Written intros are for requested pictures only.
+    expect((await session.compose([say('hello there')], { method: 'clip-sim' })).elements.map((e) => e.text)).not.toContain("Here's one!");
     expect(reply.composed.steps.map((s) => [s.intent, s.forcedBy])).toEqual([
       ['text', 'request'],
       ['image', 'request'],
@@ -288,6 +306,80 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     ]);
     // Without such a request, the intent module and ranker decide as ever.
     expect((await session.compose([say('the beach was lovely')], { method: 'clip-sim' })).composed.steps[0]!.forcedBy).toBeUndefined();
+  });
+
+  it('drops a reply that echoes a line said in the conversation (the echo guard), and without its rules gives it', async () => {
+    const texts = ["What's your city like?", 'Paris, without a doubt.'];
+    embeddingsFor("What's your favourite city?", unit(1, 0));
+    embeddingsFor("What's your city like?", unit(1, 0.05));
+    embeddingsFor('Paris, without a doubt.', unit(1, 0.4));
+    const { session } = sessionWith({ texts, train: TEXT_ONCE });
+    const asked = [say("What's your favourite city?")];
+    expect((await session.compose(asked, { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['Paris, without a doubt.']);
+    expect((await session.compose(asked, { method: 'clip-sim', rules: false })).elements.map((e) => e.text)).toEqual(["What's your city like?"]);
+  });
+
+  it('never contradicts what it said of itself earlier in the conversation', async () => {
+    const texts = ['I love my pets so much', 'I like watching birds in the park'];
+    embeddingsFor('do you like animals?', unit(1, 0));
+    embeddingsFor('I love my pets so much', unit(1, 0.1));
+    embeddingsFor('I like watching birds in the park', unit(1, 0.5));
+    const { session } = sessionWith({ texts, train: TEXT_ONCE });
+    // It said it has no pets: a line about its pets is dropped; with no such line before, it is the best.
+    const history = [say('hi'), say('No pets for me, I travel too much.'), say('do you like animals?')];
+    expect((await session.compose(history, { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['I like watching birds in the park']);
+    expect((await session.compose([say('hi'), say('Hello!'), say('do you like animals?')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual([
+      'I love my pets so much',
+    ]);
+  });
+
+  it("answers a question about the demo with the demo's own true line, a second line the second time, and offers them for nothing else", async () => {
+    const lines = ABOUT_THE_DEMO.find((e) => e.id === 'who-made-you')!.lines;
+    const texts = ['My mother, of course.', ...lines];
+    embeddingsFor('Who made you?', unit(1, 0));
+    embeddingsFor('My mother, of course.', unit(1, 0.1));
+    for (const line of lines) embeddingsFor(line, unit(1, 0));
+    const { session } = sessionWith({ texts, train: TEXT_ONCE });
+    const first = await session.compose([say('Who made you?')], { method: 'clip-sim' });
+    expect(first.elements.map((e) => e.text)).toEqual([lines[0]]);
+    expect(first.composed.steps.map((s) => [s.intent, s.forcedBy])).toEqual([
+      ['text', 'about-the-demo'],
+      ['stop', 'about-the-demo'],
+    ]);
+    expect(
+      (await session.compose([say('Who made you?'), say(lines[0]!), say('who built this demo??')], { method: 'clip-sim' })).elements.map((e) => e.text),
+    ).toEqual([lines[1]]);
+    // Asked anything else, the demo's lines are never offered, however close they rank.
+    expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['My mother, of course.']);
+  });
+
+  it('answers a question with a statement when question-answer says people do, and follows the encoder without it', async () => {
+    const texts = ['What is its name?', 'I have two dogs.'];
+    embeddingsFor('Do you have a dog?', unit(1, 0));
+    embeddingsFor('What is its name?', unit(1, 0.05));
+    embeddingsFor('I have two dogs.', unit(1, 0.3));
+    // After a question people mostly tell (statement), rarely ask back.
+    const questionAnswer = {
+      counts: [
+        [50, 40, 10],
+        [90, 5, 5],
+        [60, 30, 10],
+      ],
+    };
+    const contexts = [{ context: 'hi', response: 'I have two dogs.' }];
+    const reply = async (weights: number[]) =>
+      (
+        await sessionWith({
+          texts,
+          heads: fakeHeads([
+            [1, 0, 0],
+            [0, 0, 1],
+          ]),
+          chat: { weights: { text: weights, image: [0, 1, 0] }, contexts, questionAnswer },
+        }).session.compose([say('Do you have a dog?')], { method: 'hybrid' })
+      ).elements.map((e) => e.text);
+    expect(await reply([0, 1, 0, 0, 0])).toEqual(['What is its name?']);
+    expect(await reply([0, 0.4, 0, 0, 0.6])).toEqual(['I have two dogs.']);
   });
 
   it('replies at once from a pool whose rows are still being computed: clip-sim from the rows there so far, never a pending one; DE++ waits for them all', async () => {
@@ -322,10 +414,10 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
       rowsWanted: () => void wanted++,
     });
     // BM25 needs no CLIP row, and the reply's text is encoded on its own.
-    const reply = await session.compose([say('such a cute dog')], { method: 'bm25' });
+    const reply = await session.compose([say('my puppy is so cute')], { method: 'bm25' });
     expect(reply.elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect([...reply.elements[0]!.embedding]).toEqual([...embeddingOf('what a cute dog')]);
-    expect(encoder.encoded).toEqual(['such a cute dog', 'what a cute dog']); // the visitor's words, then the reply's pending row
+    expect(encoder.encoded).toEqual(['my puppy is so cute', 'what a cute dog']); // the visitor's words, then the reply's pending row
     // clip-sim answers at once from the one text row there (the best would be a pending one), and asks for nothing.
     const live = await session.compose([say('look at my dog')], { method: 'clip-sim' });
     expect(live.elements.map((e) => e.text)).toEqual(['I love the beach']);

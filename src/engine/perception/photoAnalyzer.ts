@@ -50,6 +50,25 @@ export function photoDescription(detections: DetectionResult, caption: GroundedC
   };
 }
 
+/**
+ * How high the image tower's zero-shot vote must rank a hedged label for the two to agree: its first
+ * choice among the 80 COCO names. The strictest agreement there is, and not tuned: the photos the
+ * caption bars were chosen on are not in this checkout (docs/models.md), and coco-mini chooses nothing.
+ */
+const AGREEING_RANK = 1;
+
+/**
+ * The object a reply's words may be steered towards (a text naming it preferred): what a confident
+ * caption is about, or a hedged one's object ("Maybe a cat.") when the tower's vote ranks it first too.
+ */
+export function steeringObject(photo: AnalyzedPhoto): string | null {
+  const description = photo.description;
+  if (!description?.mainObject) return null;
+  if (description.confident) return description.mainObject;
+  const rank = photo.zeroShotRanks?.get(description.mainObject);
+  return description.hedged && rank !== undefined && rank <= AGREEING_RANK ? description.mainObject : null;
+}
+
 /** Detection, then the grounded caption of what was found (without the image tower's vote). */
 export async function describePhoto(
   detector: PhotoDetector,

@@ -81,7 +81,7 @@ export async function embedChatKeys(options: {
 }
 
 interface StoredContextsMeta {
-  version: 2;
+  version: 3;
   encoderFingerprint: string;
   dim: number;
   contexts: number;
@@ -93,26 +93,32 @@ interface StoredContextsMeta {
 
 export interface StoredContextsFile {
   meta: StoredContextsMeta;
-  /** int8 codes, then a float32 scale per context (poolEmbeddings' 'int8' encoding), then each context's response row (int32). */
+  /**
+   * int8 codes, then a float32 scale per context (poolEmbeddings' 'int8' encoding), then each context's
+   * response row (int32), then the row of its latest turn (int32, -1 when that turn is not a pool text).
+   */
   bytes: Uint8Array;
 }
 
-/** The file of `vectors` (one context a row) answered by the pool texts of `responseRows`. */
+/** The file of `vectors` (one context a row) answered by the pool texts of `responseRows`, each said after the pool text of `latestRows` (or -1). */
 export function serializeStoredContexts(
   encoder: ChatEncoder,
   vectors: Float32Array,
   responseRows: readonly number[],
+  latestRows: readonly number[],
   poolTexts: readonly string[],
   source: string,
 ): StoredContextsFile {
   const dim = encoder.config.dim;
   const n = responseRows.length;
+  if (latestRows.length !== n) throw new EngineError('invalid-input', `${n} stored contexts have ${latestRows.length} latest turns.`);
   const rows = encodeRows(vectors, n, dim, 'int8').bytes;
-  const bytes = new Uint8Array(rows.byteLength + n * 4);
+  const bytes = new Uint8Array(rows.byteLength + n * 8);
   bytes.set(rows);
   const view = new DataView(bytes.buffer);
   responseRows.forEach((r, i) => view.setInt32(rows.byteLength + 4 * i, r, true));
-  return { meta: { version: 2, encoderFingerprint: encoder.fingerprint, dim, contexts: n, poolTexts: poolTextsHash(poolTexts), source }, bytes };
+  latestRows.forEach((r, i) => view.setInt32(rows.byteLength + 4 * n + 4 * i, r, true));
+  return { meta: { version: 3, encoderFingerprint: encoder.fingerprint, dim, contexts: n, poolTexts: poolTextsHash(poolTexts), source }, bytes };
 }
 
 function poolTextsHash(texts: readonly string[]): string {
@@ -125,18 +131,19 @@ export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, locati
   };
   if (typeof metaJson !== 'object' || metaJson === null || Array.isArray(metaJson)) bad('is not a stored-contexts description.');
   const m = metaJson as Record<string, unknown>;
-  if (m['version'] !== 2) bad(`has version ${String(m['version'])}; this app reads version 2.`);
+  if (m['version'] !== 3) bad(`has version ${String(m['version'])}; this app reads version 3.`);
   const whole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
   const dim = m['dim'];
   if (!whole(dim) || (dim as number) === 0 || (dim as number) > 4096) bad('has no valid "dim".');
   if (!whole(m['contexts'])) bad('has no valid "contexts".');
   if (typeof m['encoderFingerprint'] !== 'string' || typeof m['poolTexts'] !== 'string') bad('lacks "encoderFingerprint" or "poolTexts".');
   const n = m['contexts'] as number;
-  const expected = n * (dim as number) + n * 4 + n * 4;
-  if (bytes.byteLength !== expected) bad(`holds ${bytes.byteLength} bytes, but ${n} contexts of ${String(dim)} (int8, with their responses) need ${expected}.`);
+  const expected = n * (dim as number) + n * 4 + n * 8;
+  if (bytes.byteLength !== expected)
+    bad(`holds ${bytes.byteLength} bytes, but ${n} contexts of ${String(dim)} (int8, with their responses and latest turns) need ${expected}.`);
   return {
     meta: {
-      version: 2,
+      version: 3,
       encoderFingerprint: m['encoderFingerprint'] as string,
       dim: dim as number,
       contexts: n,
@@ -159,6 +166,7 @@ export function resolveStoredContexts(file: StoredContextsFile, encoder: ChatEnc
   for (let i = 0; i < n; i++) vectors.setRow(i, all.subarray(i * dim, (i + 1) * dim));
   const view = new DataView(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   const responseRows = Int32Array.from({ length: n }, (_, i) => view.getInt32(n * dim + n * 4 + 4 * i, true));
-  if (responseRows.some((r) => r < 0 || r >= poolTexts.length)) return null;
-  return { vectors, responseRows };
+  const latestRows = Int32Array.from({ length: n }, (_, i) => view.getInt32(n * dim + n * 8 + 4 * i, true));
+  if (responseRows.some((r) => r < 0 || r >= poolTexts.length) || latestRows.some((r) => r < -1 || r >= poolTexts.length)) return null;
+  return { vectors, responseRows, latestRows };
 }

@@ -165,22 +165,28 @@ export interface ChatFusion {
   /** Context match's neighbours and temperature, chosen on valid. */
   contextMatch: { neighbours: number; temperature: number };
   /**
-   * The hybrid's text weights per kind of context, in the order of HYBRID_PARTS.text, and how many of the
-   * latest turns its BM25 reads (1, or null for all that the other parts read), chosen on valid with them.
+   * The 1-of-100 hybrid's text weights per kind of context, in the order of SELECTION_HYBRID_PARTS, and how
+   * many of the latest turns its BM25 reads (1, or null for all that the other parts read), chosen on valid with them.
    */
   text: Record<'immediate' | 'history', { weights: number[]; mrr: number; alone: number[]; bm25Turns: 1 | null }>;
   /**
-   * The page's text weights: the same parts with each valid response ranked among the whole pool, as the
-   * page ranks it (each part z-scored over the pool, where BM25's long tail weighs more than in a batch).
+   * The page's text weights, in the order of HYBRID_PARTS.text: each valid response ranked among the whole
+   * pool, as the page ranks it (each part z-scored over the pool, the echo guard applied).
    */
   page: { weights: number[]; mrr: number; alone: number[]; bm25Turns: 1 | null };
   /** The hybrid's image weights, in the order of HYBRID_PARTS.image. */
   image: { weights: number[]; mrr: number; alone: number[] };
+  /** What kind of turn follows what kind (question-answer): counts[latest kind][reply kind] over the train parts, kinds in UTTERANCE_KINDS order. */
+  questionAnswer: { counts: number[][] };
   /** Where each was learned, in words. */
-  learnedOn: { text: string; page: string; image: string };
+  learnedOn: { text: string; page: string; image: string; questionAnswer: string };
 }
 
 export const CHAT_FUSION_FILE = 'chat/fusion.json';
+const CHAT_FUSION_VERSION = 2;
+/** Parts of the 1-of-100 hybrid and of the page's: SELECTION_HYBRID_PARTS and HYBRID_PARTS.text (rankers.ts, which this file may not import). */
+const SELECTION_TEXT_PARTS = 4;
+const PAGE_TEXT_PARTS = 5;
 
 /** The fusion settings of a pack, or null when it has none; an error when the file is there but unreadable. */
 export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<string>): Promise<ChatFusion | null> {
@@ -189,14 +195,14 @@ export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<
   const bad = (what: string): never => {
     throw new EngineError('pack-config-invalid', `${source.location}${CHAT_FUSION_FILE} ${what}. Learn it again (npm run chat:fuse) or remove it.`);
   };
-  if (json.version !== 1) bad(`is version ${JSON.stringify(json.version)}, and this app reads version 1`);
+  if (json.version !== CHAT_FUSION_VERSION) bad(`is version ${JSON.stringify(json.version)}, and this app reads version ${CHAT_FUSION_VERSION}`);
   const weights = (w: unknown, n: number, what: string) =>
     Array.isArray(w) && w.length === n && w.every((x) => typeof x === 'number' && x >= 0) ? (w as number[]) : bad(`has no ${n} weights for ${what}`);
   const cm = json.contextMatch;
   if (!cm || !(cm.neighbours > 0) || !(cm.temperature > 0)) bad('has no valid "contextMatch"');
-  weights(json.text?.immediate?.weights, 3, 'the text parts (immediate)');
-  weights(json.text?.history?.weights, 3, 'the text parts (history)');
-  weights(json.page?.weights, 3, "the page's text parts");
+  weights(json.text?.immediate?.weights, SELECTION_TEXT_PARTS, 'the text parts (immediate)');
+  weights(json.text?.history?.weights, SELECTION_TEXT_PARTS, 'the text parts (history)');
+  weights(json.page?.weights, PAGE_TEXT_PARTS, "the page's text parts");
   for (const [what, part] of [
     ['the text parts (immediate)', json.text!.immediate],
     ['the text parts (history)', json.text!.history],
@@ -204,7 +210,15 @@ export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<
   ] as const) {
     if (part.bm25Turns !== 1 && part.bm25Turns !== null) bad(`has no "bm25Turns" (1 or null) for ${what}`);
   }
-  if (typeof json.learnedOn?.text !== 'string' || typeof json.learnedOn.page !== 'string' || typeof json.learnedOn.image !== 'string')
+  const counts = json.questionAnswer?.counts;
+  if (
+    !Array.isArray(counts) ||
+    counts.length !== 3 ||
+    !counts.every((row) => Array.isArray(row) && row.length === 3 && row.every((n) => Number.isInteger(n) && n >= 0))
+  )
+    bad('has no 3 x 3 "questionAnswer" counts');
+  const learned = json.learnedOn;
+  if (typeof learned?.text !== 'string' || typeof learned.page !== 'string' || typeof learned.image !== 'string' || typeof learned.questionAnswer !== 'string')
     bad('does not say where its weights were learned ("learnedOn")');
   weights(json.image?.weights, 3, 'the image parts');
   return json as ChatFusion;

@@ -10,10 +10,14 @@ import type { CandidateItem, Modality, ResponseState } from './types';
  * two rankers, shared by the page's reply session and `bench -- select`.
  */
 
-/** The train contexts the pool's human texts answered: each context's query vector and the pool text row of its response. */
+/**
+ * The train contexts the pool's human texts answered: each context's query vector, the pool text row of
+ * its response, and the pool text row of its latest turn (-1 when that turn is not in the pool).
+ */
 export interface StoredContexts {
   vectors: Int8Matrix;
   responseRows: Int32Array;
+  latestRows: Int32Array;
 }
 
 /** How context matching turns neighbours into a query: the k nearest stored contexts, softmax(similarity / temperature). */

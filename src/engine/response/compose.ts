@@ -44,9 +44,10 @@ interface ComposeStep {
   intent: Intent;
   /**
    * Set when the intent module chose otherwise: 'invitation' when the reply's own text invites an
-   * image not yet shown, 'request' when the visitor asked for a picture (a text that goes with one, then the picture).
+   * image not yet shown, 'request' when the visitor asked for a picture (a text that goes with one, then the picture),
+   * 'about-the-demo' when the visitor asked about the demo itself (its own true line, then stop).
    */
-  forcedBy?: 'invitation' | 'request';
+  forcedBy?: 'invitation' | 'request' | 'about-the-demo';
   /** Set when the element taken is not the ranker's first: the first that names what the visitor's photo shows. */
   preferred?: 'names-photo-object';
   /** The best candidates of the chosen modality, with scores; empty at the stop step. */
@@ -83,9 +84,12 @@ export interface ComposeOptions {
   preferText?: { names: (row: number) => boolean; depth: number };
   /**
    * The visitor asked for a picture: the reply is a text that goes with one (the ranker's best among
-   * `textRows`, if any is among its best `depth`), then the best image for the request, then stop.
+   * `textRows`, if any is among its best `depth`, else the first of `fallbackRows`: a line written to
+   * introduce a picture), then the best image for the request, then stop.
    */
-  request?: { images: ScoredIndex[]; textRows: (row: number) => boolean; depth: number };
+  request?: { images: ScoredIndex[]; textRows: (row: number) => boolean; depth: number; fallbackRows: readonly number[] };
+  /** The visitor asked about the demo itself (aboutTheDemo.ts): the reply is this pool text, the demo's own answer, and nothing else. */
+  answer?: { row: number };
   /** A chosen pool row as the reply's element (its text or image and embedding); poolElement unless the caller knows better. */
   element?: (kind: Modality, index: number) => Promise<ContextElement>;
 }
@@ -142,6 +146,16 @@ export async function composeResponse(
       for (const c of skipped) used[kind].add(c.index);
     }
   };
+  const answer = options.answer;
+  if (answer) {
+    const t0 = nowMs();
+    const probabilities = await intent.predict({ turns, partial });
+    intentMs += nowMs() - t0;
+    steps.push({ probabilities, intent: 'text', forcedBy: 'about-the-demo', candidates: [{ index: answer.row, score: 0 }], intentMs, rankMs: 0 });
+    await take('text', { index: answer.row, score: 0 });
+    steps.push({ probabilities: await intent.predict({ turns, partial }), intent: 'stop', forcedBy: 'about-the-demo', candidates: [], intentMs: 0, rankMs: 0 });
+    return { elements, steps, timings: { intentMs, rankMs, totalMs: nowMs() - start } };
+  }
   const request = options.request;
   if (request && request.images[0]) {
     // The visitor asked for a picture: a text that goes with one, then the picture, then stop.
@@ -149,7 +163,9 @@ export async function composeResponse(
     const probabilities = await intent.predict({ turns, partial });
     const t1 = nowMs();
     const texts = await rank('text', Math.max(topN, request.depth));
-    const withPicture = texts.find((c) => request.textRows(c.index));
+    // The written intros are left out of every ranking (the caller's exclusions), so the first one is taken as it is.
+    const fallback = request.fallbackRows[0];
+    const withPicture = texts.find((c) => request.textRows(c.index)) ?? (fallback === undefined ? undefined : { index: fallback, score: 0 });
     const t2 = nowMs();
     intentMs += t1 - t0;
     rankMs += t2 - t1;

@@ -1,6 +1,17 @@
 import type { ChatEncoderRanker, ChatPool, ContextMatchRanker } from './chatRanking';
 import type { ResponseHeads } from './heads';
-import type { ClipMapParams, ClipMapRanker, ClipSimRanker, HybridRanker, HybridWeights, LexicalRanker, RandomRanker, Ranker, hybridTextParts } from './rankers';
+import type {
+  ClipMapParams,
+  ClipMapRanker,
+  ClipSimRanker,
+  HybridRanker,
+  HybridWeights,
+  LexicalRanker,
+  LookupRanker,
+  RandomRanker,
+  Ranker,
+  hybridTextParts,
+} from './rankers';
 import { type CandidatePool, type Modality, RESPONSE_METHOD_IDS, type ResponseMethodId } from './types';
 
 /**
@@ -60,6 +71,7 @@ interface MethodEntry {
 export interface RankerKit {
   RandomRanker: typeof RandomRanker;
   LexicalRanker: typeof LexicalRanker;
+  LookupRanker: typeof LookupRanker;
   ClipSimRanker: typeof ClipSimRanker;
   ClipMapRanker: typeof ClipMapRanker;
   ChatEncoderRanker: typeof ChatEncoderRanker;
@@ -89,6 +101,14 @@ export const RESPONSE_METHODS = {
     needs: { heads: false, chat: false, train: true, captions: true, clipRows: NO_CLIP_ROWS },
     selection: true,
     create: (kit, { pool, dfCorpus }) => new kit.LexicalRanker('bm25', pool, dfCorpus),
+  },
+  lookup: {
+    name: 'lookup (what was said after the most similar stored context, by BM25)',
+    // The baseline a visitor's reply is measured against (docs/visitor-benchmark.md): no learning, but the
+    // stored contexts of the pool (chat:keys) say what followed what.
+    needs: { heads: false, chat: 'contexts', train: true, captions: true, clipRows: NO_CLIP_ROWS },
+    selection: false,
+    create: (kit, { pool, chat, dfCorpus }) => new kit.LookupRanker(new kit.LexicalRanker('bm25', pool, dfCorpus), pool, chat!.contexts!),
   },
   'clip-sim': {
     name: 'CLIP similarity',
@@ -121,7 +141,7 @@ export const RESPONSE_METHODS = {
     create: (kit, { chat }) => new kit.ContextMatchRanker(chat!),
   },
   hybrid: {
-    name: 'hybrid (BM25 + conversational encoder + context match; images BM25 + DE++)',
+    name: 'hybrid (BM25 + conversational encoder + context match + lookup + question-answer; images BM25 + DE++)',
     // Its images come from DE++, whose keys are derived from every image row.
     needs: { heads: 'python', chat: 'contexts', train: true, captions: true, clipRows: { text: false, image: 'complete' } },
     selection: true,
@@ -131,7 +151,16 @@ export const RESPONSE_METHODS = {
       const bm25 = new kit.LexicalRanker('bm25', pool, dfCorpus, { turns: Infinity });
       const encoder = new kit.ChatEncoderRanker(chat!);
       return new kit.HybridRanker(
-        { text: kit.hybridTextParts(bm25, pool, chat!, hybridWeights?.bm25Turns ?? Infinity, encoder), image: [bm25, await heads!.ranker(pool), encoder] },
+        {
+          text: kit.hybridTextParts(
+            bm25,
+            pool,
+            chat!,
+            { bm25Turns: hybridWeights?.bm25Turns ?? Infinity, questionAnswer: hybridWeights?.questionAnswer ?? null },
+            encoder,
+          ),
+          image: [bm25, await heads!.ranker(pool), encoder],
+        },
         hybridWeights,
       );
     },

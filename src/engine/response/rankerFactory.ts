@@ -1,10 +1,20 @@
 import { EngineError } from '../errors';
 import { ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
 import { RESPONSE_METHODS, type RankerInputs, type RankerKit, type ResponseMethodId, methodAvailable } from './methods';
-import { ClipMapRanker, ClipSimRanker, HybridRanker, LexicalRanker, RandomRanker, type Ranker, hybridTextParts } from './rankers';
+import { ClipMapRanker, ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, RandomRanker, type Ranker, hybridTextParts } from './rankers';
 
 /** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
-const KIT: RankerKit = { RandomRanker, LexicalRanker, ClipSimRanker, ClipMapRanker, ChatEncoderRanker, ContextMatchRanker, HybridRanker, hybridTextParts };
+const KIT: RankerKit = {
+  RandomRanker,
+  LexicalRanker,
+  LookupRanker,
+  ClipSimRanker,
+  ClipMapRanker,
+  ChatEncoderRanker,
+  ContextMatchRanker,
+  HybridRanker,
+  hybridTextParts,
+};
 
 function describeNeeds(method: ResponseMethodId): string {
   const { heads, chat } = RESPONSE_METHODS[method].needs;

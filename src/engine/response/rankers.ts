@@ -3,13 +3,15 @@ import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfTokens, token
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { type ChatPool, ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
+import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, type StoredContexts } from './chatRanking';
+import { textKey } from '../pool/textKey';
+import { UTTERANCE_KINDS, type UtteranceKind, utteranceKind } from './replyPolicy';
 import { evenWeights, fuseScores } from './fusion';
-import { type CandidateItem, type CandidatePool, type Modality, type ResponseMethodId, type ResponseState, poolMatrix, poolSize } from './types';
+import { type CandidateItem, type CandidatePool, type Modality, type RankerId, type ResponseState, poolMatrix, poolSize } from './types';
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
 export interface Ranker {
-  readonly id: ResponseMethodId;
+  readonly id: RankerId;
   /** The k best pool rows of a modality, never one in `exclude` (elements already in this response). */
   topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]>;
   /** Scores of candidates given by content: a reference element and its negatives, in evaluation. */
@@ -72,14 +74,17 @@ export class RandomRanker implements Ranker {
 export class LexicalRanker implements PoolScoringRanker {
   private readonly indices: Record<Modality, LexicalIndex>;
   private readonly stats: CorpusStats;
+  /** The last scores per modality, shared by every reading of the same indices: the hybrid's BM25 and its lookup read the same latest line. */
+  private readonly lastScores: Partial<Record<Modality, { text: string; scores: Float64Array }>>;
   constructor(
     readonly id: 'tfidf' | 'bm25',
     pool: CandidatePool,
     /** Document frequencies come from this corpus (the pool's texts), never from a split being evaluated. */
     idfCorpus: readonly string[],
     private readonly context: ContextOptions = {},
-    built?: { indices: Record<Modality, LexicalIndex>; stats: CorpusStats },
+    built?: { indices: Record<Modality, LexicalIndex>; stats: CorpusStats; lastScores: LexicalRanker['lastScores'] },
   ) {
+    this.lastScores = built?.lastScores ?? {};
     // The pool's texts are usually the corpus too (their own document frequencies): tokenized once for both.
     const textTokens = built || idfCorpus !== pool.texts ? undefined : pool.texts.map(tokenize);
     this.stats = built?.stats ?? (textTokens ? corpusStatsOfTokens(textTokens) : corpusStats(idfCorpus));
@@ -91,10 +96,16 @@ export class LexicalRanker implements PoolScoringRanker {
 
   /** The same indices read with another context (another number of the latest turns), built no second time. */
   withContext(pool: CandidatePool, context: ContextOptions): LexicalRanker {
-    return new LexicalRanker(this.id, pool, [], context, { indices: this.indices, stats: this.stats });
+    return new LexicalRanker(this.id, pool, [], context, { indices: this.indices, stats: this.stats, lastScores: this.lastScores });
   }
+  /** Every row's score; the array is shared with the next caller asking for the same text, so it is only read. */
   async poolScores(state: ResponseState, modality: Modality) {
-    return this.indices[modality].score(contextText(state, this.context));
+    const text = contextText(state, this.context);
+    const last = this.lastScores[modality];
+    if (last?.text === text) return last.scores;
+    const scores = this.indices[modality].score(text);
+    this.lastScores[modality] = { text, scores };
+    return scores;
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
     return topKOfScores(await this.poolScores(state, modality), k, exclude);
@@ -128,6 +139,104 @@ export class ClipSimRanker implements PoolScoringRanker {
   async score(state: ResponseState, _: Modality, candidates: readonly CandidateItem[]) {
     const x = contextVector(state, this.context);
     return Float64Array.from(candidates, (c) => dot(x, c.embedding));
+  }
+}
+
+/**
+ * lookup: the classic retrieval chatbot, with no learning: the stored train context whose latest turn is
+ * most like the visitor's latest line by BM25, and the line that was said after it. A pool text scores the
+ * best BM25 score of the contexts it answered (0 when it answered none), so ranking the pool is ranking the
+ * contexts. Images are ranked by BM25 over their labels, as the bm25 method ranks them.
+ */
+export class LookupRanker implements PoolScoringRanker {
+  readonly id = 'lookup' as const;
+  private readonly latestTurn: LexicalRanker;
+  private readonly rowsOfKey: Map<string, number[]>;
+  constructor(
+    bm25: LexicalRanker,
+    pool: CandidatePool,
+    private readonly contexts: StoredContexts,
+  ) {
+    this.latestTurn = bm25.withContext(pool, { turns: 1 });
+    this.rowsOfKey = new Map();
+    pool.texts.forEach((t, r) => {
+      const key = textKey(t);
+      const rows = this.rowsOfKey.get(key);
+      if (rows) rows.push(r);
+      else this.rowsOfKey.set(key, [r]);
+    });
+  }
+  async poolScores(state: ResponseState, modality: Modality) {
+    const matched = await this.latestTurn.poolScores(state, modality);
+    if (modality === 'image') return matched;
+    const out = new Float64Array(matched.length);
+    const { responseRows, latestRows } = this.contexts;
+    for (let k = 0; k < responseRows.length; k++) {
+      const latest = latestRows[k]!;
+      if (latest < 0) continue;
+      const row = responseRows[k]!;
+      if (matched[latest]! > out[row]!) out[row] = matched[latest]!;
+    }
+    return out;
+  }
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKOfScores(await this.poolScores(state, modality), k, exclude);
+  }
+  /** A candidate given by content scores as the pool text of its key (0 for a text the pool does not hold). */
+  async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
+    if (modality === 'image') return this.latestTurn.score(state, modality, candidates);
+    const scores = await this.poolScores(state, 'text');
+    return Float64Array.from(candidates, (c) => Math.max(0, ...(this.rowsOfKey.get(textKey(c.text)) ?? []).map((r) => scores[r]!)));
+  }
+}
+
+/**
+ * How likely a reply of each kind is to follow a turn of each kind (replyPolicy.utteranceKind: a
+ * statement, a question, or both), counted over the train parts' turns (`npm run chat:fuse`):
+ * counts[context kind][reply kind].
+ */
+export interface QuestionAnswerTable {
+  counts: readonly (readonly number[])[];
+}
+
+/** log P(reply kind | kind of the latest turn), with one added to every count (Laplace), so no kind is ruled out. */
+function logFollowing(table: QuestionAnswerTable, latest: UtteranceKind): number[] {
+  const row = table.counts[UTTERANCE_KINDS.indexOf(latest)]!;
+  const total = row.reduce((a, b) => a + b, 0) + row.length;
+  return row.map((n) => Math.log((n + 1) / total));
+}
+
+/**
+ * question-answer: a text scores log P(its kind | the kind of the visitor's latest line), learned from the
+ * train parts, so after a question an answer outranks another question ("What's your favourite city?" is
+ * not answered with "What's your city like?"). One of the hybrid's parts; images score alike (0).
+ */
+export class QuestionAnswerRanker implements PoolScoringRanker {
+  readonly id = 'question-answer' as const;
+  private readonly kinds: Uint8Array;
+  private readonly imageCount: number;
+  constructor(
+    pool: CandidatePool,
+    private readonly table: QuestionAnswerTable,
+  ) {
+    this.kinds = Uint8Array.from(pool.texts, (t) => UTTERANCE_KINDS.indexOf(utteranceKind(t)));
+    this.imageCount = pool.imageKeys.length;
+  }
+  private latestKind(state: ResponseState): UtteranceKind {
+    return utteranceKind(contextText(state, { turns: 1 }));
+  }
+  async poolScores(state: ResponseState, modality: Modality) {
+    if (modality === 'image') return new Float64Array(this.imageCount);
+    const logP = logFollowing(this.table, this.latestKind(state));
+    return Float64Array.from(this.kinds, (k) => logP[k]!);
+  }
+  async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
+    return topKOfScores(await this.poolScores(state, modality), k, exclude);
+  }
+  async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
+    if (modality === 'image') return new Float64Array(candidates.length);
+    const logP = logFollowing(this.table, this.latestKind(state));
+    return Float64Array.from(candidates, (c) => logP[UTTERANCE_KINDS.indexOf(utteranceKind(c.text))]!);
   }
 }
 
@@ -192,12 +301,20 @@ export interface HybridWeights {
   image: readonly number[];
   /** The latest turns BM25 reads for texts: 1, or Infinity for the whole conversation (for images it reads the whole conversation). */
   bm25Turns: number;
+  /** The question-answer part's table, counted on the train parts; null: that part scores every text alike. */
+  questionAnswer: QuestionAnswerTable | null;
   /** Where they were learned, for the benchmarks' header. */
   learnedOn: string;
 }
 
+/** The text parts of the 1-of-100 hybrid (`bench -- select`), in the order of ChatFusion.text's weights: the page's, less the lookup, which scores only pool texts. */
+export const SELECTION_HYBRID_PARTS = ['bm25', 'chat-encoder', 'context-match', 'question-answer'] as const;
+
 /** The parts the hybrid fuses, per modality, in the order of HybridWeights. */
-export const HYBRID_PARTS = { text: ['bm25', 'chat-encoder', 'context-match'], image: ['bm25', 'depp', 'chat-encoder'] } as const;
+export const HYBRID_PARTS = {
+  text: ['bm25', 'chat-encoder', 'context-match', 'lookup', 'question-answer'],
+  image: ['bm25', 'depp', 'chat-encoder'],
+} as const;
 
 /**
  * The hybrid: its parts' scores fused per query by a convex combination of their scores standardised
@@ -246,15 +363,26 @@ export class HybridRanker implements PoolScoringRanker {
 
 /**
  * The hybrid's text parts (HYBRID_PARTS.text) as the page ranks with them: BM25 reading the latest
- * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match. `npm run chat:fuse` learns
- * the page's weights on these same parts, so what it fits is what the page fuses.
+ * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match, the lookup (what followed
+ * the stored context most like the latest line) and question-answer. `npm run chat:fuse` learns the page's
+ * weights on these same parts, so what it fits is what the page fuses.
  */
 export function hybridTextParts(
   bm25: LexicalRanker,
   pool: CandidatePool,
   chat: ChatPool,
-  bm25Turns: number,
+  settings: { bm25Turns: number; questionAnswer: QuestionAnswerTable | null },
   encoder = new ChatEncoderRanker(chat),
 ): PoolScoringRanker[] {
-  return [bm25.withContext(pool, { turns: bm25Turns }), encoder, new ContextMatchRanker(chat)];
+  if (!chat.contexts) throw new EngineError('invalid-input', 'The hybrid needs the stored contexts of the pool. Choose another method in Settings.');
+  return [
+    bm25.withContext(pool, { turns: settings.bm25Turns }),
+    encoder,
+    new ContextMatchRanker(chat),
+    new LookupRanker(bm25, pool, chat.contexts),
+    new QuestionAnswerRanker(pool, settings.questionAnswer ?? EVEN_QUESTION_ANSWER),
+  ];
 }
+
+/** Every kind followed alike: question-answer then scores every text the same (a part that z-scores to 0). */
+const EVEN_QUESTION_ANSWER: QuestionAnswerTable = { counts: UTTERANCE_KINDS.map(() => UTTERANCE_KINDS.map(() => 0)) };

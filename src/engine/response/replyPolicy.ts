@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import { mentionedClasses } from '../metrics/objectMentions';
 import { textKey } from '../pool/textKey';
 
@@ -100,34 +101,18 @@ export function echoSimilarity(text: string, line: string): number {
  * The bar of an echo, chosen on the valid parts of DailyDialog and Topical-Chat (splitCorpus): 1 in 100
  * of the replies people gave there comes this close to a line the other person said in the conversation
  * (the 99th percentile of each reply's echoSimilarity to the other person's earlier lines, 5,339 replies;
- * replyPolicy.test.ts recomputes it). `bench -- pool-select` counts a top reply at or above it as an echo.
+ * replyPolicy.test.ts recomputes it). A candidate at or above it is dropped (echoes, the echo guard), and
+ * `bench -- pool-select` counts a top reply at or above it as an echo.
  */
 export const ECHO_BAR = 0.375;
 
-const words = (text: string) =>
-  new Set(
-    text
-      .toLowerCase()
-      .replace(/[’']/g, '')
-      .match(/[a-z0-9]+/g) ?? [],
-  );
-
 /**
- * Whether a text echoes a line said before rather than answering it: four in five of its words are in
- * that line, or it holds four in five of that line's words ("How are you doing today?" → "hi how are you
- * doing there today?"). Lines of fewer than three words ("OK", "hi") never count: short answers repeat
- * by nature.
+ * The echo guard: whether a text echoes a line said before rather than answering it, its echoSimilarity
+ * to one of them reaching ECHO_BAR ("Great. I just got back from a week's vacation in Thailand." to "I just
+ * got back from a hiking trip in the Alps"). A reply that does is never given, whoever said the line.
  */
 export function echoes(text: string, said: readonly string[]): boolean {
-  const mine = words(text);
-  if (mine.size < 3) return false;
-  return said.some((line) => {
-    const theirs = words(line);
-    if (theirs.size < 3) return false;
-    let shared = 0;
-    for (const w of mine) if (theirs.has(w)) shared++;
-    return shared >= 0.8 * mine.size || shared >= 0.8 * theirs.size;
-  });
+  return said.some((line) => echoSimilarity(text, line) >= ECHO_BAR);
 }
 
 /** What a turn does: asks, tells, or tells and asks. */
@@ -164,4 +149,96 @@ export function rowsByKey(texts: readonly string[]): Map<string, number[]> {
 /** Whether a text names an object (one of the 80 COCO classes, in any of its words: "puppy" for dog). */
 export function namesObject(text: string, cocoClass: string): boolean {
   return (mentionedClasses(text) as Set<string>).has(cocoClass);
+}
+
+/**
+ * Words that say nothing of what a claim is about: pronouns, auxiliaries, negations, the commonest verbs
+ * and fillers. What is left of a sentence ("I don't have any pets" → pet) is what the claim is about.
+ */
+const NOT_A_TOPIC = new Set(
+  (
+    'i me my mine myself we us our ours you your yours he him his she her it its they them their a an the and or but so if then than that this ' +
+    'these those there here to of in on at by for with from about as into over up down out off just also too very really quite all any some ' +
+    'no not none never nor neither without dont doesnt didnt cant cannot wont wouldnt isnt arent wasnt werent havent hasnt hadnt shouldnt couldnt ' +
+    'im ive id ill youre theyre thats whats is am are was were be been being do does did done have has had having get got go going gone ' +
+    'would could should will shall can may might must like love want think know say said tell mean make made take see look lot lots one ' +
+    'yes yeah yep nope oh well ok okay sure what who when where why how which much many more most time thing things way now today really'
+  ).split(' '),
+);
+const NEGATION =
+  /\b(?:no|not|never|none|nor|neither|without|don'?t|doesn'?t|didn'?t|can'?t|cannot|won'?t|isn'?t|aren'?t|wasn'?t|weren'?t|haven'?t|hasn'?t|hadn'?t|n't)\b/;
+const FIRST_PERSON = /\b(?:i|i'm|im|i've|ive|i'd|i'll|me|my|mine|myself)\b/;
+const HOME = /\b(?:i live in|i'm from|im from|i am from|i grew up in|my home ?town is|i was born in)\s+([a-z]+(?: [a-z]+)?)/;
+
+/** What a sentence says of the speaker: its topic words (stemmed), whether it is negated, and where they live. */
+interface SelfClaim {
+  topics: Set<string>;
+  negated: boolean;
+  home: string | null;
+}
+
+/** The sentences of a text that speak of the speaker ("I", "my"...), each as a claim. */
+function selfClaims(text: string): SelfClaim[] {
+  return text
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    .split(/(?<=[.!?;])\s+|,\s+(?:but|and)\s+/)
+    .filter((sentence) => FIRST_PERSON.test(sentence))
+    .map((sentence) => ({
+      topics: new Set((sentence.replace(/'/g, '').match(/[a-z]+/g) ?? []).filter((w) => w.length > 2 && !NOT_A_TOPIC.has(w)).map((w) => stemmer(w))),
+      negated: NEGATION.test(sentence),
+      home: HOME.exec(sentence)?.[1]?.trim() ?? null,
+    }));
+}
+
+/**
+ * Whether a text contradicts what the speaker said of themselves before (`ownLines`: the bot's earlier
+ * lines): a claim about the same topic with the opposite polarity ("I have two kids" after "No kids for
+ * me" — kid, negated then not), or another home ("I live in Paris" after "I'm from Boston"). A reply
+ * that does is never given: the bot does not change its story within a conversation.
+ */
+export function contradicts(text: string, ownLines: readonly string[]): boolean {
+  const mine = selfClaims(text);
+  if (mine.length === 0) return false;
+  return ownLines.some((line) =>
+    selfClaims(line).some((before) =>
+      mine.some(
+        (claim) =>
+          (claim.home !== null && before.home !== null && claim.home !== before.home) ||
+          (claim.negated !== before.negated && [...claim.topics].some((t) => before.topics.has(t))),
+      ),
+    ),
+  );
+}
+
+/**
+ * The lines written for the demo that introduce a picture it was asked for, when no line of the pool
+ * that invites a picture also names what was asked ("Show me a cat" must not come with a line about a
+ * ski instructor). Shown only before a requested picture.
+ */
+export const PICTURE_INTRO_TOPIC = 'picture-intro';
+export const PICTURE_INTRO_LINES: readonly string[] = ["Here's one!", 'Here you go:', 'How about this one?', 'Found one for you:', 'Look at this one!'];
+
+/** The words of a request that say what it is for, stemmed ("pictures of cute cats" → cute, cat). */
+export function requestTopics(thing: string): Set<string> {
+  return new Set(
+    (
+      thing
+        .toLowerCase()
+        .replace(/'/g, '')
+        .match(/[a-z]+/g) ?? []
+    )
+      .filter((w) => w.length > 2 && !NOT_A_TOPIC.has(w) && !/^(?:photos?|pictures?|pics?|images?|snaps?|shots?)$/.test(w))
+      .map((w) => stemmer(w)),
+  );
+}
+
+/** Whether a text names one of a request's topics. */
+export function namesTopic(text: string, topics: ReadonlySet<string>): boolean {
+  return (
+    text
+      .toLowerCase()
+      .replace(/'/g, '')
+      .match(/[a-z]+/g) ?? []
+  ).some((w) => topics.has(stemmer(w)));
 }

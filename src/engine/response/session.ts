@@ -2,7 +2,7 @@ import { nowMs } from '../clock';
 import type { DialogueRecord, DialogueTurn } from '../datasets/mmdialog';
 import { EngineError, errorMessage } from '../errors';
 import type { RgbaImage } from '../image/rgbaImage';
-import { type AnalyzedPhoto, type PhotoTimings, PhotoAnalyzer } from '../perception/photoAnalyzer';
+import { type AnalyzedPhoto, type PhotoTimings, PhotoAnalyzer, steeringObject } from '../perception/photoAnalyzer';
 import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEncoderCaption, modelPhotoCaption } from '../perception/photoCaptions';
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
@@ -13,7 +13,19 @@ import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
 import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
 import { fuseScores } from './fusion';
-import { asksForPhotos, echoes, namesObject, pictureRequest, rowsByKey, speaksOfTheirPhoto } from './replyPolicy';
+import {
+  PICTURE_INTRO_LINES,
+  asksForPhotos,
+  contradicts,
+  echoes,
+  namesObject,
+  namesTopic,
+  pictureRequest,
+  requestTopics,
+  rowsByKey,
+  speaksOfTheirPhoto,
+} from './replyPolicy';
+import { aboutTheDemoEntry, aboutTheDemoLines } from './aboutTheDemo';
 import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
@@ -171,6 +183,7 @@ export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): Se
           text: fusion.page.weights,
           image: fusion.image.weights,
           bm25Turns: fusion.page.bm25Turns ?? Infinity,
+          questionAnswer: fusion.questionAnswer,
           learnedOn: `${fusion.learnedOn.page} (texts); ${fusion.learnedOn.image} (images)`,
         }
       : null,
@@ -235,6 +248,10 @@ export class ReplySession {
   private photoAsks = new Set<number>();
   /** The pool's texts that speak of a photo the other person sent. */
   private photoTalk = new Set<number>();
+  /** The pool rows of the demo's lines about itself (aboutTheDemo.ts), by text; absent from a pool without them. */
+  private aboutTheDemoRows = new Map<string, number>();
+  /** The pool rows of the lines written to introduce a requested picture. */
+  private pictureIntroRows: number[] = [];
   /** BM25 over the pool images' labels and keywords, for picture requests. */
   private imageWords: LexicalIndex | null = null;
   private pending: Record<Modality, ReadonlySet<number>> = { text: new Set(), image: new Set() };
@@ -281,6 +298,8 @@ export class ReplySession {
     }
     this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
     this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
+    this.aboutTheDemoRows = new Map(aboutTheDemoLines().flatMap((line) => (this.textRow.has(line) ? [[line, this.textRow.get(line)!] as const] : [])));
+    this.pictureIntroRows = PICTURE_INTRO_LINES.flatMap((line) => (this.textRow.has(line) ? [this.textRow.get(line)!] : []));
     this.imageWords = null;
     this.rankers.clear();
     this.captions = null;
@@ -606,23 +625,46 @@ export class ReplySession {
     history: readonly SessionTurn[],
     turns: readonly ContextTurn[],
     invitations: ImageInvitations,
-  ): Promise<Pick<ComposeOptions, 'exclude' | 'skip' | 'preferText' | 'request'>> {
+  ): Promise<Pick<ComposeOptions, 'exclude' | 'skip' | 'preferText' | 'request' | 'answer'>> {
     const said = new Set<number>();
     const textsOf = (turn: SessionTurn | undefined) => (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
     const lines = history.flatMap(textsOf);
     for (const text of lines) for (const row of this.keyRows.get(textKey(text)) ?? []) said.add(row);
     const latest = history[history.length - 1];
     // The turns the system said: every other one back from the one it replies to.
-    const systemAsked = history.some((turn, i) => (history.length - 1 - i) % 2 === 1 && textsOf(turn).some(asksForPhotos));
+    const systemTurns = history.filter((_, i) => (history.length - 1 - i) % 2 === 1);
+    const ownLines = systemTurns.flatMap(textsOf);
+    const systemAsked = ownLines.some(asksForPhotos);
     const sharedPhoto = (latest?.elements ?? []).some((e) => e.kind !== 'text');
-    const exclude = new Set([...said, ...(systemAsked || sharedPhoto ? this.photoAsks : []), ...(sharedPhoto ? [] : this.photoTalk)]);
-    const asked = pictureRequest(textsOf(latest).join(' '));
-    const request = asked
-      ? { images: await this.requestedImages(pool, asked), textRows: (row: number) => invitations.invites(pool.texts[row]!), depth: REQUEST_TEXT_DEPTH }
-      : undefined;
+    const shownBefore = (systemTurns[systemTurns.length - 1]?.elements ?? []).some((e) => e.kind !== 'text');
+    // The demo's own lines (about itself, introducing a picture) are said only where their rule says.
+    const exclude = new Set([
+      ...said,
+      ...(systemAsked || sharedPhoto ? this.photoAsks : []),
+      ...(sharedPhoto ? [] : this.photoTalk),
+      ...this.aboutTheDemoRows.values(),
+      ...this.pictureIntroRows,
+    ]);
+    const latestText = textsOf(latest).join(' ');
+    const entry = aboutTheDemoEntry(latestText, sharedPhoto || shownBefore);
+    const answerRow = entry?.lines.map((line) => this.aboutTheDemoRows.get(line)).find((row) => row !== undefined && !said.has(row));
+    if (answerRow !== undefined) return { exclude: { text: exclude }, answer: { row: answerRow } };
+    const asked = pictureRequest(latestText);
+    const topics = asked ? requestTopics(asked) : null;
+    const request =
+      asked && topics
+        ? {
+            images: await this.requestedImages(pool, asked),
+            // A line that invites the picture and names what was asked; else one written to introduce it.
+            textRows: (row: number) => invitations.invites(pool.texts[row]!) && namesTopic(pool.texts[row]!, topics),
+            depth: REQUEST_TEXT_DEPTH,
+            fallbackRows: this.pictureIntroRows.filter((row) => !said.has(row)),
+          }
+        : undefined;
     const mainObject = turns[turns.length - 1]?.elements.find((e) => e.kind === 'image' && e.mainObject)?.mainObject;
     const preferText = mainObject ? { names: (row: number) => namesObject(pool.texts[row]!, mainObject), depth: PHOTO_OBJECT_DEPTH } : undefined;
-    const skip = { text: (row: number) => echoes(pool.texts[row]!, lines) };
+    // The echo guard (a line too close to one said), and no claim about itself that contradicts its own earlier lines.
+    const skip = { text: (row: number) => echoes(pool.texts[row]!, lines) || contradicts(pool.texts[row]!, ownLines) };
     return { exclude: { text: exclude }, skip, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
   }
 
@@ -724,8 +766,7 @@ export class ReplySession {
       for (const [i, img] of newImages.entries()) {
         const captioned = await this.modelCaption(captionedPhotos[i]!, img.pixels);
         captions.push(captioned.caption);
-        const description = analyzed.photos[i]!.description;
-        const mainObject = description?.confident ? description.mainObject : null;
+        const mainObject = steeringObject(analyzed.photos[i]!);
         this.elements.set(`u:${img.id}`, {
           kind: 'image',
           text: captioned.retrievalText,

@@ -5,7 +5,7 @@ import { type ContextMatchSettings, type StoredContexts, chatContextTurns, conte
 import { type FusionQuery, fuseScores } from '../response/fusion';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { seededRandom } from '../random';
-import { type ContextOptions, applyMap, contextText, contextVector } from '../response/rankers';
+import { type ContextOptions, type QuestionAnswerTable, QuestionAnswerRanker, applyMap, contextText, contextVector } from '../response/rankers';
 import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
 import { dot } from '../retrieval/vectors';
@@ -18,7 +18,7 @@ import type { RankingGroup } from './protocols';
  * immediate context and `turns: Infinity` for the whole history.
  */
 export interface SelectionScorer {
-  readonly id: SelectionMethodId;
+  readonly id: SelectionMethodId | 'question-answer';
   /** One row of candidate scores per query of the group. */
   score(group: RankingGroup): Float64Array[] | Promise<Float64Array[]>;
 }
@@ -160,6 +160,26 @@ export function contextMatchScorer(keys: ChatKeyCache, stored: ContextMatchData,
     },
   };
 }
+
+/** question-answer (rankers.ts QuestionAnswerRanker): each candidate's log P(its kind | the kind of the context's latest turn). */
+export function questionAnswerScorer(table: QuestionAnswerTable): SelectionScorer {
+  return {
+    id: 'question-answer',
+    async score(group) {
+      const ranker = new QuestionAnswerRanker({ texts: [], textMatrix: NO_MATRIX, imageKeys: [], imageCaptions: [], imageMatrix: NO_MATRIX }, table);
+      return Promise.all(
+        group.queries.map((q) =>
+          ranker.score(
+            dialogueState(q.turns),
+            'text',
+            group.candidates.map((text) => ({ text, embedding: NO_EMBEDDING })),
+          ),
+        ),
+      );
+    },
+  };
+}
+const NO_MATRIX = { data: new Float32Array(0), rows: 0, dim: 0 };
 
 /**
  * The hybrid of text-only selection: its parts fused per query by the convex combination of their

@@ -210,6 +210,12 @@ function Step({ step, index, poolId }: { step: ReplyStep; index: number; poolId:
           You asked for a picture, so the reply is a line that goes with one, then the pool's best image for what you asked, whatever the intent module said.
         </p>
       )}
+      {step.forcedBy === 'about-the-demo' && (
+        <p className="text-sm text-slate-700" data-testid="step-forced">
+          You asked about the demo itself, so the reply is one of the lines written for the demo that answer that question truthfully, not a line from someone
+          else's conversation.
+        </p>
+      )}
       {step.preferred === 'names-photo-object' && (
         <p className="text-sm text-slate-700" data-testid="step-preferred">
           Not the ranker's first: the first of its best candidates that names what the detector found in your photo.

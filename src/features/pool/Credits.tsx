@@ -55,7 +55,7 @@ export function Credits({
                   ({t.source.credit}), licence <span data-testid="text-credit-licence">{t.source.licence}</span>
                 </>
               ) : (
-                'written for this project from its own templates (CC0)'
+                'written for this project (CC0)'
               )}
             </li>
           ))}
