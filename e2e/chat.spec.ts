@@ -117,7 +117,7 @@ test.describe('response methods', () => {
     await expect(page.getByTestId('reply-meta').last()).toContainText(/^BM25 · intent majority ·/);
   });
 
-  test('a pack with trained heads and a conversational encoder offers the encoder, context match and their hybrid, which it prefers, and the hybrid replies', async ({
+  test('a pack with trained heads and a conversational encoder offers the encoder, context match, the lookup and their hybrid, which it prefers, and the hybrid replies', async ({
     page,
   }) => {
     await openPresenter(page, 'mini-clip');
@@ -128,6 +128,7 @@ test.describe('response methods', () => {
       'random',
       'tfidf',
       'bm25',
+      'lookup',
       'clip-sim',
       'clip-map',
       'depp',
@@ -142,7 +143,7 @@ test.describe('response methods', () => {
     await sendText(page, 'and ice cream after that');
     await expect(page.getByTestId('reply-meta')).toHaveCount(2);
     await expect(page.getByTestId('reply-meta').last()).toContainText(
-      /^hybrid \(BM25 \+ conversational encoder \+ context match; images BM25 \+ DE\+\+\) · intent trained ·/,
+      /^hybrid \(BM25 \+ conversational encoder \+ context match \+ lexical context match \+ question-answer; images BM25 \+ DE\+\+\) · intent trained ·/,
     );
   });
 });

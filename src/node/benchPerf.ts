@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nowMs } from '../engine/clock';
+import { echoes } from '../engine/response/replyPolicy';
 import { errorMessage } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -173,6 +174,35 @@ export async function perfBench(args: string[]): Promise<void> {
   console.log(
     `text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`,
   );
+  // Lines a booth visitor types that carry no words, or far too many: each still gets a reply, never an echo of itself.
+  const oddLines: [string, (i: number) => string][] = [
+    ['nothing after normalisation', (i) => '?!.'.repeat(1 + (i % 7))],
+    ['emoji only', (i) => '🍕🙂🎉'.repeat(1 + (i % 5))],
+    [
+      '5,000 characters',
+      (i) =>
+        Array.from({ length: 1000 }, (_, w) => ['well', 'so', 'the', 'trip', `day${(w * 7 + i) % 97}`][w % 5])
+          .join(' ')
+          .slice(0, 5000),
+    ],
+  ];
+  for (const [what, line] of oddLines) {
+    const oddMs: number[] = [];
+    let empty = 0,
+      echoed = 0;
+    for (let i = 0; i < Math.min(turns, 40); i++) {
+      const text = line(i);
+      const start = nowMs();
+      const reply = await session.compose([{ elements: [{ kind: 'text', text }] }]);
+      oddMs.push(nowMs() - start);
+      if (reply.elements.length === 0) empty++;
+      if (reply.elements.some((e) => e.kind === 'text' && echoes(e.text, [text]))) echoed++;
+    }
+    const odd = stats(oddMs);
+    console.log(
+      `  a line of ${what.padEnd(28)} median ${odd.median.toFixed(2)} ms   p95 ${odd.p95.toFixed(2)} ms   (n=${oddMs.length}; ${empty} empty replies, ${echoed} echoes of the line)`,
+    );
+  }
 
   // Captioning a photo: decode, CLIP preprocessing and image tower, then the nearest caption-bank sentence.
   let t = nowMs();

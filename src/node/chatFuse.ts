@@ -18,7 +18,7 @@ import {
 import { UTTERANCE_KINDS, echoes, utteranceKind } from '../engine/response/replyPolicy';
 import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
-import { l2Normalize } from '../engine/retrieval/vectors';
+import { dot, l2Normalize } from '../engine/retrieval/vectors';
 import { type RankingGroup, conversationOneOfHundred } from '../engine/selection/protocols';
 import {
   ChatKeyCache,
@@ -65,6 +65,8 @@ const TEMPERATURES = [0.01, 0.02, 0.05, 0.1, 0.2];
 /** Valid turns per corpus the page's weights are learned on (every k-th, in file order), and each part's rows kept per turn. */
 const PAGE_TURNS_PER_CORPUS = 1500;
 const PAGE_TOP_PER_PART = 100;
+/** The echo guard's bar in key space: the similarity only 1 in 100 of people's valid replies reaches (as ECHO_BAR for the words). */
+const ECHO_BAR_QUANTILE = 0.99;
 
 async function mrrOf(groups: readonly RankingGroup[], scorer: SelectionScorer): Promise<number> {
   return summarizeRanks(await rankGroups(groups, scorer), [1]).mrr;
@@ -98,6 +100,7 @@ async function pageTextFit(
   precomputedKeys: PoolEmbeddingsFile | null,
   bm25Options: readonly number[],
   questionAnswer: QuestionAnswerTable,
+  keyEcho: { bar: number; keyOf: (text: string) => Float32Array },
 ): Promise<{ fit: FusionFit; bm25Turns: number; turns: string }> {
   const n = pool.texts.length;
   const samples = valid.flatMap(({ corpus, conversations, trainPairs }) => {
@@ -131,7 +134,9 @@ async function pageTextFit(
     };
     // The echo guard, as the page applies it: a response that echoes a line said could never be given (it
     // counts as wrong, and moves no weight), and rows that echo one are never among those that outrank it.
-    if (echoes(response, context)) {
+    const contextKeys = context.map(keyEcho.keyOf);
+    const keyEchoes = (key: Float32Array) => contextKeys.some((k) => dot(key, k) >= keyEcho.bar);
+    if (echoes(response, context) || keyEchoes(keyEcho.keyOf(response))) {
       echoTargets++;
       continue;
     }
@@ -141,7 +146,10 @@ async function pageTextFit(
       const scores = [await part.poolScores(state, 'text'), ...keyScores];
       const rows = new Set<number>();
       for (const s of scores) for (const { index } of topKOfScores(s.subarray(0, n), PAGE_TOP_PER_PART, exclude)) rows.add(index);
-      const kept = [n + q, ...[...rows].filter((r) => !echoes(pool.texts[r]!, context))];
+      const kept = [
+        n + q,
+        ...[...rows].filter((r) => !echoes(pool.texts[r]!, context) && !keyEchoes(keys.rows.data.subarray(r * keys.rows.dim, (r + 1) * keys.rows.dim))),
+      ];
       queries[o]!.push({
         parts: scores.map((s) => {
           const spread = scoreSpread(s, n);
@@ -229,6 +237,26 @@ async function main(): Promise<void> {
   });
   const contexts = valid.reduce((n, v) => n + v.groups.length * 100, 0);
   console.log(`valid: ${valid.map((v) => `${v.corpus} ${formatCount(v.groups.length * 100)} contexts`).join(', ')}`);
+
+  // The key-space echo guard's bar: 1 in 100 of people's replies in the valid parts comes as close, in the
+  // encoder's key space, to a line the other person said earlier in the conversation (as the words' bar, ECHO_BAR).
+  const spokenTexts = [...new Set(valid.flatMap((v) => v.conversations.flat()))];
+  const spokenKeys = await encoder.encodeResponses(spokenTexts);
+  const keyOf = new Map(spokenTexts.map((t, i) => [t, spokenKeys.data.subarray(i * spokenKeys.dim, (i + 1) * spokenKeys.dim)]));
+  const closest: number[] = [];
+  for (const v of valid)
+    for (const turns of v.conversations)
+      for (let r = 1; r < turns.length; r++) {
+        let best = -1;
+        for (let j = r - 1; j >= 0; j -= 2) best = Math.max(best, dot(keyOf.get(turns[r]!)!, keyOf.get(turns[j]!)!));
+        closest.push(best);
+      }
+  closest.sort((a, b) => a - b);
+  const echoKeyBar = {
+    bar: closest[Math.floor(ECHO_BAR_QUANTILE * (closest.length - 1))]!,
+    chosenOn: `the ${100 * ECHO_BAR_QUANTILE}th percentile of the key similarity of ${formatCount(closest.length)} valid replies to the other person's earlier lines`,
+  };
+  console.log(`echo guard in key space: bar ${echoKeyBar.bar.toFixed(3)} (${echoKeyBar.chosenOn})`);
 
   // Context match's settings: the best MRR alone, with the whole history (each query's nearest contexts found once, the most neighbours first).
   let contextMatch: ContextMatchSettings & { mrr: number } = { ...DEFAULT_CONTEXT_MATCH, mrr: -1 };
@@ -344,7 +372,10 @@ async function main(): Promise<void> {
     imageFusion.push({ parts: scores.map((s) => q.rows.map((r) => s[r]!)), target: 0 });
   }
   const image = fit3(imageFusion);
-  const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1], questionAnswer);
+  const page = await pageTextFit(valid, pool, chatPool, readChatKeysFile(values.pool, packId), [Infinity, 1], questionAnswer, {
+    bar: echoKeyBar.bar,
+    keyOf: (text) => keyOf.get(text)!,
+  });
   console.log(
     `images: ${weightsText(HYBRID_PARTS.image, image)} (demo valid MRR ${image.mrr.toFixed(3)}; alone ${HYBRID_PARTS.image.map((n, i) => `${n} ${image.alone[i]!.toFixed(3)}`).join(', ')}; ${formatCount(image.queries)} images, each among its record's negatives)`,
   );
@@ -357,6 +388,7 @@ async function main(): Promise<void> {
     page: { weights: page.fit.weights, mrr: page.fit.mrr, alone: page.fit.alone, bm25Turns: page.bm25Turns === 1 ? 1 : null },
     image: { weights: image.weights, mrr: image.mrr, alone: image.alone },
     questionAnswer: { counts: questionAnswer.counts },
+    echoKeyBar,
     learnedOn: {
       questionAnswer: `${formatCount(trainTurns)} turns of the train parts of ${CONVERSATION_CORPUS_IDS.join(' and ')}, each the reply to the turn before it`,
       text: `the valid parts of ${CONVERSATION_CORPUS_IDS.join(' and ')} (${formatCount(contexts)} contexts in 1-of-100 batches)`,

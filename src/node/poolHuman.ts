@@ -53,11 +53,11 @@ function main(): void {
     ...aboutTheDemoLines().map((text, i) => ({ id: `about-${i + 1}`, text, topic: ABOUT_THE_DEMO_TOPIC, source: 'written' })),
     ...PICTURE_INTRO_LINES.map((text, i) => ({ id: `intro-${i + 1}`, text, topic: PICTURE_INTRO_TOPIC, source: 'written' })),
   ];
-  const writtenKeys = new Set(written.map((t) => textKey(t.text)));
-  const kept = [
-    ...catalogue.texts.filter((t) => !corpusIds.has(t.source ?? '') && !ownTopics.has(t.topic ?? '') && !writtenKeys.has(textKey(t.text))),
-    ...written,
-  ];
+  // A line whose text key the pool holds already is not added: the session finds the demo's lines by key
+  // (the demo's dialogues draw their negatives from the pool's exact texts, so none is replaced).
+  const others = catalogue.texts.filter((t) => !corpusIds.has(t.source ?? '') && !ownTopics.has(t.topic ?? ''));
+  const otherKeys = new Set(others.map((t) => textKey(t.text)));
+  const kept = [...others, ...written.filter((t) => !otherKeys.has(textKey(t.text)))];
   const keys = new Set(kept.map((t) => textKey(t.text)));
   // The demo's held-out responses: never in the pool, in any re-typing.
   const heldOut = new Set<string>();

@@ -408,7 +408,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--one-way", action="store_true", help="only pick the response for each context (PolyAI); by default also the context for each response")
     ap.add_argument("--weight-decay", type=float, default=0.01)
-    ap.add_argument("--hard-negatives", default="latest,conversation,bm25",
+    ap.add_argument("--hard-negatives", default="latest,conversation",
                     help="hard negatives per pair, beside the batch's responses: latest (the context's own latest turn), conversation (another turn of the same conversation), bm25 (a BM25 neighbour of the response); '' for in-batch negatives only")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--results", default="")

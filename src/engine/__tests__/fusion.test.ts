@@ -7,6 +7,7 @@ import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSprea
 import { seededRandom } from '../random';
 import { ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, QuestionAnswerRanker } from '../response/rankers';
 import { Int8Matrix } from '../retrieval/int8Matrix';
+import { LexicalContextMatchRanker } from '../response/chatRanking';
 import type { CandidatePool } from '../response/types';
 import { topKOfScores } from '../retrieval/vectors';
 
@@ -234,6 +235,28 @@ describe('the lookup and question-answer parts', () => {
     expect(bm25[2]).toBeGreaterThan(bm25[0]!);
   });
 
+  it('lexical context match: the keys of what followed the stored contexts most like the latest line by BM25, over every text', async () => {
+    // Keys: "turn left at the bank" and "nice weather" point one way, the rest the other.
+    const keys = [unit(0, 1), unit(0, 1), unit(0, 1), unit(1, 0), unit(1, 0.1)];
+    const chat = {
+      encoder: {} as ChatEncoder,
+      textKeys: Int8Matrix.fromFloat32(Float32Array.from(keys.flatMap((k) => [...k])), 5, 2, { refine: false }),
+      imageKeys: Int8Matrix.allocate(0, 2, { refine: false }),
+      contexts,
+      contextMatch: { neighbours: 4, temperature: 0.05 },
+    };
+    const bm25 = new LexicalRanker('bm25', pool, texts);
+    const part = new LexicalContextMatchRanker(chat, (st) => bm25.poolScores(st, 'text'));
+    const scores = await part.poolScores(state('excuse me, where is the train station'), 'text');
+    // Only "where is the station?" shares words with the line: its answer's key is the query, so "nice weather",
+    // which followed no context, still scores near it, and the other way scores 0.
+    expect(scores[3]).toBeCloseTo(1, 2);
+    expect(scores[4]).toBeCloseTo(unit(1, 0.1)[0]!, 2);
+    expect(scores[0]).toBeCloseTo(0, 2);
+    // A line that shares no word with any stored context: every text alike.
+    expect([...(await part.poolScores(state('zzz qqq'), 'text'))]).toEqual([0, 0, 0, 0, 0]);
+  });
+
   it('question-answer: log P(kind | kind of the latest line), with one added to each count', async () => {
     const qa = new QuestionAnswerRanker(pool, {
       counts: [
@@ -261,13 +284,14 @@ describe("a pack's fusion settings (chat/fusion.json)", () => {
     expect(chat.hybridWeights!.text).toEqual(fusion.page.weights);
     expect(chat.hybridWeights!.bm25Turns).toBe(fusion.page.bm25Turns ?? Infinity);
     expect(chat.hybridWeights!.learnedOn).toContain(fusion.learnedOn.page);
+    expect(chat.hybridWeights!.questionAnswer).toEqual(fusion.questionAnswer);
     expect(await loadChatFusion(sourceOf(shipped), new Set())).toBeNull();
   });
 
   it('refuses a file without the page weights or without where they were learned, naming the command that writes it', async () => {
     const { page: _page, ...withoutPage } = shipped;
     await expect(loadChatFusion(sourceOf(withoutPage), files)).rejects.toThrow(
-      "models/x/chat/fusion.json has no 3 weights for the page's text parts. Learn it again (npm run chat:fuse) or remove it.",
+      "models/x/chat/fusion.json has no 5 weights for the page's text parts. Learn it again (npm run chat:fuse) or remove it.",
     );
     await expect(loadChatFusion(sourceOf({ ...shipped, page: { ...(shipped['page'] as object), bm25Turns: 2 } }), files)).rejects.toThrow(
       'has no "bm25Turns" (1 or null) for the page\'s text parts',
@@ -275,5 +299,7 @@ describe("a pack's fusion settings (chat/fusion.json)", () => {
     await expect(loadChatFusion(sourceOf({ ...shipped, learnedOn: { text: 'valid' } }), files)).rejects.toThrow(
       'does not say where its weights were learned ("learnedOn")',
     );
+    await expect(loadChatFusion(sourceOf({ ...shipped, questionAnswer: { counts: [[1, 2]] } }), files)).rejects.toThrow('has no 3 x 3 "questionAnswer" counts');
+    await expect(loadChatFusion(sourceOf({ ...shipped, version: 1 }), files)).rejects.toThrow('is version 1, and this app reads version 2');
   });
 });

@@ -8,6 +8,7 @@ import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
 import { ClipSimRanker } from '../response/rankers';
 import { ABOUT_THE_DEMO } from '../response/aboutTheDemo';
+import { echoes } from '../response/replyPolicy';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
 import type { ChatEncoder } from '../response/chatEncoder';
@@ -72,6 +73,7 @@ interface Setup {
     weights?: { text: number[]; image: number[] };
     contexts?: { context: string; response: string }[];
     questionAnswer?: { counts: number[][] };
+    echoKeyBar?: number;
   } | null;
 }
 
@@ -96,6 +98,7 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
     ? {
         encoder: chatEncoder,
         contextMatch: { neighbours: 1, temperature: 0.05 },
+        echoKeyBar: chat?.echoKeyBar ?? null,
         hybridWeights: chat?.weights ? { ...chat.weights, bm25Turns: Infinity, questionAnswer: chat.questionAnswer ?? null, learnedOn: 'a test' } : null,
       }
     : null;
@@ -220,7 +223,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     }
   });
 
-  it("builds the hybrid from BM25, the encoder, context match, the lookup and question-answer for texts and BM25, DE++ and the encoder for images, with the pack's weights", async () => {
+  it("builds the hybrid from BM25, the encoder, context match, the lexical context match and question-answer for texts and BM25, DE++ and the encoder for images, with the pack's weights", async () => {
     const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', 'alpha gamma', 'beta delta'];
     const chat = { weights: { text: [0, 0, 1, 0, 0], image: [0, 1, 0] }, contexts: [{ context: 'look at my dog', response: 'I love the beach' }] };
     const headed = sessionWith({
@@ -236,7 +239,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     // All the text weight on context match: the one stored context like "look at my dog" was answered with the beach.
     expect(first.elements.map((e) => e.text)).toEqual(['I love the beach']);
     expect(await headed.session.methodNote({ method: 'hybrid' })).toBe(
-      'weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00 + lookup 0.00 + question-answer 0.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00',
+      'weights learned on a test: text bm25 0.00 + chat-encoder 0.00 + context-match 1.00 + lexical-context-match 0.00 + question-answer 0.00; images bm25 0.00 + depp 1.00 + chat-encoder 0.00',
     );
     expect(await headed.session.methodNote({ method: 'clip-sim' })).toBeUndefined();
     // All of it on the encoder: the pool text nearest the query, as chat-encoder alone picks it.
@@ -317,6 +320,47 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     const asked = [say("What's your favourite city?")];
     expect((await session.compose(asked, { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['Paris, without a doubt.']);
     expect((await session.compose(asked, { method: 'clip-sim', rules: false })).elements.map((e) => e.text)).toEqual(["What's your city like?"]);
+  });
+
+  it('replies to a line with no words, only emoji, or 5,000 characters, and never with an echo of it', async () => {
+    const long = Array.from({ length: 1000 }, (_, i) => ['what', 'a', 'cute', 'dog', `day${i}`][i % 5])
+      .join(' ')
+      .slice(0, 5000);
+    const texts = ['what a cute dog', 'I love the beach', 'dogs are the best', long.slice(0, 200)];
+    const { session } = sessionWith({
+      texts,
+      train: TEXT_ONCE,
+      heads: fakeHeads([
+        [1, 0, 0],
+        [0, 0, 1],
+      ]),
+      chat: { weights: { text: [0.2, 0.2, 0.2, 0.2, 0.2], image: [0, 1, 0] }, contexts: [{ context: 'what a cute dog', response: 'I love the beach' }] },
+    });
+    for (const line of ['?!?!', '🍕🍕🍕', long]) {
+      const reply = await session.compose([say(line)], { method: 'hybrid' });
+      expect(reply.elements.length, line.slice(0, 20)).toBeGreaterThan(0);
+      for (const e of reply.elements) if (e.kind === 'text') expect(echoes(e.text, [line]), e.text.slice(0, 40)).toBe(false);
+    }
+  });
+
+  it("drops a reply whose key is as close to a line said as the pack's bar: the line again in other words", async () => {
+    const texts = ["I've been learning guitar, my fingers hurt!", 'Nice, which songs do you play?'];
+    embeddingsFor('I have been learning to play the guitar', unit(1, 0));
+    embeddingsFor(texts[0]!, unit(1, 0.05));
+    embeddingsFor(texts[1]!, unit(1, 0.5));
+    const contexts = [{ context: 'hi', response: texts[1]! }];
+    const reply = async (echoKeyBar?: number) =>
+      (
+        await sessionWith({ texts, train: TEXT_ONCE, chat: { contexts, ...(echoKeyBar ? { echoKeyBar } : {}) } }).session.compose(
+          [say('I have been learning to play the guitar')],
+          {
+            method: 'chat-encoder',
+          },
+        )
+      ).elements.map((e) => e.text);
+    // The words alone do not catch it (they share only "been learning ... guitar"): the keys do.
+    expect(await reply()).toEqual([texts[0]]);
+    expect(await reply(0.99)).toEqual([texts[1]]);
   });
 
   it('never contradicts what it said of itself earlier in the conversation', async () => {

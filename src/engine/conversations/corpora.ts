@@ -104,7 +104,7 @@ export function conversationPart(corpus: ConversationCorpusId, file: string, con
 }
 
 /** A conversation of a corpus as the split has it: the file it came from and its part. */
-export interface SplitConversation {
+interface SplitConversation {
   readonly conversation: Conversation;
   readonly file: string;
   readonly part: ConversationPart;

@@ -169,7 +169,7 @@ export const ABOUT_THE_DEMO: readonly AboutTheDemoEntry[] = [
 ];
 
 /** A visitor's line as the patterns read it: lower case, one space between words, no punctuation at either end. */
-export function aboutTheDemoQuestion(text: string): string {
+function aboutTheDemoQuestion(text: string): string {
   return text
     .toLowerCase()
     .replace(/[’]/g, "'")

@@ -178,6 +178,8 @@ export interface ChatFusion {
   image: { weights: number[]; mrr: number; alone: number[] };
   /** What kind of turn follows what kind (question-answer): counts[latest kind][reply kind] over the train parts, kinds in UTTERANCE_KINDS order. */
   questionAnswer: { counts: number[][] };
+  /** The key-space echo guard's bar (chatRanking.ts KeyEchoGuard), chosen on valid, and how. */
+  echoKeyBar: { bar: number; chosenOn: string };
   /** Where each was learned, in words. */
   learnedOn: { text: string; page: string; image: string; questionAnswer: string };
 }
@@ -217,6 +219,9 @@ export async function loadChatFusion(source: PackFileSource, files: ReadonlySet<
     !counts.every((row) => Array.isArray(row) && row.length === 3 && row.every((n) => Number.isInteger(n) && n >= 0))
   )
     bad('has no 3 x 3 "questionAnswer" counts');
+  const echoKeyBar = json.echoKeyBar;
+  if (typeof echoKeyBar?.bar !== 'number' || !(echoKeyBar.bar > 0 && echoKeyBar.bar <= 1) || typeof echoKeyBar.chosenOn !== 'string')
+    bad('has no "echoKeyBar" (a bar above 0 and at most 1, and where it was chosen)');
   const learned = json.learnedOn;
   if (typeof learned?.text !== 'string' || typeof learned.page !== 'string' || typeof learned.image !== 'string' || typeof learned.questionAnswer !== 'string')
     bad('does not say where its weights were learned ("learnedOn")');

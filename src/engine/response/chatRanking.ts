@@ -2,7 +2,7 @@ import { EngineError } from '../errors';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import type { ChatEncoder } from './chatEncoder';
-import type { CandidateItem, Modality, ResponseState } from './types';
+import type { CandidateItem, Modality, RankerId, ResponseState } from './types';
 
 /**
  * Ranking with the conversational encoder (chatEncoder.ts): its own keys for the pool's texts and
@@ -177,5 +177,83 @@ export class ContextMatchRanker extends KeySpaceRanker {
   }
   protected async query(state: ResponseState): Promise<Float32Array> {
     return contextMatchQuery(await this.memo.get(state), this.contexts, this.chat.textKeys, this.chat.contextMatch);
+  }
+}
+
+/**
+ * How the lexical context match weighs its neighbours: the `neighbours` stored contexts whose latest turn
+ * scores best by BM25 against the visitor's latest line, each weighted by exp((s / s_best - 1) / temperature),
+ * a temperature relative to the best score (BM25 has no fixed scale). Not tuned: the hybrid's fit on valid
+ * decides how much the part counts.
+ */
+const LEXICAL_CONTEXT_MATCH = { neighbours: 16, temperature: 0.1 } as const;
+
+/**
+ * lexical-context-match: what the lookup does well (a stored context whose words match the visitor's line
+ * says what people answer to such a line), spread over the pool as context match spreads it: the stored
+ * contexts whose latest turn is most like the visitor's latest line by BM25, and the weighted mean of the
+ * keys of what followed them. Unlike the lookup, a text that never followed a stored context still scores,
+ * by how like those answers it is. `latestLineScores`: BM25 of every pool text against the latest line (the
+ * stored contexts' latest turns are pool rows, StoredContexts.latestRows).
+ */
+export class LexicalContextMatchRanker extends KeySpaceRanker {
+  readonly id: RankerId = 'lexical-context-match';
+  private readonly contexts: StoredContexts;
+  constructor(
+    chat: ChatPool,
+    private readonly latestLineScores: (state: ResponseState) => Promise<Float64Array>,
+  ) {
+    super(chat);
+    if (!chat.contexts)
+      throw new EngineError('invalid-input', 'The lexical context match needs the stored contexts of the pool. Choose another method in Settings.');
+    this.contexts = chat.contexts;
+  }
+  protected async query(state: ResponseState): Promise<Float32Array> {
+    const matched = await this.latestLineScores(state);
+    const { responseRows, latestRows } = this.contexts;
+    const byContext = Float64Array.from(latestRows, (row) => (row < 0 ? 0 : matched[row]!));
+    const near = topKOfScores(byContext, LEXICAL_CONTEXT_MATCH.neighbours).filter((n) => n.score > 0);
+    const out = new Float32Array(this.chat.textKeys.dim);
+    if (near.length === 0) return out; // no stored context shares a word with the line: every text scores 0
+    const best = near[0]!.score;
+    const weights = near.map((n) => Math.exp((n.score / best - 1) / LEXICAL_CONTEXT_MATCH.temperature));
+    const total = weights.reduce((a, b) => a + b, 0);
+    near.forEach((n, i) => {
+      const key = int8Row(this.chat.textKeys, responseRows[n.index]!);
+      for (let j = 0; j < out.length; j++) out[j]! += (weights[i]! / total) * key[j]!;
+    });
+    return l2Normalize(out);
+  }
+}
+
+/**
+ * The echo guard in the encoder's key space: a text whose key is as close to the key of a line said as
+ * `bar` (a dot product of unit keys; chosen on valid by `npm run chat:fuse`, where 1 in 100 of people's
+ * replies came this close to a line the other person said) is that line again in other words ("I've been
+ * learning guitar, my fingers hurt!" after "I have been learning to play the guitar"), not an answer to it.
+ * Keys of the lines are encoded once each and kept.
+ */
+export class KeyEchoGuard {
+  private readonly lineKeys = new Map<string, Float32Array>();
+  constructor(
+    private readonly chat: ChatPool,
+    readonly bar: number,
+  ) {}
+
+  /** The keys of the lines said, as the rows of `textKeys` are keyed (the encoder's response side). */
+  async keysOf(lines: readonly string[]): Promise<Float32Array[]> {
+    const fresh = [...new Set(lines.filter((l) => l.trim() !== '' && !this.lineKeys.has(l)))];
+    if (fresh.length > 0) {
+      const m = await this.chat.encoder.encodeResponses(fresh);
+      fresh.forEach((line, i) => this.lineKeys.set(line, m.data.slice(i * m.dim, (i + 1) * m.dim)));
+    }
+    return lines.flatMap((l) => (this.lineKeys.has(l) ? [this.lineKeys.get(l)!] : []));
+  }
+
+  /** Whether the pool text of `row` echoes one of the lines of `keys`. */
+  echoes(row: number, keys: readonly Float32Array[]): boolean {
+    if (keys.length === 0) return false;
+    const key = int8Row(this.chat.textKeys, row);
+    return keys.some((k) => dot(key, k) >= this.bar);
   }
 }

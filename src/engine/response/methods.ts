@@ -141,7 +141,7 @@ export const RESPONSE_METHODS = {
     create: (kit, { chat }) => new kit.ContextMatchRanker(chat!),
   },
   hybrid: {
-    name: 'hybrid (BM25 + conversational encoder + context match + lookup + question-answer; images BM25 + DE++)',
+    name: 'hybrid (BM25 + conversational encoder + context match + lexical context match + question-answer; images BM25 + DE++)',
     // Its images come from DE++, whose keys are derived from every image row.
     needs: { heads: 'python', chat: 'contexts', train: true, captions: true, clipRows: { text: false, image: 'complete' } },
     selection: true,

@@ -3,7 +3,7 @@ import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfTokens, token
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, type StoredContexts } from './chatRanking';
+import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, LexicalContextMatchRanker, type StoredContexts } from './chatRanking';
 import { textKey } from '../pool/textKey';
 import { UTTERANCE_KINDS, type UtteranceKind, utteranceKind } from './replyPolicy';
 import { evenWeights, fuseScores } from './fusion';
@@ -151,20 +151,14 @@ export class ClipSimRanker implements PoolScoringRanker {
 export class LookupRanker implements PoolScoringRanker {
   readonly id = 'lookup' as const;
   private readonly latestTurn: LexicalRanker;
-  private readonly rowsOfKey: Map<string, number[]>;
+  /** The pool's rows by text key, for candidates given by content (evaluation only): built when first asked. */
+  private rowsOfKey: Map<string, number[]> | null = null;
   constructor(
     bm25: LexicalRanker,
-    pool: CandidatePool,
+    private readonly pool: CandidatePool,
     private readonly contexts: StoredContexts,
   ) {
     this.latestTurn = bm25.withContext(pool, { turns: 1 });
-    this.rowsOfKey = new Map();
-    pool.texts.forEach((t, r) => {
-      const key = textKey(t);
-      const rows = this.rowsOfKey.get(key);
-      if (rows) rows.push(r);
-      else this.rowsOfKey.set(key, [r]);
-    });
   }
   async poolScores(state: ResponseState, modality: Modality) {
     const matched = await this.latestTurn.poolScores(state, modality);
@@ -186,7 +180,13 @@ export class LookupRanker implements PoolScoringRanker {
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
     if (modality === 'image') return this.latestTurn.score(state, modality, candidates);
     const scores = await this.poolScores(state, 'text');
-    return Float64Array.from(candidates, (c) => Math.max(0, ...(this.rowsOfKey.get(textKey(c.text)) ?? []).map((r) => scores[r]!)));
+    if (!this.rowsOfKey) {
+      const rowsOfKey = new Map<string, number[]>();
+      this.pool.texts.forEach((t, r) => rowsOfKey.set(textKey(t), [...(rowsOfKey.get(textKey(t)) ?? []), r]));
+      this.rowsOfKey = rowsOfKey;
+    }
+    const rowsOfKey = this.rowsOfKey;
+    return Float64Array.from(candidates, (c) => Math.max(0, ...(rowsOfKey.get(textKey(c.text)) ?? []).map((r) => scores[r]!)));
   }
 }
 
@@ -312,7 +312,7 @@ export const SELECTION_HYBRID_PARTS = ['bm25', 'chat-encoder', 'context-match', 
 
 /** The parts the hybrid fuses, per modality, in the order of HybridWeights. */
 export const HYBRID_PARTS = {
-  text: ['bm25', 'chat-encoder', 'context-match', 'lookup', 'question-answer'],
+  text: ['bm25', 'chat-encoder', 'context-match', 'lexical-context-match', 'question-answer'],
   image: ['bm25', 'depp', 'chat-encoder'],
 } as const;
 
@@ -363,8 +363,9 @@ export class HybridRanker implements PoolScoringRanker {
 
 /**
  * The hybrid's text parts (HYBRID_PARTS.text) as the page ranks with them: BM25 reading the latest
- * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match, the lookup (what followed
- * the stored context most like the latest line) and question-answer. `npm run chat:fuse` learns the page's
+ * `bm25Turns` turns (its index built once, `bm25`), the encoder, context match, the lexical context match
+ * (what followed the stored contexts most like the latest line by BM25, spread over the pool by key) and
+ * question-answer. `npm run chat:fuse` learns the page's
  * weights on these same parts, so what it fits is what the page fuses.
  */
 export function hybridTextParts(
@@ -374,12 +375,12 @@ export function hybridTextParts(
   settings: { bm25Turns: number; questionAnswer: QuestionAnswerTable | null },
   encoder = new ChatEncoderRanker(chat),
 ): PoolScoringRanker[] {
-  if (!chat.contexts) throw new EngineError('invalid-input', 'The hybrid needs the stored contexts of the pool. Choose another method in Settings.');
+  const latestLine = bm25.withContext(pool, { turns: 1 });
   return [
     bm25.withContext(pool, { turns: settings.bm25Turns }),
     encoder,
     new ContextMatchRanker(chat),
-    new LookupRanker(bm25, pool, chat.contexts),
+    new LexicalContextMatchRanker(chat, (state) => latestLine.poolScores(state, 'text')),
     new QuestionAnswerRanker(pool, settings.questionAnswer ?? EVEN_QUESTION_ANSWER),
   ];
 }

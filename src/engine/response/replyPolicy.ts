@@ -106,13 +106,24 @@ export function echoSimilarity(text: string, line: string): number {
  */
 export const ECHO_BAR = 0.375;
 
+/** Four in five of the words of one in the other (either way): a reply held in the line, or holding it. */
+function containsEcho(mine: ReadonlySet<string>, theirs: ReadonlySet<string>): boolean {
+  if (mine.size < ECHO_MIN_WORDS || theirs.size < ECHO_MIN_WORDS) return false;
+  let shared = 0;
+  for (const w of mine) if (theirs.has(w)) shared++;
+  return shared >= 0.8 * mine.size || shared >= 0.8 * theirs.size;
+}
+
 /**
- * The echo guard: whether a text echoes a line said before rather than answering it, its echoSimilarity
- * to one of them reaching ECHO_BAR ("Great. I just got back from a week's vacation in Thailand." to "I just
- * got back from a hiking trip in the Alps"). A reply that does is never given, whoever said the line.
+ * The echo guard: whether a text echoes a line said before rather than answering it, by either of two
+ * measures: its echoSimilarity to the line reaches ECHO_BAR ("Great. I just got back from a week's
+ * vacation in Thailand." to "I just got back from a hiking trip in the Alps"), or four in five of the
+ * words of one are in the other ("How are you doing today?" → "hi how are you doing there today?"). A
+ * reply that does is never given, whoever said the line.
  */
 export function echoes(text: string, said: readonly string[]): boolean {
-  return said.some((line) => echoSimilarity(text, line) >= ECHO_BAR);
+  const mine = new Set(echoWords(text));
+  return said.some((line) => echoSimilarity(text, line) >= ECHO_BAR || containsEcho(mine, new Set(echoWords(line))));
 }
 
 /** What a turn does: asks, tells, or tells and asks. */

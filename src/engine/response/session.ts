@@ -11,7 +11,7 @@ import { LexicalIndex, corpusStats } from '../ranking/lexical';
 import { textKey } from '../pool/textKey';
 import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
-import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH } from './chatRanking';
+import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH, KeyEchoGuard } from './chatRanking';
 import { fuseScores } from './fusion';
 import {
   PICTURE_INTRO_LINES,
@@ -126,6 +126,8 @@ export interface SessionChat {
   /** The hybrid's weights (the pack's chat/fusion.json), null without them. */
   hybridWeights: HybridWeights | null;
   contextMatch: ContextMatchSettings;
+  /** The key-space echo guard's bar (chat/fusion.json), null without one: then only the words are compared. */
+  echoKeyBar: number | null;
 }
 
 export interface ReplyChoice {
@@ -178,6 +180,7 @@ export function sessionChat(encoder: ChatEncoder, fusion: ChatFusion | null): Se
   return {
     encoder,
     contextMatch: fusion?.contextMatch ?? DEFAULT_CONTEXT_MATCH,
+    echoKeyBar: fusion?.echoKeyBar.bar ?? null,
     hybridWeights: fusion
       ? {
           text: fusion.page.weights,
@@ -242,6 +245,8 @@ export class ReplySession {
   /** clip-map and the intent head trained in the worker, for a pack without Python heads (localHeads.ts). */
   private local: LocalHeads | null = null;
   private chatPool: ChatPool | null = null;
+  /** The echo guard in key space, for a pool with the encoder's keys and a pack with its bar. */
+  private keyEchoGuard: KeyEchoGuard | null = null;
   /** The pool's rows by text key, to leave out what the conversation already said in any re-typing. */
   private keyRows = new Map<string, number[]>();
   /** The pool's texts that ask for photos. */
@@ -284,6 +289,7 @@ export class ReplySession {
       chat && pool.chat
         ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch }
         : null;
+    this.keyEchoGuard = this.chatPool && chat?.echoKeyBar ? new KeyEchoGuard(this.chatPool, chat.echoKeyBar) : null;
     this.keyRows = rowsByKey(pool.texts);
     this.pending = { text: pool.pendingTexts ?? new Set(), image: pool.pendingImages ?? new Set() };
     const rowsComplete = { text: pool.textsComplete ?? Promise.resolve(), image: pool.imagesComplete ?? Promise.resolve() };
@@ -298,8 +304,10 @@ export class ReplySession {
     }
     this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
     this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
-    this.aboutTheDemoRows = new Map(aboutTheDemoLines().flatMap((line) => (this.textRow.has(line) ? [[line, this.textRow.get(line)!] as const] : [])));
-    this.pictureIntroRows = PICTURE_INTRO_LINES.flatMap((line) => (this.textRow.has(line) ? [this.textRow.get(line)!] : []));
+    // The demo's own lines, found by text key: the pool keeps one text of a key ("here you go!!" for "Here you go:").
+    const rowOfLine = (line: string) => this.keyRows.get(textKey(line))?.[0];
+    this.aboutTheDemoRows = new Map(aboutTheDemoLines().flatMap((line) => (rowOfLine(line) === undefined ? [] : [[line, rowOfLine(line)!] as const])));
+    this.pictureIntroRows = PICTURE_INTRO_LINES.flatMap((line) => (rowOfLine(line) === undefined ? [] : [rowOfLine(line)!]));
     this.imageWords = null;
     this.rankers.clear();
     this.captions = null;
@@ -663,8 +671,13 @@ export class ReplySession {
         : undefined;
     const mainObject = turns[turns.length - 1]?.elements.find((e) => e.kind === 'image' && e.mainObject)?.mainObject;
     const preferText = mainObject ? { names: (row: number) => namesObject(pool.texts[row]!, mainObject), depth: PHOTO_OBJECT_DEPTH } : undefined;
-    // The echo guard (a line too close to one said), and no claim about itself that contradicts its own earlier lines.
-    const skip = { text: (row: number) => echoes(pool.texts[row]!, lines) || contradicts(pool.texts[row]!, ownLines) };
+    // The echo guard (a line too close to one said, in its words or in the encoder's key space), and no
+    // claim about itself that contradicts its own earlier lines.
+    const guard = this.keyEchoGuard;
+    const lineKeys = guard ? await guard.keysOf(lines) : [];
+    const skip = {
+      text: (row: number) => echoes(pool.texts[row]!, lines) || (guard?.echoes(row, lineKeys) ?? false) || contradicts(pool.texts[row]!, ownLines),
+    };
     return { exclude: { text: exclude }, skip, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
   }
 

@@ -59,4 +59,4 @@ export function poolSize(pool: CandidatePool, modality: Modality): number {
 export const RESPONSE_METHOD_IDS = ['random', 'tfidf', 'bm25', 'lookup', 'clip-sim', 'clip-map', 'depp', 'chat-encoder', 'context-match', 'hybrid'] as const;
 export type ResponseMethodId = (typeof RESPONSE_METHOD_IDS)[number];
 /** What ranks: a method, or a part the hybrid fuses that is no method of its own. */
-export type RankerId = ResponseMethodId | 'question-answer';
+export type RankerId = ResponseMethodId | 'question-answer' | 'lexical-context-match';
