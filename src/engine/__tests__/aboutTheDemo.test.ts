@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ABOUT_THE_DEMO, aboutTheDemoEntry, aboutTheDemoLines } from '../response/aboutTheDemo';
+import { ABOUT_THE_DEMO, NOT_UNDERSTOOD, aboutTheDemoEntry, aboutTheDemoLines } from '../response/aboutTheDemo';
 
 const asked = (line: string, withPhoto = false) => aboutTheDemoEntry(line, withPhoto)?.id ?? null;
 
@@ -27,6 +27,11 @@ describe("the demo's lines about itself", () => {
       ["what's your favourite food?", 'eat-drink'],
       ['What can you see in photos?', 'what-can-you-see'],
       ['will you remember me?', 'do-you-remember'],
+      ['¿Hablas español?', 'languages'],
+      ['do you speak french', 'languages'],
+      ["what's the capital of Peru?", 'facts-and-sums'],
+      ["what's 17 times 23", 'facts-and-sums'],
+      ['ok fine, just tell me a joke then', 'joke'],
     ];
     for (const [line, id] of cases) expect(asked(line), line).toBe(id);
   });
@@ -36,7 +41,7 @@ describe("the demo's lines about itself", () => {
       'I shared a photo of my dog yesterday',
       'my photos from the trip are on my laptop',
       'I made this pizza last week',
-      'What is the capital of Peru?',
+      'I visited the capital of Peru last year',
       'who made this cake? it looks amazing',
       'do you like dogs?',
       'my sister has two kids',
@@ -52,7 +57,7 @@ describe("the demo's lines about itself", () => {
   });
 
   it('has two lines for every question, each said once a conversation, none longer than a chat line', () => {
-    for (const entry of ABOUT_THE_DEMO) expect(entry.lines.length, entry.id).toBe(2);
+    for (const entry of [...ABOUT_THE_DEMO, NOT_UNDERSTOOD]) expect(entry.lines.length, entry.id).toBe(2);
     const lines = aboutTheDemoLines();
     expect(new Set(lines).size).toBe(lines.length);
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(280);

@@ -7,7 +7,7 @@ import type { IntentProbabilities } from '../response/compose';
 import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
 import { ClipSimRanker } from '../response/rankers';
-import { ABOUT_THE_DEMO } from '../response/aboutTheDemo';
+import { ABOUT_THE_DEMO, NOT_UNDERSTOOD } from '../response/aboutTheDemo';
 import { echoes } from '../response/replyPolicy';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
@@ -395,6 +395,18 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     ).toEqual([lines[1]]);
     // Asked anything else, the demo's lines are never offered, however close they rank.
     expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['My mother, of course.']);
+  });
+
+  it('says it did not catch a line it can read nothing in (no word of it in any pool text), and answers any other', async () => {
+    const texts = ['what a cute dog', 'I love the beach', ...NOT_UNDERSTOOD.lines];
+    const { session } = sessionWith({ texts, train: TEXT_ONCE });
+    for (const line of ['asdfgh qwerty zxcv ???', '😂😂😂', '?!'])
+      expect(
+        (await session.compose([say(line)], { method: 'clip-sim' })).elements.map((e) => e.text),
+        line,
+      ).toEqual([NOT_UNDERSTOOD.lines[0]]);
+    // One word the pool knows ("dog") is enough to answer as ever.
+    expect((await session.compose([say('asdfgh dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).not.toContain(NOT_UNDERSTOOD.lines[0]);
   });
 
   it('answers a question with a statement when question-answer says people do, and follows the encoder without it', async () => {

@@ -155,6 +155,33 @@ export const ABOUT_THE_DEMO: readonly AboutTheDemoEntry[] = [
     ],
   },
   {
+    id: 'languages',
+    asks: [
+      /\bdo (?:you|u) speak\b/,
+      /\b(?:hablas|habla usted|parlez[- ]vous|parles[- ]tu|sprichst du|sprechen sie|parli|falas|spreek je)\b/,
+      /\bcan (?:you|u) (?:speak|talk|write|reply|answer) (?:in )?(?:french|spanish|german|italian|chinese|japanese|portuguese|dutch|hindi|arabic|russian|korean|another language|other languages)\b/,
+    ],
+    lines: ['I only speak English, sorry! The lines I reply with all come from English conversations.', 'English only, I am afraid.'],
+  },
+  {
+    id: 'facts-and-sums',
+    asks: [
+      /^(?:so |hey |ok |quick question,? )?what(?:'s| is| was) the (?:capital|population|currency|weather|forecast|time|date|score|price|tallest|biggest|largest|longest)\b/,
+      /\bwhat(?:'s| is) \d+(?:\.\d+)? ?(?:times|plus|minus|divided by|multiplied by|x|\*|\+|-|\/) ?\d+/,
+      /^(?:can|could) (?:you|u) (?:calculate|compute|solve|do maths|do math|look up|google|search|translate)\b/,
+      /^(?:who won|who is the president|who's the president|how far is|how many people live)\b/,
+    ],
+    lines: [
+      "I can't look things up or do sums: all I can do is pick a line from conversations people had. Ask me about your day instead?",
+      "That's beyond me, I only know the chit-chat in my pool of lines.",
+    ],
+  },
+  {
+    id: 'joke',
+    asks: [/\b(?:tell|know) (?:me )?(?:a|any|some) (?:good )?jokes?\b/, /^(?:make me laugh|say something funny)$/],
+    lines: ["I'm no good at jokes: I can only pick lines from real conversations. Tell me one?", 'Jokes are not my strong side, sorry!'],
+  },
+  {
     id: 'do-you-remember',
     asks: [
       new RegExp(String.raw`\b(?:do|will) ${YOU} remember (?:me|this|our|what)\b`),
@@ -167,6 +194,17 @@ export const ABOUT_THE_DEMO: readonly AboutTheDemoEntry[] = [
     ],
   },
 ];
+
+/**
+ * What the demo says to a line it can read nothing in: keyboard mash, emoji alone, another script, no word
+ * that any line of its pool holds (the session decides; NOT_UNDERSTOOD.asks is empty). A friendly person
+ * says they did not get it, rather than answering at random.
+ */
+export const NOT_UNDERSTOOD: AboutTheDemoEntry = {
+  id: 'not-understood',
+  asks: [],
+  lines: ["Sorry, I didn't catch that. Could you say it another way?", "Hmm, I can't make sense of that one. I only understand English chat."],
+};
 
 /** A visitor's line as the patterns read it: lower case, one space between words, no punctuation at either end. */
 function aboutTheDemoQuestion(text: string): string {
@@ -187,5 +225,5 @@ export function aboutTheDemoEntry(text: string, withPhoto: boolean): AboutTheDem
 
 /** Every line the demo may say about itself, in order (what pool:human writes to texts.json). */
 export function aboutTheDemoLines(): string[] {
-  return ABOUT_THE_DEMO.flatMap((entry) => entry.lines);
+  return [...ABOUT_THE_DEMO, NOT_UNDERSTOOD].flatMap((entry) => entry.lines);
 }

@@ -7,7 +7,7 @@ import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEnco
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { LexicalIndex, corpusStats } from '../ranking/lexical';
+import { LexicalIndex, corpusStats, tokenize } from '../ranking/lexical';
 import { textKey } from '../pool/textKey';
 import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
@@ -25,7 +25,7 @@ import {
   rowsByKey,
   speaksOfTheirPhoto,
 } from './replyPolicy';
-import { aboutTheDemoEntry, aboutTheDemoLines } from './aboutTheDemo';
+import { NOT_UNDERSTOOD, aboutTheDemoEntry, aboutTheDemoLines } from './aboutTheDemo';
 import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
 import { type DialogEvalResult, type ResponseScore, evaluateDialogs, scoreResponse } from './evaluate';
@@ -257,6 +257,8 @@ export class ReplySession {
   private aboutTheDemoRows = new Map<string, number>();
   /** The pool rows of the lines written to introduce a requested picture. */
   private pictureIntroRows: number[] = [];
+  /** Every word of the pool's texts (lexical.ts tokenize), gathered when a line is first checked. */
+  private poolWords: Set<string> | null = null;
   /** BM25 over the pool images' labels and keywords, for picture requests. */
   private imageWords: LexicalIndex | null = null;
   private pending: Record<Modality, ReadonlySet<number>> = { text: new Set(), image: new Set() };
@@ -309,6 +311,7 @@ export class ReplySession {
     this.aboutTheDemoRows = new Map(aboutTheDemoLines().flatMap((line) => (rowOfLine(line) === undefined ? [] : [[line, rowOfLine(line)!] as const])));
     this.pictureIntroRows = PICTURE_INTRO_LINES.flatMap((line) => (rowOfLine(line) === undefined ? [] : [rowOfLine(line)!]));
     this.imageWords = null;
+    this.poolWords = null;
     this.rankers.clear();
     this.captions = null;
     this.train = null;
@@ -654,7 +657,7 @@ export class ReplySession {
       ...this.pictureIntroRows,
     ]);
     const latestText = textsOf(latest).join(' ');
-    const entry = aboutTheDemoEntry(latestText, sharedPhoto || shownBefore);
+    const entry = aboutTheDemoEntry(latestText, sharedPhoto || shownBefore) ?? (!sharedPhoto && this.readsNothingIn(latestText) ? NOT_UNDERSTOOD : null);
     const answerRow = entry?.lines.map((line) => this.aboutTheDemoRows.get(line)).find((row) => row !== undefined && !said.has(row));
     if (answerRow !== undefined) return { exclude: { text: exclude }, answer: { row: answerRow } };
     const asked = pictureRequest(latestText);
@@ -679,6 +682,18 @@ export class ReplySession {
       text: (row: number) => echoes(pool.texts[row]!, lines) || (guard?.echoes(row, lineKeys) ?? false) || contradicts(pool.texts[row]!, ownLines),
     };
     return { exclude: { text: exclude }, skip, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
+  }
+
+  /**
+   * Whether the demo can read nothing in a line: no word of it (emoji, punctuation, keyboard mash,
+   * another language) is a word of any pool text. The pool's words are gathered when first needed.
+   */
+  private readsNothingIn(text: string): boolean {
+    const words = tokenize(text);
+    if (words.length === 0) return true;
+    this.poolWords ??= new Set(this.requirePool().texts.flatMap(tokenize));
+    const known = this.poolWords;
+    return !words.some((w) => known.has(w));
   }
 
   /**
