@@ -346,9 +346,16 @@ export class HybridRanker implements PoolScoringRanker {
     return `${this.weights ? `weights learned on ${this.weights.learnedOn}` : 'no learned weights (the pack has no chat/fusion.json), so every part counts alike'}: text ${part('text')}; images ${part('image')}`;
   }
 
+  /** The parts that count, with their weights: a part of weight 0 adds nothing to Σ w·z, so it is not computed. */
+  private weighted(modality: Modality): { parts: PoolScoringRanker[]; weights: number[] } {
+    const weights = this.weightsOf(modality);
+    const kept = this.parts[modality].flatMap((part, i) => (weights[i]! > 0 ? [{ part, weight: weights[i]! }] : []));
+    return { parts: kept.map((k) => k.part), weights: kept.map((k) => k.weight) };
+  }
+
   async poolScores(state: ResponseState, modality: Modality) {
-    const scores = await Promise.all(this.parts[modality].map((p) => p.poolScores(state, modality)));
-    return fuseScores(scores, this.weightsOf(modality));
+    const { parts, weights } = this.weighted(modality);
+    return fuseScores(await Promise.all(parts.map((p) => p.poolScores(state, modality))), weights);
   }
 
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
@@ -356,8 +363,8 @@ export class HybridRanker implements PoolScoringRanker {
   }
 
   async score(state: ResponseState, modality: Modality, candidates: readonly CandidateItem[]) {
-    const scores = await Promise.all(this.parts[modality].map((p) => p.score(state, modality, candidates)));
-    return fuseScores(scores, this.weightsOf(modality));
+    const { parts, weights } = this.weighted(modality);
+    return fuseScores(await Promise.all(parts.map((p) => p.score(state, modality, candidates))), weights);
   }
 }
 
