@@ -1,12 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type ConversationCorpusId,
-  type ConversationPart,
-  CONVERSATION_CORPORA,
-  CONVERSATION_CORPUS_IDS,
-  splitCorpus,
-} from '../engine/conversations/corpora';
+import { type ConversationCorpusId, type ConversationPart, CONVERSATION_CORPORA, CONVERSATION_CORPUS_IDS, splitCorpus } from '../engine/conversations/corpora';
 import { type Conversation, type SkippedCounts, addSkipped, noneSkipped } from '../engine/conversations/corpus';
 import { decodeUtf8Strict } from '../engine/datasets/validation';
 
