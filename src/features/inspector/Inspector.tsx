@@ -212,8 +212,8 @@ function Step({ step, index, poolId }: { step: ReplyStep; index: number; poolId:
       )}
       {step.forcedBy === 'about-the-demo' && (
         <p className="text-sm text-slate-700" data-testid="step-forced">
-          You asked about the demo itself, so the reply is one of the lines written for the demo that answer that question truthfully, not a line from someone
-          else's conversation.
+          The reply is one of the lines written for the demo, not a line from someone else's conversation: you asked about the demo itself, or wrote a line it
+          could read nothing in.
         </p>
       )}
       {step.preferred === 'names-photo-object' && (
