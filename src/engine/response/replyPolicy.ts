@@ -86,15 +86,27 @@ const ECHO_MIN_WORDS = 3;
  * than ECHO_MIN_WORDS words.
  */
 export function echoSimilarity(text: string, line: string): number {
-  const a = echoWords(text);
-  const b = echoWords(line);
-  if (a.length < ECHO_MIN_WORDS || b.length < ECHO_MIN_WORDS) return 0;
-  const ga = wordGrams(a);
-  const gb = wordGrams(b);
+  return similarityOf(echoLine(text), echoLine(line));
+}
+
+/** A text as the echo measures read it, worked out once: its words, their set, and its words and word pairs counted. */
+interface EchoLine {
+  words: string[];
+  set: Set<string>;
+  grams: Map<string, number>;
+}
+
+function echoLine(text: string): EchoLine {
+  const words = echoWords(text);
+  return { words, set: new Set(words), grams: wordGrams(words) };
+}
+
+function similarityOf(a: EchoLine, b: EchoLine): number {
+  if (a.words.length < ECHO_MIN_WORDS || b.words.length < ECHO_MIN_WORDS) return 0;
   let shared = 0;
-  for (const [gram, count] of ga) shared += Math.min(count, gb.get(gram) ?? 0);
+  for (const [gram, count] of a.grams) shared += Math.min(count, b.grams.get(gram) ?? 0);
   // Each side holds n words and n - 1 pairs.
-  return (2 * shared) / (2 * a.length - 1 + 2 * b.length - 1);
+  return (2 * shared) / (2 * a.words.length - 1 + 2 * b.words.length - 1);
 }
 
 /**
@@ -122,8 +134,17 @@ function containsEcho(mine: ReadonlySet<string>, theirs: ReadonlySet<string>): b
  * reply that does is never given, whoever said the line.
  */
 export function echoes(text: string, said: readonly string[]): boolean {
-  const mine = new Set(echoWords(text));
-  return said.some((line) => echoSimilarity(text, line) >= ECHO_BAR || containsEcho(mine, new Set(echoWords(line))));
+  return echoGuard(said)(text);
+}
+
+/** The echo guard over the lines said, each line read once: what a reply asks of every candidate the ranker offers. */
+export function echoGuard(said: readonly string[]): (text: string) => boolean {
+  const lines = said.map(echoLine).filter((l) => l.words.length >= ECHO_MIN_WORDS);
+  return (text) => {
+    if (lines.length === 0) return false;
+    const mine = echoLine(text);
+    return lines.some((line) => similarityOf(mine, line) >= ECHO_BAR || containsEcho(mine.set, line.set));
+  };
 }
 
 /** What a turn does: asks, tells, or tells and asks. */
@@ -209,17 +230,23 @@ function selfClaims(text: string): SelfClaim[] {
  * that does is never given: the bot does not change its story within a conversation.
  */
 export function contradicts(text: string, ownLines: readonly string[]): boolean {
-  const mine = selfClaims(text);
-  if (mine.length === 0) return false;
-  return ownLines.some((line) =>
-    selfClaims(line).some((before) =>
-      mine.some(
-        (claim) =>
-          (claim.home !== null && before.home !== null && claim.home !== before.home) ||
-          (claim.negated !== before.negated && [...claim.topics].some((t) => before.topics.has(t))),
+  return contradictionGuard(ownLines)(text);
+}
+
+/** The contradiction check over the bot's own lines, each read once. */
+export function contradictionGuard(ownLines: readonly string[]): (text: string) => boolean {
+  const before = ownLines.flatMap(selfClaims);
+  return (text) => {
+    if (before.length === 0) return false;
+    const mine = selfClaims(text);
+    return mine.some((claim) =>
+      before.some(
+        (earlier) =>
+          (claim.home !== null && earlier.home !== null && claim.home !== earlier.home) ||
+          (claim.negated !== earlier.negated && [...claim.topics].some((t) => earlier.topics.has(t))),
       ),
-    ),
-  );
+    );
+  };
 }
 
 /**

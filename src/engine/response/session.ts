@@ -16,8 +16,8 @@ import { fuseScores } from './fusion';
 import {
   PICTURE_INTRO_LINES,
   asksForPhotos,
-  contradicts,
-  echoes,
+  contradictionGuard,
+  echoGuard,
   namesObject,
   namesTopic,
   pictureRequest,
@@ -678,8 +678,10 @@ export class ReplySession {
     // claim about itself that contradicts its own earlier lines.
     const guard = this.keyEchoGuard;
     const lineKeys = guard ? await guard.keysOf(lines) : [];
+    const echoesSaid = echoGuard(lines);
+    const contradictsOwn = contradictionGuard(ownLines);
     const skip = {
-      text: (row: number) => echoes(pool.texts[row]!, lines) || (guard?.echoes(row, lineKeys) ?? false) || contradicts(pool.texts[row]!, ownLines),
+      text: (row: number) => echoesSaid(pool.texts[row]!) || (guard?.echoes(row, lineKeys) ?? false) || contradictsOwn(pool.texts[row]!),
     };
     return { exclude: { text: exclude }, skip, ...(preferText ? { preferText } : {}), ...(request ? { request } : {}) };
   }
