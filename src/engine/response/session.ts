@@ -494,8 +494,9 @@ export class ReplySession {
 
   /**
    * Where pool texts would rank in the first text step of the reply to this history, among the rows the
-   * page could offer (the rules' exclusions and skips applied, as composeResponse asks past them; a text
-   * the rules would drop is a miss), and the reply itself: `bench -- pool-select` ranks each true response,
+   * page could offer (the rules' exclusions and skips applied, as composeResponse asks past them, to the
+   * rows scored above it; a tie counts half, whatever the per-row rules would say of it; a text the rules
+   * would drop is a miss), and the reply itself: `bench -- pool-select` ranks each true response,
    * appended to the pool as a held-out row.
    */
   async rankTextRows(
@@ -519,9 +520,9 @@ export class ReplySession {
       let ties = 0;
       for (let r = 0; r < scores.length; r++) {
         if (r === row || scores[r]! < target) continue;
-        if (!offered(r)) continue;
-        if (scores[r]! > target) higher++;
-        else ties++;
+        if (scores[r]! > target) {
+          if (offered(r)) higher++;
+        } else if (!excluded.has(r)) ties++; // a tie counts half (the expected rank): not worth the per-row rules, and a lookup ties with most of the pool
       }
       return { higher, ties };
     });
