@@ -67,14 +67,13 @@ test.describe('a conversation a stranger can start', () => {
     await expect(page.getByTestId('start-screen')).toHaveCount(0);
 
     // mini-clip's trained intent head answers a lone photo with text alone, so the image reply is checked
-    // on the sample prompt after whose reply line (from the human chat, about not cooking tonight) the
-    // intent head, which sees the reply so far, puts an image.
+    // on the sample prompt that asks for a picture: a line that introduces it, then a beach from the pool.
     await page.getByRole('button', { name: /New conversation/ }).click();
-    await page.getByTestId('start-screen').getByRole('button', { name: 'what should I cook tonight?' }).click();
+    await page.getByTestId('start-screen').getByRole('button', { name: 'can you show me a beach?' }).click();
     const reply = page.getByRole('listitem', { name: 'The system replied' });
     await expect(reply).toHaveCount(1);
-    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('what should I cook tonight?');
-    await expect(reply.getByRole('paragraph').first()).toHaveText(/\bcook tonight\b/);
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('can you show me a beach?');
+    await expect(reply.getByRole('paragraph').first()).not.toBeEmpty();
     await expect(reply.getByTestId('reply-image')).not.toHaveCount(0);
   });
 });

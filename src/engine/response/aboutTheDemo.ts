@@ -119,7 +119,7 @@ export const ABOUT_THE_DEMO: readonly AboutTheDemoEntry[] = [
   {
     id: 'pets',
     asks: [new RegExp(String.raw`\bdo ${YOU} (?:have|own|got) (?:any |a )?(?:pets?|dogs?|cats?|animals?)\b`)],
-    lines: ["No pets, I'm a program in your browser! Do you have any?", 'Still no pets for me, but I love seeing yours.'],
+    lines: ["No pets, I'm a program in your browser! Tell me about yours?", 'Still no pets for me, but I love seeing yours.'],
   },
   {
     id: 'kids',

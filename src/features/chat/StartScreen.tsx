@@ -7,7 +7,7 @@ import { sendSamplePrompt, shareSamplePhoto } from './chatController';
 import { useChatStore } from './chatStore';
 
 /** Turns a stranger can try with one click; the trained heads answer the first with a picture. */
-const SAMPLE_PROMPTS = ['look at this cute cat', 'we went hiking this weekend', 'what should I cook tonight?', 'hi! how is your day going?'] as const;
+const SAMPLE_PROMPTS = ['look at this cute cat', 'we went hiking this weekend', 'can you show me a beach?', 'hi! how is your day going?'] as const;
 
 /** Real photos of the demo pool (GCompris), shared as the visitor's own. */
 // Chosen among the pool's photos that the object detector describes (an object scoring 0.5 or more:
