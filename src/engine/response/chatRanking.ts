@@ -62,7 +62,10 @@ export function chatContextTurns(state: ResponseState, turns = Infinity): string
 /** Every row's score of an int8 matrix against a float query, as float dot products. */
 function int8Scores(matrix: Int8Matrix, query: Float32Array): Float64Array {
   const { scores, queryScale } = matrix.scores(query);
-  return Float64Array.from(scores, (s) => s * queryScale);
+  // A plain loop: Float64Array.from with a map function iterates generically, 10x slower over 65k rows.
+  const out = new Float64Array(scores.length);
+  for (let i = 0; i < scores.length; i++) out[i] = scores[i]! * queryScale;
+  return out;
 }
 
 /** A row of an int8 matrix as floats. */
@@ -211,7 +214,8 @@ export class LexicalContextMatchRanker extends KeySpaceRanker {
   protected async query(state: ResponseState): Promise<Float32Array> {
     const matched = await this.latestLineScores(state);
     const { responseRows, latestRows } = this.contexts;
-    const byContext = Float64Array.from(latestRows, (row) => (row < 0 ? 0 : matched[row]!));
+    const byContext = new Float64Array(latestRows.length);
+    for (let k = 0; k < latestRows.length; k++) byContext[k] = latestRows[k]! < 0 ? 0 : matched[latestRows[k]!]!;
     const near = topKOfScores(byContext, LEXICAL_CONTEXT_MATCH.neighbours).filter((n) => n.score > 0);
     const out = new Float32Array(this.chat.textKeys.dim);
     if (near.length === 0) return out; // no stored context shares a word with the line: every text scores 0

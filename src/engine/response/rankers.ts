@@ -228,7 +228,9 @@ export class QuestionAnswerRanker implements PoolScoringRanker {
   async poolScores(state: ResponseState, modality: Modality) {
     if (modality === 'image') return new Float64Array(this.imageCount);
     const logP = logFollowing(this.table, this.latestKind(state));
-    return Float64Array.from(this.kinds, (k) => logP[k]!);
+    const out = new Float64Array(this.kinds.length);
+    for (let r = 0; r < out.length; r++) out[r] = logP[this.kinds[r]!]!;
+    return out;
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
     return topKOfScores(await this.poolScores(state, modality), k, exclude);
