@@ -16,6 +16,8 @@ import { ReplySession, type SessionChat, type SessionPool, type SessionReply, se
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type ManifestFile, offlineInjectManifestOptions } from './offlineManifest';
 import { chatPoolOf } from './replyParts';
+import { contextMatchQuery, nearestContexts } from '../engine/response/chatRanking';
+import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
@@ -174,6 +176,7 @@ export async function perfBench(args: string[]): Promise<void> {
   console.log(
     `text turn -> composed reply through the reply session (encode + intent + rank)   median ${turn.median.toFixed(2)} ms   p95 ${turn.p95.toFixed(2)} ms   (n=${turns})`,
   );
+  if (chat && pool.chat) await textTurnParts(chat, pool.chat, pool.texts, prompts, turns);
   // Lines a booth visitor types that carry no words, or far too many: each still gets a reply, never an echo of itself.
   const oddLines: [string, (i: number) => string][] = [
     ['nothing after normalisation', (i) => '?!.'.repeat(1 + (i % 7))],
@@ -289,6 +292,50 @@ export async function perfBench(args: string[]): Promise<void> {
   await releasePhotoAnalyzer(loaded);
   await installSize();
   if (scaleRows > 0) await scaleBench(pre.data, texts.length + media.length, dim, scaleRows);
+}
+
+/**
+ * What a text turn's ranking parts cost, each on its own, per query: the encoder's context query, the
+ * int8 key scan over the pool's texts, context match (the scan of the stored contexts with the same
+ * int8 SIMD kernel, then the weighted mean of what followed them) and BM25 over the pool's texts.
+ */
+async function textTurnParts(
+  chat: SessionChat,
+  chatPool: NonNullable<SessionPool['chat']>,
+  poolTexts: readonly string[],
+  prompts: readonly string[],
+  turns: number,
+): Promise<void> {
+  const bm25 = LexicalIndex.build('bm25', poolTexts, corpusStats(poolTexts));
+  const times = { encode: [] as number[], keys: [] as number[], nearest: [] as number[], contextMatch: [] as number[], bm25: [] as number[] };
+  const timed = async <T>(into: number[], run: () => T | Promise<T>): Promise<T> => {
+    const start = nowMs();
+    const out = await run();
+    into.push(nowMs() - start);
+    return out;
+  };
+  for (let i = 0; i < turns; i++) {
+    const text = `${prompts[i % prompts.length]} (${i})`;
+    const query = await timed(times.encode, () => chat.encoder.encodeContext([text]));
+    await timed(times.keys, () => chatPool.textKeys.scores(query));
+    if (chatPool.contexts) {
+      const contexts = chatPool.contexts;
+      await timed(times.nearest, () => nearestContexts(query, contexts, chat.contextMatch.neighbours));
+      await timed(times.contextMatch, () => contextMatchQuery(query, contexts, chatPool.textKeys, chat.contextMatch));
+    }
+    await timed(times.bm25, () => bm25.score(text));
+  }
+  const line = (what: string, ms: number[]) => {
+    if (ms.length === 0) return;
+    const { median, p95 } = stats(ms);
+    console.log(`  ${what.padEnd(78)} median ${median.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms`);
+  };
+  console.log(`  its parts, each per query (n=${turns}):`);
+  line("the conversational encoder's context query", times.encode);
+  line(`the int8 key scan of ${chatPool.textKeys.rows.toLocaleString('en')} pool texts (${chatPool.textKeys.kernel})`, times.keys);
+  line(`the nearest of ${(chatPool.contexts?.vectors.rows ?? 0).toLocaleString('en')} stored contexts (the same int8 kernel)`, times.nearest);
+  line(`context match's whole query (the nearest ${chat.contextMatch.neighbours}, then what followed them)`, times.contextMatch);
+  line(`BM25 over the pool's ${poolTexts.length.toLocaleString('en')} texts`, times.bm25);
 }
 
 /** The target for what the offline install downloads (issue 26). */

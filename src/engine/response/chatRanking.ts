@@ -139,8 +139,15 @@ abstract class KeySpaceRanker {
   private keys(modality: Modality): Int8Matrix {
     return modality === 'text' ? this.chat.textKeys : this.chat.imageKeys;
   }
+  /** The last scan of each modality: a reply's steps ask again for the same context (the partial reply is not read). */
+  private readonly lastScan: Partial<Record<Modality, { query: Float32Array; scores: Float64Array }>> = {};
   async poolScores(state: ResponseState, modality: Modality): Promise<Float64Array> {
-    return int8Scores(this.keys(modality), await this.query(state));
+    const query = await this.query(state);
+    const last = this.lastScan[modality];
+    if (last?.query === query) return last.scores;
+    const scores = int8Scores(this.keys(modality), query);
+    this.lastScan[modality] = { query, scores };
+    return scores;
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>): Promise<ScoredIndex[]> {
     return topKOfScores(await this.poolScores(state, modality), k, exclude);
@@ -178,8 +185,13 @@ export class ContextMatchRanker extends KeySpaceRanker {
     this.contexts = chat.contexts;
     this.memo = new QueryMemo(chat.encoder, turns);
   }
+  private lastQuery: { context: Float32Array; query: Float32Array } | null = null;
   protected async query(state: ResponseState): Promise<Float32Array> {
-    return contextMatchQuery(await this.memo.get(state), this.contexts, this.chat.textKeys, this.chat.contextMatch);
+    // The same context gives the same query vector object (QueryMemo), so the scan below it is memoised too.
+    const context = await this.memo.get(state);
+    if (this.lastQuery?.context !== context)
+      this.lastQuery = { context, query: contextMatchQuery(context, this.contexts, this.chat.textKeys, this.chat.contextMatch) };
+    return this.lastQuery.query;
   }
 }
 

@@ -225,11 +225,19 @@ export class QuestionAnswerRanker implements PoolScoringRanker {
   private latestKind(state: ResponseState): UtteranceKind {
     return utteranceKind(contextText(state, { turns: 1 }));
   }
+  /** Scores by the latest line's kind, made once each (the same array back for the same kind, so the hybrid can reuse its fusion). */
+  private readonly byKind = new Map<UtteranceKind, Float64Array>();
+  private noImageScores: Float64Array | null = null;
   async poolScores(state: ResponseState, modality: Modality) {
-    if (modality === 'image') return new Float64Array(this.imageCount);
-    const logP = logFollowing(this.table, this.latestKind(state));
-    const out = new Float64Array(this.kinds.length);
-    for (let r = 0; r < out.length; r++) out[r] = logP[this.kinds[r]!]!;
+    if (modality === 'image') return (this.noImageScores ??= new Float64Array(this.imageCount));
+    const kind = this.latestKind(state);
+    let out = this.byKind.get(kind);
+    if (!out) {
+      const logP = logFollowing(this.table, kind);
+      out = new Float64Array(this.kinds.length);
+      for (let r = 0; r < out.length; r++) out[r] = logP[this.kinds[r]!]!;
+      this.byKind.set(kind, out);
+    }
     return out;
   }
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
@@ -355,9 +363,17 @@ export class HybridRanker implements PoolScoringRanker {
     return { parts: kept.map((k) => k.part), weights: kept.map((k) => k.weight) };
   }
 
+  /** The last fusion of each modality: when every part gives back the same scores (the same context), so does the fusion. */
+  private readonly lastFused: Partial<Record<Modality, { scores: readonly Float64Array[]; weights: readonly number[]; fused: Float64Array }>> = {};
   async poolScores(state: ResponseState, modality: Modality) {
     const { parts, weights } = this.weighted(modality);
-    return fuseScores(await Promise.all(parts.map((p) => p.poolScores(state, modality))), weights);
+    const scores = await Promise.all(parts.map((p) => p.poolScores(state, modality)));
+    const last = this.lastFused[modality];
+    const same = last !== undefined && last.scores.length === scores.length && scores.every((s, i) => s === last.scores[i] && weights[i] === last.weights[i]);
+    if (same) return last.fused;
+    const fused = fuseScores(scores, weights);
+    this.lastFused[modality] = { scores, weights, fused };
+    return fused;
   }
 
   async topK(state: ResponseState, modality: Modality, k: number, exclude: ReadonlySet<number>) {
