@@ -54,5 +54,11 @@ export function startApp(): void {
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();
-  startOffline({ replyInFlight: () => useChatStore.getState().awaitingReply });
+  startOffline({
+    replyInFlight: () => useChatStore.getState().awaitingReply,
+    onReplyInFlightChange: (listener) =>
+      useChatStore.subscribe((state, prev) => {
+        if (state.awaitingReply !== prev.awaitingReply) listener(state.awaitingReply);
+      }),
+  });
 }

@@ -30,6 +30,7 @@ import {
   relativeUrl,
   storedKey,
 } from './offlineCache';
+import { TurnGate } from './turnGate';
 import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -95,9 +96,18 @@ const installReport: WorkboxPlugin = {
 /** Everything the service worker serves is cross-origin isolated (worker scripts too, which need it for threads). */
 const isolated: WorkboxPlugin = { handlerWillRespond: async ({ response }) => withHeaders(response, CROSS_ORIGIN_ISOLATION_HEADERS) };
 
+/** While a visitor's turn is answered, the offline copy starts no new download (the page says when, turnGate.ts). */
+const turnGate = new TurnGate();
+const waitsForTurns: WorkboxPlugin = {
+  requestWillFetch: async ({ request }) => {
+    await turnGate.wait();
+    return request;
+  },
+};
+
 const precache = new PrecacheController({
   cacheName: versionCache,
-  plugins: [onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin(), isolated],
+  plugins: [waitsForTurns, onlyThisBuild, namedFailures, installReport, new RangeRequestsPlugin(), isolated],
 });
 precache.strategy.matchOptions = matchOptions;
 precache.addToCacheList(entries.filter((e) => e.install).map(({ url, revision }) => ({ url, revision })));
@@ -124,7 +134,7 @@ const packFiles = new CacheFirst({
   ],
 });
 /** The same cache for a pack the page asks to keep ('cache-pack'): here a bad file is an error to report. */
-const packRequests = new CacheFirst({ cacheName: versionCache, matchOptions, plugins: [revisionedKeys, onlyThisBuild] });
+const packRequests = new CacheFirst({ cacheName: versionCache, matchOptions, plugins: [waitsForTurns, revisionedKeys, onlyThisBuild] });
 
 const pathOf = (url: URL) => url.pathname.slice(new URL(scope).pathname.length);
 const inScope = (url: URL) => url.href.startsWith(scope);
@@ -272,6 +282,9 @@ self.addEventListener('message', (event) => {
   switch (message.type) {
     case 'skip-waiting':
       void self.skipWaiting();
+      return;
+    case 'turn':
+      turnGate.set(message.busy);
       return;
     case 'drop-pack':
       // The engine found a file of this pack damaged: forget the pack's stored files, so the next load fetches them again.

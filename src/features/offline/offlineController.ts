@@ -15,6 +15,8 @@ import { offlineActions, useOfflineStore } from './offlineStore';
 export interface OfflineHost {
   /** A reply is on its way: the reload an update needs would lose it. */
   replyInFlight(): boolean;
+  /** Calls `listener` when a reply starts being answered (true) and when it has arrived (false). */
+  onReplyInFlightChange(listener: (inFlight: boolean) => void): void;
 }
 
 const BASE = import.meta.env.BASE_URL;
@@ -56,6 +58,7 @@ export function startOffline(offlineHost: OfflineHost): void {
     );
     return;
   }
+  offlineHost.onReplyInFlightChange((busy) => void tellTurn(busy));
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (isBroadcast(event.data)) onBroadcast(event.data);
   });
@@ -171,6 +174,17 @@ async function cacheActivePack(): Promise<void> {
   };
   const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId };
   active.postMessage(message, [channel.port2]);
+}
+
+/**
+ * Tells the service worker that a turn is being answered (or has been): storing the offline copy starts
+ * no new download meanwhile, so it does not compete with the reply (sw/turnGate.ts). Sent to the worker
+ * that is installing, the one waiting and the active one, since any of them may be storing files.
+ */
+async function tellTurn(busy: boolean): Promise<void> {
+  const reg = registration ?? (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
+  const message: PageToServiceWorker = { type: 'turn', busy };
+  for (const worker of new Set([reg?.installing, reg?.waiting, reg?.active])) worker?.postMessage(message);
 }
 
 /** Asks the browser not to evict the offline copy when space runs low (granted silently or not at all by most). */

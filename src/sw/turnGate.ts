@@ -1,0 +1,59 @@
+/**
+ * Offline caching waits its turn: while the page answers a visitor (a typed line, a photo, a video),
+ * the service worker starts no new download of the offline copy, so the two do not share the CPU and
+ * the network. The page says when a turn starts and ends; a pause it never ends (a closed tab, a
+ * crashed page) lapses after MAX_PAUSE_MS, so the copy is never held up for good.
+ */
+
+/** The longest one "busy" message holds downloads back. A turn takes well under this; the page repeats it for a longer one. */
+export const MAX_PAUSE_MS = 20_000;
+
+export interface GateClock {
+  now(): number;
+  /** Resolves after `ms`, or earlier when `wake` is called. */
+  sleep(ms: number, wake: (resume: () => void) => void): Promise<void>;
+}
+
+const realClock: GateClock = {
+  now: () => Date.now(),
+  sleep: (ms, wake) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
+};
+
+export class TurnGate {
+  private pausedUntil = 0;
+  private wakers: (() => void)[] = [];
+  /** How many downloads have waited, and for how long in all: the page shows nothing of it, the tests read it. */
+  readonly waits = { count: 0, ms: 0 };
+
+  constructor(private readonly clock: GateClock = realClock) {}
+
+  /** A turn started (busy) or ended. */
+  set(busy: boolean): void {
+    this.pausedUntil = busy ? this.clock.now() + MAX_PAUSE_MS : 0;
+    if (!busy) {
+      const wakers = this.wakers;
+      this.wakers = [];
+      for (const wake of wakers) wake();
+    }
+  }
+
+  get paused(): boolean {
+    return this.clock.now() < this.pausedUntil;
+  }
+
+  /** Resolves at once when no turn is being answered, else when it ends (or its pause lapses). */
+  async wait(): Promise<void> {
+    if (!this.paused) return;
+    const start = this.clock.now();
+    this.waits.count++;
+    while (this.paused) await this.clock.sleep(this.pausedUntil - this.clock.now(), (resume) => this.wakers.push(resume));
+    this.waits.ms += this.clock.now() - start;
+  }
+}
