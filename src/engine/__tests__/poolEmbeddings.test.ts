@@ -136,7 +136,7 @@ describe('pool embeddings', () => {
     expect(again.stats).toMatchObject({ fromFile: rows, computed: 0 });
   });
 
-  it('defers the text rows no file or cache has, and fills them later as the eager way would, cached, in batches', async () => {
+  it('defers the text rows the file lacks, and fills them later as the eager way would: from the cache first, then computed and cached, in batches', async () => {
     const eager = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
     // The file has two of the five texts, and the images.
     const partial = serializePoolEmbeddings(
@@ -154,11 +154,31 @@ describe('pool embeddings', () => {
     expect([...deferred.textMatrix.data.subarray(6)]).toEqual(new Array(9).fill(0));
     const progress: number[] = [];
     await completeDeferredRows(deferred, encoder, { cache, textBatchSize: 2, onProgress: (left) => progress.push(left.texts) });
-    expect(progress).toEqual([1, 0]);
+    // The cache is looked up first (empty: 3 left), then two batches are computed.
+    expect(progress).toEqual([3, 1, 0]);
     expect(deferred.pendingTexts.size).toBe(0);
     expect([...deferred.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     expect(cache.rows.size).toBe(3);
     expect(calls.texts).toBe(3);
+    // Next visit: the rows are cached, but embedPool still defers them (no cache lookup holds Ready up);
+    // the first step fills them all from the cache, and nothing is computed.
+    const again = fakeEncoder('pack-A');
+    const revisit = await embedPool({
+      encoder: again.encoder,
+      texts,
+      images,
+      imageKeys: keysOf(images),
+      loadImage: pixels,
+      precomputed: partial,
+      cache,
+      deferTexts: true,
+    });
+    expect(revisit.stats).toMatchObject({ fromFile: 5, fromCache: 0, computed: 0, deferred: 3 });
+    const revisitProgress: number[] = [];
+    await completeDeferredRows(revisit, again.encoder, { cache, textBatchSize: 2, onProgress: (left) => revisitProgress.push(left.texts) });
+    expect(revisitProgress).toEqual([0]);
+    expect(again.calls.texts).toBe(0);
+    expect([...revisit.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     // With nothing to say the dimension, the first text is computed at once and the rest deferred.
     const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });
     expect([bare.stats.computed, bare.stats.deferred, [...bare.pendingTexts]]).toEqual([1, 4, [1, 2, 3, 4]]);
@@ -198,7 +218,8 @@ describe('pool embeddings', () => {
       encodeTexts: async (t: string[]) => (order.push(...t.map((x) => `t${texts.findIndex((y) => y.text === x)}`)), encoder.encodeTexts(t)),
       encodeImages: async (i: RgbaImage[]) => (order.push(...i.map((x) => `i${x.data[0]! / 10 - 1}`)), encoder.encodeImages(i)),
     };
-    // A budget of two batches: the larger share left goes next (texts 4 of 4 = images 2 of 2, texts first).
+    // A budget of four steps: the cache looked up for texts, then images (empty), then two batches, the
+    // larger share left next (texts 4 of 4 = images 2 of 2, texts first).
     let batches = 0;
     const left: string[] = [];
     await completeDeferredRows(pool, logged, {
@@ -206,12 +227,12 @@ describe('pool embeddings', () => {
       loadImage: pixels,
       textBatchSize: 2,
       imageBatchSize: 1,
-      stopWhen: () => batches >= 2,
+      stopWhen: () => batches >= 4,
       yieldControl: async () => void batches++,
       onProgress: (l) => left.push(`${l.texts}/${l.images}`),
     });
     expect(order).toEqual(['t1', 't0', 'i0']);
-    expect(left).toEqual(['2/2', '2/1']);
+    expect(left).toEqual(['4/2', '4/2', '2/2', '2/1']);
     // A pending row reads zero; a computed one is the eager row.
     expect([...pool.imageMatrix.data.subarray(3, 6)]).toEqual([0, 0, 0]);
     expect([...pool.imageMatrix.data.subarray(0, 3)]).toEqual([...eager.imageMatrix.data.subarray(0, 3)]);

@@ -120,7 +120,8 @@ describe('embedding a pool that has no precomputed rows', () => {
     // Only the first row of each is computed (it tells the dimension): the most used.
     expect(pool.stats).toMatchObject({ computed: 2, deferred: 21 });
     expect([...pool.pendingTexts].slice(0, 3)).toEqual([4, 0, 1]);
-    // The starter (the page's POOL_STARTER_MS, here two batches): texts and images in turn, then Ready.
+    // The starter (the page's POOL_STARTER_MS, here four steps): the pending rows looked up in the cache
+    // (texts, then images; none there yet), then two batches, texts and images in turn, then Ready.
     let batches = 0;
     await completeDeferredRows(pool, encoder, {
       cache,
@@ -128,7 +129,7 @@ describe('embedding a pool that has no precomputed rows', () => {
       imageBatchSize: 1,
       loadImage: base.loadImage,
       yieldControl: async () => void batches++,
-      stopWhen: () => batches >= 2,
+      stopWhen: () => batches >= 4,
     });
     expect([pool.pendingTexts.size, pool.pendingImages.size]).toEqual([15, 1]);
     const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
