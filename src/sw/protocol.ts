@@ -9,8 +9,8 @@ export type PageToServiceWorker =
   | { type: 'cache-pack'; packId: string }
   | { type: 'skip-waiting' }
   | { type: 'drop-pack'; packId: string }
-  /** A visitor's turn started (busy) or ended: the offline copy starts no new download meanwhile (turnGate.ts). */
-  | { type: 'turn'; busy: boolean };
+  /** The page is busy (the model loading, a reply being answered) or no longer: the offline copy starts no new download meanwhile (turnGate.ts). */
+  | { type: 'busy'; busy: boolean };
 
 /** Service worker → page, on the port of a `cache-pack` request: progress, then exactly one of done / failed. */
 export type CachePackReply =
@@ -23,7 +23,7 @@ export type ServiceWorkerBroadcast =
   | { type: 'install-progress'; version: string; doneBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
   | { type: 'install-failed'; version: string; reason: OfflineFailure | 'internal'; message: string };
 
-const PAGE_TYPES = ['cache-pack', 'skip-waiting', 'drop-pack', 'turn'];
+const PAGE_TYPES = ['cache-pack', 'skip-waiting', 'drop-pack', 'busy'];
 const BROADCAST_TYPES = ['install-progress', 'install-failed'];
 
 function typed(value: unknown): string | null {
@@ -36,7 +36,7 @@ function typed(value: unknown): string | null {
 export function isPageMessage(value: unknown): value is PageToServiceWorker {
   const type = typed(value);
   if (type === 'cache-pack' || type === 'drop-pack') return typeof (value as Record<string, unknown>)['packId'] === 'string';
-  if (type === 'turn') return typeof (value as Record<string, unknown>)['busy'] === 'boolean';
+  if (type === 'busy') return typeof (value as Record<string, unknown>)['busy'] === 'boolean';
   return type !== null && PAGE_TYPES.includes(type);
 }
 

@@ -96,7 +96,7 @@ const installReport: WorkboxPlugin = {
 /** Everything the service worker serves is cross-origin isolated (worker scripts too, which need it for threads). */
 const isolated: WorkboxPlugin = { handlerWillRespond: async ({ response }) => withHeaders(response, CROSS_ORIGIN_ISOLATION_HEADERS) };
 
-/** While a visitor's turn is answered, the offline copy starts no new download (the page says when, turnGate.ts). */
+/** While the page is busy (the model loading, a reply being answered), the offline copy starts no new download (the page says when, turnGate.ts). */
 const turnGate = new TurnGate();
 const waitsForTurns: WorkboxPlugin = {
   requestWillFetch: async ({ request }) => {
@@ -283,7 +283,7 @@ self.addEventListener('message', (event) => {
     case 'skip-waiting':
       void self.skipWaiting();
       return;
-    case 'turn':
+    case 'busy':
       turnGate.set(message.busy);
       return;
     case 'drop-pack':

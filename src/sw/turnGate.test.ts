@@ -82,12 +82,12 @@ describe('offline caching waits for the turn', () => {
   });
 });
 
-describe("the page's turn message", () => {
+describe("the page's busy message", () => {
   it('is read only with a boolean busy, as the other page messages are checked', () => {
-    expect(isPageMessage({ type: 'turn', busy: true })).toBe(true);
-    expect(isPageMessage({ type: 'turn', busy: false })).toBe(true);
-    expect(isPageMessage({ type: 'turn', busy: 'yes' })).toBe(false);
-    expect(isPageMessage({ type: 'turn' })).toBe(false);
+    expect(isPageMessage({ type: 'busy', busy: true })).toBe(true);
+    expect(isPageMessage({ type: 'busy', busy: false })).toBe(true);
+    expect(isPageMessage({ type: 'busy', busy: 'yes' })).toBe(false);
+    expect(isPageMessage({ type: 'busy' })).toBe(false);
     expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip' })).toBe(true);
     expect(isPageMessage({ type: 'pause-everything' })).toBe(false);
   });

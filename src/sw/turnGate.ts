@@ -1,11 +1,11 @@
 /**
- * Offline caching waits its turn: while the page answers a visitor (a typed line, a photo, a video),
- * the service worker starts no new download of the offline copy, so the two do not share the CPU and
- * the network. The page says when a turn starts and ends; a pause it never ends (a closed tab, a
- * crashed page) lapses after MAX_PAUSE_MS, so the copy is never held up for good.
+ * Offline caching waits its turn: while the page loads the model or answers a visitor (a typed line, a
+ * photo, a video), the service worker starts no new download of the offline copy, so the two do not
+ * share the CPU and the network. The page says when it is busy and when no longer; a pause it never
+ * ends (a closed tab, a crashed page) lapses after MAX_PAUSE_MS, so the copy is never held up for good.
  */
 
-/** The longest one "busy" message holds downloads back. A turn takes well under this; the page repeats it for a longer one. */
+/** The longest one "busy" message holds downloads back; the page repeats it every half of this while it stays busy. */
 export const MAX_PAUSE_MS = 20_000;
 
 export interface GateClock {
@@ -34,7 +34,7 @@ export class TurnGate {
 
   constructor(private readonly clock: GateClock = realClock) {}
 
-  /** A turn started (busy) or ended. */
+  /** The page became busy, or is no longer. */
   set(busy: boolean): void {
     this.pausedUntil = busy ? this.clock.now() + MAX_PAUSE_MS : 0;
     if (!busy) {

@@ -3,6 +3,7 @@ import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { CACHE_PREFIX } from '../../sw/offlineCache';
 import { type CachePackReply, type PageToServiceWorker, type ServiceWorkerBroadcast, isBroadcast } from '../../sw/protocol';
+import { MAX_PAUSE_MS } from '../../sw/turnGate';
 import { offlineActions, useOfflineStore } from './offlineStore';
 
 /**
@@ -58,7 +59,25 @@ export function startOffline(offlineHost: OfflineHost): void {
     );
     return;
   }
-  offlineHost.onReplyInFlightChange((busy) => void tellTurn(busy));
+  // The offline copy waits while the model loads and while a reply is answered (sw/turnGate.ts). A long
+  // load or turn says so again before the service worker's pause lapses.
+  let replyInFlight = false;
+  let keepBusy: ReturnType<typeof setInterval> | undefined;
+  const busyNow = () => replyInFlight || useModelStore.getState().phase === 'loading';
+  const tellBusyNow = () => {
+    const busy = busyNow();
+    void tellBusy(busy);
+    clearInterval(keepBusy);
+    keepBusy = busy ? setInterval(() => void tellBusy(busyNow()), MAX_PAUSE_MS / 2) : undefined;
+  };
+  offlineHost.onReplyInFlightChange((inFlight) => {
+    replyInFlight = inFlight;
+    tellBusyNow();
+  });
+  useModelStore.subscribe((state, previous) => {
+    if ((state.phase === 'loading') !== (previous.phase === 'loading')) tellBusyNow();
+  });
+  if (busyNow()) tellBusyNow();
   navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (isBroadcast(event.data)) onBroadcast(event.data);
   });
@@ -177,13 +196,14 @@ async function cacheActivePack(): Promise<void> {
 }
 
 /**
- * Tells the service worker that a turn is being answered (or has been): storing the offline copy starts
- * no new download meanwhile, so it does not compete with the reply (sw/turnGate.ts). Sent to the worker
- * that is installing, the one waiting and the active one, since any of them may be storing files.
+ * Tells the service worker that the page is busy (the model loading, a reply being answered) or no longer:
+ * storing the offline copy starts no new download meanwhile, so it does not compete with the visitor
+ * (sw/turnGate.ts). Sent to the worker that is installing, the one waiting and the active one, since any
+ * of them may be storing files.
  */
-async function tellTurn(busy: boolean): Promise<void> {
+async function tellBusy(busy: boolean): Promise<void> {
   const reg = registration ?? (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
-  const message: PageToServiceWorker = { type: 'turn', busy };
+  const message: PageToServiceWorker = { type: 'busy', busy };
   for (const worker of new Set([reg?.installing, reg?.waiting, reg?.active])) worker?.postMessage(message);
 }
 
