@@ -287,16 +287,17 @@ export interface CompleteRowsOptions<M extends PoolImageItem> {
   stopWhen?: () => boolean;
 }
 
+/** How many deferred rows completeDeferredRows looks up in the cache between two yields. */
+const CACHE_READ_ROWS = 1024;
+
 /**
- * Computes the rows embedPool deferred, most used first, in batches: each is written into the pool's
+ * Computes the rows embedPool deferred, most used first: those in the cache are read from it first
+ * (CACHE_READ_ROWS a step), the rest are computed in batches: each is written into the pool's
  * matrix (where the ranking kernels read it) and the cache, and leaves its pending set. Texts and
  * images take turns so that both advance at the same pace, as shares of what each had left. Control
  * goes back between batches through `yieldControl`, so replies are not held up. Stops with an
  * EngineError when cancelled, and returns early, rows left pending, when `stopWhen` says so.
  */
-/** How many deferred rows completeDeferredRows looks up in the cache between two yields. */
-const CACHE_READ_ROWS = 1024;
-
 export async function completeDeferredRows<T extends PoolTextItem, M extends PoolImageItem>(
   pool: Pick<EmbeddedPool<T, M>, 'texts' | 'images' | 'textMatrix' | 'imageMatrix' | 'textKeys' | 'imageKeys' | 'pendingTexts' | 'pendingImages'>,
   encoder: PoolEncoder,
