@@ -112,6 +112,7 @@ async function browser(argv: string[]): Promise<void> {
       `Chromium ${browserInstance.version()} · backend ${await page.getByTestId('backend').innerText()} · ${await page.getByTestId('pack-name').innerText()}`,
     );
     console.log(`page load to ready (as shown): ${await phase.innerText()}`);
+    console.log(`  ${await phase.getAttribute('title')}`);
     const replyMs: number[] = [];
     const roundTrip: number[] = [];
     const box = page.getByRole('textbox', { name: 'Message' });
@@ -164,6 +165,7 @@ async function browser(argv: string[]): Promise<void> {
       await visit.reload();
       await visit.getByTestId('model-phase').filter({ hasText: 'Ready' }).waitFor({ timeout: 180_000 });
       cachedReadyMs.push(Date.now() - loadStart);
+      console.log(`  reload ${i + 1}: ${await visit.getByTestId('model-phase').getAttribute('title')}`);
       const replies = visit.getByRole('listitem', { name: 'The system replied' });
       const timeReply = async (n: number, act: () => Promise<void>): Promise<number> => {
         const start = Date.now();

@@ -7,6 +7,8 @@ import { type ModelDtype, chooseExecutionPlan } from '../engine/onnx/executionPl
 import { configureWasm } from '../engine/onnx/ortSessions';
 import { type PoolEmbeddingsFile, parsePoolEmbeddings } from '../engine/pool/poolEmbeddings';
 import { FsPackSource } from './fsPackSource';
+import type { LexicalCounts } from '../engine/ranking/lexical';
+import { parseLexicalCounts } from '../engine/ranking/lexicalIndexFile';
 
 /** The demo pool's catalogues from a folder (public/pool): media.json and texts.json, validated strictly. */
 export function loadPoolCatalogue(dir: string): { texts: PoolText[]; media: PoolMediaItem[] } {
@@ -22,6 +24,13 @@ export function readPoolEmbeddingsFile(poolDir: string, packId: string): PoolEmb
   const base = join(poolDir, 'embeddings', packId);
   if (!existsSync(`${base}.json`) || !existsSync(`${base}.bin`)) return null;
   return parsePoolEmbeddings(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), `${base}.json`);
+}
+
+/** The pool's shipped BM25 counts (npm run pool:index), checked against its texts as the page checks them; null when there are none. */
+export function readLexicalCountsFile(poolDir: string, texts: readonly string[]): LexicalCounts | null {
+  const base = join(poolDir, 'lexical');
+  if (!existsSync(`${base}.json`) || !existsSync(`${base}.bin`)) return null;
+  return parseLexicalCounts(JSON.parse(readFileSync(`${base}.json`, 'utf8')), new Uint8Array(readFileSync(`${base}.bin`)), `${base}.json`, texts);
 }
 
 /**

@@ -14,7 +14,7 @@ import { type WorkerApi, createRequestHandler } from '../worker/requestHandler';
 import { type PoolImageInfo, Responder } from '../worker/responder';
 import { loadDialogBenchData } from './benchDialog';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
-import { readPoolEmbeddingsFile } from './poolFiles';
+import { readLexicalCountsFile, readPoolEmbeddingsFile } from './poolFiles';
 import { chatPoolOf } from './replyParts';
 
 /**
@@ -73,11 +73,16 @@ async function workerPath(packId: string) {
     : null;
   const records = readDialogues('test');
   const train = readDialogues('train');
+  // As WorkerModels.loadPool: the pool's shipped BM25 counts.
+  const textCounts = readLexicalCountsFile(
+    POOL_DIR,
+    texts.map((t) => t.text),
+  );
 
   /** A fresh worker (a fresh page): its request handler over a Responder, with messages cloned both ways as postMessage does. */
   const replay = async (method: ResponseMethodId, turns: number) => {
     const responder = new Responder(analyzer, heads, '', undefined, undefined, null, chat);
-    responder.setPool(embedded, imageInfo, chatParts, { textsComplete }, async () => train);
+    responder.setPool(embedded, textCounts, imageInfo, chatParts, { textsComplete }, async () => train);
     const notUsed = async (): Promise<never> => {
       throw new Error('not used by this test');
     };
@@ -120,7 +125,7 @@ async function workerPath(packId: string) {
   };
   const methods = () => {
     const responder = new Responder(analyzer, heads, '', undefined, undefined, null, chat);
-    responder.setPool(embedded, imageInfo, chatParts, { textsComplete }, async () => train);
+    responder.setPool(embedded, textCounts, imageInfo, chatParts, { textsComplete }, async () => train);
     return responder.methods().available;
   };
   // Released once the background rows are done: they run on the same sessions.

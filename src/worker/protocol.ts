@@ -5,6 +5,7 @@
  */
 import type { BackendState, ImageGrounding } from '../engine/clip/clipEncoder';
 import type { EngineErrorCode } from '../engine/errors';
+import type { LoadStep } from '../engine/loadSteps';
 import type { SessionsState } from '../engine/onnx/modelSessions';
 import type { ImageFormat } from '../engine/image/imageFormat';
 import type { FileProgress } from '../engine/pack/fileSource';
@@ -115,6 +116,8 @@ interface PackLoaded {
   methods: ResponseMethods;
   backend: BackendState;
   loadMs: number;
+  /** Where loadMs went, step by step (the presenter view's Ready line shows them on hover). */
+  steps: LoadStep[];
   projectionDim: number;
   pool: PoolLoaded;
   /** The object detector, loaded after the pack on the same execution plan; its failure never stops the pack. */

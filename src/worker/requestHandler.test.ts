@@ -62,6 +62,7 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
         methods: { available: ['clip-sim'], preferred: 'clip-sim', note: 'no heads' },
         backend,
         loadMs: 12,
+        steps: [{ step: 'CLIP towers', ms: 12 }],
         projectionDim: 16,
         pool,
         detector,

@@ -81,6 +81,7 @@ async function responderWith(
   });
   responder.setPool(
     embedded,
+    null,
     [{ key: 'mug', alt: 'A coffee mug on a table', label: 'coffee mug', url: null, kind: 'photo', keywords: [] }],
     null,
     {},

@@ -1,5 +1,6 @@
 import { nowMs } from '../engine/clock';
 import type { DialogueRecord } from '../engine/datasets/mmdialog';
+import type { LexicalCounts } from '../engine/ranking/lexical';
 import { EngineError } from '../engine/errors';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -68,6 +69,7 @@ export class Responder {
   }
 
   /**
+   * `textCounts`: the BM25 counts shipped with the pool (null: the rankers count its texts);
    * `chat`: the encoder's keys of this pool and its stored contexts (null without an encoder);
    * `rows`: when the rows embedPool deferred are all computed, per modality, and what to call when a
    * ranker starts to wait for them (SessionPool); `train`: the pool's train split (null when it has
@@ -75,6 +77,7 @@ export class Responder {
    */
   setPool(
     embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
+    textCounts: LexicalCounts | null,
     images: PoolImageInfo[],
     chat: SessionPool['chat'],
     rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted'>,
@@ -87,6 +90,7 @@ export class Responder {
       textMatrix: embedded.textMatrix,
       images,
       imageMatrix: embedded.imageMatrix,
+      ...(textCounts ? { textCounts } : {}),
       train,
       chat,
       pendingTexts: embedded.pendingTexts,

@@ -31,6 +31,9 @@ import { shippedDeppImageKeys } from '../engine/pool/deppKeys';
 import { localHeadsCache } from '../persistence/localHeadsDb';
 import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
+import { LoadSteps } from '../engine/loadSteps';
+import type { LexicalCounts } from '../engine/ranking/lexical';
+import { parseLexicalCounts } from '../engine/ranking/lexicalIndexFile';
 import { StoredPackSource } from '../persistence/packStore';
 import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues } from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
@@ -162,7 +165,9 @@ export class WorkerModels implements WorkerApi {
     this.announcePoolRows = (status: PoolRowsStatus) => context.announce({ type: 'poolRows', status });
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
+    const steps = new LoadSteps();
     const plan = await this.configureRuntime(params.forceWasm);
+    steps.mark('runtime');
     await Promise.all([this.encoder?.release(), this.detector?.release(), this.captioner?.dispose()]);
     this.encoder = null;
     this.detector = null;
@@ -171,7 +176,13 @@ export class WorkerModels implements WorkerApi {
     this.pool = null;
     this.announceDetector = onDetector;
     const packSource = params.pack.stored ? new StoredPackSource(params.pack.id) : new FetchPackSource(params.pack.baseUrl);
-    const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend });
+    if (params.pool.kind === 'demo') prefetchDemoPool(params.pool.baseUrl, params.pack.id);
+    // Ready is the text path: the image tower's session is made at the first photo, or by the warm-up after Ready.
+    const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend, deferred: ['vision_model'] });
+    steps.mark('CLIP towers', {
+      'configs and tokenizer': encoder.timings.totalMs - encoder.timings.sessionMs,
+      'sessions and first run': encoder.timings.sessionMs,
+    });
     if (encoder.backend.provider === 'webgpu')
       this.watchDeviceLoss(
         () => this.encoder === encoder,
@@ -188,6 +199,7 @@ export class WorkerModels implements WorkerApi {
     } catch (error) {
       note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
     }
+    steps.mark('response heads');
     // The conversational encoder belongs to the pack too; without it texts come from the heads or the zero-shot methods.
     let chat: SessionChat | null = null;
     let chatNote = '';
@@ -203,10 +215,13 @@ export class WorkerModels implements WorkerApi {
     }
     this.chat?.encoder.release().catch(() => undefined);
     this.chat = chat;
+    steps.mark('chat encoder');
     // The detector runs where the pack runs (on WASM at once when WebGPU already failed for the pack).
     const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
     const { detector, status: detectorStatus } = await this.loadDetector(params.detector, detectorPlan, onProgress);
+    steps.mark('detector');
     const { captioner, status: captionerStatus } = await this.loadCaptioner(params.captioner ?? null, detectorPlan, onProgress);
+    if (params.captioner) steps.mark('captioner');
     const analyzer = new PhotoAnalyzer(encoder, detector);
     this.captioner = captioner;
     this.encoder = encoder;
@@ -235,9 +250,10 @@ export class WorkerModels implements WorkerApi {
       captioner && { captioner, onFailed: onCaptionerFailed },
       chat,
     );
-    const pool = await this.loadPool({ pool: params.pool }, onProgress);
+    const pool = await this.loadPool({ pool: params.pool }, onProgress, undefined, steps);
     return {
       packId: params.pack.id,
+      steps: steps.list(),
       methods: this.responder.methods(),
       backend: encoder.backend,
       loadMs: nowMs() - start,
@@ -289,6 +305,8 @@ export class WorkerModels implements WorkerApi {
     let loadMs = 0;
     try {
       detector = await ObjectDetector.load(new FetchPackSource(ref.baseUrl, DETECTOR_MISSING_ADVICE), ref.files, plan, {
+        // Its files are read now (the pool's fingerprint needs them); its session at the first photo, or by the warm-up after Ready.
+        deferred: ['detector'],
         // Named apart from the pack's own onnx/ files in the status area's progress bars.
         onProgress: (p) => onProgress({ ...p, file: `detector/${p.file}` }),
         // Called during the load too (detector still null then): the load's result carries that state.
@@ -351,7 +369,7 @@ export class WorkerModels implements WorkerApi {
   }
 
   /** `signal` stops the work up to the moment the new pool is put in use; the pool in use until then stays. */
-  private async loadPool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void, signal?: AbortSignal): Promise<PoolLoaded> {
+  private async loadPool(params: { pool: PoolRef }, onProgress: (p: FileProgress) => void, signal?: AbortSignal, steps = new LoadSteps()): Promise<PoolLoaded> {
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
     const responder = this.responder;
@@ -363,11 +381,21 @@ export class WorkerModels implements WorkerApi {
     let loaded: Omit<PoolLoaded, 'embeddings'>;
     let imageInfo: PoolImageInfo[];
     let loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined;
+    let textCounts: LexicalCounts | null = null;
     if (ref.kind === 'demo') {
+      const lexical = fetchBinaryFile(`${ref.baseUrl}lexical`);
       const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
+      steps.mark('pool catalogues');
+      textCounts = readLexicalCounts(
+        `${ref.baseUrl}lexical`,
+        await lexical,
+        textItems.map((t) => t.text),
+      );
+      steps.mark('BM25 counts');
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
+      steps.mark('precomputed rows');
       // Rows the file lacks are computed after Ready, the most used in the train split first.
       const train = await this.dialogues(ref, 'train').catch(() => null);
       const byUse = train
@@ -377,6 +405,7 @@ export class WorkerModels implements WorkerApi {
             images.map((m) => m.key),
           )
         : null;
+      steps.mark('train dialogues and rows by use');
       const readImage = async (item: PoolMediaItem) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels;
       const mediaByKey = new Map(images.map((m) => [m.key, m]));
       loadImage = (item) => readImage(mediaByKey.get(item.key)!);
@@ -397,7 +426,9 @@ export class WorkerModels implements WorkerApi {
         deferTexts: { order: byUse?.texts ?? [] },
         deferImages: { order: byUse?.images ?? [] },
       });
+      steps.mark('pool rows');
       if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
+      steps.mark('DE++ keys');
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
     } else {
@@ -409,6 +440,7 @@ export class WorkerModels implements WorkerApi {
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder || signal?.aborted === true);
+    steps.mark('chat keys and contexts');
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     signal?.throwIfAborted();
@@ -419,6 +451,7 @@ export class WorkerModels implements WorkerApi {
     const rows = this.completePoolRows(loaded.poolId, embedded, analyzer, loadImage, () => this.pool?.embedded !== embedded);
     responder?.setPool(
       embedded,
+      textCounts,
       imageInfo,
       chatParts,
       rows.session,
@@ -442,6 +475,7 @@ export class WorkerModels implements WorkerApi {
     if (responder && !this.hasPythonHeads) void this.startTraining(encoder, responder, ref, embedded, this.autoTrain);
     // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
     await responder?.firstReplyPrepared();
+    steps.mark('first reply prepared');
     return this.pool.loaded;
   }
 
@@ -540,16 +574,17 @@ export class WorkerModels implements WorkerApi {
     if (!chat) return null;
     try {
       const base = ref.kind === 'demo' ? `${ref.baseUrl}embeddings/${this.packId}` : null;
+      const [precomputed, stored] = base ? await Promise.all([fetchPrecomputed(`${base}.chat`), fetchStoredContexts(`${base}.contexts`)]) : [null, null];
       const keys = await embedChatKeys({
         encoder: chat.encoder,
         texts: embedded.texts.map((t) => t.text),
         imageLabels: images.map((i) => i.label),
-        precomputed: base ? await fetchPrecomputed(`${base}.chat`) : null,
+        precomputed,
         cache: embeddingCache,
         onProgress: ({ done, total }) => progress('conversational keys', done, total),
         cancelled,
+        textContentKeys: embedded.textKeys,
       });
-      const stored = base ? await fetchStoredContexts(`${base}.contexts`) : null;
       return {
         textKeys: keys.textKeys,
         imageKeys: keys.imageKeys,
@@ -558,6 +593,7 @@ export class WorkerModels implements WorkerApi {
               stored,
               chat.encoder,
               embedded.texts.map((t) => t.text),
+              embedded.textKeys,
             )
           : null,
       };
@@ -919,8 +955,41 @@ function sentence(text: string): string {
   return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
 
+/**
+ * The demo pool's files, requested when the load starts: they come from the network or the offline
+ * cache while the sessions are being created, instead of one after another once they are. A file is
+ * handed out once (a response body is read once); any other fetch of it goes to the network as usual.
+ */
+const prefetched = new Map<string, Promise<Response>>();
+
+function prefetchDemoPool(baseUrl: string, packId: string): void {
+  prefetched.clear();
+  const dialogues = `${baseUrl.replace(/pool\/$/, '')}dialogues/train/`;
+  const files = [
+    `${baseUrl}media.json`,
+    `${baseUrl}texts.json`,
+    ...['lexical', `embeddings/${packId}`, `embeddings/${packId}.depp`, `embeddings/${packId}.chat`, `embeddings/${packId}.contexts`].flatMap((base) => [
+      `${baseUrl}${base}.json`,
+      `${baseUrl}${base}.bin`,
+    ]),
+    `${dialogues}conversations.json`,
+    `${dialogues}invitations.json`,
+  ];
+  for (const url of files) {
+    const response = fetch(url);
+    response.catch(() => undefined); // reported to whoever reads it
+    prefetched.set(url, response);
+  }
+}
+
+function fetchPrefetched(url: string): Promise<Response> {
+  const early = prefetched.get(url);
+  prefetched.delete(url);
+  return early ?? fetch(url);
+}
+
 async function fetchBlob(url: string): Promise<Blob> {
-  const response = await fetch(url).catch((cause: unknown) => {
+  const response = await fetchPrefetched(url).catch((cause: unknown) => {
     throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, {
       cause,
     });
@@ -942,7 +1011,7 @@ async function fetchJson(url: string): Promise<unknown> {
 /** The demo pool's stored contexts of context match, or null (context match is then not offered). */
 async function fetchStoredContexts(base: string) {
   try {
-    const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);
+    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
     if (!meta.ok || !bin.ok) return null;
     return parseStoredContexts(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
   } catch (error) {
@@ -973,9 +1042,36 @@ async function useShippedDeppKeys(
   }
 }
 
+/** A .json header and its .bin, fetched side by side; null when either is missing (a pool made before it shipped one). */
+async function fetchBinaryFile(base: string): Promise<{ meta: unknown; bytes: Uint8Array } | null> {
+  try {
+    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
+    if (!meta.ok || !bin.ok) return null;
+    return { meta: await meta.json(), bytes: new Uint8Array(await bin.arrayBuffer()) };
+  } catch (error) {
+    console.warn(`${base}.json could not be read (${errorMessage(error)}).`);
+    return null;
+  }
+}
+
+/** The pool's shipped BM25 counts when they are of its texts; otherwise null, said, and the rankers count the texts themselves. */
+function readLexicalCounts(base: string, file: { meta: unknown; bytes: Uint8Array } | null, texts: readonly string[]): LexicalCounts | null {
+  const fallback = 'so the page counts the pool\'s words itself, which delays the first reply by about a second. Rebuild it with "npm run pool:index".';
+  if (!file) {
+    console.warn(`${base}.json/.bin are missing, ${fallback}`);
+    return null;
+  }
+  try {
+    return parseLexicalCounts(file.meta, file.bytes, `${base}.json`, texts);
+  } catch (error) {
+    console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
+    return null;
+  }
+}
+
 async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
   try {
-    const [meta, bin] = await Promise.all([fetch(`${base}.json`), fetch(`${base}.bin`)]);
+    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
     if (!meta.ok || !bin.ok) return null;
     return parsePoolEmbeddings(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStoredContexts, resolveStoredContexts, serializeStoredContexts } from '../pool/chatPool';
-import { embedPool, parsePoolEmbeddings, serializePoolEmbeddings } from '../pool/poolEmbeddings';
+import { chatKeysFingerprint, embedChatKeys, parseStoredContexts, resolveStoredContexts, serializeStoredContexts } from '../pool/chatPool';
+import { embedPool, parsePoolEmbeddings, serializePoolEmbeddings, textContentKey } from '../pool/poolEmbeddings';
 import type { ChatEncoder } from '../response/chatEncoder';
 import { contextMatchQuery, nearestContexts } from '../response/chatRanking';
 import { Int8Matrix } from '../retrieval/int8Matrix';
@@ -44,6 +44,46 @@ describe("the conversational encoder's pool files", () => {
       precomputed: parsed,
     });
     expect(changed.stats).toMatchObject({ fromFile: 0, computed: 3 });
+  });
+
+  it("reads a shipped file's int8 codes as the ranking matrices, exactly as re-quantizing its rows would, and only for its pool", async () => {
+    let computed = 0;
+    const chat = {
+      fingerprint: 'enc-1',
+      config: { dim: 4 },
+      encodeResponses: async (t: readonly string[]) => {
+        computed += t.length;
+        return { data: Float32Array.from(t.flatMap((x) => [...unit(x.length, 1, -2, x.length % 3)])), rows: t.length, dim: 4 };
+      },
+    } as unknown as ChatEncoder;
+    const poolTexts = texts.map((t) => t.text);
+    const labels = ['a dog on a beach'];
+    const built = await embedChatKeys({ encoder: chat, texts: poolTexts, imageLabels: labels });
+    expect(computed).toBe(4);
+    // As chat:keys writes it: compact, int8, the rows of the pool's texts then its labels.
+    const file = serializePoolEmbeddings(
+      'mini-clip.chat',
+      chatKeysFingerprint(chat),
+      {
+        textMatrix: built.rows,
+        imageMatrix: { data: new Float32Array(0), rows: 0, dim: 4 },
+        textKeys: [...poolTexts, ...labels].map(textContentKey),
+        imageKeys: [],
+      },
+      'int8',
+      { compact: true },
+    );
+    const parsed = () => parsePoolEmbeddings(JSON.parse(JSON.stringify(file.meta)), file.bytes, 'c.json');
+    const shipped = await embedChatKeys({ encoder: chat, texts: poolTexts, imageLabels: labels, precomputed: parsed() });
+    expect(computed).toBe(4);
+    expect(shipped.stats).toMatchObject({ fromFile: 4, computed: 0 });
+    const requantized = Int8Matrix.fromFloat32(parsed().data, 4, 4, { refine: false });
+    expect([...shipped.textKeys.scales.subarray(0, 3), ...shipped.imageKeys.scales.subarray(0, 1)]).toEqual([...requantized.scales.subarray(0, 4)]);
+    const query = unit(1, 2, 3, 4);
+    expect([...shipped.textKeys.scores(query).scores.subarray(0, 3)]).toEqual([...requantized.scores(query).scores.subarray(0, 3)]);
+    // Another label: the file is of another pool, and every key is computed.
+    const other = await embedChatKeys({ encoder: chat, texts: poolTexts, imageLabels: ['a cat'], precomputed: parsed() });
+    expect(other.stats).toMatchObject({ fromFile: 0, computed: 4 });
   });
 
   it('stores the contexts with their response rows and latest turns, for one encoder and one pool', () => {

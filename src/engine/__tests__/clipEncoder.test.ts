@@ -113,6 +113,7 @@ describe.each([
 
 describe('ClipEncoder failures', () => {
   const source = folderSource(TEST_PACK_DIR);
+  const packReferenceImage = () => readPng(reference.images[0]!.file);
   const webgpuPlan = chooseExecutionPlan({ webgpuAdapter: true, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 2, forceWasm: false });
 
   it('falls back to WASM when WebGPU fails at session creation, and says why', async () => {
@@ -144,6 +145,41 @@ describe('ClipEncoder failures', () => {
     expect(encoder.backend).toMatchObject({ provider: 'wasm', fallbackFrom: 'webgpu' });
     expect(encoder.backend.reason).toContain('GPU device lost');
     expect(states).toEqual(['webgpu', 'wasm']);
+  });
+
+  it('defers the image tower: created at its first run, with the same fingerprint, inputs and embeddings', async () => {
+    const created: string[] = [];
+    const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
+      created.push(model.length === textBytes ? 'text' : 'vision');
+      return createOrtSession(model, provider);
+    };
+    const textBytes = (await source.readBytes('onnx/text_model.onnx')).length;
+    const files = await source.listFiles();
+    const eager = await ClipEncoder.load(source, files, wasmPlan);
+    const lazy = await ClipEncoder.load(source, files, wasmPlan, { createSession: counting, deferred: ['vision_model'] });
+    expect(created).toEqual(['text']);
+    expect(lazy.fingerprint).toBe(eager.fingerprint);
+    expect(lazy.takesGrounding).toBe(eager.takesGrounding);
+    const image = packReferenceImage();
+    const [a, b] = await Promise.all([lazy.encodeImages([image]), lazy.encodeImages([image])]);
+    expect(created).toEqual(['text', 'vision']); // two runs waiting, one session
+    expect(maxAbsDiff(a[0]!, (await eager.encodeImages([image]))[0]!)).toBe(0);
+    expect(maxAbsDiff(a[0]!, b[0]!)).toBe(0);
+  });
+
+  it('falls back to WASM when WebGPU fails to create a deferred tower at its first run', async () => {
+    const encoder = await ClipEncoder.load(source, await source.listFiles(), webgpuPlan, {
+      deferred: ['vision_model'],
+      createSession: async (model, provider) => {
+        if (provider === 'webgpu' && model.length !== (await source.readBytes('onnx/text_model.onnx')).length) throw new Error('out of GPU memory');
+        return createOrtSession(model, 'wasm');
+      },
+    });
+    expect(encoder.backend.provider).toBe('webgpu');
+    const [embed] = await encoder.encodeImages([packReferenceImage()]);
+    expect(embed).toHaveLength(encoder.config.projectionDim);
+    expect(encoder.backend).toMatchObject({ provider: 'wasm', fallbackFrom: 'webgpu' });
+    expect(encoder.backend.reason).toContain('out of GPU memory');
   });
 
   it('names the missing file when a pack has no vision model', async () => {

@@ -1,3 +1,4 @@
+import { nowMs } from '../clock';
 import { EngineError } from '../errors';
 import type { ChatEncoder } from '../response/chatEncoder';
 import type { StoredContexts } from '../response/chatRanking';
@@ -8,9 +9,9 @@ import {
   type PoolBuildProgress,
   type PoolBuildStats,
   type PoolEmbeddingsFile,
-  decodeRows,
   embedPool,
   encodeRows,
+  int8Rows,
   rowKeysHash,
   textContentKey,
 } from './poolEmbeddings';
@@ -52,8 +53,12 @@ export async function embedChatKeys(options: {
   cache?: EmbeddingCache;
   onProgress?: (progress: PoolBuildProgress) => void;
   cancelled?: () => boolean;
+  /** textContentKey of each of `texts`, when the caller has them already (the CLIP pool's): 65k hashes spared. */
+  textContentKeys?: readonly string[];
 }): Promise<ChatPoolKeys & { rows: EmbeddingMatrix }> {
   const { encoder } = options;
+  const shipped = shippedChatKeys(options);
+  if (shipped) return shipped;
   const items = [...options.texts, ...options.imageLabels.map(imageKeyText)].map((text, i) => ({ id: String(i), text }));
   const embedded = await embedPool({
     encoder: {
@@ -78,6 +83,37 @@ export async function embedChatKeys(options: {
   const n = options.texts.length;
   const part = (from: number, to: number): EmbeddingMatrix => ({ data: m.data.subarray(from * m.dim, to * m.dim), rows: to - from, dim: m.dim });
   return { textKeys: int8Of(part(0, n)), imageKeys: int8Of(part(n, m.rows)), stats: embedded.stats, rows: m };
+}
+
+/**
+ * The keys straight from a shipped int8 file of exactly this pool (chat:keys writes one, compact):
+ * its codes become the ranking matrices as they are, with no decoding and no re-quantizing, which took
+ * the load half a second. Null when the file is not of this encoder and pool: embedPool then decides.
+ */
+function shippedChatKeys(options: Parameters<typeof embedChatKeys>[0]): (ChatPoolKeys & { rows: EmbeddingMatrix }) | null {
+  const start = nowMs();
+  const pre = options.precomputed;
+  const total = options.texts.length + options.imageLabels.length;
+  const compact = pre?.meta.compact;
+  if (!pre || pre.meta.encoding !== 'int8' || pre.meta.packFingerprint !== chatKeysFingerprint(options.encoder) || !compact) return null;
+  if (compact.images !== 0 || compact.texts !== total) return null;
+  const textKeys = options.textContentKeys?.length === options.texts.length ? options.textContentKeys : options.texts.map(textContentKey);
+  const keys = [...textKeys, ...options.imageLabels.map((label) => textContentKey(imageKeyText(label)))];
+  if (compact.keysHash !== rowKeysHash(keys, [])) return null;
+  const { dim } = pre.meta;
+  const n = options.texts.length;
+  const { codes, scales } = int8Rows(pre.bytes, total, dim);
+  const matrix = (from: number, to: number) =>
+    Int8Matrix.fromCodes(codes.subarray(from * dim, to * dim), scales.subarray(from, to), to - from, dim, { refine: false });
+  return {
+    textKeys: matrix(0, n),
+    imageKeys: matrix(n, total),
+    stats: { fromFile: total, fromCache: 0, computed: 0, deferred: 0, ms: nowMs() - start },
+    // Decoded only for a reader of the f32 rows (chat:keys rewriting the file).
+    get rows() {
+      return { data: pre.data, rows: total, dim };
+    },
+  };
 }
 
 interface StoredContextsMeta {
@@ -121,8 +157,8 @@ export function serializeStoredContexts(
   return { meta: { version: 3, encoderFingerprint: encoder.fingerprint, dim, contexts: n, poolTexts: poolTextsHash(poolTexts), source }, bytes };
 }
 
-function poolTextsHash(texts: readonly string[]): string {
-  return rowKeysHash(texts.map(textContentKey), []);
+function poolTextsHash(texts: readonly string[], contentKeys?: readonly string[]): string {
+  return rowKeysHash(contentKeys?.length === texts.length ? contentKeys : texts.map(textContentKey), []);
 }
 
 export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, location: string): StoredContextsFile {
@@ -158,12 +194,19 @@ export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, locati
  * The stored contexts, when the file was made by this encoder for this pool (the same texts in the same
  * order); null otherwise: context match is then not offered until `npm run chat:keys` makes them again.
  */
-export function resolveStoredContexts(file: StoredContextsFile, encoder: ChatEncoder, poolTexts: readonly string[]): StoredContexts | null {
+export function resolveStoredContexts(
+  file: StoredContextsFile,
+  encoder: ChatEncoder,
+  poolTexts: readonly string[],
+  /** textContentKey of each pool text, when the caller has them already. */
+  poolTextKeys?: readonly string[],
+): StoredContexts | null {
   const { dim, contexts: n } = file.meta;
-  if (file.meta.encoderFingerprint !== encoder.fingerprint || dim !== encoder.config.dim || file.meta.poolTexts !== poolTextsHash(poolTexts)) return null;
-  const all = decodeRows(file.bytes, n, dim, 'int8');
-  const vectors = Int8Matrix.allocate(n, dim, { refine: false });
-  for (let i = 0; i < n; i++) vectors.setRow(i, all.subarray(i * dim, (i + 1) * dim));
+  if (file.meta.encoderFingerprint !== encoder.fingerprint || dim !== encoder.config.dim || file.meta.poolTexts !== poolTextsHash(poolTexts, poolTextKeys))
+    return null;
+  // The file's int8 codes are the matrix's as they are: decoding and re-quantizing 50k rows took a quarter of a second.
+  const { codes, scales } = int8Rows(file.bytes, n, dim);
+  const vectors = Int8Matrix.fromCodes(codes, scales, n, dim, { refine: false });
   const view = new DataView(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
   const responseRows = Int32Array.from({ length: n }, (_, i) => view.getInt32(n * dim + n * 4 + 4 * i, true));
   const latestRows = Int32Array.from({ length: n }, (_, i) => view.getInt32(n * dim + n * 8 + 4 * i, true));

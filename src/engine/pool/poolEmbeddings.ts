@@ -227,12 +227,19 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
       done += batch.length;
       options.onProgress?.({ phase, done, total: items.length });
     }
-    if (defer) {
-      const dim = rows.find(Boolean)?.length ?? 0;
-      for (const i of pending) rows[i] ??= new Float32Array(dim);
-    }
-    // Written once into the matrix that ranks (WebAssembly memory where SIMD runs), so rankers need no copy.
-    return ScoreMatrix.fromRows(rows as Float32Array[]);
+    // Written once into the matrix that ranks (WebAssembly memory where SIMD runs), so rankers need no
+    // copy. Pending rows stay as allocated, zero: an array each for 64k deferred texts cost Ready half a second.
+    const dim = rows.find(Boolean)?.length ?? 0;
+    const matrix = ScoreMatrix.allocate(rows.length, dim);
+    rows.forEach((row, r) => {
+      if (!row) {
+        if (!pending.has(r)) throw new EngineError('invalid-input', `embedPool: row ${r} was neither filled nor deferred.`);
+        return;
+      }
+      if (row.length !== dim) throw new EngineError('invalid-input', `Row ${r} has ${row.length} values, not ${dim} like the first.`);
+      matrix.data.set(row, r * dim);
+    });
+    return matrix;
   };
 
   const textMatrix = await fill(
@@ -380,6 +387,15 @@ export function encodeRows(data: Float32Array, rows: number, dim: number, encodi
 }
 
 /** The rows of a .bin as float32 (an int8 file: code * scale). */
+/** The codes and per-row scales of an int8 .bin, as views where they lie aligned, else as one copy. */
+export function int8Rows(bytes: Uint8Array, rows: number, dim: number): { codes: Int8Array; scales: Float32Array } {
+  const codes = new Int8Array(bytes.buffer, bytes.byteOffset, rows * dim);
+  const scaleBytes = bytes.subarray(rows * dim, rows * dim + rows * 4);
+  const scales =
+    scaleBytes.byteOffset % 4 === 0 ? new Float32Array(scaleBytes.buffer, scaleBytes.byteOffset, rows) : new Float32Array(new Uint8Array(scaleBytes).buffer);
+  return { codes, scales };
+}
+
 export function decodeRows(bytes: Uint8Array, rows: number, dim: number, encoding: PoolEmbeddingsEncoding): Float32Array {
   const data = new Float32Array(rows * dim);
   if (encoding === 'f32') {
@@ -463,5 +479,13 @@ export function parsePoolEmbeddings(metaJson: unknown, bytes: Uint8Array, locati
   const rows = compact ? compact.texts + compact.images : meta.textKeys.length + meta.imageKeys.length;
   const expected = binBytes(rows, meta.dim, meta.encoding);
   if (bytes.byteLength !== expected) bad(`holds ${bytes.byteLength} bytes, but ${rows} rows of ${meta.dim} (${meta.encoding}) need ${expected}.`);
-  return { meta, data: decodeRows(bytes, rows, meta.dim, meta.encoding), bytes };
+  // Decoded when first read: a reader of the int8 codes themselves (the chat keys) never pays for it.
+  let data: Float32Array | null = null;
+  return {
+    meta,
+    get data() {
+      return (data ??= decodeRows(bytes, rows, meta.dim, meta.encoding));
+    },
+    bytes,
+  };
 }

@@ -1,5 +1,5 @@
 import { EngineError } from '../errors';
-import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfTokens, tokenize } from '../ranking/lexical';
+import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfCounts, corpusStatsOfTokens, tokenize } from '../ranking/lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
@@ -85,11 +85,14 @@ export class LexicalRanker implements PoolScoringRanker {
     built?: { indices: Record<Modality, LexicalIndex>; stats: CorpusStats; lastScores: LexicalRanker['lastScores'] },
   ) {
     this.lastScores = built?.lastScores ?? {};
-    // The pool's texts are usually the corpus too (their own document frequencies): tokenized once for both.
-    const textTokens = built || idfCorpus !== pool.texts ? undefined : pool.texts.map(tokenize);
-    this.stats = built?.stats ?? (textTokens ? corpusStatsOfTokens(textTokens) : corpusStats(idfCorpus));
+    const ownCorpus = !built && idfCorpus === pool.texts;
+    // The pool's texts are usually the corpus too (their own document frequencies): counted ahead of
+    // time when the pool ships its counts, else tokenized once for both.
+    const counts = ownCorpus ? pool.textCounts : undefined;
+    const textTokens = ownCorpus && !counts ? pool.texts.map(tokenize) : undefined;
+    this.stats = built?.stats ?? (counts ? corpusStatsOfCounts(counts) : textTokens ? corpusStatsOfTokens(textTokens) : corpusStats(idfCorpus));
     this.indices = built?.indices ?? {
-      text: LexicalIndex.build(id, pool.texts, this.stats, {}, textTokens),
+      text: counts ? LexicalIndex.fromCounts(id, counts, this.stats) : LexicalIndex.build(id, pool.texts, this.stats, {}, textTokens),
       image: LexicalIndex.build(id, pool.imageCaptions, this.stats),
     };
   }

@@ -7,7 +7,7 @@ import { type CaptionedPhoto, type PhotoCaption, groundedPhotoCaption, imageEnco
 import { type EmbeddingCache, embedPool } from '../pool/poolEmbeddings';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import { LexicalIndex, corpusStats, tokenize } from '../ranking/lexical';
+import { type LexicalCounts, LexicalIndex, corpusStats, tokenize } from '../ranking/lexical';
 import { textKey } from '../pool/textKey';
 import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
@@ -88,6 +88,8 @@ export interface SessionPool {
   textMatrix: EmbeddingMatrix;
   images: readonly PoolImage[];
   imageMatrix: EmbeddingMatrix;
+  /** The BM25 counts of `texts`, made ahead of time (CandidatePool.textCounts). */
+  textCounts?: LexicalCounts;
   /**
    * The pool's train split, read when it is first needed. The majority intent and the phrases that
    * invite an image come from it and never from a split that is evaluated. Null when there is none:
@@ -282,6 +284,7 @@ export class ReplySession {
       imageKeys: pool.images.map((i) => i.key),
       imageCaptions: pool.images.map((i) => i.label),
       imageMatrix: pool.imageMatrix,
+      ...(pool.textCounts ? { textCounts: pool.textCounts } : {}),
     };
     this.images = pool.images;
     this.imageRow = new Map(pool.images.map((i, r) => [i.key, r]));
@@ -296,7 +299,9 @@ export class ReplySession {
     this.pending = { text: pool.pendingTexts ?? new Set(), image: pool.pendingImages ?? new Set() };
     const rowsComplete = { text: pool.textsComplete ?? Promise.resolve(), image: pool.imagesComplete ?? Promise.resolve() };
     this.rowsComplete = rowsComplete;
-    this.rowsDone = { text: !pool.textsComplete, image: !pool.imagesComplete };
+    // Rows with nothing pending are done now, not a tick later when their promise's callback runs: a
+    // ranker that waits for them would otherwise be left out of prepareFirstReply (and Ready).
+    this.rowsDone = { text: !pool.textsComplete || pool.pendingTexts?.size === 0, image: !pool.imagesComplete || pool.pendingImages?.size === 0 };
     this.rowsWanted = pool.rowsWanted ?? (() => undefined);
     this.heldOutTexts = pool.heldOutTexts ?? new Set();
     for (const kind of MODALITIES) {

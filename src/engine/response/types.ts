@@ -1,5 +1,6 @@
 import type { Modality } from '../metrics/dialogMetrics';
 import type { EmbeddingMatrix } from '../retrieval/vectors';
+import type { LexicalCounts } from '../ranking/lexical';
 
 export type { Modality };
 
@@ -39,6 +40,11 @@ export interface CandidatePool {
   imageKeys: readonly string[];
   imageCaptions: readonly string[];
   imageMatrix: EmbeddingMatrix;
+  /**
+   * The BM25 counts of `texts`, made ahead of time (the demo pool ships them, `npm run pool:index`):
+   * the lexical rankers read them instead of counting 65k texts before the first reply.
+   */
+  textCounts?: LexicalCounts;
 }
 
 /** A candidate given by content rather than by pool row (a reference response or a negative in evaluation). */

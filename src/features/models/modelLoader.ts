@@ -118,7 +118,7 @@ export async function loadModels(): Promise<void> {
       },
       { onProgress: (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }) },
     );
-    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner);
+    modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner, loaded.steps);
     if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
     // The worker crashed under the load: the page restarts it and loads again (app/modelWorker.ts), so this load's failure says nothing of the pack or pool.

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, PoolRowsStatus, ResponseMethods } from '../../worker/protocol';
+import type { LoadStep } from '../../engine/loadSteps';
 
 export interface PackSummary {
   id: string;
@@ -31,6 +32,8 @@ interface ModelState {
   files: Record<string, FileLoad>;
   backend: BackendState | null;
   loadMs: number | null;
+  /** Where loadMs went, step by step. */
+  loadSteps: LoadStep[];
   pool: PoolLoaded | null;
   methods: ResponseMethods | null;
   /** Whether shared photos go through the object detector; null until the pack has loaded. */
@@ -51,6 +54,7 @@ export const useModelStore = create<ModelState>()(() => ({
   files: {},
   backend: null,
   loadMs: null,
+  loadSteps: [],
   pool: null,
   methods: null,
   detector: null,
@@ -69,6 +73,7 @@ export const modelActions = {
       files: {},
       error: null,
       loadMs: null,
+      loadSteps: [],
       backend: null,
       detector: null,
       localHeads: null,
@@ -89,8 +94,9 @@ export const modelActions = {
     methods: ResponseMethods,
     detector: DetectorStatus,
     captioner: CaptionerStatus = { state: 'none' },
+    loadSteps: LoadStep[] = [],
   ) {
-    useModelStore.setState({ phase: 'ready', loadMs, pool, backend, methods, detector, captioner });
+    useModelStore.setState({ phase: 'ready', loadMs, loadSteps, pool, backend, methods, detector, captioner });
   },
   /** The captioner failed after the load; ignored while a (re)load is under way, whose result says it. */
   captionerChanged(captioner: CaptionerStatus) {

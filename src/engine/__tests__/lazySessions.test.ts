@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ClipEncoder } from '../clip/clipEncoder';
+import { ObjectDetector } from '../detection/objectDetector';
+import { chooseExecutionPlan } from '../onnx/executionPlan';
+import { configureWasm, createOrtSession } from '../onnx/ortSessions';
+import { PhotoAnalyzer } from '../perception/photoAnalyzer';
+import { decodeImageFile } from '../../node/decodeImageFile';
+import { MODELS_DIR, folderSource } from './fixture';
+
+/**
+ * The worker's load leaves the image tower's and the detector's sessions for later (issue 38: Ready
+ * is the text path). A photo shared before either exists must still get its grounded caption and the
+ * same embedding as with everything loaded up front.
+ */
+const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
+
+describe('sessions made when first needed', () => {
+  it('a photo before the detector and the image tower exist gets the caption and embedding of an eager load, each session made once', async () => {
+    configureWasm(1);
+    const created: number[] = [];
+    const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
+      created.push(model.length);
+      return createOrtSession(model, provider);
+    };
+    const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
+    const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
+    const [packFiles, detectorFiles] = [await packSource.listFiles(), await detectorSource.listFiles()];
+    const eager = new PhotoAnalyzer(await ClipEncoder.load(packSource, packFiles, wasmPlan), await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan));
+    const lazyEncoder = await ClipEncoder.load(packSource, packFiles, wasmPlan, { createSession: counting, deferred: ['vision_model'] });
+    const lazyDetector = await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan, { createSession: counting, deferred: ['detector'] });
+    const lazy = new PhotoAnalyzer(lazyEncoder, lazyDetector);
+    expect(created).toHaveLength(1); // the text tower only
+    expect(lazy.fingerprint).toBe(eager.fingerprint);
+    expect(lazyDetector.fingerprint).toBe(eager.detector!.fingerprint);
+
+    const photo = decodeImageFile(join(MODELS_DIR, 'detector', 'fixture', 'chelsea.jpg'));
+    const [first, second] = await Promise.all([lazy.analyze([photo]), lazy.analyze([photo])]);
+    expect(created).toHaveLength(3); // then the detector and the image tower, once each
+    const expected = (await eager.analyze([photo])).photos[0]!;
+    for (const got of [first.photos[0]!, second.photos[0]!]) {
+      expect(got.description?.caption).toBe(expected.description?.caption);
+      expect(got.description?.mainObject).toBe('cat');
+      expect([...got.embedding]).toEqual([...expected.embedding]);
+    }
+  }, 120_000);
+});
