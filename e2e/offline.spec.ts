@@ -101,6 +101,33 @@ test.describe('offline', () => {
     await page.context().close();
   });
 
+  test('the offline copy starts no download while a reply is being answered, and goes on once it has arrived', async ({ browser }) => {
+    const server = await serveBuild();
+    const page = await open(browser, server);
+    await openPresenter(page, 'test-tiny-clip');
+    // The service worker names each download of the copy (X-Offline-Copy): the page's own requests are not counted.
+    const copyDownloads = () => server.arrivals.filter((a) => a.offlineCopy);
+    await expect.poll(() => copyDownloads().length, { timeout: 120_000 }).toBeGreaterThan(0);
+    await expect(badge(page)).toContainText('Caching offline');
+    // A video turn: watched (frames, sound) and then answered, seconds of work that the copy must not share.
+    await choosePhotos(page, { name: 'speech-test-1-15.webm', mimeType: 'video/webm', buffer: asset('video/speech-test-1-15.webm') });
+    await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img')).toHaveCount(1, { timeout: 30_000 });
+    const sent = Date.now();
+    await sendText(page, 'does anyone speak?');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 120_000 });
+    const replied = Date.now();
+    // The page's "busy" reaches the service worker within a moment, and a download that had passed the
+    // gate may still arrive just after it: a second's margin at each end of the turn.
+    const during = copyDownloads().filter((a) => a.at > sent + 1_000 && a.at < replied - 1_000);
+    expect(replied - sent).toBeGreaterThan(2_000);
+    expect(during.map((a) => a.url)).toEqual([]);
+    const atReply = copyDownloads().length;
+    await expect.poll(() => copyDownloads().length, { timeout: 60_000 }).toBeGreaterThan(atReply);
+    await expect(badge(page)).toHaveText('Offline ready', { timeout: 240_000 });
+    await page.context().close();
+    await server.close();
+  });
+
   test('a new version is stored beside the old one, offered as a reload, and then replaces it', async ({ browser }) => {
     const server = await serveBuild();
     const page = await open(browser, server);

@@ -183,22 +183,28 @@ async function browser(argv: string[]): Promise<void> {
         return Date.now() - begun;
       };
       figures.text.push(await timeReply(0, () => visit.getByRole('list', { name: 'Sample messages' }).getByRole('button').first().click()));
-      const send = (file: typeof coffee, text = '') => async () => {
-        await visit.locator('#photo-input').setInputFiles(file);
-        if (text) await visit.getByRole('textbox', { name: 'Message' }).fill(text);
-        await visit.getByRole('button', { name: 'Send', exact: true }).click();
-      };
+      const send =
+        (file: typeof coffee, text = '') =>
+        async () => {
+          await visit.locator('#photo-input').setInputFiles(file);
+          if (text) await visit.getByRole('textbox', { name: 'Message' }).fill(text);
+          await visit.getByRole('button', { name: 'Send', exact: true }).click();
+        };
       more.photo.push(await timeReply(1, send(coffee)));
       more.laterPhoto.push(await timeReply(2, send(meadow)));
       more.video.push(await timeReply(3, send(clip, 'what is happening?')));
       await context.close();
     }
     const line = (label: string, values: number[], unit = 'ms') =>
-      console.log(`${label.padEnd(40)} median ${percentile(values, 50).toFixed(unit === 'ms' ? 0 : 1).padStart(7)} ${unit}   each: ${values.map((v) => v.toFixed(unit === 'ms' ? 0 : 1)).join(', ')}`);
+      console.log(
+        `${label.padEnd(40)} median ${percentile(values, 50)
+          .toFixed(unit === 'ms' ? 0 : 1)
+          .padStart(7)} ${unit}   each: ${values.map((v) => v.toFixed(unit === 'ms' ? 0 : 1)).join(', ')}`,
+      );
     console.log(`medians of ${runs} visits (load average now ${loadAverage()}):`);
     line('first visit (cold) to Ready shown', figures.cold);
     line("worker's JS heap after Ready", figures.heap, 'MB');
-    line("  and its ArrayBuffers/WebAssembly memory", figures.backing, 'MB');
+    line('  and its ArrayBuffers/WebAssembly memory', figures.backing, 'MB');
     line('reload (from the offline cache) to Ready', figures.reload);
     line('sample prompt at Ready, to reply', figures.text);
     line('then first photo, to reply', more.photo);

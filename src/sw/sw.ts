@@ -30,7 +30,7 @@ import {
   relativeUrl,
   storedKey,
 } from './offlineCache';
-import { TurnGate } from './turnGate';
+import { OFFLINE_COPY_HEADER, TurnGate } from './turnGate';
 import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -101,7 +101,10 @@ const turnGate = new TurnGate();
 const waitsForTurns: WorkboxPlugin = {
   requestWillFetch: async ({ request }) => {
     await turnGate.wait();
-    return request;
+    // Named, so a server's log (and the e2e test of the pause) can tell the copy from the page's own requests.
+    const headers = new Headers(request.headers);
+    headers.set(OFFLINE_COPY_HEADER, '1');
+    return new Request(request, { headers });
   },
 };
 

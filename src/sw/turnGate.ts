@@ -5,6 +5,9 @@
  * ends (a closed tab, a crashed page) lapses after MAX_PAUSE_MS, so the copy is never held up for good.
  */
 
+/** The header on each download of the offline copy (a same-origin request, so no preflight). */
+export const OFFLINE_COPY_HEADER = 'X-Offline-Copy';
+
 /** The longest one "busy" message holds downloads back; the page repeats it every half of this while it stays busy. */
 export const MAX_PAUSE_MS = 20_000;
 
