@@ -249,6 +249,24 @@ describe('warm-up steps (idle requests)', () => {
     expect(engine.calls).toEqual(['load a', 'loaded a', 'reply x', 'warm reply-models', 'warm text-turn']);
   });
 
+  it('with a quiet period, starts no step until that long after the last answer: a turn a moment later goes first', async () => {
+    warmGate = gate();
+    warmGate.open();
+    const run = async (quietMs: number) => {
+      const engine = fakeEngine();
+      const handle = createRequestHandler(engine, () => undefined, undefined, quietMs);
+      await handle(reply(1, 'a'));
+      const step = handle(warm(2, 'image-tower'));
+      // The visitor's next turn, a moment after the first reply (as typed turns and a sample prompt at Ready come).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await Promise.all([step, handle(reply(3, 'b'))]);
+      return engine.calls;
+    };
+    expect(await run(400)).toEqual(['reply a', 'reply b', 'warm image-tower']);
+    // Without one, the step had started in that moment, and the turn came after it.
+    expect(await run(0)).toEqual(['reply a', 'warm image-tower', 'reply b']);
+  });
+
   it('answers a failed step with an error event, and goes on with the next', async () => {
     const events: WorkerEvent[] = [];
     const engine = fakeEngine();

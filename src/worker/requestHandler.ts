@@ -45,11 +45,15 @@ function callHandler<K extends WorkerMethod>(
  * waits only until the idle handler next checks its signal. A 'cancel' message aborts its request:
  * a queued one never starts, and a running one ends with a 'cancelled' error once its handler stops.
  * `yieldToMessages` lets messages already posted arrive before the next idle one starts.
+ * `idleQuietMs`: idle requests start only once no request has been waited for that long (the worker:
+ * IDLE_QUIET_MS), so a visitor sending turns one after another, or clicking a sample prompt at
+ * Ready, does not find a warm-up step (a session being made takes up to a second) in the way.
  */
 export function createRequestHandler(
   engine: WorkerApi,
   post: (event: WorkerEvent) => void,
   yieldToMessages: () => Promise<void> = () => new Promise((resolve) => setTimeout(resolve, 0)),
+  idleQuietMs = 0,
 ): (message: unknown) => Promise<void> {
   let queue: Promise<void> = Promise.resolve();
   /** Requests queued or running, idle ones not counted. */
@@ -63,9 +67,21 @@ export function createRequestHandler(
   let idleRunning: AbortController | null = null;
   engine.useIdleGate?.(() => (waiting === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))));
 
+  /** When the last request someone waited for was answered. */
+  let lastAnswered = -Infinity;
+  let quietTimer: ReturnType<typeof setTimeout> | undefined;
+
   /** Puts the next idle request in the queue when nothing else is there; a request that arrives meanwhile goes ahead of it. */
   const scheduleIdle = () => {
     if (idleInQueue || waiting > 0 || idle.length === 0) return;
+    const quietFor = Date.now() - lastAnswered;
+    if (quietFor < idleQuietMs) {
+      quietTimer ??= setTimeout(() => {
+        quietTimer = undefined;
+        scheduleIdle();
+      }, idleQuietMs - quietFor);
+      return;
+    }
     idleInQueue = true;
     queue = queue.then(async () => {
       await yieldToMessages();
@@ -141,6 +157,7 @@ export function createRequestHandler(
     const ran = queue.then(() => run(message));
     queue = ran.then(() => {
       waiting--;
+      lastAnswered = Date.now();
       if (waiting === 0) {
         const waiters = idleWaiters;
         idleWaiters = [];

@@ -26,7 +26,10 @@ describe('sessions made when first needed', () => {
     const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
     const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
     const [packFiles, detectorFiles] = [await packSource.listFiles(), await detectorSource.listFiles()];
-    const eager = new PhotoAnalyzer(await ClipEncoder.load(packSource, packFiles, wasmPlan), await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan));
+    const eager = new PhotoAnalyzer(
+      await ClipEncoder.load(packSource, packFiles, wasmPlan),
+      await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan),
+    );
     const lazyEncoder = await ClipEncoder.load(packSource, packFiles, wasmPlan, { createSession: counting, deferred: ['vision_model'] });
     const lazyDetector = await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan, { createSession: counting, deferred: ['detector'] });
     const lazy = new PhotoAnalyzer(lazyEncoder, lazyDetector);
