@@ -699,7 +699,9 @@ export class ReplySession {
   private readsNothingIn(text: string): boolean {
     const words = tokenize(text);
     if (words.length === 0) return true;
-    this.poolWords ??= new Set(this.requirePool().texts.flatMap(tokenize));
+    // The shipped BM25 counts list every word of the pool's texts: tokenizing 65k texts cost the first reply 0.3 s.
+    const pool = this.requirePool();
+    this.poolWords ??= new Set(pool.textCounts?.terms ?? pool.texts.flatMap(tokenize));
     const known = this.poolWords;
     return !words.some((w) => known.has(w));
   }
