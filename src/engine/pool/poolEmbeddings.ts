@@ -396,7 +396,7 @@ export function int8Rows(bytes: Uint8Array, rows: number, dim: number): { codes:
   return { codes, scales };
 }
 
-export function decodeRows(bytes: Uint8Array, rows: number, dim: number, encoding: PoolEmbeddingsEncoding): Float32Array {
+function decodeRows(bytes: Uint8Array, rows: number, dim: number, encoding: PoolEmbeddingsEncoding): Float32Array {
   const data = new Float32Array(rows * dim);
   if (encoding === 'f32') {
     // Copy into an aligned buffer: a fetched or read buffer may start at any byte offset.

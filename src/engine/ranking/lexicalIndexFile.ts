@@ -27,7 +27,7 @@ export interface LexicalIndexMeta {
 }
 
 /** One hash of the pool's texts, in order: what an index file is checked against. */
-export function poolTextsHash(texts: readonly string[]): string {
+function poolTextsHash(texts: readonly string[]): string {
   return hashText(texts.join('\n'));
 }
 
