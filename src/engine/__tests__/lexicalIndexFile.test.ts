@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import { LexicalIndex, corpusStatsOfCounts, corpusStatsOfTokens, lexicalCounts, tokenize } from '../ranking/lexical';
@@ -28,6 +30,17 @@ function refusal(run: () => unknown): string {
 }
 
 describe('the shipped lexical index (pool:index)', () => {
+  it("that ships with the demo pool is of the pool's texts as shipped (rerun npm run pool:index after changing them)", () => {
+    const texts = (JSON.parse(readFileSync(join('public', 'pool', 'texts.json'), 'utf8')) as { texts: { text: string }[] }).texts.map((t) => t.text);
+    const read = parseLexicalCounts(
+      JSON.parse(readFileSync(join('public', 'pool', 'lexical.json'), 'utf8')),
+      new Uint8Array(readFileSync(join('public', 'pool', 'lexical.bin'))),
+      'public/pool/lexical.json',
+      texts,
+    );
+    expect(read.docLengths.length).toBe(texts.length);
+  });
+
   it('reads back counts that score exactly as an index counted at load, for BM25 and tf-idf', () => {
     const file = serializeLexicalCounts(TEXTS, countsOf(TEXTS));
     const read = parseLexicalCounts(JSON.parse(JSON.stringify(file.meta)), file.bytes, LOCATION, TEXTS);

@@ -80,11 +80,6 @@ export class ModelSessions<K extends string> {
     return this.loaded.state;
   }
 
-  /** Whether a model's session exists yet (a deferred one is created on its first run). */
-  created(key: K): boolean {
-    return this.loaded.sessions[key] !== undefined;
-  }
-
   /** "<file>:<hash>" of every model file loaded, for fingerprints of what the models compute. */
   get fileHashes(): readonly string[] {
     return this.loaded.fileHashes;

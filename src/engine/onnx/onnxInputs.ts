@@ -10,7 +10,7 @@ import { EngineError } from '../errors';
  */
 export function onnxInputNames(bytes: Uint8Array, location = 'the model'): string[] {
   const graph = fieldsOf(bytes, location).find((f) => f.number === MODEL_GRAPH && f.bytes);
-  if (!graph?.bytes) throw new EngineError('pack-file-corrupt', `${location} has no graph: it is not an ONNX model.`);
+  if (!graph?.bytes) throw notOnnx(location, 'it has no graph');
   const inputs: string[] = [];
   const initializers = new Set<string>();
   for (const field of fieldsOf(graph.bytes, location)) {
@@ -19,6 +19,14 @@ export function onnxInputNames(bytes: Uint8Array, location = 'the model'): strin
     else if (field.number === GRAPH_INITIALIZER) initializers.add(nameOf(field.bytes, TENSOR_NAME, location));
   }
   return inputs.filter((name) => !initializers.has(name));
+}
+
+/** The same sentence as a session that onnxruntime could not make of the file (modelSessions.ts). */
+function notOnnx(location: string, why: string): EngineError {
+  return new EngineError(
+    'pack-file-corrupt',
+    `${location} could not be loaded as an ONNX model (${why}). The file is damaged or incomplete: restore it and reload.`,
+  );
 }
 
 // Field numbers of onnx.proto: ModelProto.graph, GraphProto.initializer and .input, ValueInfoProto.name, TensorProto.name.
@@ -51,7 +59,7 @@ function fieldsOf(message: Uint8Array, location: string): Field[] {
       value += (byte & 0x7f) * 2 ** shift;
       if (byte < 0x80) return value;
     }
-    throw new EngineError('pack-file-corrupt', `${location} is not a valid ONNX file (a number in it is cut off).`);
+    throw notOnnx(location, 'a number in it is cut off');
   };
   while (at < message.length) {
     const key = varint();
@@ -62,11 +70,11 @@ function fieldsOf(message: Uint8Array, location: string): Field[] {
     else if (wireType === 5) at += 4;
     else if (wireType === 2) {
       const length = varint();
-      if (at + length > message.length) throw new EngineError('pack-file-corrupt', `${location} is not a valid ONNX file (it is truncated).`);
+      if (at + length > message.length) throw notOnnx(location, 'it ends in the middle of a field');
       fields.push({ number, bytes: message.subarray(at, at + length) });
       at += length;
       continue;
-    } else throw new EngineError('pack-file-corrupt', `${location} is not a valid ONNX file (wire type ${wireType}).`);
+    } else throw notOnnx(location, `a field of wire type ${wireType}, which ONNX does not use`);
     fields.push({ number });
   }
   return fields;
