@@ -21,7 +21,7 @@ import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';
 import { type PhotoTurnStats, type PhotoTurnTiming, addedByDetection, photoTurnStats } from './benchParts';
-import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
+import { loadPoolCatalogue, readLexicalCountsFile, readPoolEmbeddingsFile } from './poolFiles';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { ProgressLine } from './progressLine';
 import { scaleBench } from './benchScale';
@@ -129,6 +129,14 @@ export async function perfBench(args: string[]): Promise<void> {
     textMatrix: embedded.textMatrix,
     images,
     imageMatrix: embedded.imageMatrix,
+    // The pool's shipped BM25 counts, as the worker reads them (pool:index).
+    ...(() => {
+      const counts = readLexicalCountsFile(
+        join('public', 'pool'),
+        texts.map((t) => t.text),
+      );
+      return counts ? { textCounts: counts } : {};
+    })(),
     train: async () =>
       parseConversationsBytes(new Uint8Array(readFileSync(join('public', 'dialogues', 'train', 'conversations.json'))), {
         file: 'dialogues/train/conversations.json',

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../engine/errors';
 import type { WorkerEvent } from './protocol';
 import { type WorkerApi, createRequestHandler } from './requestHandler';
@@ -252,19 +252,27 @@ describe('warm-up steps (idle requests)', () => {
   it('with a quiet period, starts no step until that long after the last answer: a turn a moment later goes first', async () => {
     warmGate = gate();
     warmGate.open();
-    const run = async (quietMs: number) => {
-      const engine = fakeEngine();
-      const handle = createRequestHandler(engine, () => undefined, undefined, quietMs);
-      await handle(reply(1, 'a'));
-      const step = handle(warm(2, 'image-tower'));
-      // The visitor's next turn, a moment after the first reply (as typed turns and a sample prompt at Ready come).
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await Promise.all([step, handle(reply(3, 'b'))]);
-      return engine.calls;
-    };
-    expect(await run(400)).toEqual(['reply a', 'reply b', 'warm image-tower']);
-    // Without one, the step had started in that moment, and the turn came after it.
-    expect(await run(0)).toEqual(['reply a', 'warm image-tower', 'reply b']);
+    // The clock is the test's: a slow machine cannot stretch "a moment" past the quiet period.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    try {
+      const run = async (quietMs: number) => {
+        const engine = fakeEngine();
+        const handle = createRequestHandler(engine, () => undefined, undefined, quietMs);
+        await handle(reply(1, 'a'));
+        const step = handle(warm(2, 'image-tower'));
+        // The visitor's next turn, 20 ms after the first reply (as typed turns and a sample prompt at Ready come).
+        await vi.advanceTimersByTimeAsync(20);
+        const second = handle(reply(3, 'b'));
+        await vi.advanceTimersByTimeAsync(quietMs + 20);
+        await Promise.all([step, second]);
+        return engine.calls;
+      };
+      expect(await run(400)).toEqual(['reply a', 'reply b', 'warm image-tower']);
+      // Without one, the step had started in that moment, and the turn came after it.
+      expect(await run(0)).toEqual(['reply a', 'warm image-tower', 'reply b']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers a failed step with an error event, and goes on with the next', async () => {

@@ -388,12 +388,6 @@ export class WorkerModels implements WorkerApi {
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
       steps.mark('pool catalogues');
-      textCounts = readLexicalCounts(
-        `${ref.baseUrl}lexical`,
-        await lexical,
-        textItems.map((t) => t.text),
-      );
-      steps.mark('BM25 counts');
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
       steps.mark('precomputed rows');
       // Rows the file lacks are computed after Ready, the most used in the train split first.
@@ -427,6 +421,14 @@ export class WorkerModels implements WorkerApi {
         deferImages: { order: byUse?.images ?? [] },
       });
       steps.mark('pool rows');
+      // Checked against the texts' content keys the rows just computed.
+      textCounts = readLexicalCounts(
+        `${ref.baseUrl}lexical`,
+        await lexical,
+        textItems.map((t) => t.text),
+        embedded.textKeys,
+      );
+      steps.mark('BM25 counts');
       if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
       steps.mark('DE++ keys');
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
@@ -1011,9 +1013,8 @@ async function fetchJson(url: string): Promise<unknown> {
 /** The demo pool's stored contexts of context match, or null (context match is then not offered). */
 async function fetchStoredContexts(base: string) {
   try {
-    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
-    if (!meta.ok || !bin.ok) return null;
-    return parseStoredContexts(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
+    const file = await fetchBinaryFile(base);
+    return file && parseStoredContexts(file.meta, file.bytes, `${base}.json`);
   } catch (error) {
     console.warn(`Stored contexts not used: ${errorMessage(error)}`);
     return null;
@@ -1055,14 +1056,19 @@ async function fetchBinaryFile(base: string): Promise<{ meta: unknown; bytes: Ui
 }
 
 /** The pool's shipped BM25 counts when they are of its texts; otherwise null, said, and the rankers count the texts themselves. */
-function readLexicalCounts(base: string, file: { meta: unknown; bytes: Uint8Array } | null, texts: readonly string[]): LexicalCounts | null {
+function readLexicalCounts(
+  base: string,
+  file: { meta: unknown; bytes: Uint8Array } | null,
+  texts: readonly string[],
+  textKeys: readonly string[],
+): LexicalCounts | null {
   const fallback = 'so the page counts the pool\'s words itself, which delays the first reply by about a second. Rebuild it with "npm run pool:index".';
   if (!file) {
     console.warn(`${base}.json/.bin are missing, ${fallback}`);
     return null;
   }
   try {
-    return parseLexicalCounts(file.meta, file.bytes, `${base}.json`, texts);
+    return parseLexicalCounts(file.meta, file.bytes, `${base}.json`, texts, textKeys);
   } catch (error) {
     console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
     return null;
@@ -1071,9 +1077,8 @@ function readLexicalCounts(base: string, file: { meta: unknown; bytes: Uint8Arra
 
 async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
   try {
-    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
-    if (!meta.ok || !bin.ok) return null;
-    return parsePoolEmbeddings(await meta.json(), new Uint8Array(await bin.arrayBuffer()), `${base}.json`);
+    const file = await fetchBinaryFile(base);
+    return file && parsePoolEmbeddings(file.meta, file.bytes, `${base}.json`);
   } catch (error) {
     console.warn(`Precomputed pool embeddings not used: ${errorMessage(error)}`);
     return null;

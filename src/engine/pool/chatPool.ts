@@ -12,6 +12,7 @@ import {
   embedPool,
   encodeRows,
   int8Rows,
+  poolTextsHash,
   rowKeysHash,
   textContentKey,
 } from './poolEmbeddings';
@@ -155,10 +156,6 @@ export function serializeStoredContexts(
   responseRows.forEach((r, i) => view.setInt32(rows.byteLength + 4 * i, r, true));
   latestRows.forEach((r, i) => view.setInt32(rows.byteLength + 4 * n + 4 * i, r, true));
   return { meta: { version: 3, encoderFingerprint: encoder.fingerprint, dim, contexts: n, poolTexts: poolTextsHash(poolTexts), source }, bytes };
-}
-
-function poolTextsHash(texts: readonly string[], contentKeys?: readonly string[]): string {
-  return rowKeysHash(contentKeys?.length === texts.length ? contentKeys : texts.map(textContentKey), []);
 }
 
 export function parseStoredContexts(metaJson: unknown, bytes: Uint8Array, location: string): StoredContextsFile {

@@ -64,6 +64,14 @@ export function rowKeysHash(textKeys: readonly string[], imageKeys: readonly str
   return hashText(`${textKeys.join('\n')}\n\n${imageKeys.join('\n')}`);
 }
 
+/**
+ * One hash of a pool's texts, in order, from their content keys: what a file made for the pool (the
+ * stored contexts, the BM25 counts) is checked against. `contentKeys` spares hashing them again.
+ */
+export function poolTextsHash(texts: readonly string[], contentKeys?: readonly string[]): string {
+  return rowKeysHash(contentKeys?.length === texts.length ? contentKeys : texts.map(textContentKey), []);
+}
+
 export interface PoolEmbeddingsFile {
   meta: PoolEmbeddingsMeta;
   /** (textKeys.length + imageKeys.length) x dim float32, row-major (int8 files decoded). */

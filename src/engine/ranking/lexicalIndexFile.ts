@@ -1,5 +1,6 @@
 import { EngineError } from '../errors';
-import { hashBytes, hashText } from '../pool/contentHash';
+import { hashBytes } from '../pool/contentHash';
+import { poolTextsHash } from '../pool/poolEmbeddings';
 import type { LexicalCounts } from './lexical';
 
 /**
@@ -24,11 +25,6 @@ export interface LexicalIndexMeta {
   vocabularyBytes: number;
   /** hashBytes of the .bin: a damaged or half-written file is refused. */
   bytesHash: string;
-}
-
-/** One hash of the pool's texts, in order: what an index file is checked against. */
-function poolTextsHash(texts: readonly string[]): string {
-  return hashText(texts.join('\n'));
 }
 
 function layout(texts: number, terms: number, postingBytes: number, vocabularyBytes: number) {
@@ -89,7 +85,14 @@ export function serializeLexicalCounts(texts: readonly string[], counts: Lexical
  * they index exactly `texts`. Anything else is refused with an EngineError naming `location`; the
  * caller then counts the texts itself.
  */
-export function parseLexicalCounts(metaJson: unknown, bytes: Uint8Array, location: string, texts: readonly string[]): LexicalCounts {
+export function parseLexicalCounts(
+  metaJson: unknown,
+  bytes: Uint8Array,
+  location: string,
+  texts: readonly string[],
+  /** textContentKey of each text, when the caller has them (the worker's CLIP rows). */
+  textKeys?: readonly string[],
+): LexicalCounts {
   const bad = (what: string): never => {
     throw new EngineError('pack-file-corrupt', `${location} ${what}`);
   };
@@ -109,7 +112,7 @@ export function parseLexicalCounts(metaJson: unknown, bytes: Uint8Array, locatio
     number,
   ];
   if (typeof m['textsHash'] !== 'string' || typeof m['bytesHash'] !== 'string') bad('lacks "textsHash" or "bytesHash".');
-  if (n !== texts.length || m['textsHash'] !== poolTextsHash(texts))
+  if (n !== texts.length || m['textsHash'] !== poolTextsHash(texts, textKeys))
     bad(`indexes other texts than the pool's (${n} texts, hash ${String(m['textsHash'])}; the pool has ${texts.length}).`);
   const at = layout(n, terms, postingBytes, vocabularyBytes);
   if (bytes.byteLength !== at.total)
