@@ -19,7 +19,25 @@ function fullTextKey(text: string): string {
 describe('text keys', () => {
   it('are the full rule for every text of the demo pool and for accented, typographic and control-character text', () => {
     const pool = (JSON.parse(readFileSync(join('public', 'pool', 'texts.json'), 'utf8')) as { texts: { text: string }[] }).texts.map((t) => t.text);
-    const odd = ['Café crème!!', 'Don’t   STOP', 'ｆｕｌｌ ｗｉｄｔｈ', 'tab\there\u0007bell', 'Whoa!! haha', 'naïve résumé', ''];
+    const odd = [
+      'Café crème!!',
+      'Don’t   STOP',
+      'ｆｕｌｌ ｗｉｄｔｈ',
+      'tab\there\u0007bell',
+      'Whoa!! haha',
+      'naïve résumé',
+      '',
+      "  'hi'  ",
+      'a--b',
+      'AAa  aA',
+      'hahaha',
+      'ha',
+      'x haha ha',
+      "'''",
+      '!!!',
+      'o  o',
+      "Tom's 2 22 cars...",
+    ];
     let differing = 0;
     for (const text of [...pool, ...odd]) if (textKey(text) !== fullTextKey(text)) differing++;
     expect(differing).toBe(0);
