@@ -1,5 +1,6 @@
 import type { BackendState } from '../engine/clip/clipEncoder';
 import type { ResponseScore } from '../engine/response/evaluate';
+import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 
 /**
  * The conversation as IndexedDB keeps it. Persistence owns this shape: the page maps its messages to
@@ -89,6 +90,7 @@ export interface StoredReply {
   packName?: string;
   poolId?: string;
   poolName?: string;
+  screened?: VisitorScreenCategory;
 }
 
 interface StoredReference {

@@ -9,6 +9,7 @@ import type {
   ResponseScore,
   VideoAnalyzed,
 } from '../worker/protocol';
+import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 
 /**
  * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
@@ -99,6 +100,8 @@ export interface ReplyMeta {
   packName?: string;
   poolId?: string;
   poolName?: string;
+  /** Set when the visitor's message was screened and answered with a line written for the demo: the category only, never the text. */
+  screened?: VisitorScreenCategory;
 }
 
 /** What the visitor would have answered instead of a reply: their text first, then their photos, as one response. */

@@ -15,6 +15,7 @@ import type { ResponseScore } from '../engine/response/evaluate';
 import type { LocalHeadsFigures } from '../engine/response/localHeads';
 import type { ResponseMethodId } from '../engine/response/methods';
 import type { WarmUpStep } from '../engine/response/warmUpSteps';
+import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels';
 import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
@@ -196,6 +197,8 @@ export interface ReplyResult {
   /** In the worker: decode the photos, detect objects in them, encode (CLIP), caption, intent, rank, and all of it. */
   timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
   backend: BackendState;
+  /** Set when the visitor's message was screened: the reply is one line written for the demo, and nothing was ranked. Only the category, never the text. */
+  screened?: VisitorScreenCategory;
 }
 
 /** The splits with reference dialogues whose records carry negatives, so R@1 can be measured. */
@@ -323,7 +326,14 @@ export interface WorkerMethods {
   resumeDataset: { params: { datasetId: string }; result: DatasetImported };
   checkImage: { params: { image: ImagePayload }; result: CheckedImage };
   reply: {
-    params: { history: HistoryTurn[]; texts: string[]; images: (ImagePayload & { imageId: string })[]; method: ResponseMethodId | null };
+    params: {
+      history: HistoryTurn[];
+      texts: string[];
+      images: (ImagePayload & { imageId: string })[];
+      method: ResponseMethodId | null;
+      /** Booth strictness (kiosk mode, or the setting): borderline pool texts are left out too. */
+      strict?: boolean;
+    };
     result: ReplyResult;
   };
   listReferenceDialogues: { params: { split: ReferenceSplit }; result: { split: ReferenceSplit; dialogues: ReferenceDialogueSummary[] } };

@@ -80,7 +80,7 @@ export class Responder {
     textCounts: LexicalCounts | null,
     images: PoolImageInfo[],
     chat: SessionPool['chat'],
-    rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted'>,
+    rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted' | 'borderlineTexts'>,
     train: () => Promise<readonly DialogueRecord[] | null>,
     invitations?: () => Promise<unknown>,
   ): void {
@@ -143,7 +143,7 @@ export class Responder {
       ],
     };
     if (latest.elements.length === 0) throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
-    const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), choice(params.method));
+    const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), { ...choice(params.method), strict: params.strict === true });
     return this.wire(reply, backend);
   }
 
@@ -185,11 +185,13 @@ export class Responder {
     const pool = this.session.requirePool();
     const image = (index: number) => this.images[index]!;
     return {
-      elements: reply.composed.elements.map((e) =>
-        e.kind === 'text'
-          ? { kind: 'text', text: pool.texts[e.index]!, score: e.score }
-          : { kind: 'poolImage', key: image(e.index).key, alt: image(e.index).alt, url: image(e.index).url, score: e.score },
-      ),
+      elements: reply.screened
+        ? [{ kind: 'text', text: reply.screened.line, score: 0 }]
+        : reply.composed.elements.map((e) =>
+            e.kind === 'text'
+              ? { kind: 'text', text: pool.texts[e.index]!, score: e.score }
+              : { kind: 'poolImage', key: image(e.index).key, alt: image(e.index).alt, url: image(e.index).url, score: e.score },
+          ),
       steps: reply.composed.steps.map((s) => ({
         probabilities: [...s.probabilities] as [number, number, number],
         intent: s.intent,
@@ -215,6 +217,7 @@ export class Responder {
       captions: reply.captions,
       timings: reply.timings,
       backend,
+      ...(reply.screened ? { screened: reply.screened.category } : {}),
     };
   }
 }

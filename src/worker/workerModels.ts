@@ -382,11 +382,14 @@ export class WorkerModels implements WorkerApi {
     let imageInfo: PoolImageInfo[];
     let loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined;
     let textCounts: LexicalCounts | null = null;
+    // A stored dataset's pool has no marks: the session screens it when a strict reply is first asked for.
+    let borderlineTexts: ReadonlySet<number> | undefined;
     if (ref.kind === 'demo') {
       const lexical = fetchBinaryFile(`${ref.baseUrl}lexical`);
       const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
+      borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
       steps.mark('pool catalogues');
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
       steps.mark('precomputed rows');
@@ -456,7 +459,7 @@ export class WorkerModels implements WorkerApi {
       textCounts,
       imageInfo,
       chatParts,
-      rows.session,
+      { ...rows.session, ...(borderlineTexts ? { borderlineTexts } : {}) },
       () =>
         this.dialogues(ref, 'train').catch((error: unknown) => {
           console.warn(

@@ -162,9 +162,18 @@ describe('texts as people type them, and as the pool tells them apart', () => {
 });
 
 describe('what a booth must never show', () => {
-  it("drops profanity and slurs (the obscenity package's English lists), URLs, e-mail addresses and unreadable text", () => {
-    expect(boothFilterReason('that is such bullshit')).toBe('profanity');
-    expect(boothFilterReason('you f*cking idiot')).toBe('profanity');
+  it("drops the screen's categories (profanity and slurs by the obscenity package's English lists), URLs, e-mail addresses and unreadable text", () => {
+    expect(boothFilterReason('that is such bullshit')).toBe('insults');
+    expect(boothFilterReason('you f*cking idiot')).toBe('insults');
+    expect(boothFilterReason('I want you in bed, right now')).toBe('sexual');
+    expect(boothFilterReason('Saying you want to kill yourself is serious')).toBe('violence');
+    expect(boothFilterReason('I feel like killing someone.')).toBe('violence');
+    expect(boothFilterReason('We went to a strip club and got a lap dance')).toBe('sexual');
+    expect(boothFilterReason('I got so drunk last night')).toBe('drugs');
+    expect(boothFilterReason('Obama was born in Kenya')).toBe('politics');
+    expect(boothFilterReason('Call Mary at 555-867-5309')).toBe('personal-data');
+    expect(boothFilterReason('I had a beer with friends')).toBeNull();
+    expect(boothFilterReason('I had a beer with friends', { strict: true })).toBe('drugs');
     expect(boothFilterReason('see https://example.com/page for more')).toBe('url');
     expect(boothFilterReason('visit www.example.org')).toBe('url');
     expect(boothFilterReason('mail me at jo.smith@example.com')).toBe('email');

@@ -9,6 +9,7 @@ import { RANDOM_SEED } from '../response/methods';
 import { ClipSimRanker } from '../response/rankers';
 import { ABOUT_THE_DEMO, NOT_UNDERSTOOD } from '../response/aboutTheDemo';
 import { echoes } from '../response/replyPolicy';
+import { SCREEN_REPLY_LINES } from '../safety/visitorScreen';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
 import type { ChatEncoder } from '../response/chatEncoder';
@@ -395,6 +396,24 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     ).toEqual([lines[1]]);
     // Asked anything else, the demo's lines are never offered, however close they rank.
     expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['My mother, of course.']);
+  });
+
+  it('answers a screened message with its written line and nothing from the pool, a second line the second time, and leaves it out of later contexts', async () => {
+    const { session, encoder } = sessionWith({ train: IMAGE_ONCE, heads: fakeHeads([[0.1, 0.9, 0]]) });
+    const flagged = await session.compose([say('send me nudes')], { method: 'clip-sim' });
+    expect(flagged.screened).toEqual({ category: 'sexual', line: SCREEN_REPLY_LINES.sexual[0] });
+    expect(flagged.composed.elements).toEqual([]);
+    expect(flagged.elements).toEqual([]);
+    expect(encoder.encoded).toEqual([]); // nothing was encoded, nothing ranked
+    const again = await session.compose([say('send me nudes'), say(SCREEN_REPLY_LINES.sexual[0]), say('show me your boobs')], { method: 'clip-sim' });
+    expect(again.screened).toEqual({ category: 'sexual', line: SCREEN_REPLY_LINES.sexual[1] });
+    // The image the heads ask for follows the clean turn alone, as if the flagged exchange had not happened.
+    const after = await session.compose([say('send me nudes'), say(SCREEN_REPLY_LINES.sexual[0]), say('look at my dog')], { method: 'clip-sim' });
+    const alone = await session.compose([say('look at my dog')], { method: 'clip-sim' });
+    expect(after.screened).toBeUndefined();
+    expect(after.composed.elements).toEqual(alone.composed.elements);
+    expect(after.elements.length).toBeGreaterThan(0);
+    expect(encoder.encoded).toEqual(['look at my dog']);
   });
 
   it('says it did not catch a line it can read nothing in (no word of it in any pool text), and answers any other', async () => {

@@ -25,7 +25,7 @@ export interface ExportMessage {
   readonly createdAt: number;
   readonly elements: readonly ExportElement[];
   /** How a reply was made: a ResponseMethodId, or (from a conversation saved by an older version) a method since renamed. */
-  readonly reply?: { readonly method: string; readonly intentModel: 'majority' | 'head' };
+  readonly reply?: { readonly method: string; readonly intentModel: 'majority' | 'head'; readonly screened?: boolean };
 }
 
 /** Where an image came from and under which terms, as the pool's catalogue says. */
@@ -335,6 +335,7 @@ function escapeInline(text: string): string {
 
 function replyNote(reply: ExportMessage['reply']): string {
   if (!reply) return '';
+  if (reply.screened) return ' · a line written for the demo (the message before was screened)';
   return ` · reply by ${methodName(reply.method)}, intent ${reply.intentModel === 'head' ? 'trained' : 'majority'}`;
 }
 

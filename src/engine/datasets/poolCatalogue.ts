@@ -1,4 +1,5 @@
 import { EngineError } from '../errors';
+import { SCREEN_CATEGORY_IDS, type ScreenCategoryId } from '../safety/screenLists';
 import { describeJson, formatCount, isMediaKey, isPlainObject, MEDIA_KEY_RULE, ownValue, quoteForMessage } from './validation';
 
 /**
@@ -39,6 +40,8 @@ export interface PoolText {
   readonly topic?: string;
   /** Where the text came from: "written" (for this project), or the id of an entry of the catalogue's sources. */
   readonly source?: string;
+  /** Set by `npm run pool:human` on a text that booth strictness leaves out (a borderline one: mild insults, drinking, religion, party politics), with the screen's category. */
+  readonly borderline?: ScreenCategoryId;
 }
 
 /** Who a group of the pool's texts is owed to (texts.json "sources"): shown in Credits beside the count of texts it gave. */
@@ -306,10 +309,16 @@ function readPoolText(raw: unknown, index: number, file: string): PoolText {
   const source = optionalString(raw, 'source', where);
   if (topic !== undefined) entry.topic = topic;
   if (source !== undefined) entry.source = source;
+  const borderline = ownValue(raw, 'borderline');
+  if (borderline !== undefined && borderline !== null) {
+    if (typeof borderline !== 'string' || !(SCREEN_CATEGORY_IDS as readonly string[]).includes(borderline))
+      invalid(`${where}: borderline is ${describeJson(borderline)}; it must be one of ${SCREEN_CATEGORY_IDS.join(', ')}, or left out.`);
+    entry.borderline = borderline as ScreenCategoryId;
+  }
   return entry;
 }
 
-/** Validates texts.json: {"version": 1, "texts": [{id, text, topic?, source?}]}. */
+/** Validates texts.json: {"version": 1, "texts": [{id, text, topic?, source?, borderline?}]}. */
 export function parseTextCatalogue(json: unknown, options: PoolCatalogueOptions = {}): PoolText[] {
   const file = options.file ?? 'texts.json';
   const list = readList(

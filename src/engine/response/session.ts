@@ -38,6 +38,8 @@ import type { WarmUpStep } from './warmUpSteps';
 import { type ClipMapParams, type HybridWeights, type PoolScoringRanker, type Ranker, contextVector } from './rankers';
 import { createRanker } from './rankerFactory';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
+import { screenReplyLine, screenVisitorMessage, type VisitorScreenCategory } from '../safety/visitorScreen';
+import { screenCategoryOf } from '../safety/screenLists';
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 const REFERENCE_NEGATIVES = 999;
@@ -116,6 +118,11 @@ export interface SessionPool {
    */
   heldOutTexts?: ReadonlySet<number>;
   /**
+   * The rows booth strictness leaves out (texts.json's "borderline", marked by pool:human); absent: the
+   * session screens the pool's texts itself the first time a strict reply is asked for.
+   */
+  borderlineTexts?: ReadonlySet<number>;
+  /**
    * Called when a ranker or training starts to wait for the pending rows. Whoever computes them in the
    * background stops deferring to requests then: the request waiting is one of them.
    */
@@ -143,6 +150,8 @@ export interface ReplyChoice {
    * Off only to measure what they add (bench -- replies).
    */
   rules?: boolean;
+  /** Booth strictness (on in kiosk mode): borderline texts are left out too (mild insults, drinking, religion, party politics). */
+  strict?: boolean;
 }
 
 export interface SessionReply {
@@ -158,6 +167,8 @@ export interface SessionReply {
   /** Cosine between the latest turn and the reply's first element: context relevance, not MM-Relevance. */
   relevance: number;
   timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
+  /** Set when the visitor's message was screened (visitorScreen.ts): the reply is this line written for the demo, with nothing from the pool. */
+  screened?: { category: VisitorScreenCategory; line: string };
 }
 
 export interface SessionOptions {
@@ -231,6 +242,25 @@ function withRows(
   return merged;
 }
 
+/** The texts of a turn, in order. */
+function turnTexts(turn: SessionTurn | undefined): string[] {
+  return (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
+}
+
+/**
+ * The history with every earlier visitor turn that screening flags emptied, and the reply that
+ * followed it (the demo's own line). The turns stay, so whose turn each is does not change. The
+ * latest turn, the one replied to, is the visitor's, as every other one back from it.
+ */
+function withoutScreenedTurns(history: readonly SessionTurn[]): readonly SessionTurn[] {
+  const last = history.length - 1;
+  const emptied = new Set<number>();
+  for (let i = last - 2; i >= 0; i -= 2) {
+    if (screenVisitorMessage(turnTexts(history[i])).category) emptied.add(i).add(i + 1);
+  }
+  return emptied.size === 0 ? history : history.map((turn, i) => (emptied.has(i) ? { elements: [] } : turn));
+}
+
 export class ReplySession {
   private readonly elements = new Map<string, ContextElement>();
   private readonly rankers = new Map<ResponseMethodId, Promise<Ranker>>();
@@ -269,6 +299,7 @@ export class ReplySession {
   private rowsDone: Record<Modality, boolean> = { text: true, image: true };
   private rowsWanted: () => void = () => undefined;
   private heldOutTexts: ReadonlySet<number> = new Set();
+  private borderlineTexts: ReadonlySet<number> | null = null;
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -304,6 +335,7 @@ export class ReplySession {
     this.rowsDone = { text: !pool.textsComplete || pool.pendingTexts?.size === 0, image: !pool.imagesComplete || pool.pendingImages?.size === 0 };
     this.rowsWanted = pool.rowsWanted ?? (() => undefined);
     this.heldOutTexts = pool.heldOutTexts ?? new Set();
+    this.borderlineTexts = pool.borderlineTexts ?? null;
     for (const kind of MODALITIES) {
       void rowsComplete[kind].then(() => {
         if (this.rowsComplete === rowsComplete) this.rowsDone[kind] = true;
@@ -461,9 +493,38 @@ export class ReplySession {
     }
   }
 
-  /** Composes a reply to the conversation so far; its last turn is the one replied to. */
+  /**
+   * Composes a reply to the conversation so far; its last turn is the one replied to, a visitor's.
+   * That turn is screened first: a flagged one is answered with a line written for the demo, and
+   * nothing is ranked. An earlier flagged turn, and the line that answered it, are left out of the
+   * context, so a later reply is not drawn towards what was screened.
+   */
   async compose(history: readonly SessionTurn[], choice: ReplyChoice = {}): Promise<SessionReply> {
-    return (await this.composeWithModels(this.requirePool(), history, choice)).reply;
+    const pool = this.requirePool();
+    const start = nowMs();
+    const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
+    if (screen.category) {
+      const said = new Set(history.flatMap(turnTexts));
+      const line = screenReplyLine(screen.category, (l) => said.has(l));
+      return this.screenedReply(choice, { category: screen.category, line }, start);
+    }
+    return (await this.composeWithModels(pool, withoutScreenedTurns(history), choice)).reply;
+  }
+
+  /** The reply to a flagged message: its line, no picture, no pool text; the photos shared with it are not analysed. */
+  private screenedReply(choice: ReplyChoice, screened: NonNullable<SessionReply['screened']>, start: number): SessionReply {
+    const totalMs = nowMs() - start;
+    return {
+      method: this.resolveMethod(choice.method),
+      intentModel: this.heads || this.local ? 'head' : 'majority',
+      composed: { elements: [], steps: [], timings: { intentMs: 0, rankMs: 0, totalMs } },
+      elements: [],
+      captions: [],
+      coherence: { invites: false, showsImage: false },
+      relevance: 0,
+      timings: { decodeMs: 0, detectMs: 0, encodeMs: 0, captionMs: 0, intentMs: 0, rankMs: 0, totalMs },
+      screened,
+    };
   }
 
   /**
@@ -731,7 +792,9 @@ export class ReplySession {
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
     const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
     const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
-    const exclude = withRows(withRows(plan.exclude, this.notYetEmbedded(method)), { text: this.heldOutTexts });
+    const exclude = withRows(withRows(withRows(plan.exclude, this.notYetEmbedded(method)), { text: this.heldOutTexts }), {
+      text: choice.strict ? this.borderline(pool) : new Set(),
+    });
     const element = (kind: Modality, index: number) => this.rowElement(pool, kind, index);
     const composed = await composeResponse(
       turns.filter((t) => t.elements.length > 0),
@@ -753,6 +816,12 @@ export class ReplySession {
       timings: { decodeMs, detectMs, encodeMs, captionMs, intentMs: composed.timings.intentMs, rankMs: composed.timings.rankMs, totalMs: nowMs() - start },
     };
     return { reply, turns, intent, ranker, exclude, skip: plan.skip };
+  }
+
+  /** The pool rows booth strictness leaves out: the pool's own marks, or every text the strict lists flag (a stored dataset's pool). */
+  private borderline(pool: CandidatePool): ReadonlySet<number> {
+    this.borderlineTexts ??= new Set(pool.texts.flatMap((text, row) => (screenCategoryOf(text, { reader: 'pool', strict: true }) ? [row] : [])));
+    return this.borderlineTexts;
   }
 
   /** The caption bank of the pool in use, embedded on first use (and cached like the pool). */

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { methodName } from '../../engine/response/methods';
 import { avsdModelName } from '../../engine/video/avsdModels';
+import { screenCategoryLabel } from '../../engine/safety/visitorScreen';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
@@ -170,6 +171,7 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
       ),
     ];
     if (message.elements[0]?.kind === 'text') groups.reverse();
+    if (message.reply?.screened) groups.push(<WrittenForTheDemo key="written" />);
     return (
       <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
         <div
@@ -184,11 +186,18 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map(render)}
-        {message.reply?.timings && ( // replies saved by an older version carry no timings: no meta line
+        {message.reply?.screened ? (
           <p className="text-xs text-slate-600" data-testid="reply-meta">
-            {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn{' '}
-            {message.reply.relevance.toFixed(3)} (not MM-Relevance) · {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
+            <WrittenForTheDemo /> · your message was screened ({screenCategoryLabel(message.reply.screened)}), so nothing was ranked ·{' '}
+            {message.reply.timings.totalMs.toFixed(0)} ms
           </p>
+        ) : (
+          message.reply?.timings && ( // replies saved by an older version carry no timings: no meta line
+            <p className="text-xs text-slate-600" data-testid="reply-meta">
+              {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn{' '}
+              {message.reply.relevance.toFixed(3)} (not MM-Relevance) · {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
+            </p>
+          )
         )}
         {message.videoAnswer && (
           <p className="text-xs text-slate-600" data-testid="reply-meta">
@@ -199,9 +208,18 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
             · {message.videoAnswer.totalMs.toFixed(0)} ms
           </p>
         )}
-        {!mine && !message.videoAnswer && <ReplyReference message={message} />}
+        {!mine && !message.videoAnswer && !message.reply?.screened && <ReplyReference message={message} />}
       </div>
     </li>
+  );
+}
+
+/** The credit of a reply to a screened message: a line written for this demo, not someone's words from the pool. */
+function WrittenForTheDemo() {
+  return (
+    <span className="text-xs text-slate-600" data-testid="reply-written">
+      Written for this demo
+    </span>
   );
 }
 

@@ -1,4 +1,5 @@
 import { errorMessage } from '../../engine/errors';
+import { screenVisitorMessage } from '../../engine/safety/visitorScreen';
 import { loadImage, loadVideo } from '../../persistence/conversationDb';
 import type { ChatMessage, VideoElement } from '../../shared/conversation';
 import { modelWorker } from '../../shared/modelWorker';
@@ -8,7 +9,7 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { isCancelledCall } from '../../worker/client';
 import type { HistoryElement, HistoryTurn } from '../../worker/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
-import { currentConversationId, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
+import { currentConversationId, inKioskConversation, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
 import { decodeVideo, isVideoLike } from './videoDecoder';
 import { routeTurn } from './turnRoute';
 import { acknowledgeVideo, answerAboutVideo, attachVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
@@ -200,7 +201,8 @@ async function replyToTurn(
     void saveChanged([updated, assistant], [], conversation);
   };
   try {
-    const route = routeTurn({ text, photos: images.length, newVideo: watch !== null }, earlier);
+    const flagged = text !== '' && screenVisitorMessage([text]).category !== null;
+    const route = routeTurn({ text, photos: images.length, newVideo: watch !== null, flagged }, earlier);
     if (watch) {
       const watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
@@ -210,8 +212,10 @@ async function replyToTurn(
         elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)),
       };
       void saveChanged([updated], [], conversation);
-      finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
-      return;
+      if (route.kind !== 'watch-then-reply') {
+        finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
+        return;
+      }
     }
     if (route.kind === 'ask-last-video') {
       finish(await answerAboutVideo(route.video, text, earlier));
@@ -223,6 +227,7 @@ async function replyToTurn(
       texts: text ? [text] : [],
       images: images.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
       method: useSettingsStore.getState().method,
+      strict: useSettingsStore.getState().boothStrict || inKioskConversation(),
     });
     const poolId = useSettingsStore.getState().poolId;
     const assistantMessage: ChatMessage = {
@@ -243,6 +248,7 @@ async function replyToTurn(
         packName: activePackName(),
         poolId,
         poolName: useModelStore.getState().pool?.name,
+        ...(reply.screened ? { screened: reply.screened } : {}),
       },
     };
     // A reply to a conversation since cleared is not shown, but stored with its turn, so Undo brings both back.

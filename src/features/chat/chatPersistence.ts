@@ -36,6 +36,11 @@ let failureNotice: number | null = null;
 
 export const currentConversationId = () => conversationId;
 
+/** Whether the conversation shown is kiosk mode's own: booth strictness is always on there. */
+export function inKioskConversation(): boolean {
+  return slot === 'kiosk';
+}
+
 export async function restoreConversation(nextSlot: ConversationSlot = slot): Promise<void> {
   slot = nextSlot;
   const keptOverReload = takeBackKeptTurns();

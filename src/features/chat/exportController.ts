@@ -50,7 +50,9 @@ function toExportMessage(message: ChatMessage): ExportMessage {
               { kind: 'text', text: videoLine(e) }
             : { kind: 'poolImage', key: e.key, alt: e.alt },
     ),
-    ...(message.reply ? { reply: { method: message.reply.method, intentModel: message.reply.intentModel } } : {}),
+    ...(message.reply
+      ? { reply: { method: message.reply.method, intentModel: message.reply.intentModel, ...(message.reply.screened ? { screened: true } : {}) } }
+      : {}),
   };
 }
 

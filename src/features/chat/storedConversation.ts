@@ -104,6 +104,7 @@ function replyToStored(r: ReplyMeta): StoredReply {
     packName: r.packName,
     poolId: r.poolId,
     poolName: r.poolName,
+    screened: r.screened,
   });
 }
 
@@ -120,6 +121,7 @@ function replyFromStored(r: StoredReply): ReplyMeta {
     packName: r.packName,
     poolId: r.poolId,
     poolName: r.poolName,
+    screened: r.screened,
   });
 }
 

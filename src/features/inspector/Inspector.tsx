@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { CONFIDENT_SCORE, HEDGE_SCORE } from '../../engine/detection/groundedCaption';
 import { methodName } from '../../engine/response/methods';
+import { screenCategoryLabel } from '../../engine/safety/visitorScreen';
 import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversation';
 import { SHORTCUTS } from '../../shared/keyCommands';
 import { panelActions } from '../../shared/stores/panelStore';
@@ -268,20 +269,32 @@ function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; pho
         )}
       </dl>
       {photos.length > 0 && <PhotosSection photos={photos} />}
-      <section aria-labelledby="inspector-steps">
-        <h3 id="inspector-steps" className="mb-1 font-semibold">
-          How the reply was composed
-        </h3>
-        <p className="mb-2 text-sm text-slate-700">
-          Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins
-          the reply.
-        </p>
-        <ol className="flex flex-col gap-3">
-          {reply.steps.map((step, i) => (
-            <Step key={i} step={step} index={i} poolId={reply.poolId ?? fallbackPoolId} />
-          ))}
-        </ol>
-      </section>
+      {reply.screened ? (
+        <section aria-labelledby="inspector-screened" data-testid="inspector-screened">
+          <h3 id="inspector-screened" className="mb-1 font-semibold">
+            Screened: {screenCategoryLabel(reply.screened)}
+          </h3>
+          <p className="text-sm text-slate-700">
+            Your message was screened before anything was ranked, and the reply is a line written for the demo: no text from the pool and no picture. Only the
+            category is kept here, never what was typed.
+          </p>
+        </section>
+      ) : (
+        <section aria-labelledby="inspector-steps">
+          <h3 id="inspector-steps" className="mb-1 font-semibold">
+            How the reply was composed
+          </h3>
+          <p className="mb-2 text-sm text-slate-700">
+            Before each element the intent module predicts text, image or stop (MMDialog eq. 4); the ranker scores the pool and the best unused candidate joins
+            the reply.
+          </p>
+          <ol className="flex flex-col gap-3">
+            {reply.steps.map((step, i) => (
+              <Step key={i} step={step} index={i} poolId={reply.poolId ?? fallbackPoolId} />
+            ))}
+          </ol>
+        </section>
+      )}
       <section aria-labelledby="inspector-timings">
         <h3 id="inspector-timings" className="mb-1 font-semibold">
           Timings (in the worker)

@@ -159,6 +159,8 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
   );
   const packId = useSettingsStore((s) => s.packId);
   const forceWasm = useSettingsStore((s) => s.forceWasm);
+  const boothStrict = useSettingsStore((s) => s.boothStrict);
+  const setBoothStrict = useSettingsStore((s) => s.setBoothStrict);
   const setForceWasm = useSettingsStore((s) => s.setForceWasm);
   const method = useSettingsStore((s) => s.method);
   const setMethod = useSettingsStore((s) => s.setMethod);
@@ -303,6 +305,10 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
                 }}
               />
               Run on WASM only (skip WebGPU)
+            </label>
+            <label className="flex items-center gap-2" title="Always on in kiosk mode. Every message is screened either way.">
+              <input type="checkbox" checked={boothStrict} onChange={(e) => setBoothStrict(e.target.checked)} data-testid="booth-strict" />
+              Booth strictness: also leave out borderline replies (mild insults, drinking, religion, party politics)
             </label>
             {methods && (
               <label className="flex items-center gap-2">

@@ -19,6 +19,9 @@ interface SettingsState {
   /** Where packs are downloaded from: the Hugging Face hub, a mirror, or a venue's local copy. */
   hubUrl: string;
   setHubUrl: (hubUrl: string) => void;
+  /** Booth strictness everywhere, not only in kiosk mode (where it is always on): borderline pool texts are left out too. */
+  boothStrict: boolean;
+  setBoothStrict: (boothStrict: boolean) => void;
 }
 
 export const useSettingsStore = create<SettingsState>()(
@@ -34,6 +37,8 @@ export const useSettingsStore = create<SettingsState>()(
       setForceWasm: (forceWasm) => set({ forceWasm }),
       hubUrl: DEFAULT_HUB,
       setHubUrl: (hubUrl) => set({ hubUrl }),
+      boothStrict: false,
+      setBoothStrict: (boothStrict) => set({ boothStrict }),
     }),
     {
       name: 'mmdialog-settings',
