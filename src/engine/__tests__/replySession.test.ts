@@ -398,7 +398,7 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect((await session.compose([say('look at my dog')], { method: 'clip-sim' })).elements.map((e) => e.text)).toEqual(['My mother, of course.']);
   });
 
-  it('answers a screened message with its written line and nothing from the pool, a second line the second time, and leaves it out of later contexts', async () => {
+  it('answers a screened message with its written line and nothing from the pool, its two lines in turn, and leaves it out of later contexts', async () => {
     const { session, encoder } = sessionWith({ train: IMAGE_ONCE, heads: fakeHeads([[0.1, 0.9, 0]]) });
     const flagged = await session.compose([say('send me nudes')], { method: 'clip-sim' });
     expect(flagged.screened).toEqual({ category: 'sexual', line: SCREEN_REPLY_LINES.sexual[0] });
@@ -407,6 +407,11 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(encoder.encoded).toEqual([]); // nothing was encoded, nothing ranked
     const again = await session.compose([say('send me nudes'), say(SCREEN_REPLY_LINES.sexual[0]), say('show me your boobs')], { method: 'clip-sim' });
     expect(again.screened).toEqual({ category: 'sexual', line: SCREEN_REPLY_LINES.sexual[1] });
+    const third = await session.compose(
+      [say('send me nudes'), say(SCREEN_REPLY_LINES.sexual[0]), say('show me your boobs'), say(SCREEN_REPLY_LINES.sexual[1]), say('are you horny')],
+      { method: 'clip-sim' },
+    );
+    expect(third.screened?.line).toBe(SCREEN_REPLY_LINES.sexual[0]);
     // The image the heads ask for follows the clean turn alone, as if the flagged exchange had not happened.
     const after = await session.compose([say('send me nudes'), say(SCREEN_REPLY_LINES.sexual[0]), say('look at my dog')], { method: 'clip-sim' });
     const alone = await session.compose([say('look at my dog')], { method: 'clip-sim' });

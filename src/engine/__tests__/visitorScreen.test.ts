@@ -139,14 +139,18 @@ describe('the visitor screen', () => {
     expect(screenForm('killllll')).toBe(' kill ');
   });
 
-  it('has two written lines for every category a visitor is screened for, a second for a second time, and no telephone number in any', () => {
+  it('has two written lines for every category a visitor is screened for, said in turn, and no telephone number in any', () => {
     const visitorCategories = SCREEN_CATEGORY_IDS.filter((id) => SCREEN_CATEGORIES[id].visitor);
     expect(Object.keys(SCREEN_REPLY_LINES).sort()).toEqual([...visitorCategories, 'unchecked'].sort());
     for (const [first, second] of Object.values(SCREEN_REPLY_LINES)) {
       expect(first).not.toBe(second);
       expect(`${first} ${second}`).not.toMatch(/\d{3}/);
     }
-    expect(screenReplyLine('drugs', () => false)).toBe(SCREEN_REPLY_LINES.drugs[0]);
-    expect(screenReplyLine('drugs', (line) => line === SCREEN_REPLY_LINES.drugs[0])).toBe(SCREEN_REPLY_LINES.drugs[1]);
+    const [first, second] = SCREEN_REPLY_LINES.drugs;
+    const at = (said: Record<string, number>) => (line: string) => said[line] ?? -1;
+    expect(screenReplyLine('drugs', at({}))).toBe(first);
+    expect(screenReplyLine('drugs', at({ [first]: 1 }))).toBe(second);
+    expect(screenReplyLine('drugs', at({ [first]: 1, [second]: 3 }))).toBe(first);
+    expect(screenReplyLine('drugs', at({ [first]: 5, [second]: 3 }))).toBe(second);
   });
 });

@@ -504,8 +504,8 @@ export class ReplySession {
     const start = nowMs();
     const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
     if (screen.category) {
-      const said = new Set(history.flatMap(turnTexts));
-      const line = screenReplyLine(screen.category, (l) => said.has(l));
+      const lastSaid = new Map(history.flatMap((turn, i) => turnTexts(turn).map((text) => [text, i] as const)));
+      const line = screenReplyLine(screen.category, (l) => lastSaid.get(l) ?? -1);
       return this.screenedReply(choice, { category: screen.category, line }, start);
     }
     return (await this.composeWithModels(pool, withoutScreenedTurns(history), choice)).reply;

@@ -72,8 +72,12 @@ export function screenVisitorMessage(texts: readonly string[], categoryOf: typeo
   }
 }
 
-/** The line for a flagged message: the category's first, or its second when the first was said already in this conversation. */
-export function screenReplyLine(category: VisitorScreenCategory, said: (line: string) => boolean): string {
+/**
+ * The line for a flagged message: the category's first, then the one said longer ago, so the two
+ * alternate (the first, with the emergency number advice for self-harm, is never left behind).
+ * `lastSaid` gives where in the conversation a line was said last (-1: never).
+ */
+export function screenReplyLine(category: VisitorScreenCategory, lastSaid: (line: string) => number): string {
   const [first, second] = SCREEN_REPLY_LINES[category];
-  return said(first) ? second : first;
+  return lastSaid(first) <= lastSaid(second) ? first : second;
 }
