@@ -64,7 +64,9 @@ test.describe('broken model pack', () => {
     await expect(page.getByTestId('model-phase')).toHaveText('Not loaded');
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
     await sendText(page, 'hello?');
-    await expect(page.getByRole('alert').filter({ hasText: 'The model is not ready yet' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'No reply can be made now: /models/test-tiny-clip/onnx/vision_model.onnx is missing (HTTP 404)' }),
+    ).toContainText('Your message is still in the box.');
     await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('hello?');
   });
 

@@ -55,6 +55,27 @@ test.describe('the model worker stops', () => {
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText(['I love hiking in the mountains', 'what about the beach?']);
   });
 
+  test('a worker killed without any event (no error, no answer) is found by its missing heartbeat and restarted, and the conversation stays', async ({
+    page,
+  }) => {
+    await keepWorkerHandles(page);
+    await openReady(page);
+    await sendText(page, 'I love hiking in the mountains');
+    const replies = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(replies).toHaveCount(1);
+    // terminate() stops the worker silently: the page hears nothing more from it.
+    await page.evaluate(() => (globalThis as { modelWorkers?: Worker[] }).modelWorkers?.at(-1)?.terminate());
+    // A busy worker is allowed a minute of silence (heartbeat.ts); an idle one three beats.
+    await expect(page.getByRole('status').filter({ hasText: 'The model worker stopped and was restarted; your conversation is kept.' })).toBeVisible({
+      timeout: 90_000,
+    });
+    expect(await workersStarted(page)).toBe(2);
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
+    await sendText(page, 'what about the beach?');
+    await expect(replies).toHaveCount(2);
+  });
+
   test('a third crash within a minute is not restarted: the page says what to do, and the conversation stays', async ({ page }) => {
     await keepWorkerHandles(page);
     await openReady(page);
@@ -73,6 +94,13 @@ test.describe('the model worker stops', () => {
     expect(await workersStarted(page)).toBe(3);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello there');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    // A turn typed now is not told to wait for a Ready that will not come: it is told to reload, and stays in the box.
+    await sendText(page, 'are you there?');
+    await expect(page.getByRole('alert').filter({ hasText: 'No reply can be made now: The model worker stopped again (crash 3)' })).toContainText(
+      'Reload the page',
+    );
+    await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('are you there?');
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveCount(1);
   });
 });
 

@@ -8,7 +8,7 @@ import './diagnostics';
 const startWorker = () => new Worker(new URL('../worker/model.worker.ts', import.meta.url), { type: 'module', name: 'mmdialog-models' });
 
 /** The single model worker of the page; the UI talks to it only through WorkerClient, and features reach it through shared/modelWorker. */
-const workerClient = new WorkerClient(startWorker());
+const workerClient = new WorkerClient(startWorker(), { now: () => performance.now(), every: (ms, tick) => void setInterval(tick, ms) });
 provideModelWorker(workerClient);
 
 // What the worker announces on its own, outside any call: a move to WASM, a change in the detector.

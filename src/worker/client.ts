@@ -11,6 +11,7 @@ import type {
   WorkerMethods,
   WorkerRequest,
 } from './protocol';
+import { type HeartbeatWatch, allowedSilenceMs } from './heartbeat';
 
 class WorkerCallError extends Error {
   constructor(
@@ -65,10 +66,18 @@ export class WorkerClient {
   private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
   private readonly crashListeners = new Set<(reason: string) => void>();
   private port: WorkerPort;
+  /** When the worker in use last said anything, and whether its last beat said it was busy. */
+  private lastHeard = 0;
+  private busy = false;
 
-  constructor(port: WorkerPort) {
+  /** `watch`: count a worker that stops beating as crashed (heartbeat.ts); without it only the error event does. */
+  constructor(
+    port: WorkerPort,
+    private readonly watch: HeartbeatWatch | null = null,
+  ) {
     this.port = port;
     this.attach(port);
+    watch?.every(250, () => this.checkHeartbeat());
   }
 
   /** Serves a new worker in place of the current one, which is stopped; calls made from now on go to it. */
@@ -76,6 +85,7 @@ export class WorkerClient {
     const old = this.port;
     this.port = port;
     old.terminate?.();
+    this.stopped = false;
     this.attach(port);
   }
 
@@ -86,20 +96,39 @@ export class WorkerClient {
   }
 
   private attach(port: WorkerPort): void {
+    this.lastHeard = this.watch?.now() ?? 0;
+    this.busy = false;
     // Events of a worker already replaced are ignored: its calls were answered when it crashed.
     port.addEventListener('message', (event) => {
-      if (this.port === port) this.receive(event.data);
+      if (this.port !== port) return;
+      this.lastHeard = this.watch?.now() ?? 0;
+      this.receive(event.data);
     });
     port.addEventListener('error', (event) => {
-      if (this.port !== port) return;
-      const reason = event.message || 'unknown error';
-      const message = `The model worker stopped (${reason}) before answering. The page restarts it: try again once the status says Ready.`;
-      for (const [id, call] of this.pending) {
-        call.reject(call.signal?.aborted ? cancelledError(call.method) : new WorkerCallError('worker-crashed', message));
-        this.pending.delete(id);
-      }
-      for (const listener of this.crashListeners) listener(reason);
+      if (this.port === port) this.crashed(event.message || 'unknown error');
     });
+  }
+
+  /** A worker silent for longer than its heartbeat allows is taken for dead, as if its error event had come. */
+  private checkHeartbeat(): void {
+    if (!this.watch || this.stopped) return;
+    const silentMs = this.watch.now() - this.lastHeard;
+    if (silentMs > allowedSilenceMs(this.busy || this.pending.size > 0)) {
+      this.crashed(`it stopped answering: no heartbeat for ${(silentMs / 1000).toFixed(1)} s`);
+    }
+  }
+
+  /** Until `restart`, a crashed worker is not watched: one crash is reported once. */
+  private stopped = false;
+
+  private crashed(reason: string): void {
+    this.stopped = true;
+    const message = `The model worker stopped (${reason}) before answering. The page restarts it: try again once the status says Ready.`;
+    for (const [id, call] of this.pending) {
+      call.reject(call.signal?.aborted ? cancelledError(call.method) : new WorkerCallError('worker-crashed', message));
+      this.pending.delete(id);
+    }
+    for (const listener of this.crashListeners) listener(reason);
   }
 
   /**
@@ -181,6 +210,9 @@ export class WorkerClient {
         return;
       case 'captioner':
         for (const listener of this.captionerListeners) listener(event.captioner);
+        return;
+      case 'beat':
+        this.busy = event.busy;
         return;
       case 'progress':
         this.pending.get(event.id)?.onProgress?.(event.progress);

@@ -2,6 +2,7 @@
 import { WorkerModels } from './workerModels';
 import type { WorkerEvent } from './protocol';
 import { createRequestHandler } from './requestHandler';
+import { WorkerHeartbeat } from './heartbeat';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -11,5 +12,10 @@ declare const self: DedicatedWorkerGlobalScope;
  */
 const IDLE_QUIET_MS = 1000;
 
-const handle = createRequestHandler(new WorkerModels(), (event: WorkerEvent) => self.postMessage(event), undefined, IDLE_QUIET_MS);
-self.addEventListener('message', (message: MessageEvent<unknown>) => void handle(message.data));
+const post = (event: WorkerEvent) => self.postMessage(event);
+const heartbeat = new WorkerHeartbeat(post);
+const models = new WorkerModels();
+models.useBusyMarker(() => heartbeat.busy());
+const handle = createRequestHandler(models, post, undefined, IDLE_QUIET_MS);
+// Busy from a request's arrival until its answer, so the page allows the silence of a long model run.
+self.addEventListener('message', (message: MessageEvent<unknown>) => void heartbeat.during(() => handle(message.data)));

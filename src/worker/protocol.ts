@@ -398,7 +398,9 @@ export type WorkerEvent =
   /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
   | { type: 'localHeads'; packId: string; status: LocalHeadsStatus }
   /** The pool's CLIP rows being computed after Ready (see PoolRowsStatus). */
-  | { type: 'poolRows'; status: PoolRowsStatus };
+  | { type: 'poolRows'; status: PoolRowsStatus }
+  /** The worker is alive (heartbeat.ts); `busy`: it is working, so a long silence may follow. */
+  | { type: 'beat'; busy: boolean };
 
 /**
  * How the worker schedules each method, one row per method of WorkerMethods (the compiler asks for a

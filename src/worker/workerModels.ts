@@ -94,6 +94,13 @@ export class WorkerModels implements WorkerApi {
     this.whenIdle = whenIdle;
   }
 
+  /** Marks background work busy for the heartbeat (heartbeat.ts) until the returned function is called: the page then allows a long silence. */
+  private markBusy: () => () => void = () => () => undefined;
+
+  useBusyMarker(markBusy: () => () => void): void {
+    this.markBusy = markBusy;
+  }
+
   /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
   private announcePoolRows: (status: PoolRowsStatus) => void = () => undefined;
   /** Tells the page how in-worker training of a pack without Python heads goes. */
@@ -526,6 +533,8 @@ export class WorkerModels implements WorkerApi {
     announce();
     let eagerUntil = 0;
     let wake = () => undefined as void;
+    // Busy while a batch runs, not while it waits for the visitor's requests to be answered.
+    let idleAgain = this.markBusy();
     const all = completeDeferredRows(embedded, encoder, {
       cache: embeddingCache,
       textBatchSize: 64,
@@ -533,19 +542,22 @@ export class WorkerModels implements WorkerApi {
       // Between batches, a visitor's turn goes first: the next batch starts only when no request waits,
       // at once when a request waits for the rows themselves, and back to back while eager.
       yieldControl: async () => {
+        idleAgain();
         await new Promise((resolve) => setTimeout(resolve, 0));
-        if (nowMs() < eagerUntil) return;
-        await Promise.race([this.whenIdle(), demand, new Promise<void>((resolve) => (wake = resolve))]);
+        if (nowMs() >= eagerUntil) await Promise.race([this.whenIdle(), demand, new Promise<void>((resolve) => (wake = resolve))]);
+        idleAgain = this.markBusy();
       },
       onProgress: () => {
         announce();
         settle();
       },
       cancelled: stale,
-    }).catch((error: unknown) => {
-      if (!stale()) console.warn(`The pool's embeddings could not be computed: ${errorMessage(error)}`);
-      return new Promise<void>(() => undefined);
-    });
+    })
+      .finally(() => idleAgain())
+      .catch((error: unknown) => {
+        if (!stale()) console.warn(`The pool's embeddings could not be computed: ${errorMessage(error)}`);
+        return new Promise<void>(() => undefined);
+      });
     const eagerFor = async (ms: number, onTick: (elapsedMs: number) => void) => {
       const start = nowMs();
       eagerUntil = start + ms;

@@ -107,10 +107,14 @@ export async function sendTurn(rawText: string): Promise<boolean> {
     return false;
   }
   if (awaitingReply || !hydrated) return false;
-  if (useModelStore.getState().phase !== 'ready') {
+  const model = useModelStore.getState();
+  if (model.phase !== 'ready') {
+    // A model that failed (a damaged pack, a worker past its restarts) will not become Ready by waiting: its own sentence says what to do.
     noticeActions.notifyAboutConversation(
       'error',
-      'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.',
+      model.phase === 'error'
+        ? `No reply can be made now: ${model.error ?? 'the model did not load.'} Your message is still in the box.`
+        : 'The model is not ready yet. Wait for the status to say "Ready", then send again; your message is still in the box.',
     );
     return false;
   }
