@@ -100,7 +100,10 @@ describe('the heartbeat', () => {
 
   it('beats busy at once when work starts and idle when it ends, once however often released', () => {
     const posted: WorkerEvent[] = [];
-    const heartbeat = new WorkerHeartbeat((e) => posted.push(e), () => undefined);
+    const heartbeat = new WorkerHeartbeat(
+      (e) => posted.push(e),
+      () => undefined,
+    );
     const release = heartbeat.busy();
     release();
     release();
