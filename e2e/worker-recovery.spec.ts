@@ -130,3 +130,43 @@ test('Cancel stops a dataset being embedded, quietly, and keeps what was copied'
   await sendText(page, 'hello');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
 });
+
+test.describe('memory', () => {
+  test('a pack too large for the memory the device reports is refused before loading, with the smaller pack offered', async ({ page }) => {
+    // A device that reports a quarter of a GB (navigator.deviceMemory's smallest value).
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'deviceMemory', { get: () => 0.25 }));
+    await page.goto('/?pack=test-tiny-clip');
+    const status = page.getByRole('region', { name: 'Model status' });
+    await expect(status.getByRole('alert')).toContainText(
+      /^test-tiny-clip \(random weights\) needs about 0\.\d GB of memory, more than this device can give a browser tab \(it reports 0\.25 GB in all\), so it was not loaded: loading it could crash the tab\. Choose .+ in Settings, or use a device with more memory\.$/,
+    );
+    await expect(page.getByTestId('model-phase')).toHaveText('Not loaded');
+    await expect(page.getByRole('button', { name: /^Use / })).toBeVisible();
+  });
+
+  test('after the whole tab crashed, the next load says so, offers the default pack, and the conversation is kept', async ({ page }) => {
+    // A crashed tab runs nothing more, so its page never clears its mark. Playwright cannot drive a
+    // crashed page (CDP Page.crash leaves it dead to the test), so the test stands in for the crash by
+    // keeping this page from clearing its mark as it is left, then reloads.
+    await openReady(page);
+    await sendText(page, 'I love hiking in the mountains');
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+    await page.evaluate(() => {
+      const remove = Storage.prototype.removeItem;
+      Storage.prototype.removeItem = function (key: string) {
+        if (key !== 'mmdialog-page-open') remove.call(this, key);
+      };
+    });
+    await page.reload();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'The last visit in this tab ended in a crash while test-tiny-clip (random weights) was in use' }),
+    ).toContainText('Your conversation is kept.');
+    await expect(page.getByRole('button', { name: /^Use / })).toBeVisible();
+    await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
+    // A page left normally leaves no mark: the next reload says nothing of a crash.
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await page.reload();
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await expect(page.getByText('ended in a crash')).toHaveCount(0);
+  });
+});

@@ -5,7 +5,8 @@ import { onConversationActivity, useChatStore } from '../features/chat/chatStore
 import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
 import { sessionMetricsActions } from '../features/metrics/sessionMetricsStore';
-import { loadModels } from '../features/models/modelLoader';
+import { choosePackAndLoad, loadModels } from '../features/models/modelLoader';
+import { watchForTabCrash } from '../features/models/tabCrash';
 import { restorePackDownloads } from '../features/models/packDownloads';
 import { startOffline } from '../features/offline/offlineController';
 import { resumeInterruptedImports } from '../features/pool/poolController';
@@ -51,6 +52,8 @@ export function startApp(): void {
     await loadModels();
     await reloadClevrAnswerers();
   });
+  // The last page of this tab crashed (out of memory takes the whole tab): said, with the default pack offered.
+  watchForTabCrash((packId) => void choosePackAndLoad(packId));
   void loadModels();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();

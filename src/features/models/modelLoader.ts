@@ -1,5 +1,6 @@
 import { EngineError, errorMessage } from '../../engine/errors';
 import { defaultPackId } from '../../engine/pack/defaultPack';
+import { checkPackMemory } from '../../engine/pack/packMemory';
 import { poolRef } from '../../shared/demoPool';
 import { modelWorker } from '../../shared/modelWorker';
 import { MODELS_BASE_URL, readModelsIndex } from '../../shared/modelsIndex';
@@ -101,6 +102,16 @@ export async function loadModels(): Promise<void> {
   const pack = choosePack(packs, linked && packs.some((p) => p.id === linked) ? linked : packId);
   if (!pack) {
     modelActions.failed('No model pack was found in models/. Run "npm run models:test-pack" (see docs/commands.md) and reload.', packs);
+    return;
+  }
+  // A pack too large for this device is refused before it can take the tab down with it.
+  const fallbackId = defaultPackId(packs.filter((p) => !p.stored).map((p) => p.id));
+  const smaller = fallbackId && fallbackId !== pack.id ? packs.find((p) => p.id === fallbackId) : undefined;
+  const memory = checkPackMemory(pack, (navigator as { deviceMemory?: number }).deviceMemory, smaller?.name ?? null);
+  if (memory.refusal) {
+    modelActions.failed(memory.refusal, packs);
+    if (smaller)
+      noticeActions.notify('info', `${smaller.name} is the smaller pack.`, { label: `Use ${smaller.name}`, run: () => void choosePackAndLoad(smaller.id) });
     return;
   }
   modelActions.startLoading(packs, pack.id);
