@@ -152,7 +152,7 @@ test.describe('memory', () => {
     await sendText(page, 'I love hiking in the mountains');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     await page.evaluate(() => {
-      const remove = Storage.prototype.removeItem;
+      const remove = Object.getOwnPropertyDescriptor(Storage.prototype, 'removeItem')!.value as (this: Storage, key: string) => void;
       Storage.prototype.removeItem = function (key: string) {
         if (key !== 'mmdialog-page-open') remove.call(this, key);
       };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkerClient, type WorkerPort } from './client';
 import { BEAT_MS, BUSY_SILENCE_MS, MISSED_BEATS, WorkerHeartbeat } from './heartbeat';
-import type { WorkerEvent, WorkerMessage } from './protocol';
+import type { WorkerEvent } from './protocol';
 
 /** A clock the test moves by hand, with the watch's ticks and the worker's beat timer on it. */
 function fakeClock() {
@@ -27,7 +27,7 @@ function fakeWorker() {
   const listeners: ((e: MessageEvent<WorkerEvent>) => void)[] = [];
   let alive = true;
   const port: WorkerPort = {
-    postMessage: (_message: WorkerMessage) => undefined,
+    postMessage: () => undefined,
     addEventListener: ((type: string, listener: (e: MessageEvent<WorkerEvent>) => void) => {
       if (type === 'message') listeners.push(listener);
     }) as WorkerPort['addEventListener'],
