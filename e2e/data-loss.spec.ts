@@ -147,7 +147,14 @@ test('a turn whose save failed survives a reload before Retry: this tab keeps it
     'Until then this tab keeps them in its session storage, so a reload does not lose them.',
   );
 
+  // Leaving the page now asks first (closing the tab would lose what only its session storage holds); the reload is let through.
+  const asked: string[] = [];
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
   await page.reload();
+  expect(asked).toEqual(['beforeunload']);
   await expect(notice(page, 'could not be saved before the page was reloaded are back on screen: this tab kept them in its session storage')).toBeVisible();
   await expect(you(page)).toHaveText([/will this be kept\?$/]);
   await expect(replies(page)).toHaveCount(1);
@@ -160,8 +167,13 @@ test('a turn whose save failed survives a reload before Retry: this tab keeps it
   await expect(notice(page, 'Saved: every turn on screen is stored again.')).toBeVisible();
   await expect.poll(() => page.evaluate(() => sessionStorage.getItem('mmdialog-unsaved-turns'))).toBeNull();
 
-  // Stored now: a reload reads it from IndexedDB, with nothing left in session storage.
+  // Stored now: a reload reads it from IndexedDB, with nothing left in session storage, and asks nothing.
+  page.once('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
   await page.reload();
+  expect(asked).toEqual(['beforeunload']);
   await expect(you(page)).toHaveText([/will this be kept\?$/]);
   await expect(replies(page)).toHaveCount(1);
   await expect.poll(() => photosLoaded(page)).toBe(true);

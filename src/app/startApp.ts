@@ -1,6 +1,6 @@
 import { answerInterruptedTurnWhenReady, startNewConversation } from '../features/chat/chatController';
 import { reloadClevrAnswerers } from '../features/clevr/clevrController';
-import { followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
+import { askBeforeClosingWithUnsavedTurns, followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
 import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
@@ -44,6 +44,8 @@ export function startApp(): void {
   });
   // Turns and new conversations of other tabs show here too, so no tab writes over another's.
   followOtherTabs();
+  // Turns a failed save left in this tab's session storage would go with the tab: closing it asks first.
+  askBeforeClosingWithUnsavedTurns();
   // A turn a reload interrupted (its reply, or its video's watching) is answered once the model is ready.
   answerInterruptedTurnWhenReady();
   // A crashed worker is replaced and given the same pack, pool and method (and CLEVR answerers, when

@@ -164,6 +164,7 @@ async function reportSaveFailure(error: unknown, messages: ChatMessage[], images
     : `${errorMessage(error)}. Press Retry; if it keeps failing, export the conversation (Conversation tools).${overReload}`;
   if (failureNotice !== null) noticeActions.dismiss(failureNotice);
   failureNotice = noticeActions.notify('error', `${turns} on screen but not saved yet: ${why}`, { label: 'Retry', run: () => void flush() });
+  retryWhileUnsaved();
 }
 
 export async function removeStored(conversation: string, messageIds: readonly string[], imageIds: readonly string[]): Promise<void> {
@@ -193,6 +194,33 @@ export async function restorePrevious(previousId: string, expectedCurrentId: str
 }
 
 /** Shows what other tabs write: their turns join this list, and a new conversation there shows here. */
+/** While a failed save leaves turns unsaved, a retry every RETRY_MS: they go in the next write that succeeds, with no one pressing Retry. */
+const RETRY_MS = 30_000;
+let retryTimer: ReturnType<typeof setInterval> | null = null;
+function retryWhileUnsaved(): void {
+  retryTimer ??= setInterval(() => {
+    if (failureNotice === null || unsaved.size === 0) {
+      clearInterval(retryTimer!);
+      retryTimer = null;
+      return;
+    }
+    void flush();
+  }, RETRY_MS);
+}
+
+/**
+ * Asks before the tab is closed while a failed save leaves turns unsaved: session storage keeps them
+ * over a reload, but goes with the tab. (A save in flight, a few milliseconds, does not ask.)
+ */
+export function askBeforeClosingWithUnsavedTurns(): void {
+  window.addEventListener('beforeunload', (event) => {
+    if (failureNotice === null || unsaved.size === 0) return;
+    event.preventDefault();
+    // Older Chromium versions ask only when returnValue is set.
+    event.returnValue = '';
+  });
+}
+
 export function followOtherTabs(): () => void {
   return onOtherTabChange((change) => {
     showOtherTabChange(change).catch((error: unknown) =>
