@@ -111,7 +111,7 @@ function tinyPng(i: number): Buffer {
   return PNG.sync.write(png);
 }
 
-test('Cancel stops a dataset being embedded, quietly, and keeps what was copied', async ({ page }) => {
+test('Cancel stops a dataset being embedded, quietly, keeps nothing of it, and nothing resumes after a reload', async ({ page }) => {
   const root = join(mkdtempSync(join(tmpdir(), 'mmdialog-e2e-')), 'big-trip');
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'lines.txt'), 'one\ntwo\nthree\n');
@@ -121,14 +121,37 @@ test('Cancel stops a dataset being embedded, quietly, and keeps what was copied'
   await page.getByTestId('dataset-folder-input').setInputFiles(root);
   await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 600/);
   await page.getByRole('dialog', { name: 'Candidate pool' }).getByRole('button', { name: 'Cancel' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Loading "big-trip" stopped, as asked. What was copied is kept under Pool' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Loading "big-trip" stopped, as asked. Nothing of it is kept: load it again to use it.' }),
+  ).toBeVisible();
   await expect(page.getByTestId('pool-progress')).toHaveCount(0);
   await expect(page.getByRole('alert')).toHaveCount(0);
-  await expect(page.getByTestId('dataset-status')).toHaveText('embedding (continues automatically)');
+  await expect(page.getByTestId('dataset-status')).toHaveCount(0);
   // The chat answers as before.
   await page.keyboard.press('Escape');
   await sendText(page, 'hello');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
+  // Nothing was left to finish loading by itself.
+  await page.reload();
+  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await openPoolDialog(page);
+  await expect(page.getByTestId('dataset-status')).toHaveCount(0);
+  await expect(page.getByTestId('pool-progress')).toHaveCount(0);
+});
+
+test('Cancel while the files are still being copied stops at once and keeps nothing', async ({ page }) => {
+  const root = join(mkdtempSync(join(tmpdir(), 'mmdialog-e2e-')), 'early-trip');
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, 'lines.txt'), 'one\ntwo\nthree\n');
+  for (let i = 0; i < 1500; i++) writeFileSync(join(root, `img-${String(i).padStart(4, '0')}.png`), tinyPng(i));
+  await openPresenter(page);
+  await openPoolDialog(page);
+  await page.getByTestId('dataset-folder-input').setInputFiles(root);
+  await expect(page.getByTestId('pool-progress')).toContainText(/Handing over files|Copying images/);
+  await page.getByRole('dialog', { name: 'Candidate pool' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading "early-trip" stopped, as asked. Nothing of it is kept' })).toBeVisible();
+  await expect(page.getByTestId('pool-progress')).toHaveCount(0);
+  await expect(page.getByTestId('dataset-status')).toHaveCount(0);
 });
 
 test.describe('memory', () => {

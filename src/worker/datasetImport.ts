@@ -53,8 +53,14 @@ export async function keepManifest(dataset: StoredDataset): Promise<void> {
  * then copy the images into IndexedDB in batches. Embedding is a separate step (resumable from the
  * stored copies). Nothing leaves the device.
  */
-export async function copyDataset(name: string, files: readonly DatasetFile[], onProgress: (p: FileProgress) => void): Promise<CopiedDataset> {
+export async function copyDataset(
+  name: string,
+  files: readonly DatasetFile[],
+  onProgress: (p: FileProgress) => void,
+  signal?: AbortSignal,
+): Promise<CopiedDataset> {
   const { files: entries, skipped: skippedInZips } = await expandZips(files);
+  signal?.throwIfAborted();
   const plan = planDatasetFiles(entries.map((f) => f.path));
   plan.skipped.push(...skippedInZips);
   const byPath = new Map(entries.map((f) => [f.path.replace(/\\/g, '/').replace(/^\.?\//, ''), f.blob]));
@@ -146,14 +152,35 @@ export async function copyDataset(name: string, files: readonly DatasetFile[], o
     problems: plan.skipped.map((s) => `${s.path}: ${s.reason}`),
     fingerprint,
   };
+  signal?.throwIfAborted();
   for (const { split, records } of splits) await saveDialogues(dataset.id, split, records.map(toMmdialogRecord));
   await saveManifest(dataset);
+  // From here a Cancel removes what was written: a cancelled import keeps nothing, and nothing resumes by itself.
+  try {
+    return await copyImages(dataset, plan, blobAt, alts, splits, name, keptBeside, onProgress, signal);
+  } catch (error) {
+    if (signal?.aborted) await deleteDataset(dataset.id);
+    throw error;
+  }
+}
 
+async function copyImages(
+  dataset: StoredDataset,
+  plan: ReturnType<typeof planDatasetFiles>,
+  blobAt: (path: string) => Blob,
+  alts: ReadonlyMap<string, string>,
+  splits: readonly { split: string; records: readonly DialogueRecord[] }[],
+  name: string,
+  keptBeside: StoredDataset | null,
+  onProgress: (p: FileProgress) => void,
+  signal: AbortSignal | undefined,
+): Promise<CopiedDataset> {
   const keys = [...plan.images.keys()];
   onProgress({ file: 'Copying images', loaded: 0, total: keys.length });
   for (let b = 0; b < keys.length; b += COPY_BATCH) {
     const batch: { key: string; blob: Blob }[] = [];
     for (const key of keys.slice(b, b + COPY_BATCH)) {
+      signal?.throwIfAborted();
       const path = plan.images.get(key)!;
       const blob = blobAt(path);
       const bytes = new Uint8Array(await blob.arrayBuffer());

@@ -71,6 +71,9 @@ interface ActivePool {
 }
 
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
+/** Images embedded per batch for a stored dataset: a batch cannot be interrupted once its model run starts. */
+const DATASET_BATCH = 8;
+
 export class WorkerModels implements WorkerApi {
   /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
   private encoder: ClipEncoder | null = null;
@@ -745,7 +748,7 @@ export class WorkerModels implements WorkerApi {
   async importDataset(params: WorkerMethods['importDataset']['params'], context: RequestContext): Promise<DatasetImported> {
     const files = this.staged.get(params.stagingId) ?? [];
     this.staged.delete(params.stagingId);
-    const { dataset, keptBeside } = await copyDataset(params.name, files, (p) => context.progress(p));
+    const { dataset, keptBeside } = await copyDataset(params.name, files, (p) => context.progress(p), context.signal);
     const imported = await this.resumeDataset({ datasetId: dataset.id }, context);
     return keptBeside ? { ...imported, keptBeside: { name: keptBeside.name, createdAt: keptBeside.createdAt } } : imported;
   }
@@ -768,6 +771,11 @@ export class WorkerModels implements WorkerApi {
         await this.embedDataset(dataset, analyzer, encoder, onProgress, context.signal);
         break;
       } catch (error) {
+        // The person's Cancel: what was copied and embedded goes, so it never finishes loading by itself after a reload.
+        if (context.signal.aborted) {
+          await deleteDataset(dataset.id);
+          throw error;
+        }
         if (!(error instanceof UnreadableDatasetImage)) throw error;
         dataset.images = dataset.images.filter((i) => i.key !== error.key);
         dataset.problems.push(`${error.key}: ${error.reason}; it was left out.`);
@@ -807,7 +815,10 @@ export class WorkerModels implements WorkerApi {
       texts: dataset.texts,
       images: dataset.images,
       imageKeys: dataset.images.map((i) => i.contentKey),
+      // Small batches, and a Cancel checked before each image is read: the import stops within a couple of seconds.
+      batchSize: DATASET_BATCH,
       loadImage: async (item) => {
+        signal?.throwIfAborted();
         const blob = await loadDatasetImage(dataset.id, item.key);
         if (!blob) throw new UnreadableDatasetImage(item.key, "it is missing from this browser's storage");
         try {

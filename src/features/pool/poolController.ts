@@ -12,9 +12,8 @@ import { poolActions, usePoolStore } from './poolStore';
 /** A dataset deleted while it loaded stops its import on purpose: said as information, not as a failure. */
 const wasCancelled = (error: unknown) => (error as { code?: unknown } | null)?.code === 'cancelled';
 const cancelledNotice = (name: string) => `"${name}" was deleted while it loaded, so loading it stopped and nothing of it is kept.`;
-/** The person pressed Cancel: the copy made so far stays, and finishes loading when the page next opens. */
-const stoppedNotice = (name: string) =>
-  `Loading "${name}" stopped, as asked. What was copied is kept under Pool: it finishes loading the next time the page opens, or delete it there.`;
+/** The person pressed Cancel: the worker removed what it had copied, so nothing resumes by itself later. */
+const stoppedNotice = (name: string) => `Loading "${name}" stopped, as asked. Nothing of it is kept: load it again to use it.`;
 
 /** Stops the dataset import or resume under way (its Cancel button); null when none runs. */
 let importAbort: AbortController | null = null;
