@@ -22,6 +22,7 @@ import { VS_TRANSFORMERS_USAGE, vsTransformersBench } from './benchVsTransformer
 import { GPU_RANK_USAGE, gpuRankBench } from './benchGpuRank';
 import { VISITOR_USAGE, visitorBench } from './benchVisitor';
 import { SCREEN_USAGE, screenBench } from './benchScreen';
+import { PHOTO_CHECK_USAGE, photoCheckBench } from './benchPhotoCheck';
 import { SOAK_USAGE, soakBench } from './benchSoak';
 
 /**
@@ -45,6 +46,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
  *   npm run bench -- visitor --blind BUILD BUILD [BUILD ...] [--turns FILE] [--out models/.cache/visitor-blind] [--pack mini-clip] [--seed 1]   (the same turns on each build, BUILD a build folder as DIR or DIR#METHOD; an unlabelled sheet.json/sheet.html for a blind rater, key.json apart; docs/visitor-benchmark.md)
  *   npm run bench -- visitor --score RATINGS [--key DIR/key.json] [--json OUT]   (the rater's ratings joined with the key: mean relevance and naturalness per build, over all, text and photo turns, flags, differences)
  *   npm run bench -- screen [--data ../shared/data] [--runs 50]   (the visitor screen: 10,000-character messages timed, the booth probe, and how often real test turns would be flagged)
+ *   npm run bench -- photo-check [--model FILE] [--parity 12] [--data ../shared/data]   (the ported nsfwjs photo check: parity with TF.js, false alarms on the project's safe photos)
  *   npm run bench -- soak [--pack test-tiny-clip] [--exchanges 100] [--presenter]   (a long conversation: heap, DOM nodes and event listeners at start, middle and end)
  *   npm run bench -- select --data FILE [--format dailydialog|topical-chat|polyai|visdial|avsd] [--negatives random|nearest] [--methods a,b] [--json out.json]   (response selection on real dialogues)
  *   npm run bench -- pool-select [--contexts 1000] [--methods hybrid] [--rules both|on|off] [--json out.json]   (test contexts answered from the whole page pool by the page's session: the true response's rank, echo rate, questions told)
@@ -72,6 +74,7 @@ const USAGE = [
   `  ${GPU_RANK_USAGE}`,
   `  ${VISITOR_USAGE}`,
   `  ${SCREEN_USAGE}`,
+  `  ${PHOTO_CHECK_USAGE}`,
   `  ${SOAK_USAGE}`,
 ].join('\n');
 
@@ -242,6 +245,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   'avsd-video': avsdVideoBench,
   visitor: visitorBench,
   screen: screenBench,
+  'photo-check': photoCheckBench,
   soak: soakBench,
 };
 
