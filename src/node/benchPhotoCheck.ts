@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { configureWasm, createOrtSession, ort } from '../engine/onnx/ortSessions';
 import { PHOTO_CHECK_BAR, PHOTO_CHECK_CLASSES, PHOTO_CHECK_SIZE, PhotoChecker, nsfwjsTopClassUnfit, photoCheckInput } from '../engine/perception/photoCheck';
-import type { RgbaImage } from '../engine/image/rgbaImage';
+import { type RgbaImage, flattenOnWhite } from '../engine/image/rgbaImage';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 import { nsfwjsModelFiles } from './nsfwjsModel';
@@ -46,8 +46,10 @@ export async function photoCheckBench(argv: string[]): Promise<void> {
   /** nsfwjs's own path (classify: fromPixels, divide by 255, resizeBilinear with alignCorners, predict), and the model alone on our input. */
   const tfjs = (image: RgbaImage, ours: Float32Array) =>
     tf.tidy(() => {
+      // nsfwjs's own path, on the pixels as the check reads them (a transparent image on white, as shown).
+      const flat = flattenOnWhite(image);
       const rgb = tf.tensor3d(
-        Int32Array.from({ length: image.width * image.height * 3 }, (_, i) => image.data[Math.floor(i / 3) * 4 + (i % 3)]!),
+        Int32Array.from({ length: image.width * image.height * 3 }, (_, i) => flat.data[Math.floor(i / 3) * 4 + (i % 3)]!),
         [image.height, image.width, 3],
         'int32',
       );

@@ -32,12 +32,16 @@ const CLEVR_CONFIG = 'clevr.json';
 /** The video answer rankers and the voice-activity model (AVSD_CONFIG_FILE in the engine); speech/ holds the recordings the clip generator uses. */
 const AVSD_DIR = 'avsd';
 const AVSD_CONFIG = 'avsd.json';
+/** The photo check (PHOTO_CHECK_CONFIG_FILE in the engine), made by npm run photo-check:port. */
+const PHOTO_CHECK_DIR = 'photo-check';
+const PHOTO_CHECK_CONFIG = 'photo-check.json';
 
 /** The model folders under models/ that are not packs: each has a config file and private folders. */
 const MODEL_FOLDERS = [
   { dir: DETECTOR_DIR, config: DETECTOR_CONFIG, privateDirs: DETECTOR_PRIVATE_DIRS },
   { dir: CLEVR_DIR, config: CLEVR_CONFIG, privateDirs: PRIVATE_DIRS },
   { dir: AVSD_DIR, config: AVSD_CONFIG, privateDirs: new Set([...PRIVATE_DIRS, 'speech']) },
+  { dir: PHOTO_CHECK_DIR, config: PHOTO_CHECK_CONFIG, privateDirs: PRIVATE_DIRS },
 ] as const;
 
 function walk(dir: string, root: string, out: { path: string; bytes: number }[], privateDirs: ReadonlySet<string> = PRIVATE_DIRS): void {
@@ -122,6 +126,8 @@ export interface ModelsListing {
   clevr: ModelFolderListing | null;
   /** What shared videos are understood and answered with. */
   avsd: ModelFolderListing | null;
+  /** The check of shared photos and video frames for a public booth. */
+  photoCheck: ModelFolderListing | null;
 }
 
 export function listModels(modelsDir: string): ModelsListing {
@@ -131,6 +137,7 @@ export function listModels(modelsDir: string): ModelsListing {
     captioners: listModelPacks(modelsDir, 'captioner'),
     clevr: listClevr(modelsDir),
     avsd: listAvsd(modelsDir),
+    photoCheck: listModelFolder(modelsDir, MODEL_FOLDERS[3]),
   };
 }
 

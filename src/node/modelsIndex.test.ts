@@ -26,12 +26,20 @@ describe('/models/index.json', () => {
       captioners: [{ ...pack, id: 'tiny-captioner', description: '' }],
       clevr: { dir: 'clevr', files },
       avsd: null,
+      photoCheck: { dir: 'photo-check', files },
     };
     expect(parseModelsIndex(JSON.parse(packIndexJson(listing)), FILE)).toEqual(listing);
   });
 
   it('reads an index written before the detector, captioners, CLEVR and video models were listed', () => {
-    expect(parseModelsIndex({ packs: [pack], later: 'ignored' }, FILE)).toEqual({ packs: [pack], detector: null, captioners: [], clevr: null, avsd: null });
+    expect(parseModelsIndex({ packs: [pack], later: 'ignored' }, FILE)).toEqual({
+      packs: [pack],
+      detector: null,
+      captioners: [],
+      clevr: null,
+      avsd: null,
+      photoCheck: null,
+    });
   });
 
   it('names the field that is wrong, and says what to do', () => {

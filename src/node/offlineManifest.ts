@@ -36,6 +36,8 @@ interface OfflineManifestInputs {
   clevr?: ModelFolderListing | null;
   /** The video models (models/avsd/), kept at install so shared videos are understood offline. */
   avsd?: ModelFolderListing | null;
+  /** The photo check (models/photo-check/), kept at install: a booth offline still checks what it shows. */
+  photoCheck?: ModelFolderListing | null;
   /** /models/index.json exactly as it is served. */
   packIndexJson: string;
 }
@@ -67,6 +69,7 @@ function offlineEntries({
   captioners = [],
   clevr = null,
   avsd = null,
+  photoCheck = null,
   packIndexJson,
 }: OfflineManifestInputs): ManifestFile[] {
   const defaultPack = defaultPackId(packs.map((p) => p.id)) ?? null;
@@ -115,6 +118,7 @@ function offlineEntries({
     const pageFiles = avsdPageFiles(join(modelsDir, avsd.dir));
     files.push(...avsd.files.map((f) => fromModels(avsd.dir, f.path, pageFiles?.has(f.path) ?? true)));
   }
+  if (photoCheck) files.push(...photoCheck.files.map((f) => fromModels(photoCheck.dir, f.path, true)));
   for (const pack of packs) files.push(...pack.files.map((f) => fromModels(pack.id, f.path, pack.id === defaultPack, pack.id)));
   return files;
 }

@@ -26,6 +26,11 @@ function main(): void {
   writeFileSync(weightsPath, weights);
   const onnxPath = join(values.out, 'nsfw-mobilenet-v2.onnx');
   execFileSync('/usr/bin/python3', [join('models', 'scripts', 'photo_check', 'keras_to_onnx.py'), modelPath, weightsPath, onnxPath], { stdio: 'inherit' });
+  // The file that makes the folder a photo check for the build's index (modelPacks.ts) and names the model for the worker.
+  writeFileSync(
+    join(values.out, 'photo-check.json'),
+    `${JSON.stringify({ model: 'nsfw-mobilenet-v2.onnx', source: 'nsfwjs 4.4.0 (MIT), see SOURCE.md', classes: ['drawing', 'hentai', 'neutral', 'porn', 'sexy'] })}\n`,
+  );
 }
 
 await runCommand('photo-check:port', main);

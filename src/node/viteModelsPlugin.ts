@@ -5,8 +5,8 @@ import type { Connect, Plugin } from 'vite';
 import { type ModelsListing, isServablePackPath, listModels } from './modelPacks.ts';
 
 /** /models/index.json: the same bytes from the dev server, the preview server and the build (the offline copy hashes them). */
-export function packIndexJson({ packs, detector, captioners, clevr, avsd }: ModelsListing): string {
-  return JSON.stringify({ packs, detector, captioners, clevr, avsd });
+export function packIndexJson({ packs, detector, captioners, clevr, avsd, photoCheck }: ModelsListing): string {
+  return JSON.stringify({ packs, detector, captioners, clevr, avsd, photoCheck });
 }
 
 /**
@@ -56,6 +56,7 @@ export function modelsPlugin(modelsDir: string): Plugin {
         ...(models.detector ? [models.detector] : []),
         ...(models.clevr ? [models.clevr] : []),
         ...(models.avsd ? [models.avsd] : []),
+        ...(models.photoCheck ? [models.photoCheck] : []),
       ];
       for (const { dir, files } of folders) {
         for (const file of files) {

@@ -31,6 +31,7 @@ export interface StoredPhoto {
   /** With a captioner: the grounded caption it replaced. */
   groundedCaption?: string;
   detections?: StoredDetections;
+  check?: 'fit' | 'unfit' | 'unchecked';
 }
 
 interface StoredPoolImage {

@@ -10,6 +10,7 @@ import type {
   VideoAnalyzed,
 } from '../worker/protocol';
 import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
+import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
 
 /**
  * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
@@ -38,6 +39,8 @@ export interface PhotoElement {
   groundedCaption?: string;
   /** The detector's boxes (a few hundred bytes), kept so the Inspector can show them after a reload. */
   detections?: PhotoDetections;
+  /** What the photo check said: an unfit photo is blurred (hidden in kiosk mode); absent until its reply came. */
+  check?: PhotoCheckVerdict;
 }
 
 /** Frames per row of a shared video's frame sheet (the page draws it, the Inspector reads it). */

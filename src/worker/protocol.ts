@@ -16,6 +16,7 @@ import type { LocalHeadsFigures } from '../engine/response/localHeads';
 import type { ResponseMethodId } from '../engine/response/methods';
 import type { WarmUpStep } from '../engine/response/warmUpSteps';
 import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
+import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
 import type { ClevrModelId, ClevrOnnxModelId } from '../engine/clevr/clevrModels';
 import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
@@ -199,6 +200,8 @@ export interface ReplyResult {
   backend: BackendState;
   /** Set when the visitor's message was screened: the reply is one line written for the demo, and nothing was ranked. Only the category, never the text. */
   screened?: VisitorScreenCategory;
+  /** What the photo check said of each photo of this turn: the page blurs an unfit one, or hides it in kiosk mode. */
+  photoChecks?: { imageId: string; verdict: PhotoCheckVerdict }[];
 }
 
 /** The splits with reference dialogues whose records carry negatives, so R@1 can be measured. */
@@ -318,7 +321,18 @@ export interface VideoAnswer {
 /** Every call the worker answers: its parameters and its result, bound together by name. */
 export interface WorkerMethods {
   /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
-  loadPack: { params: { pack: PackRef; detector: DetectorRef | null; captioner?: CaptionerRef | null; pool: PoolRef; forceWasm: boolean }; result: PackLoaded };
+  loadPack: {
+    params: {
+      pack: PackRef;
+      detector: DetectorRef | null;
+      captioner?: CaptionerRef | null;
+      /** The photo check's folder (models/photo-check); absent or null: photos go unchecked. */
+      photoCheck?: { baseUrl: string; files: string[] } | null;
+      pool: PoolRef;
+      forceWasm: boolean;
+    };
+    result: PackLoaded;
+  };
   usePool: { params: { pool: PoolRef }; result: PoolLoaded };
   /** Hands over a folder's files in slices: cloning 10,000 File handles in one message blocks the page for seconds. */
   stageDatasetFiles: { params: { stagingId: string; files: DatasetFile[] }; result: { staged: number } };

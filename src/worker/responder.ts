@@ -6,6 +6,7 @@ import type { RgbaImage } from '../engine/image/rgbaImage';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import type { EmbeddedPool, EmbeddingCache, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import type { ResponseHeads } from '../engine/response/heads';
+import type { PhotoChecker } from '../engine/perception/photoCheck';
 import type { LocalHeads } from '../engine/response/localHeads';
 import {
   type PhotoCaptioner,
@@ -58,6 +59,8 @@ export class Responder {
     captioner?: { captioner: PhotoCaptioner; onFailed: (reason: string) => void } | null,
     /** The pack's conversational encoder, or null. */
     chat?: SessionChat | null,
+    /** The check of shared photos for a public booth, or null. */
+    photoCheck?: PhotoChecker | null,
   ) {
     this.session = new ReplySession(analyzer, heads, {
       cache,
@@ -65,6 +68,7 @@ export class Responder {
       captioner: captioner?.captioner ?? null,
       onCaptionerFailed: captioner?.onFailed,
       chat: chat ?? null,
+      photoCheck: photoCheck ?? null,
     });
   }
 
@@ -218,6 +222,7 @@ export class Responder {
       timings: reply.timings,
       backend,
       ...(reply.screened ? { screened: reply.screened.category } : {}),
+      ...(reply.photoChecks ? { photoChecks: reply.photoChecks } : {}),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { ImageCaptioner } from '../engine/caption/imageCaptioner';
+import { lazyPhotoChecker } from './photoCheckModel';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -259,6 +260,7 @@ export class WorkerModels implements WorkerApi {
       (reason) => detector && this.detectorFailed(detector, reason),
       captioner && { captioner, onFailed: onCaptionerFailed },
       chat,
+      params.photoCheck ? lazyPhotoChecker(params.photoCheck) : null,
     );
     const pool = await this.loadPool({ pool: params.pool }, onProgress, undefined, steps);
     return {

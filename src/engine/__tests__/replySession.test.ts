@@ -10,6 +10,7 @@ import { ClipSimRanker } from '../response/rankers';
 import { ABOUT_THE_DEMO, NOT_UNDERSTOOD } from '../response/aboutTheDemo';
 import { echoes } from '../response/replyPolicy';
 import { SCREEN_REPLY_LINES } from '../safety/visitorScreen';
+import { PhotoChecker } from '../perception/photoCheck';
 import { seededRandom } from '../random';
 import { ReplySession, type SessionChat, type SessionPool, type SessionTurn, evaluateSession } from '../response/session';
 import type { ChatEncoder } from '../response/chatEncoder';
@@ -418,6 +419,33 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(after.screened).toBeUndefined();
     expect(after.composed.elements).toEqual(alone.composed.elements);
     expect(after.elements.length).toBeGreaterThan(0);
+    expect(encoder.encoded).toEqual(['look at my dog']);
+  });
+
+  it('answers a photo the photo check calls unfit with the photo line, analyses nothing of it, and leaves its turn out of later contexts', async () => {
+    const encoder = tableEncoder();
+    const checked: number[] = [];
+    const photoCheck = new PhotoChecker(async (input) => {
+      checked.push(input.length);
+      return Float32Array.from([0.05, 0.5, 0.05, 0.35, 0.05]); // hentai + porn = 0.85
+    });
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, { photoCheck });
+    session.setPool({
+      texts: ['what a cute dog'],
+      textMatrix: matrix([embeddingOf('what a cute dog')]),
+      images: IMAGES,
+      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+      train: async () => TEXT_ONCE,
+    });
+    const photo = { kind: 'image' as const, imageId: 'p1', decode: async () => ({ width: 2, height: 2, data: new Uint8Array(16).fill(200) }) };
+    const reply = await session.compose([{ elements: [photo] }], { method: 'clip-sim' });
+    expect(reply.screened).toEqual({ category: 'photo', line: SCREEN_REPLY_LINES.photo[0] });
+    expect(reply.photoChecks).toEqual([{ imageId: 'p1', verdict: 'unfit' }]);
+    expect(checked).toEqual([3 * 224 * 224]);
+    // The image tower would throw here ("no photos in these tests"): the flagged turn is not embedded again.
+    const next = await session.compose([{ elements: [photo] }, say(SCREEN_REPLY_LINES.photo[0]), say('look at my dog')], { method: 'clip-sim' });
+    expect(next.screened).toBeUndefined();
+    expect(next.elements.map((e) => e.text)).toEqual(['what a cute dog']);
     expect(encoder.encoded).toEqual(['look at my dog']);
   });
 

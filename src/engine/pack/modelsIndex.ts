@@ -33,6 +33,8 @@ export interface ModelsIndex {
   captioners: ModelPackListing[];
   clevr: ModelFolderEntry | null;
   avsd: ModelFolderEntry | null;
+  /** The check of shared photos and video frames (models/photo-check); null without one, and photos are then shown unchecked, said once. */
+  photoCheck: ModelFolderEntry | null;
 }
 
 class IndexField {
@@ -112,5 +114,6 @@ export function parseModelsIndex(json: unknown, file: string): ModelsIndex {
     captioners: captioners === undefined ? [] : list(root.child('captioners'), captioners, packListing),
     clevr: folderEntry(root.child('clevr'), ownValue(obj, 'clevr')),
     avsd: folderEntry(root.child('avsd'), ownValue(obj, 'avsd')),
+    photoCheck: folderEntry(root.child('photoCheck'), ownValue(obj, 'photoCheck')),
   };
 }

@@ -40,6 +40,7 @@ import { createRanker } from './rankerFactory';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 import { screenReplyLine, screenVisitorMessage, type VisitorScreenCategory } from '../safety/visitorScreen';
 import { screenCategoryOf } from '../safety/screenLists';
+import type { PhotoCheckVerdict, PhotoChecker } from '../perception/photoCheck';
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 const REFERENCE_NEGATIVES = 999;
@@ -169,6 +170,8 @@ export interface SessionReply {
   timings: { decodeMs: number; detectMs: number; encodeMs: number; captionMs: number; intentMs: number; rankMs: number; totalMs: number };
   /** Set when the visitor's message was screened (visitorScreen.ts): the reply is this line written for the demo, with nothing from the pool. */
   screened?: { category: VisitorScreenCategory; line: string };
+  /** What the photo check said of each photo shared in the turn replied to. */
+  photoChecks?: { imageId: string; verdict: PhotoCheckVerdict }[];
 }
 
 export interface SessionOptions {
@@ -178,6 +181,8 @@ export interface SessionOptions {
   onDetectorFailed?: (reason: string) => void;
   /** A captioning model (engine/caption/imageCaptioner.ts): its sentence replaces the grounded caption of new photos. */
   captioner?: PhotoCaptioner | null;
+  /** The check of shared photos for a public booth (perception/photoCheck.ts); null or absent: photos go unchecked. */
+  photoCheck?: PhotoChecker | null;
   /** Called when the captioner failed on a photo; it and every later photo keep their grounded captions. */
   onCaptionerFailed?: (reason: string) => void;
   /** The pack's conversational encoder; null or absent without one. */
@@ -242,6 +247,18 @@ function withRows(
   return merged;
 }
 
+/** The history with each photo's decode memoised, so the photo check and the reply decode it once. */
+function withDecodedOnce(history: readonly SessionTurn[]): SessionTurn[] {
+  return history.map((turn) => ({
+    elements: turn.elements.map((e) => {
+      if (e.kind !== 'image' || !e.decode) return e;
+      const decode = e.decode;
+      let decoded: Promise<RgbaImage> | null = null;
+      return { ...e, decode: () => (decoded ??= decode()) };
+    }),
+  }));
+}
+
 /** The texts of a turn, in order. */
 function turnTexts(turn: SessionTurn | undefined): string[] {
   return (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
@@ -252,11 +269,11 @@ function turnTexts(turn: SessionTurn | undefined): string[] {
  * followed it (the demo's own line). The turns stay, so whose turn each is does not change. The
  * latest turn, the one replied to, is the visitor's, as every other one back from it.
  */
-function withoutScreenedTurns(history: readonly SessionTurn[]): readonly SessionTurn[] {
+function withoutScreenedTurns(history: readonly SessionTurn[], flaggedPhoto: (turn: SessionTurn) => boolean = () => false): readonly SessionTurn[] {
   const last = history.length - 1;
   const emptied = new Set<number>();
   for (let i = last - 2; i >= 0; i -= 2) {
-    if (screenVisitorMessage(turnTexts(history[i])).category) emptied.add(i).add(i + 1);
+    if (screenVisitorMessage(turnTexts(history[i])).category || flaggedPhoto(history[i]!)) emptied.add(i).add(i + 1);
   }
   return emptied.size === 0 ? history : history.map((turn, i) => (emptied.has(i) ? { elements: [] } : turn));
 }
@@ -502,13 +519,39 @@ export class ReplySession {
   async compose(history: readonly SessionTurn[], choice: ReplyChoice = {}): Promise<SessionReply> {
     const pool = this.requirePool();
     const start = nowMs();
+    const lastSaid = new Map(history.flatMap((turn, i) => turnTexts(turn).map((text) => [text, i] as const)));
+    const screened = (category: VisitorScreenCategory) => ({ category, line: screenReplyLine(category, (l) => lastSaid.get(l) ?? -1) });
     const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
-    if (screen.category) {
-      const lastSaid = new Map(history.flatMap((turn, i) => turnTexts(turn).map((text) => [text, i] as const)));
-      const line = screenReplyLine(screen.category, (l) => lastSaid.get(l) ?? -1);
-      return this.screenedReply(choice, { category: screen.category, line }, start);
+    if (screen.category) return this.screenedReply(choice, screened(screen.category), start);
+    // Each photo is decoded once: for the check, then for the reply.
+    const decoded = withDecodedOnce(history);
+    const photoChecks = await this.checkPhotos(decoded[decoded.length - 1]);
+    if (photoChecks.some((c) => c.verdict === 'unfit')) return { ...this.screenedReply(choice, screened('photo'), start), photoChecks };
+    const withoutScreened = withoutScreenedTurns(decoded, (turn) => turn.elements.some((e) => e.kind === 'image' && this.unfitPhotos.has(e.imageId)));
+    const { reply } = await this.composeWithModels(pool, withoutScreened, choice);
+    return photoChecks.length > 0 ? { ...reply, photoChecks } : reply;
+  }
+
+  /** Photos the check called unfit in this session: the turns that shared them are left out of later contexts. */
+  private readonly unfitPhotos = new Set<string>();
+
+  /** The photo check's verdict on each photo of a turn not seen before; a check that fails says 'unchecked', and the reply goes on. */
+  private async checkPhotos(turn: SessionTurn | undefined): Promise<{ imageId: string; verdict: PhotoCheckVerdict }[]> {
+    const checker = this.options.photoCheck;
+    const photos = (turn?.elements ?? []).flatMap((e) => (e.kind === 'image' && e.decode && !this.elements.has(`u:${e.imageId}`) ? [e] : []));
+    if (!checker) return photos.map((p) => ({ imageId: p.imageId, verdict: 'unchecked' as const }));
+    const checks: { imageId: string; verdict: PhotoCheckVerdict }[] = [];
+    for (const photo of photos) {
+      try {
+        const { unfit } = await checker.check(await photo.decode!());
+        if (unfit) this.unfitPhotos.add(photo.imageId);
+        checks.push({ imageId: photo.imageId, verdict: unfit ? 'unfit' : 'fit' });
+      } catch (error) {
+        console.warn(`The photo check failed on a photo, so it is shown unchecked: ${errorMessage(error)}`);
+        checks.push({ imageId: photo.imageId, verdict: 'unchecked' });
+      }
     }
-    return (await this.composeWithModels(pool, withoutScreenedTurns(history), choice)).reply;
+    return checks;
   }
 
   /** The reply to a flagged message: its line, no picture, no pool text; the photos shared with it are not analysed. */

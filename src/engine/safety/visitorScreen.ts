@@ -5,7 +5,7 @@ import { SCREEN_CATEGORIES, type ScreenCategoryId, screenCategoryOf } from './sc
  * anything, and a line from someone else's conversation, or a picture, can read as playing along. A
  * flagged message gets one of the lines below, written for this demo, and nothing from the pool.
  */
-export type VisitorScreenCategory = Exclude<ScreenCategoryId, 'politics'> | 'unchecked';
+export type VisitorScreenCategory = Exclude<ScreenCategoryId, 'politics'> | 'unchecked' | 'photo';
 
 export interface VisitorScreen {
   /** null: the message may be answered as any other. 'unchecked': screening itself failed, so it is answered as flagged. */
@@ -43,6 +43,11 @@ export const SCREEN_REPLY_LINES: Readonly<Record<VisitorScreenCategory, readonly
     "Let's keep it friendly: this is a public demo. What would you like to talk about?",
     'No hard feelings! Want to try a different topic, or share a photo?',
   ],
+  // A shared photo the photo check calls unfit (perception/photoCheck.ts): not looked at, not answered.
+  photo: [
+    "I'd rather not look at that photo here: this is a public demo. Want to share a different one?",
+    "Let's stick to photos everyone can see. Try another one, or tell me about your day?",
+  ],
   unchecked: [
     "Sorry, I couldn't check that message, so I won't answer it. Could you say it another way?",
     "I still couldn't check that one. Try a shorter message, or reload the page if this keeps happening.",
@@ -51,7 +56,9 @@ export const SCREEN_REPLY_LINES: Readonly<Record<VisitorScreenCategory, readonly
 
 /** What the Inspector says a message was screened for: the category, never the text. */
 export function screenCategoryLabel(category: VisitorScreenCategory): string {
-  return category === 'unchecked' ? 'could not be checked' : SCREEN_CATEGORIES[category].label;
+  if (category === 'unchecked') return 'could not be checked';
+  if (category === 'photo') return 'a photo unfit for a public screen';
+  return SCREEN_CATEGORIES[category].label;
 }
 
 /**

@@ -22,10 +22,53 @@ const IMAGE_HEIGHT = {
   visitor: { photo: 'max-h-[min(8rem,14svh)]', pool: 'max-h-[min(8rem,14svh)]' },
 } as const;
 
+/**
+ * Why a shared photo is not shown as it is (the photo check, perception/photoCheck.ts), or null. Kiosk
+ * mode shows a photo only once the check passed it: a public screen never shows one unchecked.
+ */
+function photoWithheld(
+  element: Extract<MessageElement, { kind: 'image' }>,
+  kiosk: boolean,
+  awaitingReply: boolean,
+): 'blurred' | 'hidden' | 'checking' | 'unchecked' | null {
+  if (element.check === 'unfit') return kiosk ? 'hidden' : 'blurred';
+  if (!kiosk || element.check === 'fit') return null;
+  return element.check === undefined && awaitingReply ? 'checking' : 'unchecked';
+}
+
+const WITHHELD_TEXT = {
+  hidden: 'Photo not shown: it may not be suitable for a public screen.',
+  checking: 'Checking the photo…',
+  unchecked: 'Photo not shown: it could not be checked.',
+} as const;
+
 function MessageImage({ element, heightClass }: { element: Extract<MessageElement, { kind: 'image' }>; heightClass: string }) {
   const url = useImageUrl(element.imageId);
+  const kiosk = useChatStore((s) => s.kiosk);
+  const awaitingReply = useChatStore((s) => s.awaitingReply);
+  const [shownAnyway, setShownAnyway] = useState(false);
+  const withheld = photoWithheld(element, kiosk, awaitingReply);
+  if (withheld && withheld !== 'blurred')
+    return (
+      <div
+        className="flex h-24 w-40 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-700"
+        data-testid="photo-withheld"
+        data-withheld={withheld}
+      >
+        {WITHHELD_TEXT[withheld]}
+      </div>
+    );
+  const blurred = withheld === 'blurred' && !shownAnyway;
   return (
     <figure className="flex flex-col gap-1">
+      {blurred && (
+        <div className="flex items-center gap-2 text-xs" data-testid="photo-blurred">
+          <span>Blurred: the photo check says it may not be suitable to show.</span>
+          <button type="button" className="rounded border border-current px-1.5 py-0.5" onClick={() => setShownAnyway(true)}>
+            Show anyway
+          </button>
+        </div>
+      )}
       {url ? (
         <img
           src={url}
@@ -33,7 +76,8 @@ function MessageImage({ element, heightClass }: { element: Extract<MessageElemen
           alt={element.caption ? `Shared photo: ${element.caption}` : `Shared photo: ${element.name}`}
           width={element.width}
           height={element.height}
-          className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain`}
+          className={`${heightClass} w-auto max-w-full rounded-lg border border-slate-200 object-contain ${blurred ? 'blur-2xl' : ''}`}
+          data-blurred={blurred ? 'true' : undefined}
         />
       ) : (
         <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>

@@ -261,6 +261,7 @@ async function replyToTurn(
       return;
     }
     chatActions.setCaptions(userMessage.id, reply.captions);
+    chatActions.setPhotoChecks(userMessage.id, reply.photoChecks ?? []);
     chatActions.appendMessage(assistantMessage);
     const captioned = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
     void saveChanged([captioned, assistantMessage], [], conversation);

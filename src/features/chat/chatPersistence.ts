@@ -43,6 +43,7 @@ export function inKioskConversation(): boolean {
 
 export async function restoreConversation(nextSlot: ConversationSlot = slot): Promise<void> {
   slot = nextSlot;
+  chatActions.setKiosk(slot === 'kiosk');
   const keptOverReload = takeBackKeptTurns();
   try {
     const loaded = await loadConversation(slot);

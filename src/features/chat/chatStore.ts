@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { PhotoCheckVerdict } from '../../engine/perception/photoCheck';
 import type { ChatMessage, PhotoElement, VideoElement, VisitorReference } from '../../shared/conversation';
 import type { DecodedVideo } from './videoDecoder';
 import type { PhotoCaption } from '../../worker/protocol';
@@ -37,6 +38,8 @@ interface ChatState {
   /** Send was pressed while photos were still being checked: the turn goes once they are. */
   sendingWhenChecked: boolean;
   awaitingReply: boolean;
+  /** The conversation shown is kiosk mode's own: photos are shown only once the photo check passed them. */
+  kiosk: boolean;
 }
 
 /** A photo with what the worker said about it; a photo it said nothing about is returned as it was. */
@@ -64,11 +67,27 @@ export const useChatStore = create<ChatState>()(() => ({
   checkingImages: 0,
   sendingWhenChecked: false,
   awaitingReply: false,
+  kiosk: false,
 }));
 
 export const chatActions = {
   hydrate(messages: ChatMessage[]) {
     useChatStore.setState({ messages, hydrated: true });
+  },
+  setKiosk(kiosk: boolean) {
+    useChatStore.setState({ kiosk });
+  },
+  /** The photo check's verdict on the photos of a message, by image id. */
+  setPhotoChecks(messageId: string, checks: readonly { imageId: string; verdict: PhotoCheckVerdict }[]) {
+    if (checks.length === 0) return;
+    const byId = new Map(checks.map((c) => [c.imageId, c.verdict]));
+    useChatStore.setState((s) => ({
+      messages: s.messages.map((m) =>
+        m.id !== messageId
+          ? m
+          : { ...m, elements: m.elements.map((e) => (e.kind === 'image' && byId.has(e.imageId) ? { ...e, check: byId.get(e.imageId)! } : e)) },
+      ),
+    }));
   },
   /** Adds the worker's captions (and the detector's boxes behind them) to the photos of a message, by image id. */
   setCaptions(messageId: string, captions: readonly PhotoCaption[]) {

@@ -27,6 +27,7 @@ function photoToStored(p: PhotoElement): StoredPhoto {
     captionHedged: p.captionHedged,
     groundedCaption: p.groundedCaption,
     detections: p.detections,
+    check: p.check,
   });
 }
 
@@ -43,6 +44,7 @@ function photoFromStored(p: StoredPhoto): PhotoElement {
     captionHedged: p.captionHedged,
     groundedCaption: p.groundedCaption,
     detections: p.detections,
+    check: p.check,
   });
 }
 

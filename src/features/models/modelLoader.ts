@@ -3,7 +3,8 @@ import { defaultPackId } from '../../engine/pack/defaultPack';
 import { checkPackMemory } from '../../engine/pack/packMemory';
 import { poolRef } from '../../shared/demoPool';
 import { modelWorker } from '../../shared/modelWorker';
-import { MODELS_BASE_URL, readModelsIndex } from '../../shared/modelsIndex';
+import { MODELS_BASE_URL, modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
+import type { ModelFolderEntry } from '../../engine/pack/modelsIndex';
 import { dropDamagedPack } from '../../shared/offlineRepair';
 import { type CaptionerSummary, type DetectorSummary, type PackSummary, modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -72,6 +73,7 @@ export async function loadModels(): Promise<void> {
   let packs: PackSummary[];
   let detector: DetectorSummary | null;
   let captioner: CaptionerSummary | null;
+  let photoCheck: ModelFolderEntry | null;
   try {
     const index = await readModelsIndex();
     servedPacks = index.packs;
@@ -83,6 +85,7 @@ export async function loadModels(): Promise<void> {
     // The first captioning pack, when models/ has one, writes the photos' captions.
     // A captioner downloaded in Settings comes first: the person asked for it.
     captioner = stored.captioner ?? index.captioners[0] ?? null;
+    photoCheck = index.photoCheck;
   } catch (error) {
     // A damaged index has its own sentence; anything else means the server was not reached.
     modelActions.failed(
@@ -124,6 +127,7 @@ export async function loadModels(): Promise<void> {
         captioner: captioner
           ? { id: captioner.id, baseUrl: `${base}${captioner.id}/`, files: captioner.files.map((f) => f.path), ...(captioner.stored ? { stored: true } : {}) }
           : null,
+        photoCheck: photoCheck ? modelFolderRef(photoCheck) : null,
         pool: poolRef(poolId),
         forceWasm,
       },
