@@ -37,7 +37,14 @@ describe('models/ as the app sees it', () => {
         { path: 'SOURCE.md', bytes: 7 },
       ],
     });
-    expect(JSON.parse(packIndexJson(models))).toEqual({ packs: models.packs, detector: models.detector, captioners: [], clevr: null, avsd: null });
+    expect(JSON.parse(packIndexJson(models))).toEqual({
+      packs: models.packs,
+      detector: models.detector,
+      captioners: [],
+      clevr: null,
+      avsd: null,
+      photoCheck: null,
+    });
   });
 
   it('lists the CLEVR-Dialog answerers (models/clevr with clevr.json) apart, serves their models and not their private folders', () => {
