@@ -31,6 +31,7 @@ const HARMLESS = [
   'Pussy cats are cute',
   'I saw it with the naked eye',
   "what's your name?",
+  'where do you live?',
   "what's your favourite number",
   'I went to Scunthorpe last week.',
   'my phone died',

@@ -366,7 +366,8 @@ export const SCREEN_CATEGORIES: Readonly<Record<ScreenCategoryId, ScreenCategory
     ],
     asks: [
       new RegExp(String.raw`\b(?:${ASKING}) (?:me )?(?:your|ur|yr) (?:${PRIVATE_DETAILS})\b`),
-      /\bwhere (?:do|did) (?:you|u) live\b|\bwhats? your (?:home|house)\b/,
+      // "Where do you live?" is not here: the demo answers it truly about itself ("in this browser tab", aboutTheDemo.ts).
+      /\bwhats? your (?:home|house)\b|\bwhat (?:street|city|town) do (?:you|u) live (?:in|on)\b/,
       /\bcan i (?:call|text|visit|meet) you\b/,
     ],
     raw: [
