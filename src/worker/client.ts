@@ -66,8 +66,12 @@ export class WorkerClient {
   private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
   private readonly crashListeners = new Set<(reason: string) => void>();
   private port: WorkerPort;
-  /** When the worker in use last said anything, and whether its last beat said it was busy. */
-  private lastHeard = 0;
+  /**
+   * When the worker in use last said anything (null until it first does: its script may take seconds
+   * to arrive over a slow network, and a worker that fails to start fires its error event), and
+   * whether its last beat said it was busy.
+   */
+  private lastHeard: number | null = null;
   private busy = false;
 
   /** `watch`: count a worker that stops beating as crashed (heartbeat.ts); without it only the error event does. */
@@ -96,7 +100,7 @@ export class WorkerClient {
   }
 
   private attach(port: WorkerPort): void {
-    this.lastHeard = this.watch?.now() ?? 0;
+    this.lastHeard = null;
     this.busy = false;
     // Events of a worker already replaced are ignored: its calls were answered when it crashed.
     port.addEventListener('message', (event) => {
@@ -111,7 +115,7 @@ export class WorkerClient {
 
   /** A worker silent for longer than its heartbeat allows is taken for dead, as if its error event had come. */
   private checkHeartbeat(): void {
-    if (!this.watch || this.stopped) return;
+    if (!this.watch || this.stopped || this.lastHeard === null) return;
     const silentMs = this.watch.now() - this.lastHeard;
     if (silentMs > allowedSilenceMs(this.busy || this.pending.size > 0)) {
       this.crashed(`it stopped answering: no heartbeat for ${(silentMs / 1000).toFixed(1)} s`);

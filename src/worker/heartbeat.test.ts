@@ -42,8 +42,8 @@ describe('the heartbeat', () => {
   it('takes a worker that stops beating without an error event for crashed after three missed beats, and never one that beats', () => {
     const clock = fakeClock();
     const worker = fakeWorker();
-    new WorkerHeartbeat(worker.post, clock.every);
     const client = new WorkerClient(worker.port, clock);
+    new WorkerHeartbeat(worker.post, clock.every);
     const crashes: string[] = [];
     client.onCrash((reason) => crashes.push(reason));
     clock.advance(60_000);
@@ -62,8 +62,8 @@ describe('the heartbeat', () => {
   it('allows a busy worker a long silence (a model run blocks its beats), and still takes it for crashed after that', () => {
     const clock = fakeClock();
     const worker = fakeWorker();
-    const heartbeat = new WorkerHeartbeat(worker.post, clock.every);
     const client = new WorkerClient(worker.port, clock);
+    const heartbeat = new WorkerHeartbeat(worker.post, clock.every);
     const crashes: string[] = [];
     client.onCrash((reason) => crashes.push(reason));
     heartbeat.busy();
@@ -77,8 +77,8 @@ describe('the heartbeat', () => {
   it('counts a call in flight as busy, rejects it on a silent crash, and watches a restarted worker afresh', async () => {
     const clock = fakeClock();
     const first = fakeWorker();
-    new WorkerHeartbeat(first.post, clock.every);
     const client = new WorkerClient(first.port, clock);
+    new WorkerHeartbeat(first.post, clock.every);
     const crashes: string[] = [];
     client.onCrash((reason) => crashes.push(reason));
     const replying = client.call('reply', { history: [], texts: ['hi'], images: [], method: null });
@@ -96,6 +96,20 @@ describe('the heartbeat', () => {
     second.kill();
     clock.advance(MISSED_BEATS * BEAT_MS + 500);
     expect(crashes).toHaveLength(2);
+  });
+
+  it('waits for the first beat before it watches: a worker whose script is still arriving is not taken for dead', () => {
+    const clock = fakeClock();
+    const worker = fakeWorker();
+    const client = new WorkerClient(worker.port, clock);
+    const crashes: string[] = [];
+    client.onCrash((reason) => crashes.push(reason));
+    clock.advance(30_000);
+    expect(crashes).toEqual([]);
+    new WorkerHeartbeat(worker.post, clock.every);
+    worker.kill();
+    clock.advance(MISSED_BEATS * BEAT_MS + 500);
+    expect(crashes).toHaveLength(1);
   });
 
   it('beats busy at once when work starts and idle when it ends, once however often released', () => {
