@@ -69,9 +69,13 @@ test.describe('the photo check', () => {
     await said.getByRole('button', { name: 'Show anyway' }).click();
     await expect(said.locator('img[data-blurred="true"]')).toHaveCount(0);
     await expect(said.getByRole('img')).toHaveCount(1);
-    // Still blurred after a reload: the verdict is stored with the photo.
+    // Still blurred after a reload: the verdict is stored with the photo; and the chat goes on without it.
     await page.reload();
     await expect(page.getByRole('listitem', { name: 'You said' }).locator('img[data-blurred="true"]')).toHaveCount(1);
+    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await sendText(page, 'I love hiking in the mountains');
+    await expect(reply).toHaveCount(2);
+    await expect(reply.nth(1).getByTestId('reply-written')).toHaveCount(0);
   });
 
   test('in kiosk mode hides a photo it calls unfit, and shows a photo only once the check passed it', async ({ page }) => {

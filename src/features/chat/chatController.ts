@@ -374,6 +374,8 @@ async function historyOf(messages: readonly ChatMessage[]): Promise<HistoryTurn[
             if (e.kind === 'poolImage') return { kind: 'poolImage', key: e.key };
             // The reply pipeline reads a video as what was said about it.
             if (e.kind === 'video') return e.description ? { kind: 'text', text: e.description } : null;
+            // A photo the check called unfit is never context again, after a reload or a worker restart too.
+            if (e.check === 'unfit') return null;
             const blob = await loadImage(e.imageId);
             return blob ? { kind: 'image', imageId: e.imageId, blob } : null;
           }),
