@@ -66,6 +66,12 @@ test.describe('the photo check', () => {
     const said = page.getByRole('listitem', { name: 'You said' });
     await expect(said.getByTestId('photo-blurred')).toBeVisible();
     await expect(said.locator('img[data-blurred="true"]')).toHaveCount(1);
+    // The Inspector says what the turn was screened for and does not show the photo.
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    const inspector = page.getByRole('complementary', { name: /Inspector/ });
+    await expect(inspector.getByTestId('inspector-screened')).toContainText('Screened: a photo unfit for a public screen');
+    await expect(inspector.getByRole('img')).toHaveCount(0);
+    await page.keyboard.press('Escape');
     await said.getByRole('button', { name: 'Show anyway' }).click();
     await expect(said.locator('img[data-blurred="true"]')).toHaveCount(0);
     await expect(said.getByRole('img')).toHaveCount(1);

@@ -239,8 +239,10 @@ function SummaryItem({ term, children, testId }: { term: string; children: React
   );
 }
 
-function ReplyDetails({ reply, photos, fallbackPoolId }: { reply: ReplyMeta; photos: readonly PhotoElement[]; fallbackPoolId: string }) {
+function ReplyDetails({ reply, photos: allPhotos, fallbackPoolId }: { reply: ReplyMeta; photos: readonly PhotoElement[]; fallbackPoolId: string }) {
   const backend = reply.backend;
+  // A photo the check called unfit is not shown here either: the chat blurs it, and nothing was detected in it.
+  const photos = allPhotos.filter((p) => p.check !== 'unfit');
   return (
     <>
       <dl className="flex flex-wrap gap-x-4 gap-y-1" data-testid="inspector-summary">
