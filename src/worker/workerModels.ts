@@ -71,10 +71,20 @@ interface ActivePool {
   embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
 }
 
-/** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
+/** The demo pool's catalogues and what loadPool derives from them before the encoder is needed. */
+interface DemoCatalogues {
+  images: PoolMediaItem[];
+  textItems: PoolTextItem[];
+  /** Rows booth strictness leaves out (texts.json's "borderline"). */
+  borderlineTexts: Set<number>;
+  /** Rows by their use in the train split, most used first; null without a train split. */
+  byUse: { texts: number[]; images: number[] } | null;
+}
+
 /** Images embedded per batch for a stored dataset: a batch cannot be interrupted once its model run starts. */
 const DATASET_BATCH = 8;
 
+/** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class WorkerModels implements WorkerApi {
   /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
   private encoder: ClipEncoder | null = null;
@@ -90,6 +100,8 @@ export class WorkerModels implements WorkerApi {
   /** Where the reference dialogues of the pool in use come from, and those already parsed. */
   private dialogueSource: PoolRef | null = null;
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
+  /** The demo pool's catalogues, read while the pack's models load (demoCatalogues); taken by the pool's load. */
+  private earlyCatalogues: { baseUrl: string; read: Promise<DemoCatalogues> } | null = null;
 
   /** Resolves once no request waits (the request handler's gate): the pool's text rows are computed only then. */
   private whenIdle: () => Promise<void> = () => Promise.resolve();
@@ -187,7 +199,12 @@ export class WorkerModels implements WorkerApi {
     this.pool = null;
     this.announceDetector = onDetector;
     const packSource = params.pack.stored ? new StoredPackSource(params.pack.id) : new FetchPackSource(params.pack.baseUrl);
-    if (params.pool.kind === 'demo') prefetchDemoPool(params.pool.baseUrl, params.pack.id);
+    if (params.pool.kind === 'demo') {
+      prefetchDemoPool(params.pool.baseUrl, params.pack.id);
+      const read = this.demoCatalogues(params.pool);
+      read.catch(() => undefined); // reported by loadPool, which reads it
+      this.earlyCatalogues = { baseUrl: params.pool.baseUrl, read };
+    }
     // Ready is the text path: the image tower's session is made at the first photo, or by the warm-up after Ready.
     const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend, deferred: ['vision_model'] });
     steps.mark('CLIP towers', {
@@ -199,40 +216,58 @@ export class WorkerModels implements WorkerApi {
         () => this.encoder === encoder,
         (reason) => encoder.fallBackToWasm(reason),
       );
-    // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
+    // The heads, the conversational encoder, the detector and the captioner are read side by side:
+    // each waits on its files at times the others parse or make a session (issue 38).
+    const timed = async <T>(load: () => Promise<T>): Promise<{ value: T; ms: number }> => {
+      const begun = nowMs();
+      const value = await load();
+      return { value, ms: nowMs() - begun };
+    };
+    const fileSet = new Set(params.pack.files);
+    // The detector and the captioner run where the pack runs (on WASM at once when WebGPU already failed for the pack).
+    const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
+    const [headsLoad, chatLoad, detectorLoad, captionerLoad] = await Promise.all([
+      // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
+      timed(() => ResponseHeads.load(packSource, fileSet, encoder.fingerprint).catch((error: unknown) => ({ failed: errorMessage(error) }))),
+      // The conversational encoder belongs to the pack too; without it texts come from the heads or the zero-shot methods.
+      timed(async () => {
+        try {
+          const chatEncoder = await ChatEncoder.load(packSource, fileSet, encoder.tokenizer, { onProgress });
+          return chatEncoder ? sessionChat(chatEncoder, await loadChatFusion(packSource, fileSet)) : null;
+        } catch (error) {
+          return { failed: errorMessage(error) };
+        }
+      }),
+      timed(() => this.loadDetector(params.detector, detectorPlan, onProgress)),
+      timed(() => this.loadCaptioner(params.captioner ?? null, detectorPlan, onProgress)),
+    ]);
+    steps.mark(`${params.captioner ? 'heads, chat encoder, detector and captioner' : 'heads, chat encoder and detector'} side by side`, {
+      'response heads': headsLoad.ms,
+      'chat encoder': chatLoad.ms,
+      detector: detectorLoad.ms,
+      ...(params.captioner ? { captioner: captionerLoad.ms } : {}),
+    });
     let heads: ResponseHeads | null = null;
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
-    try {
-      heads = await ResponseHeads.load(packSource, new Set(params.pack.files), encoder.fingerprint);
-      if (heads)
-        note =
-          'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
-    } catch (error) {
-      note = `The pack's trained heads could not be used (${errorMessage(error)}); replies use the zero-shot methods.`;
+    if (headsLoad.value && 'failed' in headsLoad.value) {
+      note = `The pack's trained heads could not be used (${headsLoad.value.failed}); replies use the zero-shot methods.`;
+    } else if (headsLoad.value) {
+      heads = headsLoad.value;
+      note =
+        'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
     }
-    steps.mark('response heads');
-    // The conversational encoder belongs to the pack too; without it texts come from the heads or the zero-shot methods.
     let chat: SessionChat | null = null;
     let chatNote = '';
-    try {
-      const fileSet = new Set(params.pack.files);
-      const chatEncoder = await ChatEncoder.load(packSource, fileSet, encoder.tokenizer, { onProgress });
-      if (chatEncoder) {
-        chat = sessionChat(chatEncoder, await loadChatFusion(packSource, fileSet));
-        chatNote = ` Texts come from the conversational encoder trained on real conversations (DailyDialog, Topical-Chat), fused with BM25 and context match${chat.hybridWeights ? '' : ' (with even weights: the pack has no learned ones)'}.`;
-      }
-    } catch (error) {
-      chatNote = ` The pack's conversational encoder could not be used (${errorMessage(error).replace(/\.$/, '')}), so texts come from the methods without it.`;
+    if (chatLoad.value && 'failed' in chatLoad.value) {
+      chatNote = ` The pack's conversational encoder could not be used (${chatLoad.value.failed.replace(/\.$/, '')}), so texts come from the methods without it.`;
+    } else if (chatLoad.value) {
+      chat = chatLoad.value;
+      chatNote = ` Texts come from the conversational encoder trained on real conversations (DailyDialog, Topical-Chat), fused with BM25 and context match${chat.hybridWeights ? '' : ' (with even weights: the pack has no learned ones)'}.`;
     }
     this.chat?.encoder.release().catch(() => undefined);
     this.chat = chat;
-    steps.mark('chat encoder');
-    // The detector runs where the pack runs (on WASM at once when WebGPU already failed for the pack).
-    const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
-    const { detector, status: detectorStatus } = await this.loadDetector(params.detector, detectorPlan, onProgress);
-    steps.mark('detector');
-    const { captioner, status: captionerStatus } = await this.loadCaptioner(params.captioner ?? null, detectorPlan, onProgress);
-    if (params.captioner) steps.mark('captioner');
+    const { detector, status: detectorStatus } = detectorLoad.value;
+    const { captioner, status: captionerStatus } = captionerLoad.value;
     const analyzer = new PhotoAnalyzer(encoder, detector);
     this.captioner = captioner;
     this.encoder = encoder;
@@ -274,6 +309,33 @@ export class WorkerModels implements WorkerApi {
       detector: this.detectorStatus(detectorStatus),
       captioner: captionerStatus,
     };
+  }
+
+  /**
+   * What the demo pool's load reads before it needs the encoder: the catalogues, the rows booth
+   * strictness leaves out, and the rows' order of use in the train split (rows the pool file lacks are
+   * computed after Ready, the most used first). loadPack begins it with the pack's sessions, so its
+   * parsing fills the time the worker waits for model files (issue 38); a later usePool reads it anew.
+   */
+  private demoCatalogues(ref: Extract<PoolRef, { kind: 'demo' }>): Promise<DemoCatalogues> {
+    const early = this.earlyCatalogues;
+    this.earlyCatalogues = null;
+    if (early?.baseUrl === ref.baseUrl) return early.read;
+    return (async () => {
+      const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
+      const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
+      const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
+      const borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
+      const train = await this.dialogues(ref, 'train').catch(() => null);
+      const byUse = train
+        ? rowsByUse(
+            train,
+            textItems.map((t) => t.text),
+            images.map((m) => m.key),
+          )
+        : null;
+      return { images, textItems, borderlineTexts, byUse };
+    })();
   }
 
   /** The captioning model, or null with a sentence saying why: its failure never stops the pack (photos keep grounded captions). */
@@ -398,23 +460,11 @@ export class WorkerModels implements WorkerApi {
     let borderlineTexts: ReadonlySet<number> | undefined;
     if (ref.kind === 'demo') {
       const lexical = fetchBinaryFile(`${ref.baseUrl}lexical`);
-      const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
-      const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
-      const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
-      borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
-      steps.mark('pool catalogues');
+      const { images, textItems, byUse, ...read } = await this.demoCatalogues(ref);
+      borderlineTexts = read.borderlineTexts;
+      steps.mark('pool catalogues, train dialogues and rows by use');
       const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
       steps.mark('precomputed rows');
-      // Rows the file lacks are computed after Ready, the most used in the train split first.
-      const train = await this.dialogues(ref, 'train').catch(() => null);
-      const byUse = train
-        ? rowsByUse(
-            train,
-            textItems.map((t) => t.text),
-            images.map((m) => m.key),
-          )
-        : null;
-      steps.mark('train dialogues and rows by use');
       const readImage = async (item: PoolMediaItem) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels;
       const mediaByKey = new Map(images.map((m) => [m.key, m]));
       loadImage = (item) => readImage(mediaByKey.get(item.key)!);
@@ -863,6 +913,12 @@ export class WorkerModels implements WorkerApi {
     this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.warmUp(params, context.signal);
+  }
+
+  async preparePhotoPath() {
+    this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
+    return this.responder.preparePhotoPath();
   }
 
   async listReferenceDialogues(params: Parameters<WorkerApi['listReferenceDialogues']>[0]) {
