@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openReady } from './helpers';
+import { asset, openReady } from './helpers';
 
 /** The page's note of warming (warmUp.ts): the steps in the order the worker answered them, with the replies that came between. */
 async function warmUpLog(page: import('@playwright/test').Page): Promise<string[]> {
@@ -30,8 +30,22 @@ test.describe('warming after Ready', () => {
       'detector',
       'image-ranking',
       'image-tower',
+      'photo-check',
       'reply-models',
       'text-turn',
     ]);
+  });
+
+  test('opening the photo picker makes the photo path ready while the visitor chooses, and the photo is then answered', async ({ page }) => {
+    await openReady(page, 'mini-clip');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Add photos' }).click();
+    // The worker made the image tower, the detector and the photo check before any file was chosen.
+    await expect(page.locator('html')).toHaveAttribute('data-photo-path', 'prepared');
+    await (await chooser).setFiles({ name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
+    await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('listitem', { name: 'You said' }).getByRole('img', { name: 'Shared photo: coffee.jpg' })).toBeVisible();
+    await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
   });
 });

@@ -106,6 +106,7 @@ async function workerPath(packId: string) {
       analyzeVideo: notUsed,
       answerVideo: notUsed,
       warmUp: notUsed,
+      preparePhotoPath: notUsed,
       replayTurn: async (params) =>
         responder.replayTurn(
           records.find((r) => r.id === params.dialogueId)!,

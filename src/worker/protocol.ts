@@ -375,6 +375,11 @@ export interface WorkerMethods {
   answerVideo: { params: VideoAnswerParams & { forceWasm: boolean }; result: VideoAnswer };
   /** One step of warming after Ready (WARM_UP_STEPS), for the method the page uses; an idle method (IDLE_METHODS). */
   warmUp: { params: { step: WarmUpStep; method: ResponseMethodId | null }; result: { step: WarmUpStep; ms: number } };
+  /**
+   * Makes the photo path's sessions (image tower, detector, photo check) once, asked for when a visitor
+   * starts to share a photo; queued like a turn, since the photo's turn follows within seconds.
+   */
+  preparePhotoPath: { params: Record<string, never>; result: { ms: number } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -445,6 +450,7 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   analyzeVideo: 'queue',
   answerVideo: 'queue',
   warmUp: 'idle',
+  preparePhotoPath: 'queue',
 };
 
 /** What the worker announces outside any call's answer: a move to WASM, the detector's or captioner's state, in-worker training, the pool's rows. */

@@ -152,6 +152,10 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     async answerVideo() {
       throw new Error('not used by these tests');
     },
+    async preparePhotoPath() {
+      calls.push('prepare photo path');
+      return { ms: 1 };
+    },
     async warmUp(params) {
       calls.push(`warm ${params.step}`);
       if (params.step === 'text-turn') await warmGate.promise;

@@ -138,6 +138,13 @@ export class Responder {
     return { step: params.step, ms: nowMs() - start };
   }
 
+  /** The photo path's sessions, made once (session.preparePhotoPath); a pool must be in use. */
+  async preparePhotoPath(): Promise<WorkerMethods['preparePhotoPath']['result']> {
+    const start = nowMs();
+    await this.session.preparePhotoPath();
+    return { ms: nowMs() - start };
+  }
+
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
     this.session.requirePool();
     const latest: HistoryTurn = {

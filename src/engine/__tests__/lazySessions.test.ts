@@ -5,6 +5,8 @@ import { ObjectDetector } from '../detection/objectDetector';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { configureWasm, createOrtSession } from '../onnx/ortSessions';
 import { PhotoAnalyzer } from '../perception/photoAnalyzer';
+import { PhotoChecker } from '../perception/photoCheck';
+import { ReplySession } from '../response/session';
 import { decodeImageFile } from '../../node/decodeImageFile';
 import { MODELS_DIR, folderSource } from './fixture';
 
@@ -46,5 +48,39 @@ describe('sessions made when first needed', () => {
       expect(got.description?.mainObject).toBe('cat');
       expect([...got.embedding]).toEqual([...expected.embedding]);
     }
+  }, 120_000);
+
+  it('preparing the photo path makes the image tower, the detector and the photo check once, however often the page asks', async () => {
+    configureWasm(1);
+    const created: number[] = [];
+    const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
+      created.push(model.length);
+      return createOrtSession(model, provider);
+    };
+    const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
+    const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
+    const encoder = await ClipEncoder.load(packSource, await packSource.listFiles(), wasmPlan, { createSession: counting, deferred: ['vision_model'] });
+    const detector = await ObjectDetector.load(detectorSource, await detectorSource.listFiles(), wasmPlan, { createSession: counting, deferred: ['detector'] });
+    let checks = 0;
+    const photoCheck = new PhotoChecker(async () => {
+      checks++;
+      return Float32Array.from([0.9, 0.05, 0.05, 0, 0]);
+    });
+    const session = new ReplySession(new PhotoAnalyzer(encoder, detector), null, { photoCheck });
+    const dim = encoder.config.projectionDim;
+    session.setPool({
+      texts: ['hello'],
+      textMatrix: { data: new Float32Array(dim).fill(0.1), rows: 1, dim },
+      images: [],
+      imageMatrix: { data: new Float32Array(0), rows: 0, dim },
+      train: async () => null,
+    });
+    expect(created).toHaveLength(1); // the text tower only
+    await Promise.all([session.preparePhotoPath(), session.preparePhotoPath()]);
+    expect(created).toHaveLength(3); // the image tower and the detector, once each
+    expect(checks).toBe(1);
+    await session.preparePhotoPath();
+    expect(created).toHaveLength(3);
+    expect(checks).toBe(1);
   }, 120_000);
 });

@@ -34,7 +34,7 @@ import type { ResponseHeads } from './heads';
 import type { LocalHeads } from './localHeads';
 import { type LocalHeadsOptions, learnLocalHeads } from './learnLocalHeads';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId, methodAvailable } from './methods';
-import type { WarmUpStep } from './warmUpSteps';
+import { PHOTO_PATH_STEPS, type WarmUpStep } from './warmUpSteps';
 import { type ClipMapParams, type HybridWeights, type PoolScoringRanker, type Ranker, contextVector } from './rankers';
 import { createRanker } from './rankerFactory';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
@@ -496,6 +496,9 @@ export class ReplySession {
       case 'image-tower':
         await this.analyzer.encoder.encodeImages([photo], [{ caption: null, score: 0 }]);
         return;
+      case 'photo-check':
+        await this.options.photoCheck?.check(photo);
+        return;
       case 'captioner':
         await this.options.captioner?.caption(photo);
         return;
@@ -509,6 +512,24 @@ export class ReplySession {
       }
     }
   }
+
+  /**
+   * Makes the photo path's sessions and runs each once (PHOTO_PATH_STEPS), at most once per session:
+   * the page asks when a visitor opens the photo picker, drags a file over the page or attaches one, so
+   * that the photo's turn does not pay for making them (about a second on WASM; issue 38). A failure
+   * lets the next call try again; the photo's own turn then reports what fails.
+   */
+  preparePhotoPath(): Promise<void> {
+    this.photoPathPrepared ??= (async () => {
+      for (const step of PHOTO_PATH_STEPS) await this.warmUp(step);
+    })().catch((error: unknown) => {
+      this.photoPathPrepared = null;
+      throw error;
+    });
+    return this.photoPathPrepared;
+  }
+
+  private photoPathPrepared: Promise<void> | null = null;
 
   /**
    * Composes a reply to the conversation so far; its last turn is the one replied to, a visitor's.

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { capturePhoto, closeCamera, openCamera, watchCameras } from './cameraController';
 import { useCameraStore } from './cameraStore';
+import { preparePhotoPath } from './warmUp';
 
 const BUTTON =
   'rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
@@ -13,7 +14,14 @@ export function CameraButton() {
   if (!available) return null;
   return (
     <>
-      <button type="button" onClick={() => void openCamera()} className={BUTTON}>
+      <button
+        type="button"
+        onClick={() => {
+          preparePhotoPath();
+          void openCamera();
+        }}
+        className={BUTTON}
+      >
         Take photo
       </button>
       <CameraDialog />

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useRef } from 'react';
 import { attachFiles, sendTurn } from './chatController';
+import { preparePhotoPath } from './warmUp';
 import { type DraftImage, type DraftVideo, chatActions, useChatStore } from './chatStore';
 import { VIDEO_ACCEPT } from './videoDecoder';
 import { CameraButton } from './CameraDialog';
@@ -121,7 +122,10 @@ export function Composer({ compact = false }: { compact?: boolean }) {
         <div className="order-last flex basis-full gap-2 sm:order-none sm:basis-auto">
           <button
             type="button"
-            onClick={() => fileInput.current?.click()}
+            onClick={() => {
+              preparePhotoPath();
+              fileInput.current?.click();
+            }}
             className="rounded-lg border border-slate-300 px-3 py-2 text-sm text-slate-800 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600"
           >
             Add photos or video

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { attachFiles } from './chatController';
+import { preparePhotoPath } from './warmUp';
 
 /** Photos and videos dropped anywhere on the page or pasted from the clipboard join the draft turn. */
 export function useImageInputs(): { dragging: boolean } {
@@ -10,6 +11,7 @@ export function useImageInputs(): { dragging: boolean } {
     const onEnter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
+      if (depth === 0) preparePhotoPath();
       depth++;
       setDragging(true);
     };

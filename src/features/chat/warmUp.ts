@@ -1,5 +1,6 @@
 import { WARM_UP_STEPS } from '../../engine/response/warmUpSteps';
 import { modelWorker } from '../../shared/modelWorker';
+import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { useChatStore } from './chatStore';
 
@@ -56,4 +57,22 @@ async function warmUp(): Promise<void> {
 export function warmPhotoPathWhenIdle(): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void warmUp(), { timeout: 500 });
   else setTimeout(() => void warmUp(), 0);
+}
+
+/**
+ * A visitor has begun to share a photo or a video (the picker opened, a file dragged over the page,
+ * pasted or taken with the camera): the worker makes the photo path's sessions now, while they choose,
+ * instead of at Send (issue 38). The worker does it once per loaded pack; a later call costs a message.
+ */
+export function preparePhotoPath(): void {
+  if (useModelStore.getState().phase !== 'ready') return; // warming after Ready covers it then
+  // Kept on <html data-photo-path> for tests. An optimisation only: on failure the photo's own turn
+  // makes what is missing and reports its own errors.
+  const mark = (state: string) => (document.documentElement.dataset['photoPath'] = state);
+  modelWorker()
+    .call('preparePhotoPath', {})
+    .then(
+      () => mark('prepared'),
+      () => mark('failed'),
+    );
 }
