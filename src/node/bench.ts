@@ -27,7 +27,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
 
 /**
  * Benchmarks that print figures. Usage:
- *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 10] [--runs 5] [--busy] [--offline-timeout 600]   (Chromium against the production build: typed turns, then visits on fresh contexts: cold Ready, the worker's heap, reload to Ready, a sample prompt, two photos and a 10 s video at once; --busy runs sha256sum /dev/zero beside it)
+ *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 10] [--runs 5] [--busy] [--offline-timeout 600]   (Chromium against the production build: typed turns, then visits on fresh contexts: cold Ready, the worker's heap, reload to Ready, a sample prompt, two photos and a 10 s video at once, then after another reload a photo chosen 2 s after the picker opened at Ready; --busy runs sha256sum /dev/zero beside it)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]   (per part: all, train2017, val2017; a variant compares int8 with float)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]
  *   npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (hedge bar and zero-shot vote, swept on our own held-out photos)
@@ -149,7 +149,7 @@ async function browser(argv: string[]): Promise<void> {
     // worker's heap then, a reload from the offline cache to Ready, and at once a sample prompt, a
     // photo, another photo and a 10 s video with a question. The first run also waits for "Offline ready".
     const figures = { cold: [] as number[], heap: [] as number[], backing: [] as number[], reload: [] as number[], text: [] as number[] };
-    const more = { photo: [] as number[], laterPhoto: [] as number[], video: [] as number[], offline: [] as number[] };
+    const more = { photo: [] as number[], laterPhoto: [] as number[], video: [] as number[], chosenPhoto: [] as number[], offline: [] as number[] };
     const asset = (name: string, mimeType: string) => ({ name: name.split('/').pop()!, mimeType, buffer: readFileSync(join('e2e', 'assets', name)) });
     const [coffee, meadow, clip] = [asset('coffee.jpg', 'image/jpeg'), asset('meadow.jpg', 'image/jpeg'), asset('video/ten-seconds.webm', 'video/webm')];
     for (let i = 0; i < runs; i++) {
@@ -199,6 +199,16 @@ async function browser(argv: string[]): Promise<void> {
       more.photo.push(await timeReply(1, send(coffee)));
       more.laterPhoto.push(await timeReply(2, send(meadow)));
       more.video.push(await timeReply(3, send(clip, 'what is happening?')));
+      // A first photo as a visitor sends one: the picker opened at Ready, a photo chosen in it 2 s later, then Send.
+      await visit.reload();
+      await readyShown(visit);
+      const chooser = visit.waitForEvent('filechooser');
+      await visit.getByRole('button', { name: 'Add photos' }).click();
+      await visit.waitForTimeout(2000);
+      await (await chooser).setFiles(coffee);
+      await visit.getByRole('list', { name: 'Photos to send' }).getByRole('img').waitFor();
+      const repliedBefore = await replies.count();
+      more.chosenPhoto.push(await timeReply(repliedBefore, () => visit.getByRole('button', { name: 'Send', exact: true }).click()));
       await context.close();
     }
     const line = (label: string, values: number[], unit = 'ms') =>
@@ -216,6 +226,7 @@ async function browser(argv: string[]): Promise<void> {
     line('then first photo, to reply', more.photo);
     line('then a second photo, to reply', more.laterPhoto);
     line('then a 10 s video with a question, to reply', more.video);
+    line('reload, picker opened at Ready, photo chosen 2 s later: Send to reply', more.chosenPhoto);
     if (more.offline.length > 0) line('first visit to "Offline ready" (run 1)', more.offline);
   } finally {
     await browserInstance.close();
