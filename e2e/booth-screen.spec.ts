@@ -101,3 +101,50 @@ test.describe('the photo check', () => {
     await expect(page.getByRole('listitem', { name: 'The system replied' }).nth(1).getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES.photo[0]]);
   });
 });
+
+/** The same photo held still for 2 s (e2e/assets/SOURCES.md): every sampled frame is the false alarm above. */
+const FLAGGED_VIDEO = { name: 'singer.webm', mimeType: 'video/webm', buffer: asset('video/flagged-still.webm') };
+
+test.describe('the photo check of a video', () => {
+  test('blurs a video with an unfit frame, does not describe it, answers a question about it with the written line, and plays it only after "Show anyway"', async ({
+    page,
+  }) => {
+    await openReady(page, 'mini-clip');
+    await choosePhotos(page, FLAGGED_VIDEO);
+    await page.getByRole('textbox', { name: 'Message' }).fill('what is happening?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const reply = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(reply.getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES.video[0]]);
+    await expect(reply.getByTestId('reply-written')).toBeVisible();
+    const said = page.getByRole('listitem', { name: 'You said' });
+    await expect(said.getByTestId('video-blurred')).toBeVisible();
+    await expect(said.getByTestId('video-description')).toHaveText('Not watched: the photo check says it may not be suitable to show.');
+    await expect(said.getByRole('button', { name: /^Play/ })).toBeDisabled();
+    // A later question about it is not answered from it either.
+    await sendText(page, 'is there any sound?');
+    await expect(reply.nth(1).getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES.video[1]]);
+    // The Inspector shows none of its frames.
+    await page.getByRole('button', { name: 'Inspector', exact: true }).click();
+    const inspector = page.getByRole('complementary', { name: /Inspector/ });
+    await expect(inspector.getByTestId('inspector-screened')).toContainText('Screened: a video unfit for a public screen');
+    await expect(inspector.getByTestId('video-frame')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await said.getByRole('button', { name: 'Show anyway' }).click();
+    await expect(said.locator('img[data-blurred="true"]')).toHaveCount(0);
+    await expect(said.getByRole('button', { name: /^Play/ })).toBeEnabled();
+    // Still blurred after a reload: the verdict is stored with the video.
+    await page.reload();
+    await expect(page.getByRole('listitem', { name: 'You said' }).first().getByTestId('video-blurred')).toBeVisible();
+  });
+
+  test('in kiosk mode hides a video with an unfit frame', async ({ page }) => {
+    await openReady(page, 'mini-clip', '&kiosk=1');
+    await choosePhotos(page, FLAGGED_VIDEO);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('listitem', { name: 'The system replied' }).getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES.video[0]]);
+    const said = page.getByRole('listitem', { name: 'You said' });
+    await expect(said.getByTestId('video-withheld')).toHaveText('Video not shown: it may not be suitable for a public screen.');
+    await expect(said.getByRole('img')).toHaveCount(0);
+    await expect(said.getByRole('button', { name: 'Show anyway' })).toHaveCount(0);
+  });
+});

@@ -63,6 +63,8 @@ export interface StoredVideo {
     speechChecked: boolean;
     detectorUsed: boolean;
     shown?: { drawn: boolean; answer: string };
+    /** The photo check of its frames; absent in videos watched before it. */
+    check?: 'fit' | 'unfit' | 'unchecked';
   };
 }
 

@@ -300,6 +300,11 @@ export interface VideoAnalyzed {
   /** Models that could not be loaded, in sentences. */
   problems: string[];
   timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number };
+  /**
+   * The photo check of its sampled frames (checkVideoFrames). An unfit video is not watched: its
+   * description is empty and it has no frames, features or sound. Absent in analyses saved before it.
+   */
+  check?: PhotoCheckVerdict;
 }
 
 export interface VideoAnswerParams {
@@ -347,6 +352,8 @@ export interface WorkerMethods {
       method: ResponseMethodId | null;
       /** Booth strictness (kiosk mode, or the setting): borderline pool texts are left out too. */
       strict?: boolean;
+      /** The turn shared a video the photo check called unfit (VideoAnalyzed.check): answered with a written line, nothing ranked. */
+      unfitVideo?: boolean;
     };
     result: ReplyResult;
   };

@@ -153,8 +153,14 @@ export class Responder {
         ...params.texts.map((text) => ({ kind: 'text' as const, text })),
       ],
     };
-    if (latest.elements.length === 0) throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
-    const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), { ...choice(params.method), strict: params.strict === true });
+    // A turn that shared only an unfit video has nothing else in it, and is answered with the video's line.
+    if (latest.elements.length === 0 && params.unfitVideo !== true)
+      throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
+    const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), {
+      ...choice(params.method),
+      strict: params.strict === true,
+      unfitVideo: params.unfitVideo === true,
+    });
     return this.wire(reply, backend);
   }
 

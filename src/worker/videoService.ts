@@ -1,6 +1,8 @@
 import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
+import { type PhotoChecker, checkVideoFrames } from '../engine/perception/photoCheck';
+import { nowMs } from '../engine/clock';
 import { shownDetections } from '../engine/perception/photoCaptions';
 import { AvsdRankers } from '../engine/video/avsdRankers';
 import { SpeechDetector, VAD_MODEL_FILE } from '../engine/video/speechDetector';
@@ -12,6 +14,22 @@ import { FetchPackSource } from './fetchPackSource';
 import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload } from './protocol';
 
 const MISSING_ADVICE = 'Restore models/avsd (npm run avsd:train) and reload.';
+
+/** What is said of a video the photo check called unfit: nothing seen, nothing heard, nothing to answer from. */
+function notWatched(totalMs: number): VideoAnalyzed {
+  return {
+    description: '',
+    shown: { drawn: false, answer: '' },
+    features: { video: [], audio: [] },
+    frames: [],
+    timeline: null,
+    speechChecked: false,
+    detectorUsed: false,
+    problems: [],
+    timings: { detectMs: 0, encodeMs: 0, audioMs: 0, totalMs },
+    check: 'unfit',
+  };
+}
 
 /**
  * The worker's side of shared videos: understands them with the engine's analyzeVideo (the pack's
@@ -54,17 +72,19 @@ export class VideoService {
     photos: PhotoAnalyzer | null,
     plan: () => Promise<ExecutionPlan>,
     signal?: AbortSignal,
+    photoCheck: PhotoChecker | null = null,
   ): Promise<VideoAnalyzed> {
-    const { speech, problems } = await this.load(ref, plan);
-    const analysis = await analyzeVideo(
-      {
-        seconds: video.seconds,
-        frames: video.frames.map((f) => ({ time: f.time, image: { width: f.width, height: f.height, data: f.pixels } })),
-        audio: video.audio,
-      },
-      { photos, speech },
-      signal,
+    const start = nowMs();
+    const frames = video.frames.map((f) => ({ time: f.time, image: { width: f.width, height: f.height, data: f.pixels } }));
+    // Checked before anything else: an unfit video is neither described nor answered about (issue 39).
+    const check = await checkVideoFrames(
+      photoCheck,
+      frames.map((f) => f.image),
     );
+    signal?.throwIfAborted();
+    if (check === 'unfit') return notWatched(nowMs() - start);
+    const { speech, problems } = await this.load(ref, plan);
+    const analysis = await analyzeVideo({ seconds: video.seconds, frames, audio: video.audio }, { photos, speech }, signal);
     const round = (v: number) => Math.round(v * 1000) / 1000;
     return {
       description: analysis.description,
@@ -86,6 +106,7 @@ export class VideoService {
       detectorUsed: photos?.detector != null,
       problems,
       timings: analysis.timings,
+      check,
     };
   }
 

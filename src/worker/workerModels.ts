@@ -1,5 +1,6 @@
 import { ImageCaptioner } from '../engine/caption/imageCaptioner';
 import { lazyPhotoChecker } from './photoCheckModel';
+import type { PhotoChecker } from '../engine/perception/photoCheck';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -102,6 +103,8 @@ export class WorkerModels implements WorkerApi {
   private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
   /** The demo pool's catalogues, read while the pack's models load (demoCatalogues); taken by the pool's load. */
   private earlyCatalogues: { baseUrl: string; read: Promise<DemoCatalogues> } | null = null;
+  /** The photo check of models/photo-check (null when not installed): shared photos and videos' frames. */
+  private photoCheck: PhotoChecker | null = null;
 
   /** Resolves once no request waits (the request handler's gate): the pool's text rows are computed only then. */
   private whenIdle: () => Promise<void> = () => Promise.resolve();
@@ -168,6 +171,7 @@ export class WorkerModels implements WorkerApi {
       this.analyzer,
       async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)),
       context.signal,
+      this.photoCheck,
     );
   }
 
@@ -274,6 +278,7 @@ export class WorkerModels implements WorkerApi {
     this.detector = detector;
     this.analyzer = analyzer;
     this.packId = params.pack.id;
+    this.photoCheck = params.photoCheck ? lazyPhotoChecker(params.photoCheck) : null;
     this.hasPythonHeads = heads !== null;
     this.heads = heads;
     if (!heads)
@@ -295,7 +300,7 @@ export class WorkerModels implements WorkerApi {
       (reason) => detector && this.detectorFailed(detector, reason),
       captioner && { captioner, onFailed: onCaptionerFailed },
       chat,
-      params.photoCheck ? lazyPhotoChecker(params.photoCheck) : null,
+      this.photoCheck,
     );
     const pool = await this.loadPool({ pool: params.pool }, onProgress, undefined, steps);
     return {

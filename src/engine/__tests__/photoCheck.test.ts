@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configureWasm, createOrtSession, ort } from '../onnx/ortSessions';
-import { PHOTO_CHECK_BAR, PHOTO_CHECK_CLASSES, PhotoChecker, isUnfitPhoto, photoCheckInput } from '../perception/photoCheck';
+import { PHOTO_CHECK_BAR, PHOTO_CHECK_CLASSES, PhotoChecker, checkVideoFrames, isUnfitPhoto, photoCheckInput } from '../perception/photoCheck';
 import { decodeImageFile } from '../../node/decodeImageFile';
 import { nsfwjsModelFiles } from '../../node/nsfwjsModel';
 
@@ -56,4 +56,28 @@ describe('the ported photo check (models/photo-check, npm run photo-check:port)'
       expect(result.unfit).toBe(false);
     }
   }, 120_000);
+});
+
+describe("a video's frames", () => {
+  // A frame's first pixel says what the fake model answers: 255 unfit (porn 0.8), 0 fit, 7 a failing run.
+  const frame = (value: number) => ({ width: 2, height: 2, data: new Uint8ClampedArray(16).map((_, i) => (i % 4 === 3 ? 255 : value)) });
+  const checked: number[] = [];
+  const checker = new PhotoChecker(async (input) => {
+    const value = Math.round(input[0]! * 255);
+    checked.push(value);
+    if (value === 7) throw new Error('the session failed');
+    return value === 255 ? Float32Array.from([0.1, 0.05, 0.05, 0.8, 0]) : Float32Array.from([0.9, 0.05, 0.05, 0, 0]);
+  });
+
+  it('are unfit when any one is, checked in order up to it; fit when none is', async () => {
+    checked.length = 0;
+    expect(await checkVideoFrames(checker, [frame(0), frame(255), frame(0)])).toBe('unfit');
+    expect(checked).toEqual([0, 255]);
+    expect(await checkVideoFrames(checker, [frame(0), frame(0)])).toBe('fit');
+  });
+
+  it('are unchecked without a checker or when a run fails, never fit', async () => {
+    expect(await checkVideoFrames(null, [frame(0)])).toBe('unchecked');
+    expect(await checkVideoFrames(checker, [frame(0), frame(7)])).toBe('unchecked');
+  });
 });

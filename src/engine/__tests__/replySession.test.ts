@@ -449,6 +449,26 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
     expect(encoder.encoded).toEqual(['look at my dog']);
   });
 
+  it('answers a turn that shared an unfit video with the video lines in turn, ranking nothing, even with no text', async () => {
+    const encoder = tableEncoder();
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
+    session.setPool({
+      texts: ['what a cute dog'],
+      textMatrix: matrix([embeddingOf('what a cute dog')]),
+      images: IMAGES,
+      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+      train: async () => TEXT_ONCE,
+    });
+    const first = await session.compose([{ elements: [] }], { method: 'clip-sim', unfitVideo: true });
+    expect(first.screened).toEqual({ category: 'video', line: SCREEN_REPLY_LINES.video[0] });
+    const second = await session.compose([{ elements: [] }, say(SCREEN_REPLY_LINES.video[0]), say('what is happening?')], {
+      method: 'clip-sim',
+      unfitVideo: true,
+    });
+    expect(second.screened).toEqual({ category: 'video', line: SCREEN_REPLY_LINES.video[1] });
+    expect(encoder.encoded).toEqual([]);
+  });
+
   it('says it did not catch a line it can read nothing in (no word of it in any pool text), and answers any other', async () => {
     const texts = ['what a cute dog', 'I love the beach', ...NOT_UNDERSTOOD.lines];
     const { session } = sessionWith({ texts, train: TEXT_ONCE });

@@ -142,7 +142,7 @@ describe('the visitor screen', () => {
 
   it('has two written lines for every category a visitor is screened for, said in turn, and no telephone number in any', () => {
     const visitorCategories = SCREEN_CATEGORY_IDS.filter((id) => SCREEN_CATEGORIES[id].visitor);
-    expect(Object.keys(SCREEN_REPLY_LINES).sort()).toEqual([...visitorCategories, 'unchecked', 'photo'].sort());
+    expect(Object.keys(SCREEN_REPLY_LINES).sort()).toEqual([...visitorCategories, 'unchecked', 'photo', 'video'].sort());
     for (const [first, second] of Object.values(SCREEN_REPLY_LINES)) {
       expect(first).not.toBe(second);
       expect(`${first} ${second}`).not.toMatch(/\d{3}/);

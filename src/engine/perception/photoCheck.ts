@@ -92,3 +92,19 @@ export class PhotoChecker {
     return { probabilities, unfit: isUnfitPhoto(probabilities) };
   }
 }
+
+/**
+ * A shared video's verdict from its sampled frames: unfit when any frame is, since one frame is enough
+ * to put it on a public screen. Without a checker, or when a frame's check fails, 'unchecked' (the
+ * video is then watched and answered, and kiosk mode does not show it). Stops at the first unfit frame.
+ */
+export async function checkVideoFrames(checker: PhotoChecker | null, frames: readonly RgbaImage[]): Promise<PhotoCheckVerdict> {
+  if (!checker) return 'unchecked';
+  try {
+    for (const frame of frames) if ((await checker.check(frame)).unfit) return 'unfit';
+    return 'fit';
+  } catch (error) {
+    console.warn(`The photo check failed on a video frame, so the video is unchecked: ${error instanceof Error ? error.message : String(error)}`);
+    return 'unchecked';
+  }
+}

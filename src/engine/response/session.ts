@@ -153,6 +153,8 @@ export interface ReplyChoice {
   rules?: boolean;
   /** Booth strictness (on in kiosk mode): borderline texts are left out too (mild insults, drinking, religion, party politics). */
   strict?: boolean;
+  /** The latest turn shared a video the photo check called unfit (checkVideoFrames): it is answered with the video's written line. */
+  unfitVideo?: boolean;
 }
 
 export interface SessionReply {
@@ -544,6 +546,7 @@ export class ReplySession {
     const screened = (category: VisitorScreenCategory) => ({ category, line: screenReplyLine(category, (l) => lastSaid.get(l) ?? -1) });
     const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
     if (screen.category) return this.screenedReply(choice, screened(screen.category), start);
+    if (choice.unfitVideo) return this.screenedReply(choice, screened('video'), start);
     // Each photo is decoded once: for the check, then for the reply.
     const decoded = withDecodedOnce(history);
     const photoChecks = await this.checkPhotos(decoded[decoded.length - 1]);

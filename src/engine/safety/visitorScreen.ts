@@ -5,7 +5,7 @@ import { SCREEN_CATEGORIES, type ScreenCategoryId, screenCategoryOf } from './sc
  * anything, and a line from someone else's conversation, or a picture, can read as playing along. A
  * flagged message gets one of the lines below, written for this demo, and nothing from the pool.
  */
-export type VisitorScreenCategory = Exclude<ScreenCategoryId, 'politics'> | 'unchecked' | 'photo';
+export type VisitorScreenCategory = Exclude<ScreenCategoryId, 'politics'> | 'unchecked' | 'photo' | 'video';
 
 export interface VisitorScreen {
   /** null: the message may be answered as any other. 'unchecked': screening itself failed, so it is answered as flagged. */
@@ -48,6 +48,11 @@ export const SCREEN_REPLY_LINES: Readonly<Record<VisitorScreenCategory, readonly
     "I'd rather not look at that photo here: this is a public demo. Want to share a different one?",
     "Let's stick to photos everyone can see. Try another one, or tell me about your day?",
   ],
+  // A shared video with a frame the photo check calls unfit: not watched, not answered about.
+  video: [
+    "I'd rather not watch that video here: this is a public demo. Want to share a different one?",
+    "Let's stick to videos everyone can see. Try another one, or ask me something else?",
+  ],
   unchecked: [
     "Sorry, I couldn't check that message, so I won't answer it. Could you say it another way?",
     "I still couldn't check that one. Try a shorter message, or reload the page if this keeps happening.",
@@ -58,6 +63,7 @@ export const SCREEN_REPLY_LINES: Readonly<Record<VisitorScreenCategory, readonly
 export function screenCategoryLabel(category: VisitorScreenCategory): string {
   if (category === 'unchecked') return 'could not be checked';
   if (category === 'photo') return 'a photo unfit for a public screen';
+  if (category === 'video') return 'a video unfit for a public screen';
   return SCREEN_CATEGORIES[category].label;
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { methodName } from '../../engine/response/methods';
 import { avsdModelName } from '../../engine/video/avsdModels';
 import { screenCategoryLabel } from '../../engine/safety/visitorScreen';
+import type { PhotoCheckVerdict } from '../../engine/perception/photoCheck';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
@@ -23,52 +24,64 @@ const IMAGE_HEIGHT = {
 } as const;
 
 /**
- * Why a shared photo is not shown as it is (the photo check, perception/photoCheck.ts), or null. Kiosk
- * mode shows a photo only once the check passed it: a public screen never shows one unchecked.
+ * Why a shared photo or video is not shown as it is (the photo check, perception/photoCheck.ts), or
+ * null. Kiosk mode shows one only once the check passed it: a public screen never shows one unchecked.
  */
-function photoWithheld(
-  element: Extract<MessageElement, { kind: 'image' }>,
-  kiosk: boolean,
-  awaitingReply: boolean,
-): 'blurred' | 'hidden' | 'checking' | 'unchecked' | null {
-  if (element.check === 'unfit') return kiosk ? 'hidden' : 'blurred';
-  if (!kiosk || element.check === 'fit') return null;
-  return element.check === undefined && awaitingReply ? 'checking' : 'unchecked';
+function withheldBy(check: PhotoCheckVerdict | undefined, kiosk: boolean, awaitingReply: boolean): 'blurred' | 'hidden' | 'checking' | 'unchecked' | null {
+  if (check === 'unfit') return kiosk ? 'hidden' : 'blurred';
+  if (!kiosk || check === 'fit') return null;
+  return check === undefined && awaitingReply ? 'checking' : 'unchecked';
 }
 
 const WITHHELD_TEXT = {
-  hidden: 'Photo not shown: it may not be suitable for a public screen.',
-  checking: 'Checking the photo…',
-  unchecked: 'Photo not shown: it could not be checked.',
+  photo: {
+    hidden: 'Photo not shown: it may not be suitable for a public screen.',
+    checking: 'Checking the photo…',
+    unchecked: 'Photo not shown: it could not be checked.',
+  },
+  video: {
+    hidden: 'Video not shown: it may not be suitable for a public screen.',
+    checking: 'Checking the video…',
+    unchecked: 'Video not shown: it could not be checked.',
+  },
 } as const;
+
+/** The grey box that stands where a withheld photo or video would be. */
+function Withheld({ kind, withheld }: { kind: 'photo' | 'video'; withheld: 'hidden' | 'checking' | 'unchecked' }) {
+  return (
+    <div
+      className="flex h-24 w-40 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-700"
+      data-testid={`${kind}-withheld`}
+      data-withheld={withheld}
+    >
+      {WITHHELD_TEXT[kind][withheld]}
+    </div>
+  );
+}
+
+/** The line above a blurred photo or video, with the button that shows it. */
+function BlurredNote({ kind, show }: { kind: 'photo' | 'video'; show: () => void }) {
+  return (
+    <div className="flex items-center gap-2 text-xs" data-testid={`${kind}-blurred`}>
+      <span>Blurred: the photo check says it may not be suitable to show.</span>
+      <button type="button" className="rounded border border-current px-1.5 py-0.5" onClick={show}>
+        Show anyway
+      </button>
+    </div>
+  );
+}
 
 function MessageImage({ element, heightClass }: { element: Extract<MessageElement, { kind: 'image' }>; heightClass: string }) {
   const url = useImageUrl(element.imageId);
   const kiosk = useChatStore((s) => s.kiosk);
   const awaitingReply = useChatStore((s) => s.awaitingReply);
   const [shownAnyway, setShownAnyway] = useState(false);
-  const withheld = photoWithheld(element, kiosk, awaitingReply);
-  if (withheld && withheld !== 'blurred')
-    return (
-      <div
-        className="flex h-24 w-40 items-center justify-center rounded-lg bg-slate-200 p-2 text-center text-xs text-slate-700"
-        data-testid="photo-withheld"
-        data-withheld={withheld}
-      >
-        {WITHHELD_TEXT[withheld]}
-      </div>
-    );
+  const withheld = withheldBy(element.check, kiosk, awaitingReply);
+  if (withheld && withheld !== 'blurred') return <Withheld kind="photo" withheld={withheld} />;
   const blurred = withheld === 'blurred' && !shownAnyway;
   return (
     <figure className="flex flex-col gap-1">
-      {blurred && (
-        <div className="flex items-center gap-2 text-xs" data-testid="photo-blurred">
-          <span>Blurred: the photo check says it may not be suitable to show.</span>
-          <button type="button" className="rounded border border-current px-1.5 py-0.5" onClick={() => setShownAnyway(true)}>
-            Show anyway
-          </button>
-        </div>
-      )}
+      {blurred && <BlurredNote kind="photo" show={() => setShownAnyway(true)} />}
       {url ? (
         <img
           src={url}
@@ -101,9 +114,16 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
   const [playing, setPlaying] = useState(false);
   const poster = useImageUrl(element.posterId);
   const file = useVideoUrl(playing ? element.videoId : null);
+  const kiosk = useChatStore((s) => s.kiosk);
+  const awaitingReply = useChatStore((s) => s.awaitingReply);
+  const [shownAnyway, setShownAnyway] = useState(false);
+  const withheld = withheldBy(element.analysis?.check, kiosk, awaitingReply && element.analysis === undefined);
+  if (withheld && withheld !== 'blurred') return <Withheld kind="video" withheld={withheld} />;
+  const blurred = withheld === 'blurred' && !shownAnyway;
   const label = `Shared video, ${element.seconds.toFixed(element.seconds < 10 ? 1 : 0)} s${element.description ? `: ${element.description}` : `: ${element.name}`}`;
   return (
     <figure className="flex flex-col gap-1" data-testid="shared-video">
+      {blurred && <BlurredNote kind="video" show={() => setShownAnyway(true)} />}
       {playing && file ? (
         <video
           src={file}
@@ -119,6 +139,8 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
         <button
           type="button"
           onClick={() => setPlaying(true)}
+          // A blurred video plays only after "Show anyway".
+          disabled={blurred}
           aria-label={`Play: ${label}`}
           className="relative self-start rounded-lg focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600"
         >
@@ -129,7 +151,8 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
               alt=""
               width={element.width}
               height={element.height}
-              className={`${heightClass} block w-auto max-w-full rounded-lg border border-slate-200 object-contain`}
+              className={`${heightClass} block w-auto max-w-full rounded-lg border border-slate-200 object-contain ${blurred ? 'blur-2xl' : ''}`}
+              data-blurred={blurred ? 'true' : undefined}
             />
           ) : (
             <div className="flex h-24 w-32 items-center justify-center rounded-lg bg-slate-200 text-xs text-slate-600">{element.name}</div>
@@ -149,7 +172,9 @@ function MessageVideo({ element, heightClass }: { element: Extract<MessageElemen
           </span>
         </button>
       )}
-      <VideoDescription description={element.description} />
+      <VideoDescription
+        description={element.analysis?.check === 'unfit' ? 'Not watched: the photo check says it may not be suitable to show.' : element.description}
+      />
     </figure>
   );
 }

@@ -209,6 +209,8 @@ async function replyToTurn(
   try {
     const flagged = text !== '' && screenVisitorMessage([text]).category !== null;
     const route = routeTurn({ text, photos: images.length, newVideo: watch !== null, flagged }, earlier);
+    // A video the photo check called unfit (now, or when it was shared) is answered with a written line through the reply path.
+    let unfitVideo = route.kind === 'ask-last-video' && route.video.analysis?.check === 'unfit';
     if (watch) {
       const watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
@@ -218,12 +220,13 @@ async function replyToTurn(
         elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)),
       };
       void saveChanged([updated], [], conversation);
-      if (route.kind !== 'watch-then-reply') {
+      unfitVideo = watched.analysis?.check === 'unfit';
+      if (route.kind !== 'watch-then-reply' && !unfitVideo) {
         finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
         return;
       }
     }
-    if (route.kind === 'ask-last-video') {
+    if (route.kind === 'ask-last-video' && !unfitVideo) {
       finish(await answerAboutVideo(route.video, text, earlier));
       return;
     }
@@ -234,6 +237,7 @@ async function replyToTurn(
       images: images.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
       method: useSettingsStore.getState().method,
       strict: useSettingsStore.getState().boothStrict || inKioskConversation(),
+      ...(unfitVideo ? { unfitVideo } : {}),
     });
     const poolId = useSettingsStore.getState().poolId;
     const assistantMessage: ChatMessage = {

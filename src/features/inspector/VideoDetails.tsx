@@ -101,8 +101,15 @@ export function VideoDetails({ video, answer }: { video: VideoElement; answer: V
       <h3 id="inspector-video" className="font-semibold">
         Video · {video.seconds.toFixed(1)} s
       </h3>
-      <p className="text-sm">{video.description ?? 'Not watched yet.'}</p>
-      {video.analysis && (
+      {video.analysis?.check === 'unfit' ? (
+        // Nothing of it is shown here, not even its frames: the photo check called one of them unfit.
+        <p className="text-sm" data-testid="inspector-video-unfit">
+          Not watched: the photo check called one of its sampled frames unfit for a public screen, so it was neither described nor answered about.
+        </p>
+      ) : (
+        <p className="text-sm">{video.description ?? 'Not watched yet.'}</p>
+      )}
+      {video.analysis && video.analysis.check !== 'unfit' && (
         <>
           <p className="text-xs text-slate-700">
             {video.analysis.frames.length} frames sampled evenly
