@@ -47,6 +47,22 @@ test.describe('the visitor screen', () => {
   });
 });
 
+test.describe('the visitor screen in kiosk mode', () => {
+  test('does not go on showing a flagged message on the public screen, and shows a clean one', async ({ page }) => {
+    await openReady(page, 'test-tiny-clip', '&kiosk=1');
+    await sendText(page, FLAGGED);
+    const reply = page.getByRole('listitem', { name: 'The system replied' });
+    await expect(reply.getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES.sexual[0]]);
+    const said = page.getByRole('listitem', { name: 'You said' });
+    await expect(said.getByTestId('message-withheld')).toHaveText('Message not shown on this public screen.');
+    await expect(page.getByRole('list', { name: 'Conversation' })).not.toContainText('nudes');
+    await sendText(page, 'I love hiking in the mountains');
+    await expect(reply).toHaveCount(2);
+    await expect(said.nth(1)).toContainText('I love hiking in the mountains');
+    await expect(said.nth(1).getByTestId('message-withheld')).toHaveCount(0);
+  });
+});
+
 /**
  * A photo the photo check calls unfit, with nothing unfit in it: a demo pool photo of a music
  * performance that nsfwjs's model scores 0.84 porn + hentai, a known false alarm (bench --

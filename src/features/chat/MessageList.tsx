@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { methodName } from '../../engine/response/methods';
 import { avsdModelName } from '../../engine/video/avsdModels';
-import { screenCategoryLabel } from '../../engine/safety/visitorScreen';
+import { screenCategoryLabel, screenVisitorMessage } from '../../engine/safety/visitorScreen';
 import type { PhotoCheckVerdict } from '../../engine/perception/photoCheck';
 import type { ChatMessage, MessageElement } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
@@ -210,8 +210,14 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
   const mine = message.role === 'user';
   const emoji = useEmojiText();
   const heights = IMAGE_HEIGHT[presenter ? 'presenter' : 'visitor'];
+  const kiosk = useChatStore((s) => s.kiosk);
   const render = (element: MessageElement, i: number) =>
-    element.kind === 'text' ? (
+    element.kind === 'text' && mine && kiosk && screenVisitorMessage([element.text]).category !== null ? (
+      // A public screen does not go on showing what a visitor typed that was screened (issue 39); the reply still answers it.
+      <p key={i} className="text-xs italic opacity-90" data-testid="message-withheld">
+        Message not shown on this public screen.
+      </p>
+    ) : element.kind === 'text' ? (
       <p key={i} className="whitespace-pre-wrap break-words" data-testid={mine ? undefined : 'reply-text'}>
         {emoji(element.text)}
       </p>
