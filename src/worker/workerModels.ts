@@ -8,7 +8,7 @@ import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validati
 import { type PoolMediaItem, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
-import { configureWasm, ort } from '../engine/onnx/ortSessions';
+import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
 import {
   type EmbeddedPool,
   type PoolEmbeddingsFile,
@@ -147,6 +147,7 @@ export class WorkerModels implements WorkerApi {
     const caps = await detectCapabilities(forceWasm);
     const plan = chooseExecutionPlan(caps);
     configureWasm(plan.wasmThreads);
+    void startRuntime();
     this.runtimePlan = plan;
     return plan;
   }

@@ -18,6 +18,27 @@ export function configureWasm(threads: number, wasmPaths?: WasmFiles): void {
 }
 
 /**
+ * The smallest model there is (y = Identity(x), one float), made with python3-onnx's helper and checked
+ * by its checker: creating a session of it starts onnxruntime's WebAssembly runtime and nothing more.
+ */
+export const IDENTITY_MODEL = Uint8Array.from(atob('CAg6OwoQCgF4EgF5IghJZGVudGl0eRIFc3RhcnRaDwoBeBIKCggIARIECgIIAWIPCgF5EgoKCAgBEgQKAggBQgQKABAN'), (c) =>
+  c.charCodeAt(0),
+);
+
+/**
+ * Starts onnxruntime's WebAssembly runtime now: fetching and compiling its 28 MB .wasm is most of what
+ * the first session of a load waits for, and begun first it runs while the pack's configs and
+ * tokenizer are fetched and parsed (issue 38). Never rejects: a runtime that fails to start fails
+ * again, with its own message, at the pack's first session.
+ */
+export function startRuntime(): Promise<void> {
+  return ort.InferenceSession.create(IDENTITY_MODEL, { executionProviders: ['wasm'] }).then(
+    (session) => void session.release(),
+    () => undefined,
+  );
+}
+
+/**
  * onnxruntime-web's WebGPU-capable build runs one inference at a time across all its sessions (a second
  * run while one is in flight throws "Session already started" or "Session mismatch"), and the worker
  * runs models side by side: a reply's encoders while the pool's rows are computed in the background.
