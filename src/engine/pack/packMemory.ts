@@ -7,6 +7,9 @@
  * and the pool (PAGE_BYTES). The browser gives a tab only part of a device's memory, so the pack may
  * take at most half of what `navigator.deviceMemory` reports (which Chromium rounds down to a power
  * of two and caps at 8 GiB, so a large machine is never refused).
+ * `performance.measureUserAgentSpecificMemory` is not used: it says what the page already uses, not
+ * what the device has free, and Chromium answers it only at its next garbage collection (up to about
+ * 20 s later), too late to hold a load back.
  */
 const FILE_BYTES_FACTOR = 3;
 const PAGE_BYTES = 300e6;
