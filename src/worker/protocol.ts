@@ -384,7 +384,8 @@ export interface WorkerMethods {
   warmUp: { params: { step: WarmUpStep; method: ResponseMethodId | null }; result: { step: WarmUpStep; ms: number } };
   /**
    * Makes the photo path's sessions (image tower, detector, photo check) once, asked for when a visitor
-   * starts to share a photo; queued like a turn, since the photo's turn follows within seconds.
+   * starts to share a photo. It runs beside the queue ('background'), so the photo's check and its turn
+   * never wait behind it: a turn that comes meanwhile shares the sessions being made.
    */
   preparePhotoPath: { params: Record<string, never>; result: { ms: number } };
 }
@@ -457,7 +458,7 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   analyzeVideo: 'queue',
   answerVideo: 'queue',
   warmUp: 'idle',
-  preparePhotoPath: 'queue',
+  preparePhotoPath: 'background',
 };
 
 /** What the worker announces outside any call's answer: a move to WASM, the detector's or captioner's state, in-worker training, the pool's rows. */

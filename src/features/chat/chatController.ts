@@ -12,7 +12,6 @@ import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, inKioskConversation, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
 import { decodeVideo, isVideoLike } from './videoDecoder';
 import { routeTurn } from './turnRoute';
-import { preparePhotoPath } from './warmUp';
 import { acknowledgeVideo, answerAboutVideo, attachVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
@@ -39,7 +38,6 @@ function track(checking: Promise<number>): Promise<number> {
 
 /** Photos and videos from the picker, a drop or a paste: photos are checked in the worker, a video is decoded in the page. */
 export async function attachFiles(files: readonly File[]): Promise<number> {
-  if (files.length > 0) preparePhotoPath();
   const videos = files.filter(isVideoLike);
   const photos = files.filter((f) => !isVideoLike(f));
   const checks: Promise<number>[] = [];

@@ -60,9 +60,10 @@ export function warmPhotoPathWhenIdle(): void {
 }
 
 /**
- * A visitor has begun to share a photo or a video (the picker opened, a file dragged over the page,
- * pasted or taken with the camera): the worker makes the photo path's sessions now, while they choose,
- * instead of at Send (issue 38). The worker does it once per loaded pack; a later call costs a message.
+ * A visitor has begun to share a photo or a video (the picker opened, a file dragged over the page, the
+ * camera opened): the worker makes the photo path's sessions now, while they choose, instead of at Send
+ * (issue 38). Not when a file arrives with no lead time (a paste): its own check and turn would then
+ * run beside the warming runs for nothing. Once per loaded pack.
  */
 export function preparePhotoPath(): void {
   if (useModelStore.getState().phase !== 'ready') return; // warming after Ready covers it then
