@@ -147,7 +147,9 @@ export class WorkerModels implements WorkerApi {
     const caps = await detectCapabilities(forceWasm);
     const plan = chooseExecutionPlan(caps);
     configureWasm(plan.wasmThreads);
-    void startRuntime();
+    // Only for WASM: a first session on the wasm provider keeps onnxruntime from setting up WebGPU
+    // afterwards (the pack then fell back to WASM in e2e/backends.spec.ts).
+    if (plan.provider === 'wasm') void startRuntime();
     this.runtimePlan = plan;
     return plan;
   }
