@@ -82,6 +82,25 @@ function undecodableVideo(name: string, container: 'mp4' | 'webm', probe: Contai
   return `This browser cannot decode ${name}: it is ${container === 'mp4' ? 'an MP4/MOV' : 'a WebM'} file, but ${codec} is not one this browser plays, or the file is damaged. Export it as MP4 (H.264) or WebM (VP9) and share it again.`;
 }
 
+/** The longest wait for a seeked frame to be presented, where the browser does not say it was. */
+const FRAME_WAIT_MS = 200;
+
+/**
+ * Resolves once the video presents its next frame (requestVideoFrameCallback), or after FRAME_WAIT_MS.
+ * Asked before a seek: drawn at 'seeked' alone, a loaded machine sometimes gave the frame before the
+ * seek (a clip's square missing from its first sample in e2e/video.spec.ts).
+ */
+function nextFramePresented(video: HTMLVideoElement): Promise<void> {
+  if (typeof video.requestVideoFrameCallback !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    video.requestVideoFrameCallback(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 function once(target: EventTarget, ok: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const done = (f: () => void) => {
@@ -175,10 +194,12 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
     const frames: VideoPayload['frames'] = [];
     let poster: Blob | null = null;
     for (const [i, time] of sampleTimes(seconds).entries()) {
+      const presented = nextFramePresented(video);
       video.currentTime = time;
       await once(video, 'seeked', METADATA_TIMEOUT_MS).catch(() => {
         throw new VideoInputError(`${name} stopped decoding at ${time.toFixed(1)} s: the file is damaged. Export it again and share the new file.`);
       });
+      await presented;
       context.drawImage(video, 0, 0, width, height);
       frames.push({ time, width, height, pixels: context.getImageData(0, 0, width, height).data });
       sheetContext.drawImage(
