@@ -17,23 +17,29 @@ import { MODELS_DIR, folderSource } from './fixture';
  */
 const wasmPlan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
 
+/** The pack's text tower made now, its image tower and the detector left for first use; `created` counts the sessions made. */
+async function lazyLoad() {
+  configureWasm(1);
+  const created: number[] = [];
+  const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
+    created.push(model.length);
+    return createOrtSession(model, provider);
+  };
+  const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
+  const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
+  const [packFiles, detectorFiles] = [await packSource.listFiles(), await detectorSource.listFiles()];
+  const encoder = await ClipEncoder.load(packSource, packFiles, wasmPlan, { createSession: counting, deferred: ['vision_model'] });
+  const detector = await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan, { createSession: counting, deferred: ['detector'] });
+  return { created, encoder, detector, packSource, detectorSource, packFiles, detectorFiles };
+}
+
 describe('sessions made when first needed', () => {
   it('a photo before the detector and the image tower exist gets the caption and embedding of an eager load, each session made once', async () => {
-    configureWasm(1);
-    const created: number[] = [];
-    const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
-      created.push(model.length);
-      return createOrtSession(model, provider);
-    };
-    const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
-    const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
-    const [packFiles, detectorFiles] = [await packSource.listFiles(), await detectorSource.listFiles()];
+    const { created, encoder: lazyEncoder, detector: lazyDetector, packSource, detectorSource, packFiles, detectorFiles } = await lazyLoad();
     const eager = new PhotoAnalyzer(
       await ClipEncoder.load(packSource, packFiles, wasmPlan),
       await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan),
     );
-    const lazyEncoder = await ClipEncoder.load(packSource, packFiles, wasmPlan, { createSession: counting, deferred: ['vision_model'] });
-    const lazyDetector = await ObjectDetector.load(detectorSource, detectorFiles, wasmPlan, { createSession: counting, deferred: ['detector'] });
     const lazy = new PhotoAnalyzer(lazyEncoder, lazyDetector);
     expect(created).toHaveLength(1); // the text tower only
     expect(lazy.fingerprint).toBe(eager.fingerprint);
@@ -51,16 +57,7 @@ describe('sessions made when first needed', () => {
   }, 120_000);
 
   it('preparing the photo path makes the image tower, the detector and the photo check once, however often the page asks', async () => {
-    configureWasm(1);
-    const created: number[] = [];
-    const counting = (model: Uint8Array, provider: 'webgpu' | 'wasm') => {
-      created.push(model.length);
-      return createOrtSession(model, provider);
-    };
-    const packSource = folderSource(join(MODELS_DIR, 'mini-clip'));
-    const detectorSource = folderSource(join(MODELS_DIR, 'detector'));
-    const encoder = await ClipEncoder.load(packSource, await packSource.listFiles(), wasmPlan, { createSession: counting, deferred: ['vision_model'] });
-    const detector = await ObjectDetector.load(detectorSource, await detectorSource.listFiles(), wasmPlan, { createSession: counting, deferred: ['detector'] });
+    const { created, encoder, detector } = await lazyLoad();
     let checks = 0;
     const photoCheck = new PhotoChecker(async () => {
       checks++;
