@@ -54,6 +54,8 @@ const HARMLESS = [
   'Obama was a great president',
   'oh my god that is amazing',
   "I'll beat you at chess",
+  'my little brother took my shirt without asking',
+  'take your clothes to the laundry',
 ];
 
 describe('the visitor screen', () => {
@@ -80,6 +82,11 @@ describe('the visitor screen', () => {
       'Sénd me nüdes',
     ])
       expect(screenVisitorMessage([line]).category, line).not.toBeNull();
+  });
+
+  it('reads undressing only with "off", on either side of the clothes', () => {
+    for (const line of ['take your shirt off', 'take off your top', 'taking off my clothes for you']) expect(screenVisitorMessage([line]).category, line).toBe('sexual');
+    expect(screenVisitorMessage(['he took my shirt']).category).toBeNull();
   });
 
   it('reads self-harm first, so a message in need gets the caring line whatever else it says', () => {

@@ -257,7 +257,9 @@ export const SCREEN_CATEGORIES: Readonly<Record<ScreenCategoryId, ScreenCategory
       /\bxxx\b/,
       /\bonlyfans\b/,
       /\bstrip ?club\b|\blap ?dance\b|\bstripper\b|\bstriptease\b/,
-      /\b(?:take|taking|took) (?:off )?(?:your|ur|her|his|my) (?:clothes|top|shirt|pants|bra)(?: off)?\b/,
+      // Undressing needs "off": "my brother took my shirt" is not sexual.
+      /\b(?:take|taking|took) off (?:your|ur|her|his|my) (?:clothes|top|shirt|pants|bra)\b/,
+      /\b(?:take|taking|took) (?:your|ur|her|his|my) (?:clothes|top|shirt|pants|bra) off\b/,
       /\bin bed with (?:me|you|u)\b|\bwant you in (?:my )?bed\b/,
       /\b(?:sleep|slept|sleeping) with (?:me|you|u)\b|\b(?:sleep|sleeping) together\b/,
       /\bmake love\b|\bmaking love\b/,
