@@ -84,6 +84,7 @@ export async function copyDataset(
   const fingerprint = await datasetFingerprint(
     used.map((path) => ({ path, blob: blobAt(path) })),
     (done, total) => onProgress({ file: CHECKING_STEP, loaded: done, total }),
+    signal,
   );
   const stored = await listDatasets();
   const same = stored.find((d) => d.fingerprint === fingerprint && d.status !== 'copying');

@@ -51,6 +51,27 @@ describe('dataset fingerprint', () => {
     ]);
   });
 
+  it('stops before the next file once its signal is aborted, having read no more', async () => {
+    const abort = new AbortController();
+    const read: string[] = [];
+    const files = Array.from({ length: 5 }, (_, i) => {
+      const f = file(`d/${i}.txt`, `line ${i}`);
+      const stream = f.blob.stream.bind(f.blob);
+      return {
+        path: f.path,
+        blob: Object.assign(f.blob, {
+          stream: () => {
+            read.push(f.path);
+            if (read.length === 2) abort.abort();
+            return stream();
+          },
+        }),
+      };
+    });
+    await expect(datasetFingerprint(files, undefined, abort.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(read).toEqual(['d/0.txt', 'd/1.txt']);
+  });
+
   it('refuses a file larger than a tab reads in one piece with a sentence naming it, before reading it', async () => {
     const huge = {
       path: 'd/conversations.json',

@@ -36,11 +36,18 @@ export async function sha256OfBlob(blob: Blob): Promise<string> {
 
 /**
  * The dataset's fingerprint: SHA-256 over the sorted SHA-256s of its files. Names play no part, so
- * renamed copies of the same files match. `onProgress` is told how many files are done, now and then.
+ * renamed copies of the same files match. `onProgress` is told how many files are done, now and then;
+ * `signal` stops it before the next file.
  */
-export async function datasetFingerprint(files: readonly FingerprintedFile[], onProgress?: (done: number, total: number) => void): Promise<string> {
+export async function datasetFingerprint(
+  files: readonly FingerprintedFile[],
+  onProgress?: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<string> {
   const digests: string[] = [];
   for (const [i, file] of files.entries()) {
+    // A Cancel while thousands of images are hashed stops at the next file, not after the last.
+    signal?.throwIfAborted();
     if (file.blob.size > MAX_HASHED_FILE_BYTES) {
       throw new EngineError(
         'dataset-invalid',
