@@ -105,6 +105,17 @@ describe('the visitor screen', () => {
     expect(SCREEN_CATEGORIES.politics.visitor).toBe(false);
   });
 
+  it("reads a politician's name possessive too, opinions said of them, and who may vote by race, out of the pool", () => {
+    for (const line of [
+      "I think Trump's done a great job.",
+      'That is sad and thats how we end with a president like Trump.',
+      "Many people think it was a good thing that Trump didn't attend Barbara Bush's funeral",
+      'In Alabama 34 percent of the black male population has lost their vote',
+    ])
+      expect(screenCategoryOf(line, { reader: 'pool' }), line).toBe('politics');
+    expect(screenCategoryOf('Ronald Reagan established national ice cream month!', { reader: 'pool' })).toBeNull();
+  });
+
   it('finds phone numbers, card-like digit runs and street addresses as typed', () => {
     for (const line of [
       'call 555-867-5309 tonight',
@@ -113,8 +124,11 @@ describe('the visitor screen', () => {
       'card 4111 1111 1111 1111',
       'I live at 221 Baker Street',
       'my number is 555-1234',
+      'I want 6420422 3, is that right?',
+      "His number's 4945939.",
     ])
       expect(screenCategoryOf(line, { reader: 'pool' }), line).toBe('personal-data');
+    for (const line of ['they spent 15000000 on it', 'it costs 1299 dollars', 'in 1999 and 2004']) expect(screenCategoryOf(line, { reader: 'pool' }), line).toBeNull();
   });
 
   it('drops borderline texts only under booth strictness: mild insults, drinking, religion and party politics', () => {

@@ -200,9 +200,10 @@ const INSULT_NOUNS = anyOf([
 ]);
 /** Words that make a sentence about a politician an opinion. */
 const OPINION =
-  'i think|i believe|should|shouldnt|should ve|shouldve|hate|hated|love|loved|best|worst|terrible|awful|horrible|stupid|idiot|idiots|crazy|disgrace|disgusting|great|amazing|genius|corrupt|liar|lies|evil|deserves?|fan of|hilarious|ridiculous|pathetic|agree|disagree';
+  'think|thinks|thought|good thing|bad thing|good job|great job|good leader|bad leader|sad|support|supports|supporters?|idolize|blame|blamed|fault|proud|shame|shameful|embarrassing|dumb|weird|fair|unfair|i think|i believe|should|shouldnt|should ve|shouldve|hate|hated|love|loved|best|worst|terrible|awful|horrible|stupid|idiot|idiots|crazy|disgrace|disgusting|great|amazing|genius|corrupt|liar|lies|evil|deserves?|fan of|hilarious|ridiculous|pathetic|agree|disagree';
+/** A politician's name, possessive too: the screen form drops the apostrophe ("Trump's" is read "trumps"). */
 const POLITICIANS =
-  'obama|trump|biden|clinton|hillary|putin|kamala|pelosi|reagan|nixon|jfk|fdr|trudeau|modi|macron|merkel|thatcher|boris johnson|pence|mcconnell|schumer|bernie sanders|ted cruz|xi jinping|kim jong un|erdogan|netanyahu|bolsonaro|george w bush|george bush';
+  '(?:obama|trump|biden|clinton|hillary|putin|kamala|pelosi|reagan|nixon|jfk|fdr|trudeau|modi|macron|merkel|thatcher|boris johnson|pence|mcconnell|schumer|bernie sanders|ted cruz|xi jinping|kim jong un|erdogan|netanyahu|bolsonaro|george w bush|george bush)s?';
 
 export const SCREEN_CATEGORIES: Readonly<Record<ScreenCategoryId, ScreenCategory>> = {
   'self-harm': {
@@ -379,6 +380,8 @@ export const SCREEN_CATEGORIES: Readonly<Record<ScreenCategoryId, ScreenCategory
       /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Court|Ct|Terrace|Place|Pl)\b/,
       // A number partly masked, as people write one they give out: 139xxxxx345.
       /\b\d{2,}[x*]{3,}\d{2,}\b/i,
+      // A phone number as people say one: 7 to 11 digits in one run ("His number's 4945939"), but not a round sum ("15000000").
+      /\b(?!\d*000\b)\d{7,11}\b/,
       // A card-like run: 12 to 19 digits, in groups or not.
       /\b\d(?:[ -]?\d){11,18}\b/,
     ],
@@ -414,6 +417,8 @@ export const SCREEN_CATEGORIES: Readonly<Record<ScreenCategoryId, ScreenCategory
       new RegExp(
         String.raw`\b(?:${POLITICIANS})\b.*\b(?:born in|from|really from) kenya\b|\bfrom kenya\b.*\b(?:${POLITICIANS}|president)\b|\bhe was (?:born in|from) kenya\b`,
       ),
+      // Who may vote, by race or origin: the pool repeats one disputed figure about it many times.
+      /\b(?:black|white|hispanic|latino|asian|african americans?|immigrants?|minorit(?:y|ies))\b.*\b(?:vote|votes|voting|voters|disenfranchis\w*)\b/,
       /\bthe two (?:parties|party system)\b|\ball politicians are\b|\b(?:election|vote|votes) (?:was |were )?(?:stolen|rigged)\b|\b(?:stolen|rigged) election\b|\bfake news\b|\billegal aliens?\b/,
       /\b(?:democrats|republicans|liberals|conservatives|leftists|libtards?|the left|the right) (?:are|r) (?:all |just |so )?(?:idiots|morons|evil|stupid|the worst|ruining|destroying|traitors|communists|fascists|crazy|insane)\b/,
       /\bvote for (?:trump|biden|obama|clinton|hillary|the democrats|the republicans)\b|\bmake america great again\b|\bmaga\b/,
