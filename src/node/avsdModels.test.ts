@@ -3,17 +3,18 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { chooseExecutionPlan } from '../engine/onnx/executionPlan';
 import { AVSD_SPLITS, generateAvsdSplit, trainAnswerBank } from '../engine/video/avsdDataset';
 import { avsdItems, avsdModelFigures, rankAll } from '../engine/video/avsdEvaluation';
 import { AvsdRankers } from '../engine/video/avsdRankers';
+import { SpeechDetector } from '../engine/video/speechDetector';
 import { answerFromBank } from '../engine/video/videoAnswer';
 import { VideoService } from '../worker/videoService';
 import { generateClip } from '../engine/video/videoClips';
 import { clipFeatures, loadSpeechDetector } from './avsdData';
 import { writeAvsdClips } from './avsdGenerate';
-import { clipAudio, loadSpeech } from './avsdMedia';
+import { clipAudio, clipVideoInput, loadSpeech } from './avsdMedia';
 import { FsPackSource } from './fsPackSource';
 
 const MODELS_DIR = join('models', 'avsd');
@@ -25,6 +26,20 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
+
+/** models/avsd served on loopback, as the page's server serves it. */
+async function serveModels(): Promise<{ baseUrl: string; close: () => void }> {
+  const server = createServer((request, response) => {
+    try {
+      response.end(readFileSync(join(MODELS_DIR, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname))));
+    } catch {
+      response.statusCode = 404;
+      response.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, close: () => server.close() };
+}
 
 describe('the shipped video models (models/avsd)', () => {
   it('rank the val split through the engine as PyTorch ranked it when they were trained', async () => {
@@ -44,16 +59,7 @@ describe('the shipped video models (models/avsd)', () => {
   }, 180_000);
 
   it("answer a question in the worker (VideoService, the files fetched as the page fetches them) exactly as the engine's one path does", async () => {
-    // models/avsd served on loopback, as the page's server serves it.
-    const server = createServer((request, response) => {
-      try {
-        response.end(readFileSync(join(MODELS_DIR, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname))));
-      } catch {
-        response.statusCode = 404;
-        response.end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveModels();
     try {
       const source = new FsPackSource(MODELS_DIR);
       const files = [...(await source.listFiles())];
@@ -66,7 +72,7 @@ describe('the shipped video models (models/avsd)', () => {
         audio: Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000),
       };
       const params = {
-        avsd: { baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, files },
+        avsd: { baseUrl: server.baseUrl, files },
         features: sent,
         earlier: rounds.slice(0, 1),
         question: rounds[1]!.question,
@@ -86,6 +92,38 @@ describe('the shipped video models (models/avsd)', () => {
       server.close();
     }
   }, 180_000);
+
+  it("hear a video's sound sent ahead once, and analyze the video as if they had heard it then", async () => {
+    const server = await serveModels();
+    try {
+      const recordings = loadSpeech();
+      let i = 0;
+      while (!(generateClip(1, i, 'val').sound.kind === 'speech' && generateClip(1, i, 'val').sound.loud)) i++;
+      const input = clipVideoInput(generateClip(1, i, 'val'), recordings);
+      const payload = {
+        seconds: input.seconds,
+        frames: input.frames.map((f) => ({ time: f.time, width: f.image.width, height: f.image.height, pixels: new Uint8ClampedArray(f.image.data) })),
+        audio: input.audio,
+      };
+      const ref = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
+      const runs = vi.spyOn(SpeechDetector.prototype, 'speechProbabilities');
+      const service = new VideoService();
+      await service.hear('sound-1', input.audio!, ref, async () => WASM());
+      expect(runs).toHaveBeenCalledTimes(1);
+      const heardAhead = await service.analyze({ ...payload, soundId: 'sound-1' }, ref, null, async () => WASM());
+      expect(runs).toHaveBeenCalledTimes(1);
+      // Taken once: the same id again (or none) hears the sound itself.
+      const heardThen = await service.analyze({ ...payload, soundId: 'sound-1' }, ref, null, async () => WASM());
+      expect(runs).toHaveBeenCalledTimes(2);
+      const { timings: _a, ...ahead } = heardAhead;
+      const { timings: _b, ...then } = heardThen;
+      expect(ahead).toEqual(then);
+      expect(Math.max(...ahead.timeline!.speech)).toBeGreaterThan(0.9);
+      runs.mockRestore();
+    } finally {
+      server.close();
+    }
+  }, 120_000);
 
   it('hear speech with Silero VAD in a speaking clip and none in a beeping one', async () => {
     const speech = await loadSpeechDetector();

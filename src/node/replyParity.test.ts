@@ -103,6 +103,7 @@ async function workerPath(packId: string) {
       clevrLoad: notUsed,
       clevrRender: notUsed,
       clevrAnswer: notUsed,
+      hearVideo: notUsed,
       analyzeVideo: notUsed,
       answerVideo: notUsed,
       warmUp: notUsed,

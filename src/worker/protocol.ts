@@ -282,6 +282,8 @@ export interface VideoPayload {
   seconds: number;
   frames: { time: number; width: number; height: number; pixels: Uint8ClampedArray }[];
   audio: Float32Array | null;
+  /** The id its sound was sent ahead under (hearVideo), so the worker reuses what it heard then. */
+  soundId?: string;
 }
 
 /** What the worker says about a shared video; stored with the conversation, so it can be asked about after a reload. */
@@ -299,7 +301,7 @@ export interface VideoAnalyzed {
   detectorUsed: boolean;
   /** Models that could not be loaded, in sentences. */
   problems: string[];
-  timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number };
+  timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number; analysedFrames: number };
   /**
    * The photo check of its sampled frames (checkVideoFrames). An unfit video is not watched: its
    * description is empty and it has no frames, features or sound. Absent in analyses saved before it.
@@ -378,6 +380,12 @@ export interface WorkerMethods {
   clevrAnswer: { params: ClevrQuestionParams; result: { answer: string; probabilities: number[] } };
   /** Understands a shared video: the frames through the pack's photo path, the sound through Silero VAD and the audio features. */
   analyzeVideo: { params: { video: VideoPayload; avsd: AvsdRef | null; forceWasm: boolean }; result: VideoAnalyzed };
+  /**
+   * A shared video's sound, sent as soon as it is decoded, while the page still seeks the frames: the
+   * worker loads the video models and looks for speech then, and analyzeVideo with the same soundId
+   * takes what it heard. 'queue', so the analysis that follows always finds it.
+   */
+  hearVideo: { params: { soundId: string; audio: Float32Array; avsd: AvsdRef | null; forceWasm: boolean }; result: { ms: number } };
   /** Answers a question about a shared video by ranking 100 candidate answers (AVSD's protocol). */
   answerVideo: { params: VideoAnswerParams & { forceWasm: boolean }; result: VideoAnswer };
   /** One step of warming after Ready (WARM_UP_STEPS), for the method the page uses; an idle method (IDLE_METHODS). */
@@ -455,6 +463,7 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   clevrLoad: 'queue',
   clevrRender: 'background',
   clevrAnswer: 'queue',
+  hearVideo: 'queue',
   analyzeVideo: 'queue',
   answerVideo: 'queue',
   warmUp: 'idle',

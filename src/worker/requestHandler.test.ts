@@ -146,6 +146,9 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     async clevrAnswer() {
       return { answer: 'yes', probabilities: [] };
     },
+    async hearVideo() {
+      throw new Error('not used by these tests');
+    },
     async analyzeVideo() {
       throw new Error('not used by these tests');
     },

@@ -13,6 +13,8 @@ import { VIDEO_FEATURES } from '../engine/video/videoFeatures';
 import { FetchPackSource } from './fetchPackSource';
 import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload } from './protocol';
 
+/** How many sounds sent ahead are kept for their analysis. */
+const HEARD_KEPT = 4;
 const MISSING_ADVICE = 'Restore models/avsd (npm run avsd:train) and reload.';
 
 /** What is said of a video the photo check called unfit: nothing seen, nothing heard, nothing to answer from. */
@@ -26,7 +28,7 @@ function notWatched(totalMs: number): VideoAnalyzed {
     speechChecked: false,
     detectorUsed: false,
     problems: [],
-    timings: { detectMs: 0, encodeMs: 0, audioMs: 0, totalMs },
+    timings: { detectMs: 0, encodeMs: 0, audioMs: 0, totalMs, analysedFrames: 0 },
     check: 'unfit',
   };
 }
@@ -66,6 +68,20 @@ export class VideoService {
     return this.loaded;
   }
 
+  /** Speech probabilities of sounds sent ahead (hearVideo), by soundId; a few at most, each taken once. */
+  private readonly heard = new Map<string, Promise<number[]>>();
+
+  /** Loads the video models and looks for speech in a video's sound while the page still decodes its frames. */
+  async hear(soundId: string, audio: Float32Array, ref: AvsdRef | null, plan: () => Promise<ExecutionPlan>): Promise<{ ms: number }> {
+    const start = nowMs();
+    const speech = this.load(ref, plan).then(({ speech }) => (speech ? speech.speechProbabilities(audio) : []));
+    this.heard.set(soundId, speech);
+    // Sounds of videos removed before they were sent are never taken: only the latest few are kept.
+    for (const old of [...this.heard.keys()].slice(0, -HEARD_KEPT)) this.heard.delete(old);
+    await speech;
+    return { ms: nowMs() - start };
+  }
+
   async analyze(
     video: VideoPayload,
     ref: AvsdRef | null,
@@ -76,6 +92,9 @@ export class VideoService {
   ): Promise<VideoAnalyzed> {
     const start = nowMs();
     const frames = video.frames.map((f) => ({ time: f.time, image: { width: f.width, height: f.height, data: f.pixels } }));
+    // The sound and answer models load while the frames are checked (a first video waited for both in turn).
+    const loading = this.load(ref, plan);
+    loading.catch(() => undefined);
     // Checked before anything else: an unfit video is neither described nor answered about (issue 39).
     const check = await checkVideoFrames(
       photoCheck,
@@ -83,8 +102,11 @@ export class VideoService {
     );
     signal?.throwIfAborted();
     if (check === 'unfit') return notWatched(nowMs() - start);
-    const { speech, problems } = await this.load(ref, plan);
-    const analysis = await analyzeVideo({ seconds: video.seconds, frames, audio: video.audio }, { photos, speech }, signal);
+    const { speech, problems } = await loading;
+    const heardAhead = video.soundId ? this.heard.get(video.soundId) : undefined;
+    if (video.soundId) this.heard.delete(video.soundId);
+    const heard = heardAhead?.catch(() => (speech && video.audio ? speech.speechProbabilities(video.audio) : []));
+    const analysis = await analyzeVideo({ seconds: video.seconds, frames, audio: video.audio }, { photos, speech, ...(heard ? { heard } : {}) }, signal);
     const round = (v: number) => Math.round(v * 1000) / 1000;
     return {
       description: analysis.description,

@@ -178,6 +178,10 @@ export class WorkerModels implements WorkerApi {
     );
   }
 
+  hearVideo(params: WorkerMethods['hearVideo']['params']) {
+    return this.video.hear(params.soundId, params.audio, params.avsd, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  }
+
   answerVideo(params: WorkerMethods['answerVideo']['params']) {
     return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
   }

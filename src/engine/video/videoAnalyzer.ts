@@ -13,6 +13,7 @@ import { type ShownInVideo, shownInVideo } from './shownInVideo';
 import type { SpeechDetector } from './speechDetector';
 import { confidentLabels, describeVideo } from './videoDescription';
 import { type ColorBlob, colorBlobs, videoFeatures } from './videoFeatures';
+import { sceneKeyFrames } from './sceneFrames';
 
 export interface VideoInput {
   seconds: number;
@@ -42,13 +43,22 @@ export interface VideoAnalysis {
   embedding: Float32Array | null;
   /** False when the voice-activity model was unavailable, so speech was not looked for. */
   speechChecked: boolean;
-  timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number };
+  /** audioMs overlaps the frames' time: the sound is read beside them. analysedFrames went through the photo path. */
+  timings: { detectMs: number; encodeMs: number; audioMs: number; totalMs: number; analysedFrames: number };
 }
 
-/** `signal` stops the analysis between its stages (frames, then sound): each stage is one model call that cannot be cut. */
+/**
+ * `signal` stops the analysis between its stages (frames, then sound): each stage is one model call that cannot be cut.
+ * Frames of one scene share one photo-path analysis (sceneFrames.ts); the blobs are found in every frame.
+ */
 export async function analyzeVideo(
   input: VideoInput,
-  parts: { photos: PhotoAnalyzer | null; speech: SpeechDetector | null },
+  parts: {
+    photos: PhotoAnalyzer | null;
+    speech: SpeechDetector | null;
+    /** Speech probabilities already being found for input.audio (the sound sent ahead while the frames decoded). */
+    heard?: Promise<number[]>;
+  },
   signal?: AbortSignal,
 ): Promise<VideoAnalysis> {
   signal?.throwIfAborted();
@@ -57,25 +67,37 @@ export async function analyzeVideo(
   let encodeMs = 0;
   let embedding: Float32Array | null = null;
   let detections: (DetectionResult | null)[] = input.frames.map(() => null);
+  // The sound is read beside the frames: its model waits on its own runs, not behind the detector's.
+  const audioStart = nowMs();
+  let audioMs = 0;
+  const speechRead = (parts.heard ?? (input.audio && parts.speech ? parts.speech.speechProbabilities(input.audio) : Promise.resolve([]))).finally(
+    () => (audioMs = nowMs() - audioStart),
+  );
+  // A failed photo path must not leave the sound's promise unhandled.
+  speechRead.catch(() => undefined);
+  let analysedFrames = 0;
   if (parts.photos) {
-    const analyzed = await parts.photos.analyze(input.frames.map((f) => f.image));
+    // Only frames that show a new scene go through the detector and the tower; the others take their scene's analysis.
+    const sceneOf = sceneKeyFrames(input.frames.map((f) => f.image));
+    const keys = [...new Set(sceneOf)];
+    analysedFrames = keys.length;
+    const analyzed = await parts.photos.analyze(keys.map((k) => input.frames[k]!.image));
     detectMs = analyzed.timings.detectMs + analyzed.timings.captionMs;
     encodeMs = analyzed.timings.encodeMs;
-    detections = analyzed.photos.map((p) => p.description?.detections ?? null);
+    const photoOf = (frame: number) => analyzed.photos[keys.indexOf(sceneOf[frame]!)]!;
+    detections = input.frames.map((_, i) => photoOf(i).description?.detections ?? null);
     const dim = analyzed.photos[0]?.embedding.length ?? 0;
     if (dim > 0) {
       const sum = new Float32Array(dim);
-      for (const p of analyzed.photos) p.embedding.forEach((v, i) => (sum[i] = sum[i]! + v / analyzed.photos.length));
+      input.frames.forEach((_, f) => photoOf(f).embedding.forEach((v, i) => (sum[i] = sum[i]! + v / input.frames.length)));
       embedding = sum;
     }
   }
   const frames: AnalyzedFrame[] = input.frames.map((f, i) => ({ time: f.time, blobs: colorBlobs(f.image), detections: detections[i]! }));
   signal?.throwIfAborted();
-  const audioStart = nowMs();
-  const speech = input.audio && parts.speech ? await parts.speech.speechProbabilities(input.audio) : [];
+  const speech = await speechRead;
   signal?.throwIfAborted();
   const heard = audioFeatures(input.audio, speech);
-  const audioMs = nowMs() - audioStart;
   const timeline = input.audio ? heard.timeline : null;
   const description = describeVideo(
     frames.map((f) => ({ blobs: f.blobs, objects: confidentLabels(f.detections?.detections ?? []) })),
@@ -91,6 +113,6 @@ export async function analyzeVideo(
     frames,
     embedding,
     speechChecked: parts.speech !== null,
-    timings: { detectMs, encodeMs, audioMs, totalMs: nowMs() - start },
+    timings: { detectMs, encodeMs, audioMs, totalMs: nowMs() - start, analysedFrames },
   };
 }

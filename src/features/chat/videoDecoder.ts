@@ -131,9 +131,10 @@ async function knownDuration(video: HTMLVideoElement): Promise<number> {
  * Decodes a video in the page with the browser's own decoders: a <video> element seeks to each sample
  * time and the frame is drawn to a canvas (each seek is asynchronous, so the page never stalls), and
  * WebAudio's decodeAudioData (which decodes off the main thread) reads the sound at 16 kHz.
+ * `onAudio` gets the sound as soon as it is decoded, before the last frame.
  * Throws VideoInputError with a sentence for the person when the file cannot be shared.
  */
-export async function decodeVideo(file: File): Promise<DecodedVideo> {
+export async function decodeVideo(file: File, options: { onAudio?: (audio: Float32Array) => void } = {}): Promise<DecodedVideo> {
   const name = file.name || 'the video';
   if (file.size === 0) throw new VideoInputError(`${name} is empty (0 bytes), so there is nothing to watch. Share the video again from where it is saved.`);
   if (file.size > MAX_VIDEO_BYTES)
@@ -191,6 +192,10 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
     sheet.width = SHEET_FRAME_WIDTH * VIDEO_SHEET_COLUMNS;
     sheet.height = sheetHeight * Math.ceil(SAMPLED_FRAMES / VIDEO_SHEET_COLUMNS);
     const sheetContext = sheet.getContext('2d')!;
+    // The sound decodes off the main thread while the frames are sought (it was read after the last frame).
+    const audioRead = decodeAudio(file);
+    void audioRead.then((audio) => audio && options.onAudio?.(audio));
+    audioRead.catch(() => undefined);
     const frames: VideoPayload['frames'] = [];
     let poster: Blob | null = null;
     for (const [i, time] of sampleTimes(seconds).entries()) {
@@ -211,7 +216,7 @@ export async function decodeVideo(file: File): Promise<DecodedVideo> {
       );
       if (i === 0) poster = await canvasBlob(canvas);
     }
-    const audio = await decodeAudio(file);
+    const audio = await audioRead;
     return {
       payload: { seconds, frames, audio },
       poster: poster!,

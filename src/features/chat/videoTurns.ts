@@ -31,7 +31,18 @@ export async function attachVideo(file: File): Promise<number> {
   }
   chatActions.setDecodingVideo(true);
   try {
-    const decoded = await decodeVideo(file);
+    // The sound goes ahead to the worker, which loads the video models and looks for speech while the frames are sought.
+    const soundId = crypto.randomUUID();
+    let soundSent = false;
+    const decoded = await decodeVideo(file, {
+      onAudio: (audio) => {
+        soundSent = true;
+        void avsd()
+          .then((ref) => modelWorker().call('hearVideo', { soundId, audio, avsd: ref, forceWasm: useSettingsStore.getState().forceWasm }))
+          .catch(() => undefined); // analyzeVideo then hears the sound itself
+      },
+    });
+    if (soundSent) decoded.payload.soundId = soundId;
     chatActions.setDraftVideo({
       videoId: crypto.randomUUID(),
       posterId: crypto.randomUUID(),
