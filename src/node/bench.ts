@@ -10,6 +10,7 @@ import { DETECTOR_ENSEMBLE_USAGE, detectorEnsembleBench } from './benchDetectorE
 import { RETRIEVAL_USAGE, retrieval } from './benchRetrieval';
 import { IMPORT_USAGE, importBench } from './benchImport';
 import { avsdVideoBench } from './benchAvsdVideo';
+import { videoScenesBench } from './benchVideoScenes';
 import { CLEVR_STATS_USAGE, CLEVR_USAGE, clevrBench, clevrStatsBench } from './benchClevr';
 import { DIALOG_USAGE, dialogBench } from './benchDialog';
 import { LOCAL_HEADS_USAGE, localHeadsBench } from './benchLocalHeads';
@@ -41,6 +42,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
  *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)
  *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3)
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
+ *   npm run bench -- video-scenes [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--clips 30]   (a video's frames chosen by scene change against every frame through the photo path, on clips made from real photos: frames analysed, time, same description and answer)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300 | --data DIR [--split S]] [--json out.json]   (CLEVR-Dialog answerers, on the generated test split or a folder in the original's layout: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)
  *   npm run bench -- visitor [--pack mini-clip] [--out models/.cache/visitor] [--turns FILE]   (plays ../shared/data/visitor-turns in Chromium against the production build; every reply to visitor-replies.json, a contact sheet to visitor-replies.png)
  *   npm run bench -- visitor --blind BUILD BUILD [BUILD ...] [--turns FILE] [--out models/.cache/visitor-blind] [--pack mini-clip] [--seed 1]   (the same turns on each build, BUILD a build folder as DIR or DIR#METHOD; an unlabelled sheet.json/sheet.html for a blind rater, key.json apart; docs/visitor-benchmark.md)
@@ -257,6 +259,7 @@ const benchmarks: Record<string, (argv: string[]) => Promise<void>> = {
   visitor: visitorBench,
   screen: screenBench,
   'photo-check': photoCheckBench,
+  'video-scenes': videoScenesBench,
   soak: soakBench,
 };
 

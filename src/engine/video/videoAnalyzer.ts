@@ -60,6 +60,8 @@ export async function analyzeVideo(
     heard?: Promise<number[]>;
   },
   signal?: AbortSignal,
+  /** everyFrame: every frame through the photo path, as before scene choice; only for `bench -- video-scenes`, which measures what the choice changes. */
+  options: { everyFrame?: boolean } = {},
 ): Promise<VideoAnalysis> {
   signal?.throwIfAborted();
   const start = nowMs();
@@ -78,7 +80,7 @@ export async function analyzeVideo(
   let analysedFrames = 0;
   if (parts.photos) {
     // Only frames that show a new scene go through the detector and the tower; the others take their scene's analysis.
-    const sceneOf = sceneKeyFrames(input.frames.map((f) => f.image));
+    const sceneOf = options.everyFrame ? input.frames.map((_, i) => i) : sceneKeyFrames(input.frames.map((f) => f.image));
     const keys = [...new Set(sceneOf)];
     analysedFrames = keys.length;
     const analyzed = await parts.photos.analyze(keys.map((k) => input.frames[k]!.image));
