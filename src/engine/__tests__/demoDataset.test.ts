@@ -103,6 +103,7 @@ describe('the demo dataset', () => {
         [],
       ),
     );
-    expect(contexts.meta.contexts).toBeGreaterThan(50_000);
+    // Contexts whose response is in the pool: 49,930 once the booth review left 355 texts out (50,321 before).
+    expect(contexts.meta.contexts).toBeGreaterThan(45_000);
   });
 });
