@@ -9,7 +9,7 @@ import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { decodeAnyImageFile } from './decodeImageFile';
 
-export const VIDEO_SCENES_USAGE = 'npm run bench -- video-scenes [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--clips 30]';
+const VIDEO_SCENES_USAGE = 'npm run bench -- video-scenes [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--clips 30]';
 
 /** The page hands frames to the worker at most this wide (videoDecoder.ts). */
 const FRAME_WIDTH = 320;

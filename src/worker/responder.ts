@@ -84,7 +84,7 @@ export class Responder {
     textCounts: LexicalCounts | null,
     images: PoolImageInfo[],
     chat: SessionPool['chat'],
-    rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted' | 'borderlineTexts'>,
+    rows: Pick<SessionPool, 'textsComplete' | 'imagesComplete' | 'rowsWanted' | 'borderlineTexts' | 'textMarks'>,
     train: () => Promise<readonly DialogueRecord[] | null>,
     invitations?: () => Promise<unknown>,
   ): void {

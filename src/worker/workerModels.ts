@@ -36,6 +36,7 @@ import { nowMs } from '../engine/clock';
 import { LoadSteps } from '../engine/loadSteps';
 import type { LexicalCounts } from '../engine/ranking/lexical';
 import { parseLexicalCounts } from '../engine/ranking/lexicalIndexFile';
+import { type TextMarks, parseTextMarks } from '../engine/response/textMarks';
 import { StoredPackSource } from '../persistence/packStore';
 import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues } from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
@@ -470,8 +471,11 @@ export class WorkerModels implements WorkerApi {
     let textCounts: LexicalCounts | null = null;
     // A stored dataset's pool has no marks: the session screens it when a strict reply is first asked for.
     let borderlineTexts: ReadonlySet<number> | undefined;
+    // The demo pool ships its texts' keys and photo marks; a stored dataset's are worked out by the session.
+    let textMarks: TextMarks | null = null;
     if (ref.kind === 'demo') {
       const lexical = fetchBinaryFile(`${ref.baseUrl}lexical`);
+      const marksFile = fetchBinaryFile(`${ref.baseUrl}text-marks`);
       const { images, textItems, byUse, ...read } = await this.demoCatalogues(ref);
       borderlineTexts = read.borderlineTexts;
       steps.mark('pool catalogues, train dialogues and rows by use');
@@ -506,6 +510,13 @@ export class WorkerModels implements WorkerApi {
         embedded.textKeys,
       );
       steps.mark('BM25 counts');
+      textMarks = readTextMarks(
+        `${ref.baseUrl}text-marks`,
+        await marksFile,
+        textItems.map((t) => t.text),
+        embedded.textKeys,
+      );
+      steps.mark('text keys and marks');
       if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
       steps.mark('DE++ keys');
       loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
@@ -533,7 +544,7 @@ export class WorkerModels implements WorkerApi {
       textCounts,
       imageInfo,
       chatParts,
-      { ...rows.session, ...(borderlineTexts ? { borderlineTexts } : {}) },
+      { ...rows.session, ...(borderlineTexts ? { borderlineTexts } : {}), ...(textMarks ? { textMarks } : {}) },
       () =>
         this.dialogues(ref, 'train').catch((error: unknown) => {
           console.warn(
@@ -1066,10 +1077,9 @@ function prefetchDemoPool(baseUrl: string, packId: string): void {
   const files = [
     `${baseUrl}media.json`,
     `${baseUrl}texts.json`,
-    ...['lexical', `embeddings/${packId}`, `embeddings/${packId}.depp`, `embeddings/${packId}.chat`, `embeddings/${packId}.contexts`].flatMap((base) => [
-      `${baseUrl}${base}.json`,
-      `${baseUrl}${base}.bin`,
-    ]),
+    ...['lexical', 'text-marks', `embeddings/${packId}`, `embeddings/${packId}.depp`, `embeddings/${packId}.chat`, `embeddings/${packId}.contexts`].flatMap(
+      (base) => [`${baseUrl}${base}.json`, `${baseUrl}${base}.bin`],
+    ),
     `${dialogues}conversations.json`,
     `${dialogues}invitations.json`,
   ];
@@ -1147,6 +1157,27 @@ async function fetchBinaryFile(base: string): Promise<{ meta: unknown; bytes: Ui
     return { meta: await meta.json(), bytes: new Uint8Array(await bin.arrayBuffer()) };
   } catch (error) {
     console.warn(`${base}.json could not be read (${errorMessage(error)}).`);
+    return null;
+  }
+}
+
+/** The pool's shipped text keys and photo marks, or null (with a warning that says why) when they are missing or do not fit. */
+function readTextMarks(
+  base: string,
+  file: { meta: unknown; bytes: Uint8Array } | null,
+  texts: readonly string[],
+  contentKeys: readonly string[],
+): TextMarks | null {
+  const fallback =
+    'so the page keys the pool\'s texts and marks them by its photo rules itself, which delays Ready by about half a second. Rebuild it with "npm run pool:index".';
+  if (!file) {
+    console.warn(`${base}.json/.bin are missing, ${fallback}`);
+    return null;
+  }
+  try {
+    return parseTextMarks(file.meta, file.bytes, `${base}.json`, texts, contentKeys);
+  } catch (error) {
+    console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
     return null;
   }
 }

@@ -85,7 +85,8 @@ describe('the visitor screen', () => {
   });
 
   it('reads undressing only with "off", on either side of the clothes', () => {
-    for (const line of ['take your shirt off', 'take off your top', 'taking off my clothes for you']) expect(screenVisitorMessage([line]).category, line).toBe('sexual');
+    for (const line of ['take your shirt off', 'take off your top', 'taking off my clothes for you'])
+      expect(screenVisitorMessage([line]).category, line).toBe('sexual');
     expect(screenVisitorMessage(['he took my shirt']).category).toBeNull();
   });
 
@@ -128,7 +129,8 @@ describe('the visitor screen', () => {
       "His number's 4945939.",
     ])
       expect(screenCategoryOf(line, { reader: 'pool' }), line).toBe('personal-data');
-    for (const line of ['they spent 15000000 on it', 'it costs 1299 dollars', 'in 1999 and 2004']) expect(screenCategoryOf(line, { reader: 'pool' }), line).toBeNull();
+    for (const line of ['they spent 15000000 on it', 'it costs 1299 dollars', 'in 1999 and 2004'])
+      expect(screenCategoryOf(line, { reader: 'pool' }), line).toBeNull();
   });
 
   it('drops borderline texts only under booth strictness: mild insults, drinking, religion and party politics', () => {

@@ -1,6 +1,5 @@
 import { stemmer } from 'stemmer';
 import { mentionedClasses } from '../metrics/objectMentions';
-import { textKey } from '../pool/textKey';
 
 /**
  * What a reply must not do however well it ranks, and what a visitor's words ask for outright:
@@ -32,6 +31,9 @@ const SPEAKS_OF_THEIR_PHOTO = new RegExp(String.raw`\b(?:your|this|that|these|th
 export function speaksOfTheirPhoto(text: string): boolean {
   return SPEAKS_OF_THEIR_PHOTO.test(text);
 }
+
+/** The rules a pool's texts are marked by once (textMarks.ts); a shipped file of marks names them, so a changed rule refuses it. */
+export const POOL_TEXT_RULES: readonly RegExp[] = [ASKS_FOR_PHOTOS, SPEAKS_OF_THEIR_PHOTO];
 
 /**
  * A visitor's request for a picture, and what it should show: "show me a cat" → "cat", "send me a photo
@@ -164,18 +166,6 @@ export function utteranceKind(text: string): UtteranceKind {
     .map((s) => s.trim())
     .filter((s) => /[\p{L}\p{N}]/u.test(s));
   return sentences.every((s) => s.endsWith('?')) ? 'question' : 'both';
-}
-
-/** The pool's texts by their key, so a text said before is told apart in any re-typing ("Hi!!" and "hi"). */
-export function rowsByKey(texts: readonly string[]): Map<string, number[]> {
-  const byKey = new Map<string, number[]>();
-  texts.forEach((text, row) => {
-    const key = textKey(text);
-    const rows = byKey.get(key);
-    if (rows) rows.push(row);
-    else byKey.set(key, [row]);
-  });
-  return byKey;
 }
 
 /** Whether a text names an object (one of the 80 COCO classes, in any of its words: "puppy" for dog). */

@@ -13,18 +13,8 @@ import { captionBank } from './captioner';
 import type { ChatEncoder, ChatFusion } from './chatEncoder';
 import { type ChatPool, type ContextMatchSettings, type StoredContexts, DEFAULT_CONTEXT_MATCH, KeyEchoGuard } from './chatRanking';
 import { fuseScores } from './fusion';
-import {
-  PICTURE_INTRO_LINES,
-  asksForPhotos,
-  contradictionGuard,
-  echoGuard,
-  namesObject,
-  namesTopic,
-  pictureRequest,
-  requestTopics,
-  rowsByKey,
-  speaksOfTheirPhoto,
-} from './replyPolicy';
+import { PICTURE_INTRO_LINES, asksForPhotos, contradictionGuard, echoGuard, namesObject, namesTopic, pictureRequest, requestTopics } from './replyPolicy';
+import { type TextMarks, computeTextMarks, rowsOfKey } from './textMarks';
 import { NOT_UNDERSTOOD, aboutTheDemoEntry, aboutTheDemoLines } from './aboutTheDemo';
 import { ImageInvitations, invitationsFromFile, replyCoherence, trainResponses } from './coherence';
 import { type ComposeOptions, type ComposedResponse, type IntentModel, MajorityIntent, composeResponse, poolElement } from './compose';
@@ -123,6 +113,8 @@ export interface SessionPool {
    * session screens the pool's texts itself the first time a strict reply is asked for.
    */
   borderlineTexts?: ReadonlySet<number>;
+  /** The texts' keys and photo-rule marks, read from the pool's shipped file (textMarks.ts); worked out here when absent. */
+  textMarks?: TextMarks;
   /**
    * Called when a ranker or training starts to wait for the pending rows. Whoever computes them in the
    * background stops deferring to requests then: the request waiting is one of them.
@@ -298,12 +290,8 @@ export class ReplySession {
   private chatPool: ChatPool | null = null;
   /** The echo guard in key space, for a pool with the encoder's keys and a pack with its bar. */
   private keyEchoGuard: KeyEchoGuard | null = null;
-  /** The pool's rows by text key, to leave out what the conversation already said in any re-typing. */
-  private keyRows = new Map<string, number[]>();
-  /** The pool's texts that ask for photos. */
-  private photoAsks = new Set<number>();
-  /** The pool's texts that speak of a photo the other person sent. */
-  private photoTalk = new Set<number>();
+  /** The pool's texts by key (to leave out what the conversation already said in any re-typing), and which ask for photos or speak of one sent. */
+  private marks: TextMarks = computeTextMarks([]);
   /** The pool rows of the demo's lines about itself (aboutTheDemo.ts), by text; absent from a pool without them. */
   private aboutTheDemoRows = new Map<string, number>();
   /** The pool rows of the lines written to introduce a requested picture. */
@@ -345,7 +333,7 @@ export class ReplySession {
         ? { encoder: chat.encoder, textKeys: pool.chat.textKeys, imageKeys: pool.chat.imageKeys, contexts: pool.chat.contexts, contextMatch: chat.contextMatch }
         : null;
     this.keyEchoGuard = this.chatPool && chat?.echoKeyBar ? new KeyEchoGuard(this.chatPool, chat.echoKeyBar) : null;
-    this.keyRows = rowsByKey(pool.texts);
+    this.marks = pool.textMarks ?? computeTextMarks(pool.texts);
     this.pending = { text: pool.pendingTexts ?? new Set(), image: pool.pendingImages ?? new Set() };
     const rowsComplete = { text: pool.textsComplete ?? Promise.resolve(), image: pool.imagesComplete ?? Promise.resolve() };
     this.rowsComplete = rowsComplete;
@@ -360,10 +348,8 @@ export class ReplySession {
         if (this.rowsComplete === rowsComplete) this.rowsDone[kind] = true;
       });
     }
-    this.photoAsks = new Set(pool.texts.flatMap((t, r) => (asksForPhotos(t) ? [r] : [])));
-    this.photoTalk = new Set(pool.texts.flatMap((t, r) => (speaksOfTheirPhoto(t) ? [r] : [])));
     // The demo's own lines, found by text key: the pool keeps one text of a key ("here you go!!" for "Here you go:").
-    const rowOfLine = (line: string) => this.keyRows.get(textKey(line))?.[0];
+    const rowOfLine = (line: string) => rowsOfKey(this.marks, pool.texts, textKey(line))[0];
     this.aboutTheDemoRows = new Map(aboutTheDemoLines().flatMap((line) => (rowOfLine(line) === undefined ? [] : [[line, rowOfLine(line)!] as const])));
     this.pictureIntroRows = PICTURE_INTRO_LINES.flatMap((line) => (rowOfLine(line) === undefined ? [] : [rowOfLine(line)!]));
     this.imageWords = null;
@@ -774,7 +760,7 @@ export class ReplySession {
     const said = new Set<number>();
     const textsOf = (turn: SessionTurn | undefined) => (turn?.elements ?? []).flatMap((e) => (e.kind === 'text' ? [e.text] : []));
     const lines = history.flatMap(textsOf);
-    for (const text of lines) for (const row of this.keyRows.get(textKey(text)) ?? []) said.add(row);
+    for (const text of lines) for (const row of rowsOfKey(this.marks, pool.texts, textKey(text))) said.add(row);
     const latest = history[history.length - 1];
     // The turns the system said: every other one back from the one it replies to.
     const systemTurns = history.filter((_, i) => (history.length - 1 - i) % 2 === 1);
@@ -785,8 +771,8 @@ export class ReplySession {
     // The demo's own lines (about itself, introducing a picture) are said only where their rule says.
     const exclude = new Set([
       ...said,
-      ...(systemAsked || sharedPhoto ? this.photoAsks : []),
-      ...(sharedPhoto ? [] : this.photoTalk),
+      ...(systemAsked || sharedPhoto ? this.marks.photoAsks : []),
+      ...(sharedPhoto ? [] : this.marks.photoTalk),
       ...this.aboutTheDemoRows.values(),
       ...this.pictureIntroRows,
     ]);
