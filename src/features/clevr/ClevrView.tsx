@@ -86,9 +86,7 @@ export function ClevrView() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (typed.trim() === '') return;
-    void askTyped(typed).then((asked) => {
-      if (asked) setTyped('');
-    });
+    if (askTyped(typed)) setTyped('');
   };
 
   return (

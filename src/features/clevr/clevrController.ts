@@ -187,17 +187,23 @@ export function askSuggestion(suggestion: ClevrSuggestion): Promise<void> {
 }
 
 /** Asks a typed question: the grammar reads it, or says why not and offers three it can read. */
-export function askTyped(text: string): Promise<boolean> {
+/**
+ * Whether the typed question was taken: its round is on screen at once and the model's answer follows.
+ * Told at once, not when the model answers: the box cleared then wiped a next question typed meanwhile
+ * (e2e/clevr.spec.ts, under load).
+ */
+export function askTyped(text: string): boolean {
   const { scene, dialog, seed } = useClevrStore.getState();
-  if (!scene || !dialog) return Promise.resolve(false);
+  if (!scene || !dialog) return false;
   const parsed = parseQuestion(text, scene, dialog);
   if (!parsed.ok) {
     useClevrStore.setState({ parseError: { reason: parsed.reason, suggestions: suggestionsFor(scene, dialog, seed).slice(0, 3) } });
-    return Promise.resolve(false);
+    return false;
   }
   const result = ask(scene, dialog, parsed.plan, seededRandom(seed + dialog.round));
   // The question as the person typed it, not re-worded by the grammar.
-  return commit({ ...result, round: { ...result.round, question: text.trim() } }).then(() => true);
+  void commit({ ...result, round: { ...result.round, question: text.trim() } });
+  return true;
 }
 
 async function commit(result: AskResult): Promise<void> {
