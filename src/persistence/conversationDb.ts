@@ -2,6 +2,7 @@ import { createStore, promisifyRequest } from 'idb-keyval';
 import { videoContainer } from '../engine/video/videoContainer';
 import { provenImage } from './provenImage';
 import { type StoredMessage, readStoredMessages } from './storedMessages';
+import { tabChannel } from './tabChannel';
 
 /**
  * The conversation in IndexedDB, safe with several tabs open on the page.
@@ -42,22 +43,14 @@ export interface ConversationChange {
   kind: 'messages' | 'new-conversation' | 'restored';
 }
 
-const CHANNEL_NAME = 'mmdialog-conversation';
-let channel: BroadcastChannel | null = null;
-function broadcast(change: ConversationChange): void {
-  if (typeof BroadcastChannel === 'undefined') return;
-  channel ??= new BroadcastChannel(CHANNEL_NAME);
-  channel.postMessage(change);
-}
+const otherTabs = tabChannel<ConversationChange>('mmdialog-conversation');
+const broadcast = (change: ConversationChange) => otherTabs.post(change);
 
-/** Calls onChange when another tab of this page writes the conversation; returns the unsubscribe. */
-export function onOtherTabChange(onChange: (change: ConversationChange) => void): () => void {
-  if (typeof BroadcastChannel === 'undefined') return () => undefined;
-  const listener = new BroadcastChannel(CHANNEL_NAME);
-  // A load the callback starts queues behind this tab's own writes, so it never misses one of them.
-  listener.onmessage = (event: MessageEvent<ConversationChange>) => onChange(event.data);
-  return () => listener.close();
-}
+/**
+ * Calls onChange when another tab of this page writes the conversation; returns the unsubscribe. A
+ * load the callback starts queues behind this tab's own writes, so it never misses one of them.
+ */
+export const onOtherTabChange = (onChange: (change: ConversationChange) => void): (() => void) => otherTabs.listen(onChange);
 
 /** Images of this session, so a photo shows at once, before (and whether or not) it is stored. */
 const sessionImages = new Map<string, Blob>();
