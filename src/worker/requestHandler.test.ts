@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../engine/errors';
-import type { WorkerEvent } from './protocol';
+import type { WorkerEvent, WorkerRequest } from './protocol';
 import { type WorkerApi, createRequestHandler } from './requestHandler';
 import { WorkerClient, type WorkerPort, isCancelledCall } from './client';
 
@@ -318,6 +318,32 @@ describe('the idle gate for background work', () => {
     const warmed = handle({ type: 'warmUp', id: 3, params: { step: 'reply-models', method: null } });
     await Promise.all([loading, replied, resumed, warmed]);
     expect(engine.calls.slice(0, 4)).toEqual(['load a', 'loaded a', 'reply x', 'background batch']);
+  });
+});
+
+describe('the idle gate with a quiet period', () => {
+  it('holds background work until that long after the last answer, and longer when a turn comes meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    try {
+      const engine = fakeEngine();
+      let whenIdle: () => Promise<void> = () => Promise.reject(new Error('no gate'));
+      engine.useIdleGate = (gate) => (whenIdle = gate);
+      const handle = createRequestHandler(engine, () => undefined, undefined, 400);
+      const reply = (id: number, text: string): WorkerRequest => ({ type: 'reply', id, params: { history: [], texts: [text], images: [], method: null } });
+      await handle(reply(1, 'a'));
+      const batch = whenIdle().then(() => engine.calls.push('background batch'));
+      await vi.advanceTimersByTimeAsync(300);
+      expect(engine.calls).toEqual(['reply a']);
+      // The visitor's next turn, 300 ms after the first reply: the quiet period starts again from its answer.
+      await handle(reply(2, 'b'));
+      await vi.advanceTimersByTimeAsync(300);
+      expect(engine.calls).toEqual(['reply a', 'reply b']);
+      await vi.advanceTimersByTimeAsync(120);
+      await batch;
+      expect(engine.calls).toEqual(['reply a', 'reply b', 'background batch']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

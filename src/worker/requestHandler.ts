@@ -21,7 +21,10 @@ type AbortReason = 'cancelled' | 'pre-empted';
  * fake both implement it.
  */
 export type WorkerApi = { [K in WorkerMethod]: (params: WorkerMethods[K]['params'], context: RequestContext) => Promise<WorkerMethods[K]['result']> } & {
-  /** Receives a promise maker that resolves once no request is queued or running: background work waits on it between batches. */
+  /**
+   * Receives a promise maker that resolves once no request is queued or running, and none was answered
+   * within the quiet period: background work (the pool's deferred rows) waits on it between batches.
+   */
   useIdleGate?(whenIdle: () => Promise<void>): void;
 };
 
@@ -65,11 +68,24 @@ export function createRequestHandler(
   const inFlight = new Map<number, AbortController>();
   /** The idle request running now, if any: the one a new request pre-empts. */
   let idleRunning: AbortController | null = null;
-  engine.useIdleGate?.(() => (waiting === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))));
-
   /** When the last request someone waited for was answered. */
   let lastAnswered = -Infinity;
   let quietTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // Background batches keep the same quiet period as idle steps: a sample prompt clicked at Ready, or
+  // the next turn of a visitor, finds the worker free instead of in a batch of pool rows (issue 38).
+  engine.useIdleGate?.(
+    () =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (waiting > 0) return void idleWaiters.push(check);
+          const quietFor = Date.now() - lastAnswered;
+          if (quietFor >= idleQuietMs) resolve();
+          else setTimeout(check, idleQuietMs - quietFor);
+        };
+        check();
+      }),
+  );
 
   /** Puts the next idle request in the queue when nothing else is there; a request that arrives meanwhile goes ahead of it. */
   const scheduleIdle = () => {
