@@ -2,7 +2,7 @@ import { answerInterruptedTurnWhenReady, startNewConversation } from '../feature
 import { reloadClevrAnswerers } from '../features/clevr/clevrController';
 import { askBeforeClosingWithUnsavedTurns, followOtherTabs, restoreConversation } from '../features/chat/chatPersistence';
 import { onConversationActivity, useChatStore } from '../features/chat/chatStore';
-import { warmPhotoPathWhenIdle } from '../features/chat/warmUp';
+import { preparePageForFirstTurn, warmPhotoPathWhenIdle } from '../features/chat/warmUp';
 import { initKiosk } from '../features/kiosk/kiosk';
 import { sessionMetricsActions } from '../features/metrics/sessionMetricsStore';
 import { choosePackAndLoad, loadModels } from '../features/models/modelLoader';
@@ -57,6 +57,7 @@ export function startApp(): void {
   // The last page of this tab crashed (out of memory takes the whole tab): said, with the default pack offered.
   watchForTabCrash((packId) => void choosePackAndLoad(packId));
   void loadModels();
+  preparePageForFirstTurn();
   // Downloads a reload interrupted go on; finished ones are listed in Settings.
   void restorePackDownloads();
   startOffline({

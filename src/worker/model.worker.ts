@@ -3,6 +3,8 @@ import { WorkerModels } from './workerModels';
 import type { WorkerEvent } from './protocol';
 import { createRequestHandler } from './requestHandler';
 import { WorkerHeartbeat } from './heartbeat';
+import { prepareVisitorScreen } from '../engine/safety/visitorScreen';
+import { prepareAboutTheDemo } from '../engine/response/aboutTheDemo';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -19,3 +21,8 @@ models.useBusyMarker(() => heartbeat.busy());
 const handle = createRequestHandler(models, post, undefined, IDLE_QUIET_MS);
 // Busy from a request's arrival until its answer, so the page allows the silence of a long model run.
 self.addEventListener('message', (message: MessageEvent<unknown>) => void heartbeat.during(() => handle(message.data)));
+// The first turn's pattern lists, compiled in a gap of the pack's load (it waits on files) rather than in that turn.
+setTimeout(() => {
+  prepareVisitorScreen();
+  prepareAboutTheDemo();
+}, 0);

@@ -223,6 +223,11 @@ export function aboutTheDemoEntry(text: string, withPhoto: boolean): AboutTheDem
   return ABOUT_THE_DEMO.find((entry) => !(withPhoto && entry.notWithPhoto) && entry.asks.some((ask) => ask.test(line))) ?? null;
 }
 
+/** Reads one line, so that the patterns are compiled before a visitor's first turn (about 20 ms of it on WASM's worker). */
+export function prepareAboutTheDemo(): void {
+  aboutTheDemoEntry('hello there, how is your day going?', false);
+}
+
 /** Every line the demo may say about itself, in order (what pool:human writes to texts.json). */
 export function aboutTheDemoLines(): string[] {
   return [...ABOUT_THE_DEMO, NOT_UNDERSTOOD].flatMap((entry) => entry.lines);
