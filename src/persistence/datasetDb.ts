@@ -113,4 +113,6 @@ export const embeddingCache = {
       entries.map(([k, v]) => [k, v] as [string, Float32Array]),
       embeddingStore,
     ),
+  holdsAny: (keyPrefix: string) =>
+    embeddingStore('readonly', (store) => promisifyRequest(store.count(IDBKeyRange.bound(keyPrefix, `${keyPrefix}\uffff`)))).then((n) => n > 0),
 };

@@ -37,8 +37,14 @@ const keysOf = (items: typeof images) => items.map((m) => imageContentKey(m));
 
 class MapCache implements EmbeddingCache {
   readonly rows = new Map<string, Float32Array>();
+  /** Keys looked up one by one, over all calls of get. */
+  looked = 0;
   async get(keys: readonly string[]) {
+    this.looked += keys.length;
     return keys.map((k) => this.rows.get(k));
+  }
+  async holdsAny(keyPrefix: string) {
+    return [...this.rows.keys()].some((k) => k.startsWith(keyPrefix));
   }
   async put(entries: readonly (readonly [string, Float32Array])[]) {
     for (const [k, v] of entries) this.rows.set(k, v);
@@ -153,12 +159,15 @@ describe('pool embeddings', () => {
     expect([...deferred.pendingTexts]).toEqual([2, 3, 4]);
     expect([...deferred.textMatrix.data.subarray(6)]).toEqual(new Array(9).fill(0));
     const progress: number[] = [];
+    // Another pack's rows are cached, none of this one's: nothing is looked up, two batches are computed.
+    await cache.put([['pack-B|t:other', new Float32Array(3)]]);
+    const looked = cache.looked;
     await completeDeferredRows(deferred, encoder, { cache, textBatchSize: 2, onProgress: (left) => progress.push(left.texts) });
-    // The cache is looked up first (empty: 3 left), then two batches are computed.
-    expect(progress).toEqual([3, 1, 0]);
+    expect(progress).toEqual([1, 0]);
+    expect(cache.looked).toBe(looked);
     expect(deferred.pendingTexts.size).toBe(0);
     expect([...deferred.textMatrix.data]).toEqual([...eager.textMatrix.data]);
-    expect(cache.rows.size).toBe(3);
+    expect(cache.rows.size).toBe(4);
     expect(calls.texts).toBe(3);
     // Next visit: the rows are cached, but embedPool still defers them (no cache lookup holds Ready up);
     // the first step fills them all from the cache, and nothing is computed.
@@ -177,7 +186,23 @@ describe('pool embeddings', () => {
     const revisitProgress: number[] = [];
     await completeDeferredRows(revisit, again.encoder, { cache, textBatchSize: 2, onProgress: (left) => revisitProgress.push(left.texts) });
     expect(revisitProgress).toEqual([0]);
+    expect(cache.looked).toBe(looked + 3);
     expect(again.calls.texts).toBe(0);
+    // A cache that cannot tell (no holdsAny) is looked up first, as before: empty, so 3 are left after it.
+    const plain = fakeEncoder('pack-A');
+    const unknown = await embedPool({
+      encoder: plain.encoder,
+      texts,
+      images,
+      imageKeys: keysOf(images),
+      loadImage: pixels,
+      precomputed: partial,
+      deferTexts: true,
+    });
+    const plainProgress: number[] = [];
+    const cacheOfOld = { get: async (keys: readonly string[]) => keys.map(() => undefined), put: async () => undefined };
+    await completeDeferredRows(unknown, plain.encoder, { cache: cacheOfOld, textBatchSize: 2, onProgress: (left) => plainProgress.push(left.texts) });
+    expect(plainProgress).toEqual([3, 1, 0]);
     expect([...revisit.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     // With nothing to say the dimension, the first text is computed at once and the rest deferred.
     const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });
@@ -195,6 +220,8 @@ describe('pool embeddings', () => {
   it('defers image rows too, computes the most used first, takes texts and images in turn, and stops early on a budget', async () => {
     const eager = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels });
     const cache = new MapCache();
+    // A row this pack cached for another pool, on an earlier visit: the deferred rows are looked up first.
+    await cache.put([['pack-A|t:a text no longer in the pool', new Float32Array(3)]]);
     const { encoder, calls } = fakeEncoder('pack-A');
     // Most used: text 4, then 1; image 2. Rows not listed follow in pool order.
     const pool = await embedPool({
@@ -242,7 +269,7 @@ describe('pool embeddings', () => {
     expect([pool.pendingTexts.size, pool.pendingImages.size]).toEqual([0, 0]);
     expect([...pool.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     expect([...pool.imageMatrix.data]).toEqual([...eager.imageMatrix.data]);
-    expect(cache.rows.size).toBe(8);
+    expect(cache.rows.size).toBe(9);
     // Image rows pending without a way to read the images is a mistake said plainly.
     const again = await embedPool({
       encoder: fakeEncoder('pack-B').encoder,
