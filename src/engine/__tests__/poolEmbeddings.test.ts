@@ -203,6 +203,19 @@ describe('pool embeddings', () => {
     const cacheOfOld = { get: async (keys: readonly string[]) => keys.map(() => undefined), put: async () => undefined };
     await completeDeferredRows(unknown, plain.encoder, { cache: cacheOfOld, textBatchSize: 2, onProgress: (left) => plainProgress.push(left.texts) });
     expect(plainProgress).toEqual([3, 1, 0]);
+    // Nor does one whose answer fails: the build goes on, and the rows are looked up.
+    const failing = { ...cacheOfOld, holdsAny: () => Promise.reject(new Error('IndexedDB is closed')) };
+    const unsure = await embedPool({
+      encoder: plain.encoder,
+      texts,
+      images,
+      imageKeys: keysOf(images),
+      loadImage: pixels,
+      precomputed: partial,
+      cache: failing,
+      deferTexts: true,
+    });
+    expect(unsure.cacheHeldNone).toBeUndefined();
     expect([...revisit.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     // With nothing to say the dimension, the first text is computed at once and the rest deferred.
     const bare = await embedPool({ encoder: fakeEncoder('pack-A').encoder, texts, images: [], imageKeys: [], loadImage: pixels, deferTexts: true });

@@ -191,7 +191,8 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
   if (imageKeys.length !== images.length) throw new EngineError('invalid-input', 'embedPool: one content key per image is needed.');
   // Asked before this build writes any row (the first one computed to learn the dimension would count).
   const deferring = Boolean(options.deferTexts) || Boolean(options.deferImages);
-  const cacheHeldNone = deferring && cache?.holdsAny ? !(await cache.holdsAny(`${encoder.fingerprint}|`)) : false;
+  // A cache that cannot answer is looked up as before: the answer only saves work.
+  const cacheHeldNone = deferring && cache?.holdsAny ? !(await cache.holdsAny(`${encoder.fingerprint}|`).catch(() => true)) : false;
   const fileRows = new Map<string, Float32Array>();
   const pre = options.precomputed;
   if (pre && pre.meta.packFingerprint === encoder.fingerprint) {
