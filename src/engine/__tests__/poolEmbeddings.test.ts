@@ -151,9 +151,12 @@ describe('pool embeddings', () => {
       { ...eager, textMatrix: { data: eager.textMatrix.data.slice(0, 6), rows: 2, dim: 3 }, textKeys: eager.textKeys.slice(0, 2) },
       'f32',
     );
+    // Each visit's build: two texts from the file, the other three deferred.
+    const deferredBuild = (encoder: ReturnType<typeof fakeEncoder>['encoder'], cache?: EmbeddingCache) =>
+      embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: partial, ...(cache ? { cache } : {}), deferTexts: true });
     const cache = new MapCache();
     const { encoder, calls } = fakeEncoder('pack-A');
-    const deferred = await embedPool({ encoder, texts, images, imageKeys: keysOf(images), loadImage: pixels, precomputed: partial, cache, deferTexts: true });
+    const deferred = await deferredBuild(encoder, cache);
     expect(deferred.stats).toMatchObject({ fromFile: 5, computed: 0, deferred: 3 });
     expect(calls).toEqual({ texts: 0, images: 0 });
     expect([...deferred.pendingTexts]).toEqual([2, 3, 4]);
@@ -172,16 +175,7 @@ describe('pool embeddings', () => {
     // Next visit: the rows are cached, but embedPool still defers them (no cache lookup holds Ready up);
     // the first step fills them all from the cache, and nothing is computed.
     const again = fakeEncoder('pack-A');
-    const revisit = await embedPool({
-      encoder: again.encoder,
-      texts,
-      images,
-      imageKeys: keysOf(images),
-      loadImage: pixels,
-      precomputed: partial,
-      cache,
-      deferTexts: true,
-    });
+    const revisit = await deferredBuild(again.encoder, cache);
     expect(revisit.stats).toMatchObject({ fromFile: 5, fromCache: 0, computed: 0, deferred: 3 });
     const revisitProgress: number[] = [];
     await completeDeferredRows(revisit, again.encoder, { cache, textBatchSize: 2, onProgress: (left) => revisitProgress.push(left.texts) });
@@ -190,31 +184,14 @@ describe('pool embeddings', () => {
     expect(again.calls.texts).toBe(0);
     // A cache that cannot tell (no holdsAny) is looked up first, as before: empty, so 3 are left after it.
     const plain = fakeEncoder('pack-A');
-    const unknown = await embedPool({
-      encoder: plain.encoder,
-      texts,
-      images,
-      imageKeys: keysOf(images),
-      loadImage: pixels,
-      precomputed: partial,
-      deferTexts: true,
-    });
+    const unknown = await deferredBuild(plain.encoder);
     const plainProgress: number[] = [];
     const cacheOfOld = { get: async (keys: readonly string[]) => keys.map(() => undefined), put: async () => undefined };
     await completeDeferredRows(unknown, plain.encoder, { cache: cacheOfOld, textBatchSize: 2, onProgress: (left) => plainProgress.push(left.texts) });
     expect(plainProgress).toEqual([3, 1, 0]);
-    // Nor does one whose answer fails: the build goes on, and the rows are looked up.
+    // One whose answer fails is looked up too, and the build goes on.
     const failing = { ...cacheOfOld, holdsAny: () => Promise.reject(new Error('IndexedDB is closed')) };
-    const unsure = await embedPool({
-      encoder: plain.encoder,
-      texts,
-      images,
-      imageKeys: keysOf(images),
-      loadImage: pixels,
-      precomputed: partial,
-      cache: failing,
-      deferTexts: true,
-    });
+    const unsure = await deferredBuild(plain.encoder, failing);
     expect(unsure.cacheHeldNone).toBeUndefined();
     expect([...revisit.textMatrix.data]).toEqual([...eager.textMatrix.data]);
     // With nothing to say the dimension, the first text is computed at once and the rest deferred.
