@@ -108,6 +108,7 @@ async function workerPath(packId: string) {
       answerVideo: notUsed,
       warmUp: notUsed,
       preparePhotoPath: notUsed,
+      preparePhoto: notUsed,
       replayTurn: async (params) =>
         responder.replayTurn(
           records.find((r) => r.id === params.dialogueId)!,

@@ -396,6 +396,8 @@ export interface WorkerMethods {
    * never wait behind it: a turn that comes meanwhile shares the sessions being made.
    */
   preparePhotoPath: { params: Record<string, never>; result: { ms: number } };
+  /** Checks and analyses a photo attached to the draft before its turn is sent, so the turn finds it done (session.preparePhoto). */
+  preparePhoto: { params: { imageId: string; image: ImagePayload }; result: { ms: number } };
 }
 
 export type WorkerMethod = keyof WorkerMethods;
@@ -468,6 +470,8 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   answerVideo: 'queue',
   warmUp: 'idle',
   preparePhotoPath: 'background',
+  // In the queue: the photo's turn, queued after it, then finds the work done; a reply never races it on a model.
+  preparePhoto: 'queue',
 };
 
 /** What the worker announces outside any call's answer: a move to WASM, the detector's or captioner's state, in-worker training, the pool's rows. */

@@ -159,6 +159,9 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
       calls.push('prepare photo path');
       return { ms: 1 };
     },
+    async preparePhoto() {
+      throw new Error('not used by these tests');
+    },
     async warmUp(params) {
       calls.push(`warm ${params.step}`);
       if (params.step === 'text-turn') await warmGate.promise;

@@ -145,6 +145,14 @@ export class Responder {
     return { ms: nowMs() - start };
   }
 
+  /** A photo on the draft, checked and analysed before its turn is sent (session.preparePhoto); a pool must be in use. */
+  async preparePhoto(imageId: string, pixels: RgbaImage): Promise<WorkerMethods['preparePhoto']['result']> {
+    this.session.requirePool();
+    const start = nowMs();
+    await this.session.preparePhoto(imageId, pixels);
+    return { ms: nowMs() - start };
+  }
+
   async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
     this.session.requirePool();
     const latest: HistoryTurn = {

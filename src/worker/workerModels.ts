@@ -944,6 +944,12 @@ export class WorkerModels implements WorkerApi {
     return this.responder.preparePhotoPath();
   }
 
+  async preparePhoto(params: Parameters<WorkerApi['preparePhoto']>[0]) {
+    this.ready();
+    if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
+    return this.responder.preparePhoto(params.imageId, (await decodeImage(params.image)).pixels);
+  }
+
   async listReferenceDialogues(params: Parameters<WorkerApi['listReferenceDialogues']>[0]) {
     const records = await this.referenceDialogues(params.split);
     return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };

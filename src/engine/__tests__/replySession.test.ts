@@ -723,3 +723,70 @@ describe('ReplySession with a captioning model', () => {
     expect(calls()).toBe(1);
   });
 });
+
+describe('ReplySession with photos prepared while the visitor composes', () => {
+  const pixels = { width: 1, height: 1, data: new Uint8Array([0, 0, 0, 255]) };
+  const photoTurn = (imageId: string): SessionTurn => ({ elements: [{ kind: 'image', imageId, decode: async () => pixels }] });
+
+  /** A session whose image tower and photo check count their runs; `towerFails` runs of the tower throw first. */
+  function countingSession({ unfit = false, towerFails = 0 } = {}) {
+    const encoder = tableEncoder();
+    const runs = { tower: 0, check: 0 };
+    let failuresLeft = towerFails;
+    (encoder as unknown as { encodeImages: () => Promise<Float32Array[]> }).encodeImages = async () => {
+      runs.tower++;
+      if (failuresLeft-- > 0) throw new Error('the image tower ran out of memory');
+      return [unit(1, 0.1)];
+    };
+    // Classes drawing, hentai, neutral, porn, sexy: P(porn) + P(hentai) = 1 is over the bar, 0 is not.
+    const photoCheck = new PhotoChecker(async () => {
+      runs.check++;
+      return Float32Array.from(unfit ? [0, 0.5, 0, 0.5, 0] : [0, 0, 1, 0, 0]);
+    });
+    const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, { photoCheck });
+    const texts = ['what a cute dog', 'I love the beach'];
+    session.setPool({
+      texts,
+      textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)),
+      images: IMAGES,
+      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+      train: async () => null,
+    });
+    return { session, runs };
+  }
+
+  it('answers a prepared photo as an unprepared one, without checking or encoding it again', async () => {
+    const plain = countingSession();
+    const expected = await plain.session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    expect(plain.runs).toEqual({ tower: 1, check: 1 });
+
+    const prepared = countingSession();
+    await prepared.session.preparePhoto('p1', pixels);
+    await prepared.session.preparePhoto('p1', pixels); // the same photo is prepared once
+    expect(prepared.runs).toEqual({ tower: 1, check: 1 });
+    const reply = await prepared.session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    expect(prepared.runs).toEqual({ tower: 1, check: 1 });
+    expect(reply.composed.elements).toEqual(expected.composed.elements);
+    expect(reply.captions).toEqual(expected.captions);
+    expect(reply.relevance).toBe(expected.relevance);
+    expect(reply.photoChecks).toEqual([{ imageId: 'p1', verdict: 'fit' }]);
+  });
+
+  it('does not analyse a photo the check calls unfit, and the turn gets the screened line', async () => {
+    const { session, runs } = countingSession({ unfit: true });
+    await session.preparePhoto('p1', pixels);
+    const reply = await session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    expect(runs).toEqual({ tower: 0, check: 1 });
+    expect(reply.screened?.category).toBe('photo');
+    expect(reply.photoChecks).toEqual([{ imageId: 'p1', verdict: 'unfit' }]);
+  });
+
+  it('leaves a step that failed while preparing to the turn, which does it again', async () => {
+    const { session, runs } = countingSession({ towerFails: 1 });
+    await session.preparePhoto('p1', pixels); // does not throw: nobody waits for it
+    const reply = await session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    expect(runs).toEqual({ tower: 2, check: 1 });
+    expect(reply.captions.map((c) => c.source)).toEqual(['image-encoder']);
+    expect(reply.composed.elements.length).toBeGreaterThan(0);
+  });
+});

@@ -242,6 +242,17 @@ function withRows(
 }
 
 /** The history with each photo's decode memoised, so the photo check and the reply decode it once. */
+/** Photos attached and prepared but not (yet) sent are kept at most this many: one taken off the draft is never asked for. */
+const MAX_PREPARED_PHOTOS = 8;
+
+/** What preparePhoto worked out for one photo before its turn was sent. */
+interface PreparedPhoto {
+  /** The photo check's answer; null when there is no check or it failed (the turn checks again, and reports a failure). */
+  unfit: boolean | null;
+  /** The photo analysed alone, and by which analyzer; null for an unfit photo or a failed analysis (the turn does it again). */
+  analyzed: { photo: AnalyzedPhoto; analyzer: PhotoAnalyzer } | null;
+}
+
 function withDecodedOnce(history: readonly SessionTurn[]): SessionTurn[] {
   return history.map((turn) => ({
     elements: turn.elements.map((e) => {
@@ -307,6 +318,8 @@ export class ReplySession {
   private rowsWanted: () => void = () => undefined;
   private heldOutTexts: ReadonlySet<number> = new Set();
   private borderlineTexts: ReadonlySet<number> | null = null;
+  /** Photos checked and analysed while the visitor was still composing (preparePhoto), by image id, oldest first. */
+  private readonly preparedPhotos = new Map<string, Promise<PreparedPhoto>>();
 
   constructor(
     private analyzer: PhotoAnalyzer,
@@ -520,6 +533,46 @@ export class ReplySession {
   private photoPathPrepared: Promise<void> | null = null;
 
   /**
+   * Checks and analyses (detector, grounded caption, image tower) a photo the visitor has attached but
+   * not sent yet, so that its turn finds that work done: a visitor takes a moment to type or press
+   * Send, and the photo's reply then takes only the ranking. Nothing fails here: a step that fails is
+   * done again by the turn, which reports it as it always did. The same photo is prepared once.
+   */
+  preparePhoto(imageId: string, pixels: RgbaImage): Promise<void> {
+    const known = this.preparedPhotos.get(imageId);
+    if (known || this.elements.has(`u:${imageId}`)) return known?.then(() => undefined) ?? Promise.resolve();
+    const prepared = (async (): Promise<PreparedPhoto> => {
+      const checker = this.options.photoCheck;
+      const unfit = checker
+        ? await checker.check(pixels).then(
+            (c) => c.unfit,
+            () => null,
+          )
+        : null;
+      if (unfit === true) return { unfit, analyzed: null };
+      const analyzer = this.analyzer;
+      const analyzed = await analyzer.analyze([pixels]).then(
+        ({ photos }) => ({ photo: photos[0]!, analyzer }),
+        () => null,
+      );
+      return { unfit, analyzed };
+    })();
+    this.preparedPhotos.set(imageId, prepared);
+    for (const oldest of this.preparedPhotos.keys()) {
+      if (this.preparedPhotos.size <= MAX_PREPARED_PHOTOS) break;
+      this.preparedPhotos.delete(oldest);
+    }
+    return prepared.then(() => undefined);
+  }
+
+  /** A prepared photo's analysis, when it was made by the analyzer in use (a detector that failed since is not used again). */
+  private async preparedAnalysis(imageId: string): Promise<AnalyzedPhoto | null> {
+    const prepared = await this.preparedPhotos.get(imageId);
+    this.preparedPhotos.delete(imageId);
+    return prepared?.analyzed && prepared.analyzed.analyzer === this.analyzer ? prepared.analyzed.photo : null;
+  }
+
+  /**
    * Composes a reply to the conversation so far; its last turn is the one replied to, a visitor's.
    * That turn is screened first: a flagged one is answered with a line written for the demo, and
    * nothing is ranked. An earlier flagged turn, and the line that answered it, are left out of the
@@ -553,7 +606,8 @@ export class ReplySession {
     const checks: { imageId: string; verdict: PhotoCheckVerdict }[] = [];
     for (const photo of photos) {
       try {
-        const { unfit } = await checker.check(await photo.decode!());
+        const ahead = (await this.preparedPhotos.get(photo.imageId))?.unfit ?? null;
+        const unfit = ahead ?? (await checker.check(await photo.decode!())).unfit;
         if (unfit) this.unfitPhotos.add(photo.imageId);
         checks.push({ imageId: photo.imageId, verdict: unfit ? 'unfit' : 'fit' });
       } catch (error) {
@@ -911,7 +965,11 @@ export class ReplySession {
     }
     const decoded = nowMs();
     const texts = history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])));
-    const [, analyzed] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(newImages.map((i) => i.pixels))]);
+    // Photos prepared while the visitor composed (preparePhoto) are not analysed again; their time is not this reply's.
+    const prepared = await Promise.all(newImages.map((i) => this.preparedAnalysis(i.id)));
+    const [, analyzedNow] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(newImages.flatMap((img, i) => (prepared[i] ? [] : [img.pixels])))]);
+    let next = 0;
+    const analyzed = { photos: prepared.map((photo) => photo ?? analyzedNow.photos[next++]!), timings: analyzedNow.timings };
     const encoded = nowMs();
     // Each new photo gets a one-sentence caption: shown under the photo, and its text for the text-only methods.
     const captions: PhotoCaption[] = [];

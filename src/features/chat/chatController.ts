@@ -50,17 +50,21 @@ export async function attachFiles(files: readonly File[]): Promise<number> {
 
 async function checkImages(files: readonly File[]): Promise<number> {
   let failed = 0;
+  const added: DraftImage[] = [];
   for (const file of files) {
     if (useChatStore.getState().draftImages.length >= MAX_IMAGES_PER_TURN) {
       noticeActions.notifyAboutConversation('error', `A message can carry up to ${MAX_IMAGES_PER_TURN} photos. Send these first, then add more.`);
-      return failed + 1;
+      failed++;
+      break;
     }
     chatActions.setChecking(1);
     try {
       const checked = await modelWorker().call('checkImage', { image: { name: file.name, blob: file } });
       // Kept as the type its bytes prove, never the type the file claimed (a "photo" sent as text/html).
       const blob = file.slice(0, file.size, `image/${checked.format}`);
-      chatActions.addDraftImage({ imageId: newId(), name: file.name || 'pasted image', blob, width: checked.width, height: checked.height });
+      const draft: DraftImage = { imageId: newId(), name: file.name || 'pasted image', blob, width: checked.width, height: checked.height };
+      chatActions.addDraftImage(draft);
+      added.push(draft);
     } catch (error) {
       failed++;
       noticeActions.notifyAboutConversation('error', errorMessage(error));
@@ -68,7 +72,22 @@ async function checkImages(files: readonly File[]): Promise<number> {
       chatActions.setChecking(-1);
     }
   }
+  prepareDraftPhotos(added);
   return failed;
+}
+
+/**
+ * Asks the worker to check and analyse photos now on the draft, while the visitor types or reaches for
+ * Send, so that their turn finds that done. After all of a pick's files are checked, so their thumbnails
+ * do not wait behind it. Nobody waits for it: a failure is done again, and reported, by the turn.
+ */
+function prepareDraftPhotos(photos: readonly DraftImage[]): void {
+  if (photos.length === 0 || useModelStore.getState().phase !== 'ready') return;
+  for (const photo of photos) {
+    modelWorker()
+      .call('preparePhoto', { imageId: photo.imageId, image: { name: photo.name, blob: photo.blob } })
+      .catch(() => undefined);
+  }
 }
 
 /** Waits until no photo is being checked (one added meanwhile is waited for too); returns how many could not be used. */
