@@ -16,7 +16,10 @@ describe('docs/architecture.md', () => {
   it('names every feature folder in its drawing, and no other', () => {
     const line = /src\/features\/<name>\/\s+(.+)/.exec(architecture)?.[1];
     expect(line, 'the drawing has a "src/features/<name>/" line listing the features').toBeDefined();
-    const named = line!.split('·').map((name) => name.trim()).sort();
+    const named = line!
+      .split('·')
+      .map((name) => name.trim())
+      .sort();
     expect(named).toEqual(folders('src/features'));
   });
 });
