@@ -141,7 +141,7 @@ async function browser(argv: string[]): Promise<void> {
       await box.press('Enter');
       const meta = page.getByTestId('reply-meta').nth(i);
       await meta.waitFor({ timeout: 60_000 });
-      roundTrip.push(turnLatency(await readPageClock(page), fromMark, i));
+      roundTrip.push(turnLatency(await readPageClock(page, { reply: i }), fromMark, i));
       replyMs.push(Number(/· (\d+) ms on/.exec(await meta.innerText())?.[1]));
     }
     if (turns > 0) {
@@ -173,7 +173,7 @@ async function browser(argv: string[]): Promise<void> {
       const visit = await context.newPage();
       const start = Date.now();
       const readyOnPageClock = async () => {
-        const at = readyAt(await readPageClock(visit));
+        const at = readyAt(await readPageClock(visit, 'ready'));
         if (at === null) throw new Error('The page showed Ready, but its clock did not note it.');
         return at;
       };
@@ -212,7 +212,7 @@ async function browser(argv: string[]): Promise<void> {
         await act();
         await replies.nth(n).waitFor({ timeout: 120_000 });
         harness.push(Date.now() - begun);
-        return turnLatency(await readPageClock(visit), fromMark, n);
+        return turnLatency(await readPageClock(visit, { reply: n }), fromMark, n);
       };
       figures.text.push(await timeReply(0, () => visit.getByRole('list', { name: 'Sample messages' }).getByRole('button').first().click(), seen.text));
       const send =

@@ -50,7 +50,20 @@ export async function installPageClock(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: PAGE_CLOCK_SCRIPT });
 }
 
-export async function readPageClock(page: Page): Promise<PageMark[]> {
+/**
+ * The page's marks, once it has noted `until` (a reply's number, or Ready): the mark is made in the
+ * animation frame after the DOM change that Playwright waited for, so reading at once could miss it.
+ */
+export async function readPageClock(page: Page, until?: { reply: number } | 'ready'): Promise<PageMark[]> {
+  if (until !== undefined)
+    await page.waitForFunction(
+      (wanted) =>
+        ((globalThis as unknown as { __pageClock?: PageMark[] }).__pageClock ?? []).some((m) =>
+          wanted === 'ready' ? m.kind === 'ready' : m.kind === 'reply' && m.n === wanted.reply,
+        ),
+      until,
+      { timeout: 10_000 },
+    );
   return page.evaluate(() => (globalThis as unknown as { __pageClock?: PageMark[] }).__pageClock ?? []);
 }
 
