@@ -2,6 +2,7 @@ import { provideModelWorker } from '../shared/modelWorker';
 import { modelActions } from '../shared/stores/modelStore';
 import { noticeActions } from '../shared/stores/noticeStore';
 import { WorkerClient } from '../worker/client';
+import type { WorkerAnnouncement, WorkerAnnouncementType } from '../worker/protocol';
 import { RestartBudget } from './restartBudget';
 import './diagnostics';
 
@@ -11,12 +12,16 @@ const startWorker = () => new Worker(new URL('../worker/model.worker.ts', import
 const workerClient = new WorkerClient(startWorker(), { now: () => performance.now(), every: (ms, tick) => void setInterval(tick, ms) });
 provideModelWorker(workerClient);
 
-// What the worker announces on its own, outside any call: a move to WASM, a change in the detector.
-workerClient.onBackendChange((backend) => modelActions.backendChanged(backend));
-workerClient.onDetectorChange((detector) => modelActions.detectorChanged(detector));
-workerClient.onLocalHeadsChange((packId, status) => modelActions.localHeadsChanged(packId, status));
-workerClient.onCaptionerChange((captioner) => modelActions.captionerChanged(captioner));
-workerClient.onPoolRowsChange((status) => modelActions.poolRowsChanged(status));
+/** What the worker announces on its own, outside any call, each to its store action: the compiler asks for a new announcement's. */
+const announced: { [K in WorkerAnnouncementType]: (announcement: Extract<WorkerAnnouncement, { type: K }>) => void } = {
+  backend: ({ backend }) => modelActions.backendChanged(backend),
+  detector: ({ detector }) => modelActions.detectorChanged(detector),
+  captioner: ({ captioner }) => modelActions.captionerChanged(captioner),
+  localHeads: ({ packId, status }) => modelActions.localHeadsChanged(packId, status),
+  poolRows: ({ status }) => modelActions.poolRowsChanged(status),
+};
+const listen = <K extends WorkerAnnouncementType>(type: K) => workerClient.onAnnouncement(type, announced[type]);
+for (const type of Object.keys(announced) as WorkerAnnouncementType[]) listen(type);
 
 /**
  * After a crash, a new worker takes over and `reinitialise` loads the same pack, pool and method into

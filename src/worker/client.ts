@@ -1,10 +1,7 @@
 import type {
-  BackendState,
-  CaptionerStatus,
-  DetectorStatus,
   FileProgress,
-  LocalHeadsStatus,
-  PoolRowsStatus,
+  WorkerAnnouncement,
+  WorkerAnnouncementType,
   WorkerEvent,
   WorkerMessage,
   WorkerMethod,
@@ -59,11 +56,8 @@ export interface WorkerPort {
 export class WorkerClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  private readonly backendListeners = new Set<(backend: BackendState) => void>();
-  private readonly detectorListeners = new Set<(detector: DetectorStatus) => void>();
-  private readonly localHeadsListeners = new Set<(packId: string, status: LocalHeadsStatus) => void>();
-  private readonly poolRowsListeners = new Set<(status: PoolRowsStatus) => void>();
-  private readonly captionerListeners = new Set<(captioner: CaptionerStatus) => void>();
+  /** The listeners of each type of announcement (WorkerAnnouncements). */
+  private readonly announcementListeners = new Map<WorkerAnnouncementType, Set<(announcement: WorkerAnnouncement) => void>>();
   private readonly crashListeners = new Set<(reason: string) => void>();
   private port: WorkerPort;
   /**
@@ -169,52 +163,18 @@ export class WorkerClient {
     });
   }
 
-  onBackendChange(listener: (backend: BackendState) => void): () => void {
-    this.backendListeners.add(listener);
-    return () => this.backendListeners.delete(listener);
-  }
-
-  /** The captioner failed after the pack loaded (its status at load comes with loadPack's result). */
-  onCaptionerChange(listener: (captioner: CaptionerStatus) => void): () => void {
-    this.captionerListeners.add(listener);
-    return () => this.captionerListeners.delete(listener);
-  }
-
-  /** The object detector moved to WASM or failed after the pack loaded (its status at load comes with loadPack's result). */
-  onDetectorChange(listener: (detector: DetectorStatus) => void): () => void {
-    this.detectorListeners.add(listener);
-    return () => this.detectorListeners.delete(listener);
-  }
-
-  /** clip-map and the intent head being trained in the worker for a pack without Python heads. */
-  onLocalHeadsChange(listener: (packId: string, status: LocalHeadsStatus) => void): () => void {
-    this.localHeadsListeners.add(listener);
-    return () => this.localHeadsListeners.delete(listener);
-  }
-
-  /** The pool's CLIP text rows being computed after Ready. */
-  onPoolRowsChange(listener: (status: PoolRowsStatus) => void): () => void {
-    this.poolRowsListeners.add(listener);
-    return () => this.poolRowsListeners.delete(listener);
+  /** Hears every announcement of `type` the worker makes outside a call (WorkerAnnouncements), until the returned function is called. */
+  onAnnouncement<K extends WorkerAnnouncementType>(type: K, listener: (announcement: Extract<WorkerAnnouncement, { type: K }>) => void): () => void {
+    const listeners = this.announcementListeners.get(type) ?? new Set();
+    this.announcementListeners.set(type, listeners);
+    // Called only with announcements of this type (receive looks them up by type).
+    const heard = listener as (announcement: WorkerAnnouncement) => void;
+    listeners.add(heard);
+    return () => listeners.delete(heard);
   }
 
   private receive(event: WorkerEvent): void {
     switch (event.type) {
-      case 'backend':
-        for (const listener of this.backendListeners) listener(event.backend);
-        return;
-      case 'detector':
-        for (const listener of this.detectorListeners) listener(event.detector);
-        return;
-      case 'localHeads':
-        for (const listener of this.localHeadsListeners) listener(event.packId, event.status);
-        return;
-      case 'poolRows':
-        for (const listener of this.poolRowsListeners) listener(event.status);
-        return;
-      case 'captioner':
-        for (const listener of this.captionerListeners) listener(event.captioner);
-        return;
       case 'beat':
         this.busy = event.busy;
         return;
@@ -235,10 +195,9 @@ export class WorkerClient {
         call.reject(new WorkerCallError(event.code, event.message));
         return;
       }
-      default: {
-        const unknown: never = event;
-        throw new Error(`Unknown worker event ${JSON.stringify(unknown)}`);
-      }
+      default:
+        // What is left is an announcement (WorkerAnnouncements), heard by the listeners of its type.
+        for (const listener of this.announcementListeners.get(event.type) ?? []) listener(event);
     }
   }
 }

@@ -423,19 +423,33 @@ type WorkerResultMessage = {
   [K in WorkerMethod]: { type: 'result'; id: number; method: K; result: WorkerMethods[K]['result'] };
 }[WorkerMethod];
 
+/**
+ * What the worker announces outside any call's answer, by type: the one table of announcements. The
+ * client hands each to the listeners of its type (`onAnnouncement`), and `app/modelWorker.ts` maps
+ * every type to its store action in a table the compiler checks against this one.
+ */
+export interface WorkerAnnouncements {
+  /** The pack's towers moved to another backend after loading (WebGPU failed or was lost: WASM). */
+  backend: { backend: BackendState };
+  /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
+  detector: { detector: DetectorStatus };
+  /** The captioner failed on a photo after the pack loaded: photos keep their grounded captions from now on. */
+  captioner: { captioner: CaptionerStatus };
+  /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
+  localHeads: { packId: string; status: LocalHeadsStatus };
+  /** The pool's CLIP rows being computed after Ready (see PoolRowsStatus). */
+  poolRows: { status: PoolRowsStatus };
+}
+
+export type WorkerAnnouncementType = keyof WorkerAnnouncements;
+
+export type WorkerAnnouncement = { [K in WorkerAnnouncementType]: { type: K } & WorkerAnnouncements[K] }[WorkerAnnouncementType];
+
 export type WorkerEvent =
   | WorkerResultMessage
   | { type: 'error'; id: number; code: EngineErrorCode | 'internal'; message: string }
   | { type: 'progress'; id: number; progress: FileProgress }
-  | { type: 'backend'; backend: BackendState }
-  /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
-  | { type: 'detector'; detector: DetectorStatus }
-  /** The captioner failed on a photo after the pack loaded: photos keep their grounded captions from now on. */
-  | { type: 'captioner'; captioner: CaptionerStatus }
-  /** In-worker training of clip-map and the intent head, for the pack in use (see LocalHeadsStatus). */
-  | { type: 'localHeads'; packId: string; status: LocalHeadsStatus }
-  /** The pool's CLIP rows being computed after Ready (see PoolRowsStatus). */
-  | { type: 'poolRows'; status: PoolRowsStatus }
+  | WorkerAnnouncement
   /** The worker is alive (heartbeat.ts); `busy`: it is working, so a long silence may follow. */
   | { type: 'beat'; busy: boolean };
 
@@ -473,9 +487,6 @@ export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'backg
   // In the queue: the photo's turn, queued after it, then finds the work done; a reply never races it on a model.
   preparePhoto: 'queue',
 };
-
-/** What the worker announces outside any call's answer: a move to WASM, the detector's or captioner's state, in-worker training, the pool's rows. */
-export type WorkerAnnouncement = Extract<WorkerEvent, { type: 'backend' | 'detector' | 'captioner' | 'localHeads' | 'poolRows' }>;
 
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   if (typeof value !== 'object' || value === null) return false;

@@ -370,7 +370,7 @@ describe('WorkerClient over the handler', () => {
     const client = connected();
     const progress: number[] = [];
     const backends: string[] = [];
-    client.onBackendChange((b) => backends.push(b.provider));
+    client.onAnnouncement('backend', ({ backend }) => backends.push(backend.provider));
     const loaded = await client.call(
       'loadPack',
       { pack: { id: 'p', baseUrl: '/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
@@ -399,7 +399,7 @@ describe('WorkerClient over the handler', () => {
   it("carries the detector's status at load, and its later changes, to the page", async () => {
     const client = connected();
     const changes: unknown[] = [];
-    client.onDetectorChange((d) => changes.push(d));
+    client.onAnnouncement('detector', ({ detector }) => changes.push(detector));
     const loaded = await client.call('loadPack', {
       pack: { id: 'p', baseUrl: '/', files: [] },
       detector: { baseUrl: '/models/detector/', files: ['detector.json', 'onnx/model.onnx'] },
