@@ -150,7 +150,7 @@ export class WorkerClient {
         resolve: (value) => {
           settled();
           if (signal?.aborted) reject(cancelledError(method));
-          else resolve(value as WorkerMethods[K]['result']);
+          else resolve(value);
         },
         reject: (error) => {
           settled();

@@ -325,11 +325,32 @@ export interface VideoAnswer {
   bankSize: number;
 }
 
-/** Every call the worker answers: its parameters and its result, bound together by name. */
-export interface WorkerMethods {
+/** How the worker schedules a method: see WORKER_METHODS. */
+type MethodScheduling = 'queue' | 'background' | 'idle';
+
+/** One method of WORKER_METHODS: its scheduling at run time; its params and result in the type alone. */
+interface MethodSpec<Params, Result> {
+  readonly scheduling: MethodScheduling;
+  /** Never set: carries the types, so that one entry binds a method's name, params, result and scheduling. */
+  readonly types?: { params: Params; result: Result };
+}
+
+const method = <Params, Result>(scheduling: MethodScheduling): MethodSpec<Params, Result> => ({ scheduling });
+
+/**
+ * Every call the worker answers, the one list of methods: its parameters, its result and how the
+ * worker schedules it, bound together by name. WorkerMethods (the types), the handler table
+ * (WorkerApi), the client's `call` and the request handler's scheduling all derive from it.
+ * 'queue': one at a time in arrival order, so a reply never races a pack load; 'background': beside
+ * that queue, for long work (a dataset embedded, a CLEVR scene drawn in slices of a frame's budget) so
+ * the chat keeps answering; 'idle': work nobody waits for (warm-up steps), run only when nothing else
+ * is queued or running, so a visitor's turn goes ahead of every such request not yet started, and
+ * pre-empts the one running: its signal fires, and it runs again afterwards.
+ */
+export const WORKER_METHODS = {
   /** `detector` is null when models/ has none; the result then says the detector is unavailable. */
-  loadPack: {
-    params: {
+  loadPack: method<
+    {
       pack: PackRef;
       detector: DetectorRef | null;
       captioner?: CaptionerRef | null;
@@ -337,17 +358,17 @@ export interface WorkerMethods {
       photoCheck?: { baseUrl: string; files: string[] } | null;
       pool: PoolRef;
       forceWasm: boolean;
-    };
-    result: PackLoaded;
-  };
-  usePool: { params: { pool: PoolRef }; result: PoolLoaded };
+    },
+    PackLoaded
+  >('queue'),
+  usePool: method<{ pool: PoolRef }, PoolLoaded>('queue'),
   /** Hands over a folder's files in slices: cloning 10,000 File handles in one message blocks the page for seconds. */
-  stageDatasetFiles: { params: { stagingId: string; files: DatasetFile[] }; result: { staged: number } };
-  importDataset: { params: { name: string; stagingId: string }; result: DatasetImported };
-  resumeDataset: { params: { datasetId: string }; result: DatasetImported };
-  checkImage: { params: { image: ImagePayload }; result: CheckedImage };
-  reply: {
-    params: {
+  stageDatasetFiles: method<{ stagingId: string; files: DatasetFile[] }, { staged: number }>('background'),
+  importDataset: method<{ name: string; stagingId: string }, DatasetImported>('background'),
+  resumeDataset: method<{ datasetId: string }, DatasetImported>('background'),
+  checkImage: method<{ image: ImagePayload }, CheckedImage>('queue'),
+  reply: method<
+    {
       history: HistoryTurn[];
       texts: string[];
       images: (ImagePayload & { imageId: string })[];
@@ -356,49 +377,58 @@ export interface WorkerMethods {
       strict?: boolean;
       /** The turn shared a video the photo check called unfit (VideoAnalyzed.check): answered with a written line, nothing ranked. */
       unfitVideo?: boolean;
-    };
-    result: ReplyResult;
-  };
-  listReferenceDialogues: { params: { split: ReferenceSplit }; result: { split: ReferenceSplit; dialogues: ReferenceDialogueSummary[] } };
-  loadReferenceDialogue: { params: { split: ReferenceSplit; dialogueId: string }; result: ReferenceDialogue };
+    },
+    ReplyResult
+  >('queue'),
+  listReferenceDialogues: method<{ split: ReferenceSplit }, { split: ReferenceSplit; dialogues: ReferenceDialogueSummary[] }>('queue'),
+  loadReferenceDialogue: method<{ split: ReferenceSplit; dialogueId: string }, ReferenceDialogue>('queue'),
   /** Composes a reply to turns 0..turn-1 of a reference dialogue and scores it against turn `turn`, as the dialog benchmark does. */
-  replayTurn: { params: { split: ReferenceSplit; dialogueId: string; turn: number; method: ResponseMethodId | null }; result: ReplayTurnResult };
+  replayTurn: method<{ split: ReferenceSplit; dialogueId: string; turn: number; method: ResponseMethodId | null }, ReplayTurnResult>('queue'),
   /** Scores a reply against what the visitor would have answered: MM-Relevance and Intent F1 only, since there are no negatives to rank among. */
-  scoreReference: { params: { reply: HistoryElement[]; reference: HistoryElement[] }; result: { score: ResponseScore; captions: ReplyResult['captions'] } };
+  scoreReference: method<{ reply: HistoryElement[]; reference: HistoryElement[] }, { score: ResponseScore; captions: ReplyResult['captions'] }>('queue'),
   /**
    * Trains clip-map and the intent head for a pack without Python heads (or joins the training under
    * way) and answers when it ends; news comes as 'localHeads' events. Cancelling it stops the training.
    */
-  trainHeads: { params: Record<string, never>; result: { started: boolean } };
-  encodeTexts: { params: { texts: string[] }; result: { embeddings: number[][] } };
+  trainHeads: method<Record<string, never>, { started: boolean }>('background'),
+  encodeTexts: method<{ texts: string[] }, { embeddings: number[][] }>('queue'),
   /** grounding, when given, is fed to an image tower that takes it instead of the detector's (parity tests compare towers alone). */
-  encodeImages: { params: { images: ImagePayload[]; grounding?: ImageGrounding[] }; result: { embeddings: number[][] } };
+  encodeImages: method<{ images: ImagePayload[]; grounding?: ImageGrounding[] }, { embeddings: number[][] }>('queue'),
   /** Loads the CLEVR-Dialog answerers (once; later calls say what was loaded). */
-  clevrLoad: { params: { clevr: ClevrRef | null; forceWasm: boolean }; result: ClevrLoaded };
+  clevrLoad: method<{ clevr: ClevrRef | null; forceWasm: boolean }, ClevrLoaded>('queue'),
   /** Draws a CLEVR scene (480x320 RGBA), off the page's thread. */
-  clevrRender: { params: { objects: SceneObject[] }; result: { width: number; height: number; pixels: Uint8ClampedArray } };
-  clevrAnswer: { params: ClevrQuestionParams; result: { answer: string; probabilities: number[] } };
+  clevrRender: method<{ objects: SceneObject[] }, { width: number; height: number; pixels: Uint8ClampedArray }>('background'),
+  clevrAnswer: method<ClevrQuestionParams, { answer: string; probabilities: number[] }>('queue'),
   /** Understands a shared video: the frames through the pack's photo path, the sound through Silero VAD and the audio features. */
-  analyzeVideo: { params: { video: VideoPayload; avsd: AvsdRef | null; forceWasm: boolean }; result: VideoAnalyzed };
+  analyzeVideo: method<{ video: VideoPayload; avsd: AvsdRef | null; forceWasm: boolean }, VideoAnalyzed>('queue'),
   /**
    * A shared video's sound, sent as soon as it is decoded, while the page still seeks the frames: the
    * worker loads the video models and looks for speech then, and analyzeVideo with the same soundId
    * takes what it heard. 'queue', so the analysis that follows always finds it.
    */
-  hearVideo: { params: { soundId: string; audio: Float32Array; avsd: AvsdRef | null; forceWasm: boolean }; result: { ms: number } };
+  hearVideo: method<{ soundId: string; audio: Float32Array; avsd: AvsdRef | null; forceWasm: boolean }, { ms: number }>('queue'),
   /** Answers a question about a shared video by ranking 100 candidate answers (AVSD's protocol). */
-  answerVideo: { params: VideoAnswerParams & { forceWasm: boolean }; result: VideoAnswer };
+  answerVideo: method<VideoAnswerParams & { forceWasm: boolean }, VideoAnswer>('queue'),
   /** One step of warming after Ready (WARM_UP_STEPS), for the method the page uses; an idle method (IDLE_METHODS). */
-  warmUp: { params: { step: WarmUpStep; method: ResponseMethodId | null }; result: { step: WarmUpStep; ms: number } };
+  warmUp: method<{ step: WarmUpStep; method: ResponseMethodId | null }, { step: WarmUpStep; ms: number }>('idle'),
   /**
    * Makes the photo path's sessions (image tower, detector, photo check) once, asked for when a visitor
    * starts to share a photo. It runs beside the queue ('background'), so the photo's check and its turn
    * never wait behind it: a turn that comes meanwhile shares the sessions being made.
    */
-  preparePhotoPath: { params: Record<string, never>; result: { ms: number } };
-  /** Checks and analyses a photo attached to the draft before its turn is sent, so the turn finds it done (session.preparePhoto). */
-  preparePhoto: { params: { imageId: string; image: ImagePayload }; result: { ms: number } };
-}
+  preparePhotoPath: method<Record<string, never>, { ms: number }>('background'),
+  /**
+   * Checks and analyses a photo attached to the draft before its turn is sent, so the turn finds it
+   * done (session.preparePhoto). In the queue: the photo's turn, queued after it, then finds the work
+   * done, and a reply never races it on a model.
+   */
+  preparePhoto: method<{ imageId: string; image: ImagePayload }, { ms: number }>('queue'),
+} as const;
+
+/** Each method's params and result, by name (from WORKER_METHODS). */
+export type WorkerMethods = {
+  [K in keyof typeof WORKER_METHODS]: (typeof WORKER_METHODS)[K] extends MethodSpec<infer Params, infer Result> ? { params: Params; result: Result } : never;
+};
 
 export type WorkerMethod = keyof WorkerMethods;
 
@@ -428,7 +458,7 @@ type WorkerResultMessage = {
  * client hands each to the listeners of its type (`onAnnouncement`), and `app/modelWorker.ts` maps
  * every type to its store action in a table the compiler checks against this one.
  */
-export interface WorkerAnnouncements {
+interface WorkerAnnouncements {
   /** The pack's towers moved to another backend after loading (WebGPU failed or was lost: WASM). */
   backend: { backend: BackendState };
   /** The detector's status changed after the pack loaded: it moved to WASM, or failed and photos are now described without it. */
@@ -453,48 +483,13 @@ export type WorkerEvent =
   /** The worker is alive (heartbeat.ts); `busy`: it is working, so a long silence may follow. */
   | { type: 'beat'; busy: boolean };
 
-/**
- * How the worker schedules each method, one row per method of WorkerMethods (the compiler asks for a
- * new one's): 'queue', one at a time in arrival order, so a reply never races a pack load;
- * 'background', beside that queue, for long work (a dataset embedded, a CLEVR scene drawn in slices of
- * a frame's budget) so the chat keeps answering; 'idle', work nobody waits for (warm-up steps), run
- * only when nothing else is queued or running, so a visitor's turn goes ahead of every such request
- * not yet started, and pre-empts the one running: its signal fires, and it runs again afterwards.
- */
-export const METHOD_SCHEDULING: { readonly [K in WorkerMethod]: 'queue' | 'background' | 'idle' } = {
-  loadPack: 'queue',
-  usePool: 'queue',
-  stageDatasetFiles: 'background',
-  importDataset: 'background',
-  resumeDataset: 'background',
-  checkImage: 'queue',
-  reply: 'queue',
-  listReferenceDialogues: 'queue',
-  loadReferenceDialogue: 'queue',
-  replayTurn: 'queue',
-  scoreReference: 'queue',
-  trainHeads: 'background',
-  encodeTexts: 'queue',
-  encodeImages: 'queue',
-  clevrLoad: 'queue',
-  clevrRender: 'background',
-  clevrAnswer: 'queue',
-  hearVideo: 'queue',
-  analyzeVideo: 'queue',
-  answerVideo: 'queue',
-  warmUp: 'idle',
-  preparePhotoPath: 'background',
-  // In the queue: the photo's turn, queued after it, then finds the work done; a reply never races it on a model.
-  preparePhoto: 'queue',
-};
-
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
   return (
     typeof v['id'] === 'number' &&
     typeof v['type'] === 'string' &&
-    Object.hasOwn(METHOD_SCHEDULING, v['type']) &&
+    Object.hasOwn(WORKER_METHODS, v['type']) &&
     typeof v['params'] === 'object' &&
     v['params'] !== null
   );

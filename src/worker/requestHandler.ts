@@ -1,6 +1,6 @@
 import { EngineError, errorMessage } from '../engine/errors';
 import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
-import { METHOD_SCHEDULING, isWorkerCancel, isWorkerRequest } from './protocol';
+import { WORKER_METHODS, isWorkerCancel, isWorkerRequest } from './protocol';
 
 /**
  * What a request's handler can do besides answering: report its progress, announce what changes later,
@@ -118,7 +118,7 @@ export function createRequestHandler(
     const { id } = request;
     const controller = inFlight.get(id) ?? new AbortController();
     inFlight.set(id, controller);
-    const isIdle = METHOD_SCHEDULING[request.type] === 'idle';
+    const isIdle = WORKER_METHODS[request.type].scheduling === 'idle';
     if (isIdle) idleRunning = controller;
     try {
       controller.signal.throwIfAborted();
@@ -160,7 +160,7 @@ export function createRequestHandler(
       return Promise.resolve();
     }
     inFlight.set(message.id, new AbortController());
-    const scheduling = METHOD_SCHEDULING[message.type];
+    const scheduling = WORKER_METHODS[message.type].scheduling;
     if (scheduling === 'background') return run(message).then(() => undefined);
     if (scheduling === 'idle') {
       const done = new Promise<void>((resolve) => idle.push({ request: message, done: resolve }));
