@@ -20,7 +20,15 @@ export class ClevrService {
   /** The baselines' draws: seeded, so a replayed session draws the same. */
   private readonly random = seededRandom(5);
 
-  load(ref: ClevrRef | null, plan: () => Promise<ExecutionPlan>): Promise<ClevrLoaded> {
+  /**
+   * Loads the answerers once. A cancelled call stops waiting at once; the load itself goes on, shared,
+   * so that the next call finds it done.
+   */
+  load(ref: ClevrRef | null, plan: () => Promise<ExecutionPlan>, signal?: AbortSignal): Promise<ClevrLoaded> {
+    return untilAborted(this.loadOnce(ref, plan), signal);
+  }
+
+  private loadOnce(ref: ClevrRef | null, plan: () => Promise<ExecutionPlan>): Promise<ClevrLoaded> {
     this.loaded ??= (async (): Promise<ClevrLoaded> => {
       if (!ref) return { models: [], defaultModel: null, provider: null, note: `models/clevr is missing, so ${MISSING_ADVICE}` };
       try {
@@ -41,18 +49,20 @@ export class ClevrService {
    * Draws in slices of a frame's budget, yielding between them, so a reply asked for meanwhile runs
    * between slices instead of after the whole picture (clevrRender is a background method for this).
    */
-  async render(objects: Scene['objects']): Promise<{ width: number; height: number; pixels: Uint8ClampedArray }> {
+  async render(objects: Scene['objects'], signal?: AbortSignal): Promise<{ width: number; height: number; pixels: Uint8ClampedArray }> {
     const rendering = ++this.renderings;
     const picture = await renderSceneInSlices(objects, {
       now: () => performance.now(),
       yieldToOthers: () => new Promise((resolve) => setTimeout(resolve, 0)),
-      cancelled: () => rendering !== this.renderings,
+      cancelled: () => rendering !== this.renderings || signal?.aborted === true,
     });
+    signal?.throwIfAborted();
     if (!picture) throw new Error('A newer scene was asked for before this one was drawn.');
     return { width: picture.width, height: picture.height, pixels: picture.data };
   }
 
-  async answer(params: ClevrQuestionParams): Promise<{ answer: string; probabilities: number[] }> {
+  async answer(params: ClevrQuestionParams, signal?: AbortSignal): Promise<{ answer: string; probabilities: number[] }> {
+    signal?.throwIfAborted();
     if (params.model === 'random' || params.model === 'random-q') {
       const p = baselineAnswer(params.model, { template: params.template, text: params.question }, this.random);
       return { answer: p.answer, probabilities: [...p.probabilities] };
@@ -69,7 +79,19 @@ export class ClevrService {
       template: params.template,
       text: params.question,
     };
+    signal?.throwIfAborted();
     const [prediction] = await answerers.answer(params.model, [question], this.random);
     return { answer: prediction!.answer, probabilities: [...prediction!.probabilities] };
   }
+}
+
+/** `work`'s outcome, or a rejection with the signal's reason as soon as it fires (the work itself goes on). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../engine/errors';
-import type { WorkerEvent, WorkerRequest } from './protocol';
+import type { WorkerAnnouncement, WorkerEvent, WorkerRequest } from './protocol';
 import { type WorkerApi, createRequestHandler } from './requestHandler';
 import { WorkerClient, type WorkerPort, isCancelledCall } from './client';
 
@@ -41,19 +41,23 @@ const score = {
 /** A deterministic engine: fixed results, one progress event, one backend announcement. */
 function fakeEngine(): WorkerApi & { calls: string[] } {
   const calls: string[] = [];
+  let announce: (announcement: WorkerAnnouncement) => void = () => undefined;
   return {
     calls,
+    useAnnouncer(announcer) {
+      announce = announcer;
+    },
     async loadPack(params, context) {
       calls.push(`load ${params.pack.id}`);
       context.progress({ file: 'onnx/text_model.onnx', loaded: 5, total: 10 });
-      context.announce({ type: 'backend', backend });
+      announce({ type: 'backend', backend });
       const detector = params.detector
         ? { state: 'ready' as const, backend: detectorBackend, loadMs: 30 }
         : {
             state: 'unavailable' as const,
             reason: 'The object detector is not installed (models/detector/ has no detector.json), so photos are described by the image encoder alone.',
           };
-      if (params.detector) setTimeout(() => context.announce({ type: 'detector', detector: detectorFellBack }), 0);
+      if (params.detector) setTimeout(() => announce({ type: 'detector', detector: detectorFellBack }), 0);
       // A real load waits for its files: a request that arrives meanwhile must wait for it.
       await new Promise((resolve) => setTimeout(resolve, 0));
       calls.push(`loaded ${params.pack.id}`);
@@ -116,7 +120,7 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
       return {
         reply: await this.reply(
           { history: [], texts: ['x'], images: [], method: params.method },
-          { progress: () => undefined, announce: () => undefined, signal: new AbortController().signal },
+          { progress: () => undefined, signal: new AbortController().signal },
         ),
         score,
       };

@@ -3,12 +3,13 @@ import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, Worke
 import { WORKER_METHODS, isWorkerCancel, isWorkerRequest } from './protocol';
 
 /**
- * What a request's handler can do besides answering: report its progress, announce what changes later,
- * and stop when `signal` fires (the page cancelled the call, or a visitor's turn pre-empts an idle step).
+ * What a request's handler can do besides answering: report its progress, and stop when `signal`
+ * fires (the page cancelled the call, or a visitor's turn pre-empts an idle step). What changes later,
+ * after the call has answered, is announced through the worker's announcer (useAnnouncer), never
+ * through a finished call's context.
  */
 export interface RequestContext {
   progress(progress: FileProgress): void;
-  announce(event: WorkerAnnouncement): void;
   signal: AbortSignal;
 }
 
@@ -26,6 +27,8 @@ export type WorkerApi = { [K in WorkerMethod]: (params: WorkerMethods[K]['params
    * within the quiet period: background work (the pool's deferred rows) waits on it between batches.
    */
   useIdleGate?(whenIdle: () => Promise<void>): void;
+  /** Receives how to announce something to the page outside any call (WorkerAnnouncements): a move to WASM, the pool's rows. */
+  useAnnouncer?(announce: (announcement: WorkerAnnouncement) => void): void;
 };
 
 /** Calls the handler of a request's method with its params. */
@@ -71,6 +74,8 @@ export function createRequestHandler(
   /** When the last request someone waited for was answered. */
   let lastAnswered = -Infinity;
   let quietTimer: ReturnType<typeof setTimeout> | undefined;
+
+  engine.useAnnouncer?.(post);
 
   // Background batches keep the same quiet period as idle steps: a sample prompt clicked at Ready, or
   // the next turn of a visitor, finds the worker free instead of in a batch of pool rows (issue 38).
@@ -124,7 +129,6 @@ export function createRequestHandler(
       controller.signal.throwIfAborted();
       const result = await callHandler(engine, request, {
         progress: (progress) => post({ type: 'progress', id, progress }),
-        announce: post,
         signal: controller.signal,
       });
       post({ type: 'result', id, method: request.type, result } as WorkerEvent);

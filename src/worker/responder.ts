@@ -153,7 +153,7 @@ export class Responder {
     return { ms: nowMs() - start };
   }
 
-  async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend']): Promise<ReplyResult> {
+  async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend'], signal?: AbortSignal): Promise<ReplyResult> {
     this.session.requirePool();
     const latest: HistoryTurn = {
       elements: [
@@ -168,6 +168,7 @@ export class Responder {
       ...choice(params.method),
       strict: params.strict === true,
       unfitVideo: params.unfitVideo === true,
+      ...(signal ? { signal } : {}),
     });
     return this.wire(reply, backend);
   }

@@ -133,8 +133,9 @@ export class VideoService {
   }
 
   /** Answers a question about a video the engine's one way (videoAnswer.ts: candidates screened from the answer bank, then ranked). */
-  async answer(params: VideoAnswerParams, plan: () => Promise<ExecutionPlan>): Promise<VideoAnswer> {
+  async answer(params: VideoAnswerParams, plan: () => Promise<ExecutionPlan>, signal?: AbortSignal): Promise<VideoAnswer> {
     const { rankers } = await this.load(params.avsd, plan);
+    signal?.throwIfAborted();
     if (!rankers) throw new Error(`Questions about videos cannot be answered here: the video answer rankers are not loaded. ${MISSING_ADVICE}`);
     if (params.features.video.length !== VIDEO_FEATURES || params.features.audio.length !== AUDIO_FEATURES) {
       throw new Error('This video was analyzed by another version of the app; share it again to ask about it.');

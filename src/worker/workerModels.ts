@@ -51,8 +51,6 @@ import type {
   BackendState,
   CaptionerRef,
   ClevrLoaded,
-  ClevrQuestionParams,
-  ClevrRef,
   CaptionerStatus,
   DatasetFile,
   DatasetImported,
@@ -62,7 +60,7 @@ import type {
   LocalHeadsStatus,
   PoolLoaded,
   PoolRef,
-  PoolRowsStatus,
+  WorkerAnnouncement,
 } from './protocol';
 import type { WorkerMethods } from './protocol';
 
@@ -88,14 +86,14 @@ const DATASET_BATCH = 8;
 
 /** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
 export class WorkerModels implements WorkerApi {
-  /** The onnxruntime-web artifacts this worker runs, fixed by its first load. */
+  /** The pack's CLIP towers; each loadPack replaces them, with the detector, captioner and analyzer below. */
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
   private captioner: ImageCaptioner | null = null;
   /** The encoder with the detector (or without, when it is unavailable): every photo and pool image goes through it. */
   private analyzer: PhotoAnalyzer | null = null;
-  /** Tells the page when the detector's status changes after the load. */
-  private announceDetector: (status: DetectorStatus) => void = () => undefined;
+  /** Tells the page what changes outside any call (WorkerAnnouncements); the request handler hands it over (useAnnouncer). */
+  private announce: (announcement: WorkerAnnouncement) => void = () => undefined;
   private pool: ActivePool | null = null;
   private packId = '';
   private responder: Responder | null = null;
@@ -121,10 +119,6 @@ export class WorkerModels implements WorkerApi {
     this.markBusy = markBusy;
   }
 
-  /** Tells the page how the pool's CLIP text rows, computed after Ready, are coming along. */
-  private announcePoolRows: (status: PoolRowsStatus) => void = () => undefined;
-  /** Tells the page how in-worker training of a pack without Python heads goes. */
-  private announceLocalHeads: (packId: string, status: LocalHeadsStatus) => void = () => undefined;
   private hasPythonHeads = false;
   /** The pack's trained heads, or null: a demo pool's shipped DE++ keys are handed to them. */
   private heads: ResponseHeads | null = null;
@@ -155,16 +149,16 @@ export class WorkerModels implements WorkerApi {
     return plan;
   }
 
-  clevrLoad(params: { clevr: ClevrRef | null; forceWasm: boolean }): Promise<ClevrLoaded> {
-    return this.clevr.load(params.clevr, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  clevrLoad(params: WorkerMethods['clevrLoad']['params'], context: RequestContext): Promise<ClevrLoaded> {
+    return this.clevr.load(params.clevr, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)), context.signal);
   }
 
-  clevrRender(params: { objects: ClevrQuestionParams['objects'] }) {
-    return this.clevr.render(params.objects);
+  clevrRender(params: WorkerMethods['clevrRender']['params'], context: RequestContext) {
+    return this.clevr.render(params.objects, context.signal);
   }
 
-  clevrAnswer(params: ClevrQuestionParams) {
-    return this.clevr.answer(params);
+  clevrAnswer(params: WorkerMethods['clevrAnswer']['params'], context: RequestContext) {
+    return this.clevr.answer(params, context.signal);
   }
 
   /** The frames go through the loaded pack's photo path (detector and image tower) when there is one. */
@@ -183,21 +177,22 @@ export class WorkerModels implements WorkerApi {
     return this.video.hear(params.soundId, params.audio, params.avsd, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
   }
 
-  answerVideo(params: WorkerMethods['answerVideo']['params']) {
-    return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
+  answerVideo(params: WorkerMethods['answerVideo']['params'], context: RequestContext) {
+    return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)), context.signal);
+  }
+
+  useAnnouncer(announce: (announcement: WorkerAnnouncement) => void): void {
+    this.announce = announce;
   }
 
   /**
-   * Loads a pack and its pool. What changes after it answers is announced through `context`: a move
-   * to WASM, the detector's and captioner's state, in-worker training, the pool's rows.
+   * Loads a pack and its pool. What changes after it answers is announced (useAnnouncer): a move to
+   * WASM, the detector's and captioner's state, in-worker training, the pool's rows.
    */
   async loadPack(params: WorkerMethods['loadPack']['params'], context: RequestContext) {
     const onProgress = (p: FileProgress) => context.progress(p);
-    const onBackend = (backend: BackendState) => context.announce({ type: 'backend', backend });
-    const onDetector = (detector: DetectorStatus) => context.announce({ type: 'detector', detector });
-    const onCaptioner = (captioner: CaptionerStatus) => context.announce({ type: 'captioner', captioner });
-    this.announceLocalHeads = (packId: string, status: LocalHeadsStatus) => context.announce({ type: 'localHeads', packId, status });
-    this.announcePoolRows = (status: PoolRowsStatus) => context.announce({ type: 'poolRows', status });
+    const onBackend = (backend: BackendState) => this.announce({ type: 'backend', backend });
+    const onCaptioner = (captioner: CaptionerStatus) => this.announce({ type: 'captioner', captioner });
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const steps = new LoadSteps();
@@ -209,7 +204,6 @@ export class WorkerModels implements WorkerApi {
     this.captioner = null;
     this.analyzer = null;
     this.pool = null;
-    this.announceDetector = onDetector;
     const packSource = params.pack.stored ? new StoredPackSource(params.pack.id) : new FetchPackSource(params.pack.baseUrl);
     if (params.pool.kind === 'demo') {
       prefetchDemoPool(params.pool.baseUrl, params.pack.id);
@@ -398,7 +392,7 @@ export class WorkerModels implements WorkerApi {
         onProgress: (p) => onProgress({ ...p, file: `detector/${p.file}` }),
         // Called during the load too (detector still null then): the load's result carries that state.
         onBackendChange: (backend) => {
-          if (detector && this.detector === detector) this.announceDetector({ state: 'ready', backend, loadMs });
+          if (detector && this.detector === detector) this.announce({ type: 'detector', detector: { state: 'ready', backend, loadMs } });
         },
       });
       loadMs = nowMs() - start;
@@ -444,14 +438,17 @@ export class WorkerModels implements WorkerApi {
     this.detector = null;
     this.analyzer = new PhotoAnalyzer(this.encoder, null);
     // Not released: a dataset being embedded in the background may still hold the analyzer that uses it.
-    this.announceDetector({
-      state: 'unavailable',
-      reason: `The object detector failed on a photo (${reason.replace(/\.$/, '')}), so photos are now described by the image encoder alone. Reload the page to try the detector again.`,
+    this.announce({
+      type: 'detector',
+      detector: {
+        state: 'unavailable',
+        reason: `The object detector failed on a photo (${reason.replace(/\.$/, '')}), so photos are now described by the image encoder alone. Reload the page to try the detector again.`,
+      },
     });
   }
 
   /** Makes a pool the one replies come from; its embeddings come from the precomputed file, the cache, or are computed. */
-  usePool(params: { pool: PoolRef }, context: RequestContext): Promise<PoolLoaded> {
+  usePool(params: WorkerMethods['usePool']['params'], context: RequestContext): Promise<PoolLoaded> {
     return this.loadPool(params, (p) => context.progress(p), context.signal);
   }
 
@@ -603,10 +600,13 @@ export class WorkerModels implements WorkerApi {
     const session = { textsComplete, imagesComplete, rowsWanted: () => rowsWanted() };
     if (total.texts + total.images === 0) return { session, eagerFor: async () => undefined };
     const announce = () =>
-      this.announcePoolRows({
-        poolId,
-        texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts },
-        images: { done: total.images - embedded.pendingImages.size, total: total.images },
+      this.announce({
+        type: 'poolRows',
+        status: {
+          poolId,
+          texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts },
+          images: { done: total.images - embedded.pendingImages.size, total: total.images },
+        },
       });
     announce();
     let eagerUntil = 0;
@@ -715,7 +715,7 @@ export class WorkerModels implements WorkerApi {
     const packId = this.packId;
     const current = () => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded;
     const announce = (status: LocalHeadsStatus) => {
-      if (current()) this.announceLocalHeads(packId, status);
+      if (current()) this.announce({ type: 'localHeads', packId, status });
     };
     try {
       const train = await this.dialogues(ref, 'train');
@@ -813,7 +813,7 @@ export class WorkerModels implements WorkerApi {
 
   private readonly staged = new Map<string, DatasetFile[]>();
 
-  async stageDatasetFiles(params: { stagingId: string; files: DatasetFile[] }) {
+  async stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']) {
     const files = this.staged.get(params.stagingId) ?? [];
     files.push(...params.files);
     this.staged.set(params.stagingId, files);
@@ -834,7 +834,7 @@ export class WorkerModels implements WorkerApi {
    * header check) is left out and named in the dataset's problems, and the rest goes on: a dataset
    * never stays "embedding" for good. Deleting the dataset meanwhile stops the work.
    */
-  async resumeDataset(params: { datasetId: string }, context: Pick<RequestContext, 'progress' | 'signal'>): Promise<DatasetImported> {
+  async resumeDataset(params: WorkerMethods['resumeDataset']['params'], context: RequestContext): Promise<DatasetImported> {
     const onProgress = (p: FileProgress) => context.progress(p);
     const encoder = this.encoder;
     const analyzer = this.embeddingAnalyzer();
@@ -921,18 +921,18 @@ export class WorkerModels implements WorkerApi {
     }
   }
 
-  async checkImage(params: Parameters<WorkerApi['checkImage']>[0]) {
+  async checkImage(params: WorkerMethods['checkImage']['params']) {
     const { header } = await decodeImage(params.image);
     return header;
   }
 
-  async reply(params: Parameters<WorkerApi['reply']>[0]) {
+  async reply(params: WorkerMethods['reply']['params'], context: RequestContext) {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
-    return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend);
+    return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend, context.signal);
   }
 
-  async warmUp(params: Parameters<WorkerApi['warmUp']>[0], context: RequestContext) {
+  async warmUp(params: WorkerMethods['warmUp']['params'], context: RequestContext) {
     this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
     return this.responder.warmUp(params, context.signal);
@@ -944,30 +944,30 @@ export class WorkerModels implements WorkerApi {
     return this.responder.preparePhotoPath();
   }
 
-  async preparePhoto(params: Parameters<WorkerApi['preparePhoto']>[0]) {
+  async preparePhoto(params: WorkerMethods['preparePhoto']['params']) {
     this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
     return this.responder.preparePhoto(params.imageId, (await decodeImage(params.image)).pixels);
   }
 
-  async listReferenceDialogues(params: Parameters<WorkerApi['listReferenceDialogues']>[0]) {
+  async listReferenceDialogues(params: WorkerMethods['listReferenceDialogues']['params']) {
     const records = await this.referenceDialogues(params.split);
     return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };
   }
 
-  async loadReferenceDialogue(params: Parameters<WorkerApi['loadReferenceDialogue']>[0]) {
+  async loadReferenceDialogue(params: WorkerMethods['loadReferenceDialogue']['params']) {
     const { responder } = this.readyResponder();
     const record = await this.referenceDialogue(params.split, params.dialogueId);
     return { split: params.split, id: record.id, turns: responder.describeDialogue(record) };
   }
 
-  async replayTurn(params: Parameters<WorkerApi['replayTurn']>[0]) {
+  async replayTurn(params: WorkerMethods['replayTurn']['params']) {
     const { encoder, responder } = this.readyResponder();
     const record = await this.referenceDialogue(params.split, params.dialogueId);
     return responder.replayTurn(record, params.turn, params.method, encoder.backend);
   }
 
-  async scoreReference(params: Parameters<WorkerApi['scoreReference']>[0]) {
+  async scoreReference(params: WorkerMethods['scoreReference']['params']) {
     const { responder } = this.readyResponder();
     return responder.scoreReference(params, async (image) => (await decodeImage(image)).pixels);
   }
@@ -1027,13 +1027,13 @@ export class WorkerModels implements WorkerApi {
     return { encoder, responder: this.responder };
   }
 
-  async encodeTexts(params: Parameters<WorkerApi['encodeTexts']>[0]) {
+  async encodeTexts(params: WorkerMethods['encodeTexts']['params']) {
     const { encoder } = this.ready();
     const embeddings = await encoder.encodeTexts(params.texts);
     return { embeddings: embeddings.map((e) => Array.from(e)) };
   }
 
-  async encodeImages(params: Parameters<WorkerApi['encodeImages']>[0]) {
+  async encodeImages(params: WorkerMethods['encodeImages']['params']) {
     this.ready();
     const images = await Promise.all(params.images.map(async (image) => (await decodeImage(image)).pixels));
     const embeddings = params.grounding

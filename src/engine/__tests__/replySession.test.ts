@@ -789,4 +789,16 @@ describe('ReplySession with photos prepared while the visitor composes', () => {
     expect(reply.captions.map((c) => c.source)).toEqual(['image-encoder']);
     expect(reply.composed.elements.length).toBeGreaterThan(0);
   });
+
+  it('stops a reply at its next step when it is cancelled: nothing is analysed after the check', async () => {
+    const { session, runs } = countingSession();
+    const cancel = new AbortController();
+    await expect(session.compose([photoTurn('p1')], { method: 'clip-sim', signal: AbortSignal.abort('cancelled') })).rejects.toBe('cancelled');
+    expect(runs).toEqual({ tower: 0, check: 0 });
+    // Cancelled while the photo is checked: the check ends, and the analysis never starts.
+    const checking = session.compose([photoTurn('p2')], { method: 'clip-sim', signal: cancel.signal });
+    cancel.abort('cancelled');
+    await expect(checking).rejects.toBe('cancelled');
+    expect(runs.tower).toBe(0);
+  });
 });

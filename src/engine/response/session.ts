@@ -147,6 +147,8 @@ export interface ReplyChoice {
   strict?: boolean;
   /** The latest turn shared a video the photo check called unfit (checkVideoFrames): it is answered with the video's written line. */
   unfitVideo?: boolean;
+  /** Stops the reply at its next step (the photo check, the analysis, the ranking): the page cancelled it. */
+  signal?: AbortSignal;
 }
 
 export interface SessionReply {
@@ -581,6 +583,8 @@ export class ReplySession {
   async compose(history: readonly SessionTurn[], choice: ReplyChoice = {}): Promise<SessionReply> {
     const pool = this.requirePool();
     const start = nowMs();
+    const { signal } = choice;
+    signal?.throwIfAborted();
     const lastSaid = new Map(history.flatMap((turn, i) => turnTexts(turn).map((text) => [text, i] as const)));
     const screened = (category: VisitorScreenCategory) => ({ category, line: screenReplyLine(category, (l) => lastSaid.get(l) ?? -1) });
     const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
@@ -589,6 +593,7 @@ export class ReplySession {
     // Each photo is decoded once: for the check, then for the reply.
     const decoded = withDecodedOnce(history);
     const photoChecks = await this.checkPhotos(decoded[decoded.length - 1]);
+    signal?.throwIfAborted();
     if (photoChecks.some((c) => c.verdict === 'unfit')) return { ...this.screenedReply(choice, screened('photo'), start), photoChecks };
     const withoutScreened = withoutScreenedTurns(decoded, (turn) => turn.elements.some((e) => e.kind === 'image' && this.unfitPhotos.has(e.imageId)));
     const { reply } = await this.composeWithModels(pool, withoutScreened, choice);
@@ -897,7 +902,9 @@ export class ReplySession {
     const method = this.resolveMethod(choice.method);
     const start = nowMs();
     const { turns, captions, decodeMs, detectMs, encodeMs, captionMs } = await this.embedHistory(pool, history);
+    choice.signal?.throwIfAborted();
     const [intent, ranker, invitations] = await Promise.all([this.intentModel(choice.intent), this.ranker(method), this.imageInvitations()]);
+    choice.signal?.throwIfAborted();
     const plan = choice.rules === false ? {} : await this.replyPlan(pool, history, turns, invitations);
     const exclude = withRows(withRows(withRows(plan.exclude, this.notYetEmbedded(method)), { text: this.heldOutTexts }), {
       text: choice.strict ? this.borderline(pool) : new Set(),
