@@ -28,7 +28,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
 
 /**
  * Benchmarks that print figures. Usage:
- *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 10] [--runs 5] [--busy] [--offline-timeout 600]   (Chromium against the production build: typed turns, then visits on fresh contexts: cold Ready, the worker's heap, "Offline ready", reload to Ready, a sample prompt, two photos and a 10 s video at once, then after another reload a photo chosen 2 s after the picker opened at Ready; --busy runs sha256sum /dev/zero beside it)
+ *   npm run bench -- browser [--pack ID] [--webgpu] [--turns 10] [--runs 5] [--busy] [--offline-timeout 600]   (Chromium against the production build: typed turns, then visits on fresh contexts: cold Ready, the worker's heap, "Offline ready", reload to Ready, a sample prompt, two photos and a 10 s video at once, a photo sent 2 s after it was chosen, then after another reload a photo chosen 2 s after the picker opened at Ready; --busy runs sha256sum /dev/zero beside it)
  *   npm run bench -- retrieval --pack ID --images DIR --captions FILE [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]   (per part: all, train2017, val2017; a variant compares int8 with float)
  *   npm run bench -- caption --pack ID --images DIR --captions FILE [--captioners grounded,retrieval] [--pool DIR] [--json out.json] [--dtype fp32|q8] [--detector-dtype fp32|q8]
  *   npm run bench -- caption-thresholds --pack ID --images DIR --captions FILE [--json out.json]   (hedge bar and zero-shot vote, swept on our own held-out photos)
@@ -162,11 +162,24 @@ async function browser(argv: string[]): Promise<void> {
       photo: [] as number[],
       laterPhoto: [] as number[],
       video: [] as number[],
+      chosenLaterPhoto: [] as number[],
       chosenPhoto: [] as number[],
     };
-    const more = { photo: [] as number[], laterPhoto: [] as number[], video: [] as number[], chosenPhoto: [] as number[], offline: [] as number[] };
+    const more = {
+      photo: [] as number[],
+      laterPhoto: [] as number[],
+      video: [] as number[],
+      chosenLaterPhoto: [] as number[],
+      chosenPhoto: [] as number[],
+      offline: [] as number[],
+    };
     const asset = (name: string, mimeType: string) => ({ name: name.split('/').pop()!, mimeType, buffer: readFileSync(join('e2e', 'assets', name)) });
-    const [coffee, meadow, clip] = [asset('coffee.jpg', 'image/jpeg'), asset('meadow.jpg', 'image/jpeg'), asset('video/ten-seconds.webm', 'video/webm')];
+    const [coffee, meadow, cat, clip] = [
+      asset('coffee.jpg', 'image/jpeg'),
+      asset('meadow.jpg', 'image/jpeg'),
+      asset('cat-cropped.png', 'image/png'),
+      asset('video/ten-seconds.webm', 'video/webm'),
+    ];
     for (let i = 0; i < runs; i++) {
       const context = await browserInstance.newContext();
       await installPageClock(context);
@@ -225,6 +238,11 @@ async function browser(argv: string[]): Promise<void> {
       more.photo.push(await timeReply(1, send(coffee), seen.photo));
       more.laterPhoto.push(await timeReply(2, send(meadow), seen.laterPhoto));
       more.video.push(await timeReply(3, send(clip, 'what is happening?'), seen.video));
+      // A later photo as a visitor sends one: chosen, its thumbnail shown, then Send 2 s later.
+      await visit.locator('#photo-input').setInputFiles(cat);
+      await visit.getByRole('list', { name: 'Photos to send' }).getByRole('img').waitFor();
+      await visit.waitForTimeout(2000);
+      more.chosenLaterPhoto.push(await timeReply(4, () => visit.getByRole('button', { name: 'Send', exact: true }).click(), seen.chosenLaterPhoto));
       // A first photo as a visitor sends one: the picker opened at Ready, a photo chosen in it 2 s later, then Send.
       await visit.reload();
       await readyShown(visit);
@@ -256,6 +274,7 @@ async function browser(argv: string[]): Promise<void> {
     line('then first photo (file set), to reply', more.photo, 'ms', seen.photo);
     line('then a second photo (file set), to reply', more.laterPhoto, 'ms', seen.laterPhoto);
     line('then a 10 s video with a question, to reply', more.video, 'ms', seen.video);
+    line('then a photo chosen, Send 2 s later: Send to reply', more.chosenLaterPhoto, 'ms', seen.chosenLaterPhoto);
     line('reload, picker opened at Ready, photo chosen 2 s later: Send to reply', more.chosenPhoto, 'ms', seen.chosenPhoto);
     if (more.offline.length > 0) line('first visit to "Offline ready"', more.offline);
   } finally {
