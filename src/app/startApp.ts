@@ -13,7 +13,7 @@ import { resumeInterruptedImports } from '../features/pool/poolController';
 import { onScoredTurn } from '../shared/scoredTurns';
 import { useModelStore } from '../shared/stores/modelStore';
 // Starts the model worker and provides it to the features, before anything renders.
-import { restartWorkerAfterCrash } from './modelWorker';
+import { restartWorkerAfterCrash } from './workerHost';
 import { installShortcuts } from './shortcuts';
 
 let started = false;

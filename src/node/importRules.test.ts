@@ -23,7 +23,7 @@ async function problems(path: string, code: string): Promise<{ rule: string | nu
 
 describe('import rules', () => {
   it('refuse a feature that imports app/', async () => {
-    expect(await problems('src/features/chat/Violation.ts', "import { engine } from '../../app/modelWorker';\nexport const x = engine;\n")).toEqual([
+    expect(await problems('src/features/chat/Violation.ts', "import { engine } from '../../app/workerHost';\nexport const x = engine;\n")).toEqual([
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Features do not import src/app') },
     ]);
   });
@@ -92,7 +92,7 @@ describe('import rules', () => {
   it('cannot be switched off by a comment', async () => {
     const found = await problems(
       'src/features/chat/Violation.ts',
-      "// eslint-disable-next-line import/no-restricted-paths\nimport { engine } from '../../app/modelWorker';\nexport const x = engine;\n",
+      "// eslint-disable-next-line import/no-restricted-paths\nimport { engine } from '../../app/workerHost';\nexport const x = engine;\n",
     );
     expect(found.map((p) => p.rule)).toContain('import/no-restricted-paths');
   });

@@ -1,7 +1,7 @@
 import type { WorkerClient } from '../worker/client';
 
 /**
- * The page's one model worker as the features reach it. app/modelWorker.ts starts the worker and provides
+ * The page's one model worker as the features reach it. app/workerHost.ts starts the worker and provides
  * it before anything renders, so features call modelWorker() without importing app/.
  */
 let client: WorkerClient | null = null;
@@ -11,6 +11,6 @@ export function provideModelWorker(workerClient: WorkerClient): void {
 }
 
 export function modelWorker(): WorkerClient {
-  if (!client) throw new Error('The model worker has not been started: app/modelWorker.ts provides it when the page starts.');
+  if (!client) throw new Error('The model worker has not been started: app/workerHost.ts provides it when the page starts.');
   return client;
 }

@@ -455,7 +455,7 @@ type WorkerResultMessage = {
 
 /**
  * What the worker announces outside any call's answer, by type: the one table of announcements. The
- * client hands each to the listeners of its type (`onAnnouncement`), and `app/modelWorker.ts` maps
+ * client hands each to the listeners of its type (`onAnnouncement`), and `app/workerHost.ts` maps
  * every type to its store action in a table the compiler checks against this one.
  */
 interface WorkerAnnouncements {

@@ -136,7 +136,7 @@ export async function loadModels(): Promise<void> {
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner, loaded.steps);
     if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
-    // The worker crashed under the load: the page restarts it and loads again (app/modelWorker.ts), so this load's failure says nothing of the pack or pool.
+    // The worker crashed under the load: the page restarts it and loads again (app/workerHost.ts), so this load's failure says nothing of the pack or pool.
     if ((error as { code?: unknown } | null)?.code === 'worker-crashed') return;
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
