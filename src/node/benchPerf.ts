@@ -16,7 +16,7 @@ import { ReplySession, type SessionChat, type SessionPool, type SessionReply, se
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type ManifestFile, offlineInjectManifestOptions } from './offlineManifest';
 import { chatPoolOf } from './replyParts';
-import { contextMatchQuery, nearestContexts } from '../engine/response/chatRanking';
+import { contextMatchQuery, nearestContexts } from '../engine/ranking/chatRanking';
 import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
 import { integerOption, parseCommandLine } from './cliArgs';
 import { VARIANT_OPTIONS, VARIANT_USAGE, loadWasmPhotoAnalyzer, releasePhotoAnalyzer, variantChoice } from './benchAnalyzer';

@@ -11,7 +11,7 @@ import { LexicalIndex, corpusStats } from '../engine/ranking/lexical';
 import { ScoreMatrix } from '../engine/retrieval/scoreMatrix';
 import { topKOfScores } from '../engine/retrieval/vectors';
 import { textKey } from '../engine/pool/textKey';
-import { SELECTION_HYBRID_PARTS } from '../engine/response/rankers';
+import { SELECTION_HYBRID_PARTS } from '../engine/ranking/rankers';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../engine/response/methods';
 import {
   type RankingGroup,
@@ -35,7 +35,7 @@ import {
   lexicalScorer,
   randomScorer,
   rankGroups,
-} from '../engine/selection/scorers';
+} from '../engine/ranking/scorers';
 import { UsageError, choiceOption, integerOption, listOption, parseCommandLine } from './cliArgs';
 import { loadPoolCatalogue } from './poolFiles';
 import { ProgressLine } from './progressLine';

@@ -5,8 +5,8 @@ import { type DialogueElement, parseConversationsBytes } from '../engine/dataset
 import { formatCount } from '../engine/datasets/validation';
 import { corpusStats } from '../engine/ranking/lexical';
 import { CHAT_FUSION_FILE, type ChatFusion } from '../engine/response/chatEncoder';
-import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/response/chatRanking';
-import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../engine/response/fusion';
+import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../engine/ranking/chatRanking';
+import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../engine/ranking/fusion';
 import {
   HYBRID_PARTS,
   LexicalRanker,
@@ -14,7 +14,7 @@ import {
   type QuestionAnswerTable,
   SELECTION_HYBRID_PARTS,
   hybridTextParts,
-} from '../engine/response/rankers';
+} from '../engine/ranking/rankers';
 import { UTTERANCE_KINDS, echoes, utteranceKind } from '../engine/response/replyPolicy';
 import { sessionChat } from '../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../engine/response/types';
@@ -29,7 +29,7 @@ import {
   lexicalScorer,
   questionAnswerScorer,
   rankGroups,
-} from '../engine/selection/scorers';
+} from '../engine/ranking/scorers';
 import { summarizeRanks } from '../engine/metrics/dialogMetrics';
 import { parseCommandLine, requireOptions, runCommand } from './cliArgs';
 import { SHARED_DATA_DIR, readCorpora } from './conversationFiles';

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConversationsBytes } from '../engine/datasets/mmdialog';
 import { type EmbeddingMatrix, l2Normalize } from '../engine/retrieval/vectors';
-import { type ClipMapTrainingOptions, type MapQuery, mapRecallAmongNegatives, trainClipMap } from '../engine/selection/trainClipMap';
+import { type ClipMapTrainingOptions, type MapQuery, mapRecallAmongNegatives, trainClipMap } from '../engine/ranking/trainClipMap';
 import { loadWasmPhotoAnalyzer, releasePhotoAnalyzer } from './benchAnalyzer';
 import { parseCommandLine, runCommand } from './cliArgs';
 import { loadPoolCatalogue, readPoolEmbeddingsFile } from './poolFiles';
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
 
 /**
  * clip-map for the heads: one map per candidate modality, trained by the project's one clip-map
- * trainer (src/engine/selection/trainClipMap.ts) and written beside the data as clip_map.bin (text W,
+ * trainer (src/engine/ranking/trainClipMap.ts) and written beside the data as clip_map.bin (text W,
  * then image W, row-major float32) and clip_map.json; train_heads.py reads them, starts its ranker's
  * keys from them and ships them as the pack's clip-map. x is the unit mean of the latest turn's
  * embeddings (the ranker's contextVector), y a response element; the epoch (a trained one, as the

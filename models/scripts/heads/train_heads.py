@@ -348,7 +348,7 @@ def evaluate(intent, rankers, valid_ex, emb, kinds, pool):
 
 def read_maps(cache, meta):
     """clip-map: one map per candidate modality, trained by `npm run heads:data` with the project's one
-    clip-map trainer (src/engine/selection/trainClipMap.ts; `bench -- select` trains with it too):
+    clip-map trainer (src/engine/ranking/trainClipMap.ts; `bench -- select` trains with it too):
     x = the unit mean of the latest turn's CLIP embeddings, y a response element, in-batch softmax
     over 20 x cosine(x, (W + aI) y), early-stopped on valid R@1 among each record's first 99 negatives."""
     dim = meta["dim"]

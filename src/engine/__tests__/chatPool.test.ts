@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chatKeysFingerprint, embedChatKeys, parseStoredContexts, resolveStoredContexts, serializeStoredContexts } from '../pool/chatPool';
 import { embedPool, parsePoolEmbeddings, serializePoolEmbeddings, textContentKey } from '../pool/poolEmbeddings';
 import type { ChatEncoder } from '../response/chatEncoder';
-import { contextMatchQuery, nearestContexts } from '../response/chatRanking';
+import { contextMatchQuery, nearestContexts } from '../ranking/chatRanking';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 
 const unit = (...xs: number[]) => {

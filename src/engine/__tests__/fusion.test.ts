@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { PackFileSource } from '../pack/fileSource';
 import { CHAT_FUSION_FILE, type ChatEncoder, loadChatFusion } from '../response/chatEncoder';
 import { sessionChat } from '../response/session';
-import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSpread, standardise, zScores } from '../response/fusion';
+import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSpread, standardise, zScores } from '../ranking/fusion';
 import { seededRandom } from '../random';
-import { ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, QuestionAnswerRanker } from '../response/rankers';
+import { ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, QuestionAnswerRanker } from '../ranking/rankers';
 import { Int8Matrix } from '../retrieval/int8Matrix';
-import { LexicalContextMatchRanker } from '../response/chatRanking';
+import { LexicalContextMatchRanker } from '../ranking/chatRanking';
 import type { CandidatePool } from '../response/types';
 import { topKOfScores } from '../retrieval/vectors';
 

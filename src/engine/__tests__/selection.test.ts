@@ -5,7 +5,7 @@ import { corpusStats } from '../ranking/lexical';
 import { l2Normalize } from '../retrieval/vectors';
 import { type RankingGroup, nearestNegativeGroups, oneOfHundredBatches } from '../selection/protocols';
 import { textKey } from '../pool/textKey';
-import { type SelectionScorer, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../selection/scorers';
+import { type SelectionScorer, clipMapScorer, clipSimScorer, fusionQueries, hybridScorer, lexicalScorer, randomScorer, rankGroups } from '../ranking/scorers';
 
 const example = (i: number, response = `response ${i}`): PolyaiExample => ({ context: `context ${i}`, response, extraContexts: [`earlier ${i}`] });
 

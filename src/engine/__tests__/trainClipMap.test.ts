@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, l2Normalize } from '../retrieval/vectors';
-import { type MapQuery, clipMapBatchLoss, mapOneOfHundred, mapRecallAmongNegatives, trainClipMap } from '../selection/trainClipMap';
+import { type MapQuery, clipMapBatchLoss, mapOneOfHundred, mapRecallAmongNegatives, trainClipMap } from '../ranking/trainClipMap';
 
 function randomUnitRows(rows: number, dim: number, next: () => number): Float64Array {
   const out = new Float64Array(rows * dim);

@@ -1,7 +1,7 @@
 import { nowMs } from '../clock';
 import { EngineError } from '../errors';
 import type { ChatEncoder } from '../response/chatEncoder';
-import type { StoredContexts } from '../response/chatRanking';
+import type { StoredContexts } from '../ranking/chatRanking';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 import type { EmbeddingMatrix } from '../retrieval/vectors';
 import {

@@ -4,10 +4,10 @@ import { EngineError } from '../errors';
 import { seededRandom } from '../random';
 import type { EmbeddingMatrix } from '../retrieval/vectors';
 import { shuffleWith } from '../selection/protocols';
-import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../selection/trainClipMap';
+import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../ranking/trainClipMap';
 import type { IntentModel } from './compose';
 import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, linearIntentSteps, trainInSlices } from './localHeads';
-import { contextVector } from './rankers';
+import { contextVector } from '../ranking/rankers';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 
 /** What training reads from the reply session: its pool and train split, and its way of embedding the dialogues' texts and images. */

@@ -1,7 +1,7 @@
 import type { IntentModel, IntentProbabilities } from './compose';
 import { replyState } from './heads';
 import { seededRandom } from '../random';
-import { type ClipMapParams, contextVector } from './rankers';
+import { type ClipMapParams, contextVector } from '../ranking/rankers';
 import type { ResponseState } from './types';
 import { l2Normalize } from '../retrieval/vectors';
 import { shuffleWith } from '../selection/protocols';

@@ -1,4 +1,4 @@
-import type { ChatEncoderRanker, ChatPool, ContextMatchRanker } from './chatRanking';
+import type { ChatEncoderRanker, ChatPool, ContextMatchRanker } from '../ranking/chatRanking';
 import type { ResponseHeads } from './heads';
 import type {
   ClipMapParams,
@@ -11,7 +11,7 @@ import type {
   RandomRanker,
   Ranker,
   hybridTextParts,
-} from './rankers';
+} from '../ranking/rankers';
 import { type CandidatePool, type Modality, RESPONSE_METHOD_IDS, type ResponseMethodId } from './types';
 
 /**

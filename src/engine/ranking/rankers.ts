@@ -1,13 +1,13 @@
 import { EngineError } from '../errors';
-import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfCounts, corpusStatsOfTokens, tokenize } from '../ranking/lexical';
+import { type CorpusStats, LexicalIndex, corpusStats, corpusStatsOfCounts, corpusStatsOfTokens, tokenize } from './lexical';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { seededRandom } from '../random';
 import { type EmbeddingMatrix, type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
 import { type ChatPool, ChatEncoderRanker, ContextMatchRanker, LexicalContextMatchRanker, type StoredContexts } from './chatRanking';
 import { textKey } from '../pool/textKey';
-import { UTTERANCE_KINDS, type UtteranceKind, utteranceKind } from './replyPolicy';
+import { UTTERANCE_KINDS, type UtteranceKind, utteranceKind } from '../response/replyPolicy';
 import { evenWeights, fuseScores } from './fusion';
-import { type CandidateItem, type CandidatePool, type Modality, type RankerId, type ResponseState, poolMatrix, poolSize } from './types';
+import { type CandidateItem, type CandidatePool, type Modality, type RankerId, type ResponseState, poolMatrix, poolSize } from '../response/types';
 
 /** The ranking module S: scores candidates of one modality for the dialogue so far. */
 export interface Ranker {

@@ -1,9 +1,9 @@
 import { EngineError } from '../errors';
 import { rankAmong, recallAtK } from '../metrics/dialogMetrics';
 import { seededRandom } from '../random';
-import { applyMap } from '../response/rankers';
+import { applyMap } from './rankers';
 import { type EmbeddingMatrix, dot } from '../retrieval/vectors';
-import { shuffleWith } from './protocols';
+import { shuffleWith } from '../selection/protocols';
 
 /**
  * Trains clip-map's response-side map, score = cosine(x, (W + aI) y) (PolyAI conversational-datasets,

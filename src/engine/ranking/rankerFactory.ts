@@ -1,6 +1,6 @@
 import { EngineError } from '../errors';
 import { ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
-import { RESPONSE_METHODS, type RankerInputs, type RankerKit, type ResponseMethodId, methodAvailable } from './methods';
+import { RESPONSE_METHODS, type RankerInputs, type RankerKit, type ResponseMethodId, methodAvailable } from '../response/methods';
 import { ClipMapRanker, ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, RandomRanker, type Ranker, hybridTextParts } from './rankers';
 
 /** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */

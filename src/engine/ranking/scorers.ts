@@ -1,15 +1,15 @@
 import { type TargetRank, rankAmong } from '../metrics/dialogMetrics';
-import { type CorpusStats, LexicalIndex, type LexicalMethod } from '../ranking/lexical';
+import { type CorpusStats, LexicalIndex, type LexicalMethod } from './lexical';
 import { type ChatEncoder } from '../response/chatEncoder';
-import { type ContextMatchSettings, type StoredContexts, chatContextTurns, contextMatchQuery, nearestContexts } from '../response/chatRanking';
-import { type FusionQuery, fuseScores } from '../response/fusion';
+import { type ContextMatchSettings, type StoredContexts, chatContextTurns, contextMatchQuery, nearestContexts } from './chatRanking';
+import { type FusionQuery, fuseScores } from './fusion';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { seededRandom } from '../random';
-import { type ContextOptions, type QuestionAnswerTable, QuestionAnswerRanker, applyMap, contextText, contextVector } from '../response/rankers';
+import { type ContextOptions, type QuestionAnswerTable, QuestionAnswerRanker, applyMap, contextText, contextVector } from './rankers';
 import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
 import { dot } from '../retrieval/vectors';
-import type { RankingGroup } from './protocols';
+import type { RankingGroup } from '../selection/protocols';
 
 /**
  * The response engine's ranking methods applied to text-only response selection, a whole candidate
@@ -183,7 +183,7 @@ const NO_MATRIX = { data: new Float32Array(0), rows: 0, dim: 0 };
 
 /**
  * The hybrid of text-only selection: its parts fused per query by the convex combination of their
- * scores standardised over the group's candidates (response/fusion.ts), with the weights the page uses.
+ * scores standardised over the group's candidates (ranking/fusion.ts), with the weights the page uses.
  */
 export function hybridScorer(parts: readonly SelectionScorer[], weights: readonly number[]): SelectionScorer {
   return {

@@ -1,8 +1,8 @@
 import { EngineError } from '../errors';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { type ScoredIndex, dot, l2Normalize, topKOfScores } from '../retrieval/vectors';
-import type { ChatEncoder } from './chatEncoder';
-import type { CandidateItem, Modality, RankerId, ResponseState } from './types';
+import type { ChatEncoder } from '../response/chatEncoder';
+import type { CandidateItem, Modality, RankerId, ResponseState } from '../response/types';
 
 /**
  * Ranking with the conversational encoder (chatEncoder.ts): its own keys for the pool's texts and
