@@ -1,19 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { readStoredMessages } from '../../persistence/storedMessages';
-import type { ChatMessage } from '../../shared/conversation';
+import type { ChatMessage, PhotoElement, ReplyMeta, VideoElement } from '../../shared/conversation';
 import { messageFromStored, messageToStored } from './storedConversation';
 
 const detections = { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] };
-const photo = {
-  kind: 'image' as const,
+/**
+ * The fixtures are typed Required<...>: a field added to the conversation's types must be filled in
+ * here before this file compiles, and the round trip below then fails until storedConversation.ts
+ * stores it and reads it back (issue 40: one new field, and nothing forgets it).
+ */
+const photo: Required<PhotoElement> = {
+  kind: 'image',
   imageId: 'p1',
   name: 'coffee.jpg',
   width: 600,
   height: 400,
-  caption: 'A cup.',
-  captionSource: 'grounded' as const,
+  caption: 'A cup on a saucer.',
+  captionSource: 'captioner',
   captionConfident: true,
+  captionHedged: true,
+  groundedCaption: 'A cup.',
   detections,
+  check: 'fit',
 };
 const backend = {
   provider: 'wasm' as const,
@@ -22,6 +30,10 @@ const backend = {
   fallbackFrom: null,
 };
 const score = { mmRelevance: { pairScores: [41], precision: 41, recall: 41, f1: 41 }, intentF1: { precision: 100, recall: 100, f1: 100 }, ranks: [] };
+
+const reply = (meta: Required<ReplyMeta>) => meta;
+const video = (element: Required<VideoElement>) => element;
+const analysis = (analysed: Required<NonNullable<VideoElement['analysis']>>) => analysed;
 
 const conversation: ChatMessage[] = [
   { id: 'm1', role: 'user', createdAt: 1, elements: [photo, { kind: 'text', text: 'my coffee' }] },
@@ -33,7 +45,7 @@ const conversation: ChatMessage[] = [
       { kind: 'text', text: 'looks good' },
       { kind: 'poolImage', key: 'emoji/hot_beverage', alt: 'Hot beverage', url: '/pool/media/hot_beverage.webp', poolId: 'demo' },
     ],
-    reply: {
+    reply: reply({
       method: 'clip-sim',
       intentModel: 'head',
       relevance: 0.31,
@@ -44,7 +56,8 @@ const conversation: ChatMessage[] = [
       packName: 'mini-clip',
       poolId: 'demo',
       poolName: 'Demo pool',
-    },
+      screened: 'insults',
+    }),
     reference: {
       elements: [
         { kind: 'text', text: 'nice mug' },
@@ -58,7 +71,7 @@ const conversation: ChatMessage[] = [
     role: 'user',
     createdAt: 3,
     elements: [
-      {
+      video({
         kind: 'video',
         videoId: 'v1',
         posterId: 'v1p',
@@ -69,7 +82,7 @@ const conversation: ChatMessage[] = [
         seconds: 4,
         hasAudio: true,
         description: 'a green square; someone speaks at the start',
-        analysis: {
+        analysis: analysis({
           description: 'a green square; someone speaks at the start',
           features: { video: [0.5, 0], audio: [0.25] },
           frames: [{ time: 0.25, detections, shapes: [{ label: 'green square', x: 0.5, y: 0.4 }] }],
@@ -77,8 +90,9 @@ const conversation: ChatMessage[] = [
           speechChecked: true,
           detectorUsed: true,
           shown: { drawn: true, answer: '' },
-        },
-      },
+          check: 'fit',
+        }),
+      }),
       { kind: 'text', text: 'does anyone speak?' },
     ],
   },
