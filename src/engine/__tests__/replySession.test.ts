@@ -677,6 +677,18 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
   });
 });
 
+/** Two pool texts and the two images, no train split: the pool of the photo tests below. */
+function useDogAndBeachPool(session: ReplySession): void {
+  const texts = ['what a cute dog', 'I love the beach'];
+  session.setPool({
+    texts,
+    textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)),
+    images: IMAGES,
+    imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
+    train: async () => null,
+  });
+}
+
 describe('ReplySession with a captioning model', () => {
   const photoTurn = (imageId: string): SessionTurn => ({
     elements: [{ kind: 'image', imageId, decode: async () => ({ width: 1, height: 1, data: new Uint8Array([0, 0, 0, 255]) }) }],
@@ -691,14 +703,7 @@ describe('ReplySession with a captioning model', () => {
       captioner: { caption: () => caption(++calls) },
       onCaptionerFailed: (reason) => failures.push(reason),
     });
-    const texts = ['what a cute dog', 'I love the beach'];
-    session.setPool({
-      texts,
-      textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)),
-      images: IMAGES,
-      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
-      train: async () => null,
-    });
+    useDogAndBeachPool(session);
     return { session, failures, calls: () => calls };
   }
 
@@ -744,14 +749,7 @@ describe('ReplySession with photos prepared while the visitor composes', () => {
       return Float32Array.from(unfit ? [0, 0.5, 0, 0.5, 0] : [0, 0, 1, 0, 0]);
     });
     const session = new ReplySession(new PhotoAnalyzer(encoder, null), null, { photoCheck });
-    const texts = ['what a cute dog', 'I love the beach'];
-    session.setPool({
-      texts,
-      textMatrix: matrix(texts.map((t) => EMBEDDINGS.get(t)!)),
-      images: IMAGES,
-      imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
-      train: async () => null,
-    });
+    useDogAndBeachPool(session);
     return { session, runs };
   }
 
