@@ -243,7 +243,6 @@ function withRows(
   return merged;
 }
 
-/** The history with each photo's decode memoised, so the photo check and the reply decode it once. */
 /** Photos attached and prepared but not (yet) sent are kept at most this many: one taken off the draft is never asked for. */
 const MAX_PREPARED_PHOTOS = 8;
 
@@ -255,6 +254,7 @@ interface PreparedPhoto {
   analyzed: { photo: AnalyzedPhoto; analyzer: PhotoAnalyzer } | null;
 }
 
+/** The history with each photo's decode memoised, so the photo check and the reply decode it once. */
 function withDecodedOnce(history: readonly SessionTurn[]): SessionTurn[] {
   return history.map((turn) => ({
     elements: turn.elements.map((e) => {
