@@ -762,8 +762,11 @@ describe('ReplySession with photos prepared while the visitor composes', () => {
     await prepared.session.preparePhoto('p1', pixels);
     await prepared.session.preparePhoto('p1', pixels); // the same photo is prepared once
     expect(prepared.runs).toEqual({ tower: 1, check: 1 });
-    const reply = await prepared.session.compose([photoTurn('p1')], { method: 'clip-sim' });
+    let decodes = 0;
+    const countedTurn: SessionTurn = { elements: [{ kind: 'image', imageId: 'p1', decode: async () => (decodes++, pixels) }] };
+    const reply = await prepared.session.compose([countedTurn], { method: 'clip-sim' });
     expect(prepared.runs).toEqual({ tower: 1, check: 1 });
+    expect(decodes).toBe(0); // the turn has nothing left to do with its pixels
     expect(reply.composed.elements).toEqual(expected.composed.elements);
     expect(reply.captions).toEqual(expected.captions);
     expect(reply.relevance).toBe(expected.relevance);

@@ -964,17 +964,20 @@ export class ReplySession {
    */
   private async embedHistory(pool: CandidatePool, history: readonly SessionTurn[]) {
     const start = nowMs();
-    const newImages: { id: string; pixels: RgbaImage }[] = [];
-    for (const turn of history) {
+    const newImages: { id: string; decode: () => Promise<RgbaImage> }[] = [];
+    // Memoised: a photo analysed now is decoded once, for the analysis and then for the captioner.
+    for (const turn of withDecodedOnce(history)) {
       for (const e of turn.elements) {
-        if (e.kind === 'image' && !this.elements.has(`u:${e.imageId}`) && e.decode) newImages.push({ id: e.imageId, pixels: await e.decode() });
+        if (e.kind === 'image' && !this.elements.has(`u:${e.imageId}`) && e.decode) newImages.push({ id: e.imageId, decode: e.decode });
       }
     }
+    // Photos prepared while the visitor composed (preparePhoto) are neither decoded nor analysed again; their time is not this reply's.
+    const prepared = await Promise.all(newImages.map((i) => this.preparedAnalysis(i.id)));
+    const toAnalyze: RgbaImage[] = [];
+    for (const [i, img] of newImages.entries()) if (!prepared[i]) toAnalyze.push(await img.decode());
     const decoded = nowMs();
     const texts = history.flatMap((t) => t.elements.flatMap((e) => (e.kind === 'text' ? [e.text] : [])));
-    // Photos prepared while the visitor composed (preparePhoto) are not analysed again; their time is not this reply's.
-    const prepared = await Promise.all(newImages.map((i) => this.preparedAnalysis(i.id)));
-    const [, analyzedNow] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(newImages.flatMap((img, i) => (prepared[i] ? [] : [img.pixels])))]);
+    const [, analyzedNow] = await Promise.all([this.embedTexts(texts), this.analyzePhotos(toAnalyze)]);
     let next = 0;
     const analyzed = { photos: prepared.map((photo) => photo ?? analyzedNow.photos[next++]!), timings: analyzedNow.timings };
     const encoded = nowMs();
@@ -989,7 +992,7 @@ export class ReplySession {
         captionedPhotos.push(photo.description ? groundedPhotoCaption(img.id, photo.description) : imageEncoderCaption(img.id, embedding, bank!));
       });
       for (const [i, img] of newImages.entries()) {
-        const captioned = await this.modelCaption(captionedPhotos[i]!, img.pixels);
+        const captioned = await this.modelCaption(captionedPhotos[i]!, img.decode);
         captions.push(captioned.caption);
         const mainObject = steeringObject(analyzed.photos[i]!);
         this.elements.set(`u:${img.id}`, {
@@ -1015,11 +1018,11 @@ export class ReplySession {
   }
 
   /** The captioner's sentence in place of the grounded caption; on failure the grounded one stays, now and later. */
-  private async modelCaption(captioned: CaptionedPhoto, pixels: RgbaImage): Promise<CaptionedPhoto> {
+  private async modelCaption(captioned: CaptionedPhoto, decode: () => Promise<RgbaImage>): Promise<CaptionedPhoto> {
     const captioner = this.options.captioner;
     if (!captioner) return captioned;
     try {
-      return modelPhotoCaption(captioned, (await captioner.caption(pixels)).text);
+      return modelPhotoCaption(captioned, (await captioner.caption(await decode())).text);
     } catch (error) {
       this.options.captioner = null;
       this.options.onCaptionerFailed?.(errorMessage(error));
