@@ -220,6 +220,13 @@ test.describe('offline', () => {
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    // A file read by fetch() is handed over as stored, with no headers added: a rebuilt answer would
+    // stream through the service worker's thread (issue 38). The page stays isolated without them.
+    const modelFile = await page.evaluate(async () => {
+      const answer = await fetch('models/test-tiny-clip/config.json');
+      return { ok: answer.ok, embedderPolicy: answer.headers.get('cross-origin-embedder-policy') };
+    });
+    expect(modelFile).toEqual({ ok: true, embedderPolicy: null });
     // The model worker is isolated too: SharedArrayBuffer, which onnxruntime-web's threads need, exists there.
     expect(
       await page.evaluate(
