@@ -196,6 +196,24 @@ describe('worker request handler', () => {
     expect(events[0]).toEqual({ type: 'progress', id: 1, progress: { file: 'onnx/text_model.onnx', loaded: 5, total: 10 } });
   });
 
+  it('posts a burst of byte counts as the first and the latest, before the result', async () => {
+    const events: WorkerEvent[] = [];
+    const engine = fakeEngine();
+    engine.loadPack = async (_params, context) => {
+      for (let loaded = 0; loaded < 1000; loaded += 10) context.progress({ file: 'onnx/text_model.onnx', loaded, total: 1000 });
+      return fakeEngine().loadPack(_params, { progress: () => undefined, signal: new AbortController().signal });
+    };
+    const handle = createRequestHandler(engine, (e) => events.push(e));
+    await handle({
+      type: 'loadPack',
+      id: 1,
+      params: { pack: { id: 'p', baseUrl: '/models/p/', files: [] }, detector: null, pool: { kind: 'demo', baseUrl: '/pool/' }, forceWasm: false },
+    });
+    const progress = events.flatMap((e) => (e.type === 'progress' ? [e.progress.loaded] : []));
+    expect(progress).toEqual([0, 990]);
+    expect(events.at(-1)?.type).toBe('result');
+  });
+
   it('turns engine errors into error events with their code and sentence', async () => {
     const events: WorkerEvent[] = [];
     const handle = createRequestHandler(fakeEngine(), (e) => events.push(e));

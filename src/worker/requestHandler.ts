@@ -1,5 +1,6 @@
 import { EngineError, errorMessage } from '../engine/errors';
 import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import { throttleProgress } from './progressThrottle';
 import { WORKER_METHODS, isWorkerCancel, isWorkerRequest } from './protocol';
 
 /**
@@ -125,14 +126,14 @@ export function createRequestHandler(
     inFlight.set(id, controller);
     const isIdle = WORKER_METHODS[request.type].scheduling === 'idle';
     if (isIdle) idleRunning = controller;
+    const progress = throttleProgress((p) => post({ type: 'progress', id, progress: p }));
     try {
       controller.signal.throwIfAborted();
-      const result = await callHandler(engine, request, {
-        progress: (progress) => post({ type: 'progress', id, progress }),
-        signal: controller.signal,
-      });
+      const result = await callHandler(engine, request, { progress: progress.report, signal: controller.signal });
+      progress.flush();
       post({ type: 'result', id, method: request.type, result } as WorkerEvent);
     } catch (error) {
+      progress.flush();
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : null;
       if (reason === 'pre-empted') {
         // A fresh signal for the next run; a cancel that comes meanwhile aborts that one.
