@@ -1,5 +1,5 @@
 import { EngineError } from '../errors';
-import { JsonRecordStream, type RecordPlace, type RecordStreamWording } from './jsonRecordStream';
+import { JsonRecordStream, type RecordPlace, type RecordStreamWording, readWholeJsonArray } from './jsonRecordStream';
 import {
   JSON_NESTING_LIMIT,
   MEDIA_KEY_RULE,
@@ -230,17 +230,27 @@ export class ConversationsReader {
   private readonly stream: JsonRecordStream<DialogueRecord>;
   private readonly indexOfId = new Map<string, number>();
 
+  private readonly limits: { maxRecords: number; maxTotalChars: number; maxDepth: number };
+  private readonly read: (value: unknown, place: RecordPlace) => DialogueRecord;
+
   constructor(options: ConversationsOptions = {}) {
     const file = options.file ?? DEFAULT_FILE;
     const hasMedia = options.hasMedia;
-    this.stream = new JsonRecordStream({
-      file,
+    this.limits = {
       maxRecords: options.maxRecords ?? DIALOGUE_LIMITS.records,
       maxTotalChars: options.maxTotalChars ?? DIALOGUE_LIMITS.totalChars,
       maxDepth: DIALOGUE_LIMITS.nestingDepth,
-      wording: CONVERSATIONS_WORDING,
-      read: (value, place) => this.readUnique(value, place, file, hasMedia),
-    });
+    };
+    this.read = (value, place) => this.readUnique(value, place, file, hasMedia);
+    this.stream = new JsonRecordStream({ file, ...this.limits, wording: CONVERSATIONS_WORDING, read: this.read });
+  }
+
+  /**
+   * The whole text at once, when it is a JSON array every record of which is fine (readWholeJsonArray);
+   * null otherwise, and this reader is then spent: stream the text with a new one for the message.
+   */
+  readWhole(text: string): DialogueRecord[] | null {
+    return readWholeJsonArray(text, this.limits, this.read);
   }
 
   /** Feeds the next piece of text; returns the records completed by it. */
@@ -266,6 +276,8 @@ export class ConversationsReader {
 
 /** Reads a whole conversations.json (JSON array or JSON Lines) held in one string. */
 export function parseConversations(text: string, options: ConversationsOptions = {}): DialogueRecord[] {
+  const whole = new ConversationsReader(options).readWhole(text);
+  if (whole) return whole;
   const reader = new ConversationsReader(options);
   const records = reader.push(text);
   for (const record of reader.end()) records.push(record);
