@@ -30,8 +30,18 @@ function zones({ engineMayImportNode }) {
     },
     {
       target: './src/persistence',
-      from: [...PAGE, './src/worker', './src/sw', './src/node'],
-      message: 'Persistence owns its stored types: declare the stored shape in src/persistence and map to it in the feature.',
+      from: ['./src/app', './src/features', './src/main.tsx', './src/worker', './src/sw', './src/node'],
+      message:
+        'Persistence stores the shared conversation (src/shared/conversation.ts) and its own records; it imports nothing else of the page or the worker.',
+    },
+    {
+      // The conversation is one shape, on the page and on disk (issue 40): persistence takes it from
+      // shared/conversation.ts, and nothing else from shared/.
+      target: './src/persistence',
+      from: './src/shared',
+      except: ['./conversation.ts'],
+      message:
+        'Persistence stores the shared conversation (src/shared/conversation.ts) and its own records; it imports nothing else of the page or the worker.',
     },
     {
       target: './src/shared',

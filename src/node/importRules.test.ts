@@ -66,15 +66,19 @@ describe('import rules', () => {
     expect(await problems('src/worker/Allowed.ts', "import * as ort from 'onnxruntime-web';\nexport const x = ort;\n")).toEqual([]);
   });
 
-  it('refuse persistence taking a type from a feature or the worker protocol', async () => {
+  it('refuse persistence taking a type from a feature, the worker protocol or the rest of shared/, and let it store the shared conversation', async () => {
     const found = await problems(
       'src/persistence/Violation.ts',
-      "import type { ChatMessage } from '../shared/conversation';\nimport type { PhotoDetections } from '../worker/protocol';\nexport type X = [ChatMessage, PhotoDetections];\n",
+      "import type { DraftImage } from '../features/chat/chatStore';\nimport type { PhotoDetections } from '../worker/protocol';\nimport type { TextCredit } from '../shared/demoPool';\nexport type X = [DraftImage, PhotoDetections, TextCredit];\n",
     );
     expect(found).toEqual([
-      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
-      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence owns its stored types') },
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the shared conversation') },
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the shared conversation') },
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the shared conversation') },
     ]);
+    expect(await problems('src/persistence/Allowed.ts', "import type { ChatMessage } from '../shared/conversation';\nexport type X = ChatMessage;\n")).toEqual(
+      [],
+    );
   });
 
   it('refuse anything in src/ importing e2e/', async () => {

@@ -1,7 +1,8 @@
 import { createStore, promisifyRequest } from 'idb-keyval';
 import { videoContainer } from '../engine/video/videoContainer';
 import { provenImage } from './provenImage';
-import { type StoredMessage, readStoredMessages } from './storedMessages';
+import type { ChatMessage } from '../shared/conversation';
+import { readStoredMessages } from './storedMessages';
 import { tabChannel } from './tabChannel';
 
 /**
@@ -34,7 +35,7 @@ const allImages = () => IDBKeyRange.bound('image:', 'image:\uffff');
 
 export interface LoadedConversation {
   conversationId: string;
-  messages: StoredMessage[];
+  messages: ChatMessage[];
 }
 
 /** What changed, as other tabs hear it. */
@@ -63,7 +64,7 @@ function enqueue<T>(write: () => Promise<T>): Promise<T> {
   return next;
 }
 
-const sortByTime = (messages: StoredMessage[]) => messages.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const sortByTime = (messages: ChatMessage[]) => messages.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 /** The slot's conversation id, made (and the legacy list moved under it) on first use. */
 async function currentConversation(s: IDBObjectStore, slot: ConversationSlot): Promise<string> {
@@ -120,7 +121,7 @@ export function loadConversation(slot: ConversationSlot): Promise<LoadedConversa
  */
 export function putMessages(
   slot: ConversationSlot,
-  messages: readonly StoredMessage[],
+  messages: readonly ChatMessage[],
   images: readonly { imageId: string; blob: Blob }[],
   conversationId?: string,
 ): Promise<string> {
@@ -198,7 +199,7 @@ async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
       s.delete(key);
       continue;
     }
-    const message = (await promisifyRequest(s.get(key))) as StoredMessage | undefined;
+    const message = (await promisifyRequest(s.get(key))) as ChatMessage | undefined;
     for (const e of message?.elements ?? []) {
       if (e.kind === 'image') shown.add(e.imageId);
       // A video keeps its file, its poster frame and its frame sheet.
@@ -240,6 +241,6 @@ export function forgetSessionImages(): void {
 }
 
 /** Bytes a save of these messages and photos needs, about: what a full disk must make room for. */
-export function bytesToStore(messages: readonly StoredMessage[], images: readonly { blob: Blob }[]): number {
+export function bytesToStore(messages: readonly ChatMessage[], images: readonly { blob: Blob }[]): number {
   return images.reduce((sum, i) => sum + i.blob.size, 0) + messages.reduce((sum, m) => sum + JSON.stringify(m).length * 2, 0);
 }

@@ -1,5 +1,6 @@
 import type { ConversationSlot } from './conversationDb';
-import { type StoredMessage, readStoredMessages } from './storedMessages';
+import type { ChatMessage } from '../shared/conversation';
+import { readStoredMessages } from './storedMessages';
 
 /**
  * Messages whose save to IndexedDB failed (a full disk), kept in this tab's sessionStorage until they
@@ -14,7 +15,7 @@ export const MAX_IMAGE_CHARS = 3_000_000;
 export interface UnsavedTurn {
   slot: ConversationSlot;
   conversationId: string | null;
-  message: StoredMessage;
+  message: ChatMessage;
 }
 
 interface UnsavedImage {

@@ -13,8 +13,8 @@ import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
 
 /**
- * The conversation as the page shows it. Shared because the chat writes it and the inspector and the
- * export read it; persistence/storedMessages.ts has its own stored shape, and the chat maps between them.
+ * The conversation as the page shows it and as IndexedDB keeps it: one shape. Shared because the chat
+ * writes it, the inspector and the export read it, and persistence stores it as it is (issue 40).
  */
 
 /**

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { readStoredMessages } from '../../persistence/storedMessages';
 import type { ChatMessage, PhotoElement, ReplyMeta, VideoElement } from '../../shared/conversation';
-import { messageFromStored, messageToStored } from './storedConversation';
+import { storable } from './storedConversation';
 
 const detections = { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] };
 /**
  * The fixtures are typed Required<...>: a field added to the conversation's types must be filled in
- * here before this file compiles, and the round trip below then fails until storedConversation.ts
- * stores it and reads it back (issue 40: one new field, and nothing forgets it).
+ * here before this file compiles, and the round trip below then shows it stored and read back by the
+ * one generic function (issue 40: the stored message is the chat's own, and nothing forgets a field).
  */
 const photo: Required<PhotoElement> = {
   kind: 'image',
@@ -120,15 +120,28 @@ const conversation: ChatMessage[] = [
 ];
 
 describe('the conversation as the chat stores it', () => {
-  it('comes back from the stored shape as it was, every field included', () => {
-    const stored = structuredClone(conversation.map(messageToStored));
-    expect(readStoredMessages(stored).map(messageFromStored)).toEqual(conversation);
+  it('comes back from IndexedDB as it was, every field included', () => {
+    const stored = structuredClone(conversation.map(storable));
+    expect(readStoredMessages(stored)).toEqual(conversation);
   });
 
-  it('writes no key for a field the message does not have, as records written before the mapping', () => {
-    const plain: ChatMessage = { id: 'm3', role: 'user', createdAt: 3, elements: [{ kind: 'image', imageId: 'p3', name: 'a.jpg', width: 6, height: 4 }] };
-    const stored = messageToStored(plain);
-    expect(Object.keys(stored)).toEqual(['id', 'role', 'elements', 'createdAt']);
+  it('keeps every key of every fixture, at every depth', () => {
+    const keys = (value: unknown, path = ''): string[] =>
+      typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [`${path}.${k}`, ...keys(v, `${path}.${k}`)]) : [];
+    expect(keys(structuredClone(conversation.map(storable)))).toEqual(keys(conversation));
+  });
+
+  it('writes no key for a field the message does not have, at any depth, as records written before', () => {
+    const plain: ChatMessage = {
+      id: 'm3',
+      role: 'user',
+      createdAt: 3,
+      elements: [{ kind: 'image', imageId: 'p3', name: 'a.jpg', width: 6, height: 4, caption: undefined, detections: undefined }],
+      reply: undefined,
+    };
+    const stored = storable(plain);
+    expect(Object.keys(stored)).toEqual(['id', 'role', 'createdAt', 'elements']);
     expect(Object.keys(stored.elements[0]!)).toEqual(['kind', 'imageId', 'name', 'width', 'height']);
+    expect(plain.elements[0]).toHaveProperty('caption');
   });
 });
