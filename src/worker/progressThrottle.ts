@@ -1,7 +1,7 @@
 import type { FileProgress } from './protocol';
 
 /** How often a request's byte counts reach the page: ten times a second is smooth on a progress bar. */
-export const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 100;
 
 export interface ProgressThrottle {
   report: (progress: FileProgress) => void;
