@@ -1,5 +1,7 @@
 /// <reference lib="webworker" />
 import { WorkerModels } from './workerModels';
+import { combineOwners } from './workerOwners';
+import type { WorkerApi } from './requestHandler';
 import type { WorkerEvent } from './protocol';
 import { createRequestHandler } from './requestHandler';
 import { WorkerHeartbeat } from './heartbeat';
@@ -18,7 +20,9 @@ const post = (event: WorkerEvent) => self.postMessage(event);
 const heartbeat = new WorkerHeartbeat(post);
 const models = new WorkerModels();
 models.useBusyMarker(() => heartbeat.busy());
-const handle = createRequestHandler(models, post, undefined, IDLE_QUIET_MS);
+// Each handler belongs to one owner; the request handler sees them as one API (workerOwners.ts).
+const api: WorkerApi = combineOwners(models, models.references, models.datasets, models.training);
+const handle = createRequestHandler(api, post, undefined, IDLE_QUIET_MS);
 // Busy from a request's arrival until its answer, so the page allows the silence of a long model run.
 self.addEventListener('message', (message: MessageEvent<unknown>) => void heartbeat.during(() => handle(message.data)));
 // The first turn's pattern lists, compiled in a gap of the pack's load (it waits on files) rather than in that turn.

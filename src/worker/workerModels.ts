@@ -4,60 +4,62 @@ import type { PhotoChecker } from '../engine/perception/photoCheck';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
-import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { type PoolMediaItem, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
 import {
   type EmbeddedPool,
-  type PoolEmbeddingsFile,
   type PoolImageItem,
   type PoolTextItem,
   POOL_STARTER_MS,
   completeDeferredRows,
   embedPool,
   imageContentKey,
-  parsePoolEmbeddings,
 } from '../engine/pool/poolEmbeddings';
+import {
+  fetchBinaryFile,
+  fetchBlob,
+  fetchJson,
+  fetchPrecomputed,
+  fetchStoredContexts,
+  prefetchDemoPool,
+  readLexicalCounts,
+  readTextMarks,
+  useShippedDeppKeys,
+} from './demoPoolFiles';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type SessionChat, sessionChat } from '../engine/response/session';
-import { embedChatKeys, parseStoredContexts, resolveStoredContexts } from '../engine/pool/chatPool';
-import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
-import { hashText } from '../engine/pool/contentHash';
+import { embedChatKeys, resolveStoredContexts } from '../engine/pool/chatPool';
 import { rowsByUse } from '../engine/pool/rowsByUse';
 import { RESPONSE_METHODS } from '../engine/response/methods';
 import type { RgbaImage } from '../engine/image/rgbaImage';
-import { shippedDeppImageKeys } from '../engine/pool/deppKeys';
-import { localHeadsCache } from '../persistence/localHeadsDb';
-import { type DialogueRecord, dialoguePreview, parseConversationsBytes, readDialogueRecord } from '../engine/datasets/mmdialog';
 import { nowMs } from '../engine/clock';
 import { LoadSteps } from '../engine/loadSteps';
 import type { LexicalCounts } from '../engine/ranking/lexical';
-import { parseLexicalCounts } from '../engine/ranking/lexicalIndexFile';
-import { type TextMarks, parseTextMarks } from '../engine/response/textMarks';
+import type { TextMarks } from '../engine/response/textMarks';
 import { StoredPackSource } from '../persistence/packStore';
-import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage, loadDialogues } from '../persistence/datasetDb';
-import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
+import { embeddingCache } from '../persistence/datasetDb';
+import { requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { ClevrService } from './clevrService';
 import { VideoService } from './videoService';
 import { detectCapabilities } from './capabilities';
 import { decodeImage } from './decodeImage';
-import { FetchPackSource, isOffline } from './fetchPackSource';
-import type { RequestContext, WorkerApi } from './requestHandler';
+import { FetchPackSource } from './fetchPackSource';
+import { LocalTraining } from './localTraining';
+import { ReferenceDialogues } from './referenceDialogues';
+import { StoredDatasets } from './storedDatasets';
+import type { RequestContext } from './requestHandler';
 import type {
   BackendState,
   CaptionerRef,
   ClevrLoaded,
   CaptionerStatus,
-  DatasetFile,
-  DatasetImported,
   DetectorRef,
   DetectorStatus,
   FileProgress,
-  LocalHeadsStatus,
   PoolLoaded,
   PoolRef,
   WorkerAnnouncement,
@@ -81,11 +83,14 @@ interface DemoCatalogues {
   byUse: { texts: number[]; images: number[] } | null;
 }
 
-/** Images embedded per batch for a stored dataset: a batch cannot be interrupted once its model run starts. */
-const DATASET_BATCH = 8;
-
-/** The engine as the browser worker runs it: packs over fetch, images via createImageBitmap. */
-export class WorkerModels implements WorkerApi {
+/**
+ * The engine as the browser worker runs it, packs over fetch and images via createImageBitmap: the
+ * owner of the pack in use and its pool (the encoders, the detector, the responder, training in the
+ * browser, CLEVR-Dialog and videos). Stored datasets (storedDatasets.ts) and the reference dialogues
+ * (referenceDialogues.ts) are owners of their own, which ask this one for the pack when they need it;
+ * model.worker.ts joins their handlers into the one API (workerOwners.ts).
+ */
+export class WorkerModels {
   /** The pack's CLIP towers; each loadPack replaces them, with the detector, captioner and analyzer below. */
   private encoder: ClipEncoder | null = null;
   private detector: ObjectDetector | null = null;
@@ -98,8 +103,26 @@ export class WorkerModels implements WorkerApi {
   private packId = '';
   private responder: Responder | null = null;
   /** Where the reference dialogues of the pool in use come from, and those already parsed. */
-  private dialogueSource: PoolRef | null = null;
-  private readonly referenceSplits = new Map<string, Promise<DialogueRecord[]>>();
+  /** The reference dialogues of the pool in use (Replay, the train split the session reads): its own owner. */
+  readonly references = new ReferenceDialogues(() => this.readyResponder());
+  /** Datasets copied into this browser and embedded with the pack in use: their own owner. */
+  readonly datasets = new StoredDatasets({ encoder: () => this.encoder, analyzer: () => this.embeddingAnalyzer() });
+  /** clip-map and the intent head trained in this browser, for a pack without Python heads: their own owner. */
+  readonly training = new LocalTraining({
+    stillInUse: (encoder, responder, embedded) => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded,
+    dialogues: (ref, split) => this.references.dialogues(ref, split),
+    inUse: () => {
+      const { encoder, pool } = this.ready();
+      return {
+        packId: this.packId,
+        encoder,
+        responder: this.responder,
+        embedded: pool.embedded,
+        source: this.references.source,
+        hasPythonHeads: this.hasPythonHeads,
+      };
+    },
+  });
   /** The demo pool's catalogues, read while the pack's models load (demoCatalogues); taken by the pool's load. */
   private earlyCatalogues: { baseUrl: string; read: Promise<DemoCatalogues> } | null = null;
   /** The photo check of models/photo-check (null when not installed): shared photos and videos' frames. */
@@ -126,9 +149,6 @@ export class WorkerModels implements WorkerApi {
   private chat: SessionChat | null = null;
   /** Train clip-map and the intent head as soon as the pool is ready (a downloaded pack), rather than on request. */
   private autoTrain = false;
-  private training: Promise<void> | null = null;
-  /** Stops the training under way (a cancelled trainHeads call). */
-  private trainingAbort: AbortController | null = null;
   /** The plan onnxruntime was configured with by the first load, so the CLEVR-Dialog models run where the pack runs. */
   private runtimePlan: ExecutionPlan | null = null;
   private readonly clevr = new ClevrService();
@@ -333,7 +353,7 @@ export class WorkerModels implements WorkerApi {
       const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
       const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
       const borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
-      const train = await this.dialogues(ref, 'train').catch(() => null);
+      const train = await this.references.dialogues(ref, 'train').catch(() => null);
       const byUse = train
         ? rowsByUse(
             train,
@@ -520,7 +540,7 @@ export class WorkerModels implements WorkerApi {
       imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
     } else {
       const dataset = await requireDataset(ref.datasetId);
-      embedded = await this.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0), signal);
+      embedded = await this.datasets.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0), signal);
       loaded = { poolId: dataset.id, name: dataset.name, texts: dataset.texts.length, images: dataset.images.length };
       imageInfo = dataset.images.map((i) => ({ key: i.key, alt: i.alt, label: i.alt, url: null, kind: 'image', keywords: [] }));
     }
@@ -532,7 +552,7 @@ export class WorkerModels implements WorkerApi {
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
     signal?.throwIfAborted();
     this.pool = { loaded: { ...loaded, embeddings: embedded.stats }, embedded };
-    this.dialogueSource = ref;
+    this.references.useSource(ref);
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
     const rows = this.completePoolRows(loaded.poolId, embedded, analyzer, loadImage, () => this.pool?.embedded !== embedded);
@@ -543,7 +563,7 @@ export class WorkerModels implements WorkerApi {
       chatParts,
       { ...rows.session, ...(borderlineTexts ? { borderlineTexts } : {}), ...(textMarks ? { textMarks } : {}) },
       () =>
-        this.dialogues(ref, 'train').catch((error: unknown) => {
+        this.references.dialogues(ref, 'train').catch((error: unknown) => {
           console.warn(
             `No train dialogues for this pool (${errorMessage(error)}): the majority intent is one text, then stop, and tf-idf/BM25 take document frequencies from the pool's texts.`,
           );
@@ -559,7 +579,7 @@ export class WorkerModels implements WorkerApi {
       await rows.eagerFor(POOL_STARTER_MS, (ms) => progress('most used rows first (the rest after Ready)', Math.round(ms / 1000), POOL_STARTER_MS / 1000));
     }
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
-    if (responder && !this.hasPythonHeads) void this.startTraining(encoder, responder, ref, embedded, this.autoTrain);
+    if (responder && !this.hasPythonHeads) void this.training.start(this.packId, encoder, responder, ref, embedded, this.autoTrain);
     // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
     await responder?.firstReplyPrepared();
     steps.mark('first reply prepared');
@@ -699,228 +719,6 @@ export class WorkerModels implements WorkerApi {
     }
   }
 
-  /**
-   * clip-map and the intent head for a pack without Python heads: read from this browser's cache, or
-   * trained here on the pool's train split (early-stopped on its valid split) in slices, so replies
-   * go on meanwhile (zero-shot). Loading another pack or pool cancels it.
-   */
-  private async trainLocalHeads(
-    encoder: ClipEncoder,
-    responder: Responder,
-    ref: PoolRef,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    trainIfMissing: boolean,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const packId = this.packId;
-    const current = () => this.encoder === encoder && this.responder === responder && this.pool?.embedded === embedded;
-    const announce = (status: LocalHeadsStatus) => {
-      if (current()) this.announce({ type: 'localHeads', packId, status });
-    };
-    try {
-      const train = await this.dialogues(ref, 'train');
-      const poolKey = hashText(JSON.stringify([embedded.texts.length, embedded.images.length, train.length, train.map((r) => r.id).join(',')]));
-      const cacheKey = `${encoder.fingerprint}:${ref.kind === 'demo' ? 'demo' : ref.datasetId}:${poolKey}`;
-      const cached = readLocalHeads(await localHeadsCache.get(cacheKey).catch(() => undefined), embedded.textMatrix.dim);
-      let local = cached;
-      if (!local && !trainIfMissing) return;
-      if (!local) {
-        const valid = await this.dialogues(ref, 'valid').catch(() => {
-          throw new EngineError(
-            'dataset-invalid',
-            'The pool has no valid split to choose the training epochs on, so clip-map and the intent head are not trained: replies stay zero-shot.',
-          );
-        });
-        announce({ state: 'training', phase: 'Starting', done: 0, total: 1 });
-        local = await responder.replySession.learnLocalHeads(valid, {
-          yieldControl: async () => {
-            await new Promise((resolve) => setTimeout(resolve, 0));
-            if (!current()) throw new EngineError('not-loaded', 'Another pack or pool was chosen: training stopped.');
-            if (signal.aborted) throw new EngineError('cancelled', 'Training was stopped, as asked.');
-          },
-          onProgress: (phase, done, total) => announce({ state: 'training', phase, done, total }),
-        });
-        await localHeadsCache
-          .put(cacheKey, storeLocalHeads(local))
-          .catch((error: unknown) => console.warn(`The trained heads could not be cached: ${errorMessage(error)}`));
-      }
-      if (!current()) return;
-      const f = local.figures;
-      responder.useLocalHeads(
-        local,
-        `No Python heads for this pack: clip-map and the intent head were trained in this browser${cached ? ' (read from its cache)' : ` in ${(f.totalMs / 1000).toFixed(0)} s`} on the train split (valid: intent accuracy ${(100 * f.intent.validAccuracy).toFixed(1)}%, majority ${(100 * f.intent.majorityAccuracy).toFixed(1)}%; clip-map text R@1 ${(100 * f.clipMap.text.validR1).toFixed(1)}%, image ${(100 * f.clipMap.image.validR1).toFixed(1)}% among 100). DE++ and the hybrid need the Python heads.`,
-      );
-      announce({ state: 'trained', figures: f, fromCache: cached !== null, methods: responder.methods() });
-    } catch (error) {
-      if (!current()) return;
-      if (signal.aborted) {
-        announce({
-          state: 'unavailable',
-          reason: 'Training clip-map and the intent head was stopped, as asked; replies stay zero-shot. Train them again from Settings whenever you like.',
-        });
-        return;
-      }
-      console.warn('clip-map and the intent head were not trained:', errorMessage(error));
-      announce({
-        state: 'unavailable',
-        reason: `clip-map and the intent head could not be trained in this browser (${errorMessage(error).replace(/\.$/, '')}); replies stay zero-shot.`,
-      });
-    }
-  }
-
-  /** Starts reading or training the heads, unless that is under way: `trainingAbort` stops it. */
-  private startTraining(
-    encoder: ClipEncoder,
-    responder: Responder,
-    ref: PoolRef,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    trainIfMissing: boolean,
-  ): Promise<void> {
-    const abort = new AbortController();
-    this.trainingAbort = abort;
-    const training = this.trainLocalHeads(encoder, responder, ref, embedded, trainIfMissing, abort.signal).finally(() => {
-      if (this.training === training) {
-        this.training = null;
-        this.trainingAbort = null;
-      }
-    });
-    this.training = training;
-    return training;
-  }
-
-  /**
-   * Settings asked to train clip-map and the intent head for the pack and pool in use: starts the
-   * training, or joins the one under way, and answers when it ends. Cancelling the call stops it.
-   */
-  async trainHeads(_params: Record<string, never>, context: RequestContext): Promise<{ started: boolean }> {
-    const { encoder, pool } = this.ready();
-    const responder = this.responder;
-    if (!responder || this.hasPythonHeads || !this.dialogueSource) return { started: false };
-    const started = this.training === null;
-    const training = this.training ?? this.startTraining(encoder, responder, this.dialogueSource, pool.embedded, true);
-    const abort = this.trainingAbort;
-    const stop = () => abort?.abort();
-    if (context.signal.aborted) stop();
-    context.signal.addEventListener('abort', stop, { once: true });
-    try {
-      await training;
-    } finally {
-      context.signal.removeEventListener('abort', stop);
-    }
-    context.signal.throwIfAborted();
-    return { started };
-  }
-
-  private readonly staged = new Map<string, DatasetFile[]>();
-
-  async stageDatasetFiles(params: WorkerMethods['stageDatasetFiles']['params']) {
-    const files = this.staged.get(params.stagingId) ?? [];
-    files.push(...params.files);
-    this.staged.set(params.stagingId, files);
-    return { staged: files.length };
-  }
-
-  async importDataset(params: WorkerMethods['importDataset']['params'], context: RequestContext): Promise<DatasetImported> {
-    const files = this.staged.get(params.stagingId) ?? [];
-    this.staged.delete(params.stagingId);
-    const { dataset, keptBeside } = await copyDataset(params.name, files, (p) => context.progress(p), context.signal);
-    const imported = await this.resumeDataset({ datasetId: dataset.id }, context);
-    return keptBeside ? { ...imported, keptBeside: { name: keptBeside.name, createdAt: keptBeside.createdAt } } : imported;
-  }
-
-  /**
-   * Embeds a stored dataset's texts and images with the current pack; rows already cached are kept,
-   * so this resumes after a reload. An image that cannot be decoded (a truncated JPEG passes the
-   * header check) is left out and named in the dataset's problems, and the rest goes on: a dataset
-   * never stays "embedding" for good. Deleting the dataset meanwhile stops the work.
-   */
-  async resumeDataset(params: WorkerMethods['resumeDataset']['params'], context: RequestContext): Promise<DatasetImported> {
-    const onProgress = (p: FileProgress) => context.progress(p);
-    const encoder = this.encoder;
-    const analyzer = this.embeddingAnalyzer();
-    if (!encoder || !analyzer) throw new EngineError('not-loaded', 'The model is still loading; the dataset will be embedded once it is ready.');
-    // Deleted between the page's list and this call (the page shows "Resuming" and Delete at once): nothing to finish, and nothing failed.
-    const dataset = await requireDataset(params.datasetId, 'cancelled');
-    for (;;) {
-      try {
-        await this.embedDataset(dataset, analyzer, encoder, onProgress, context.signal);
-        break;
-      } catch (error) {
-        // The person's Cancel: what was copied and embedded goes, so it never finishes loading by itself after a reload.
-        if (context.signal.aborted) {
-          await deleteDataset(dataset.id);
-          throw error;
-        }
-        if (!(error instanceof UnreadableDatasetImage)) throw error;
-        dataset.images = dataset.images.filter((i) => i.key !== error.key);
-        dataset.problems.push(`${error.key}: ${error.reason}; it was left out.`);
-        await deleteDatasetImage(dataset.id, error.key);
-        await keepManifest(dataset);
-      }
-    }
-    if (dataset.images.length === 0 && dataset.texts.length === 0) {
-      await deleteDataset(dataset.id);
-      throw new EngineError(
-        'dataset-invalid',
-        `None of the images of "${dataset.name}" could be decoded (${dataset.problems.slice(-3).join(' ')}), and it has no texts, so it was removed.`,
-      );
-    }
-    if (dataset.status !== 'ready') {
-      dataset.status = 'ready';
-      await keepManifest(dataset);
-    }
-    const dialogues = dataset.splits.reduce((n, s) => n + s.dialogues, 0);
-    return { datasetId: dataset.id, name: dataset.name, images: dataset.images.length, texts: dataset.texts.length, dialogues, problems: dataset.problems };
-  }
-
-  /**
-   * `encoder` is the pack the work belongs to: loading another pack, deleting the dataset, or `signal`
-   * (the person's Cancel) stops it; rows already computed stay cached, so a later resume starts from them.
-   */
-  private async embedDataset(
-    dataset: StoredDataset,
-    analyzer: PhotoAnalyzer,
-    encoder: ClipEncoder,
-    onProgress: (p: FileProgress) => void,
-    signal?: AbortSignal,
-  ) {
-    let deleted = false;
-    const embedding = embedPool({
-      encoder: analyzer,
-      texts: dataset.texts,
-      images: dataset.images,
-      imageKeys: dataset.images.map((i) => i.contentKey),
-      // Small batches, and a Cancel checked before each image is read: the import stops within a couple of seconds.
-      batchSize: DATASET_BATCH,
-      loadImage: async (item) => {
-        signal?.throwIfAborted();
-        const blob = await loadDatasetImage(dataset.id, item.key);
-        if (!blob) throw new UnreadableDatasetImage(item.key, "it is missing from this browser's storage");
-        try {
-          return (await decodeImage({ name: item.key, blob })).pixels;
-        } catch {
-          // The decoder's own sentence speaks to someone sharing a photo ("Choose another photo"), not to a dataset.
-          throw new UnreadableDatasetImage(item.key, 'it could not be decoded, so the file is damaged or incomplete');
-        }
-      },
-      cache: embeddingCache,
-      onProgress: ({ phase, done, total }) => {
-        // The page deletes datasets itself; whether this one still exists is checked once per batch.
-        void getDataset(dataset.id).then(
-          (d) => (deleted ||= d === undefined),
-          () => undefined,
-        );
-        onProgress({ file: phase === 'texts' ? 'Embedding texts' : 'Embedding images', loaded: done, total });
-      },
-      cancelled: () => this.encoder !== encoder || deleted || signal?.aborted === true,
-    });
-    try {
-      return await embedding;
-    } finally {
-      if (deleted) await keepManifest(dataset); // throws the "deleted while it loaded" cancellation
-    }
-  }
-
   async checkImage(params: WorkerMethods['checkImage']['params']) {
     const { header } = await decodeImage(params.image);
     return header;
@@ -950,78 +748,7 @@ export class WorkerModels implements WorkerApi {
     return this.responder.preparePhoto(params.imageId, (await decodeImage(params.image)).pixels);
   }
 
-  async listReferenceDialogues(params: WorkerMethods['listReferenceDialogues']['params']) {
-    const records = await this.referenceDialogues(params.split);
-    return { split: params.split, dialogues: records.map((r) => ({ id: r.id, turns: r.turns.length, preview: dialoguePreview(r) })) };
-  }
-
-  async loadReferenceDialogue(params: WorkerMethods['loadReferenceDialogue']['params']) {
-    const { responder } = this.readyResponder();
-    const record = await this.referenceDialogue(params.split, params.dialogueId);
-    return { split: params.split, id: record.id, turns: responder.describeDialogue(record) };
-  }
-
-  async replayTurn(params: WorkerMethods['replayTurn']['params']) {
-    const { encoder, responder } = this.readyResponder();
-    const record = await this.referenceDialogue(params.split, params.dialogueId);
-    return responder.replayTurn(record, params.turn, params.method, encoder.backend);
-  }
-
-  async scoreReference(params: WorkerMethods['scoreReference']['params']) {
-    const { responder } = this.readyResponder();
-    return responder.scoreReference(params, async (image) => (await decodeImage(image)).pixels);
-  }
-
-  /**
-   * The reference dialogues of a split of the pool in use: the demo's public/dialogues, or the splits
-   * stored with a dataset. Parsed once per pool and split.
-   */
-  private referenceDialogues(split: string): Promise<DialogueRecord[]> {
-    const source = this.dialogueSource;
-    if (!source) return Promise.reject(new EngineError('not-loaded', 'The candidate pool is still loading. Wait for "Ready" and try again.'));
-    return this.dialogues(source, split);
-  }
-
-  private dialogues(source: PoolRef, split: string): Promise<DialogueRecord[]> {
-    const cacheKey = `${source.kind === 'demo' ? 'demo' : source.datasetId}:${split}`;
-    let records = this.referenceSplits.get(cacheKey);
-    if (!records) {
-      records = (async () => {
-        const file = `${split}/conversations.json`;
-        if (source.kind === 'demo') {
-          // The train split comes with the offline install; valid and test are stored the first time they are read.
-          const blob = await fetchBlob(`${source.baseUrl.replace(/pool\/$/, '')}dialogues/${file}`).catch((error: unknown) => {
-            throw isOffline()
-              ? new EngineError(
-                  'pack-file-missing',
-                  `This device is offline, and the ${split} dialogues were never stored for offline use: they are kept once Replay has opened them while online. Connect to the network and open them in Replay once.`,
-                )
-              : error;
-          });
-          const bytes = new Uint8Array(await blob.arrayBuffer());
-          return parseConversationsBytes(bytes, { file: `dialogues/${file}` });
-        }
-        const stored = await loadDialogues<unknown>(source.datasetId, split);
-        if (!stored)
-          throw new EngineError(
-            'dataset-invalid',
-            `The dataset in use has no ${split} split, so it has no reference dialogues to replay. Choose another split, or the demo pool under "Reply from".`,
-          );
-        return stored.map((r, index) => readDialogueRecord(r, { file, index }));
-      })();
-      records.catch(() => this.referenceSplits.delete(cacheKey)); // a failed fetch may succeed next time
-      this.referenceSplits.set(cacheKey, records);
-    }
-    return records;
-  }
-
-  private async referenceDialogue(split: string, id: string): Promise<DialogueRecord> {
-    const record = (await this.referenceDialogues(split)).find((r) => r.id === id);
-    if (!record) throw new EngineError('invalid-input', `The ${split} split has no dialogue "${id}". Choose one from the list.`);
-    return record;
-  }
-
-  private readyResponder(): { encoder: ClipEncoder; responder: Responder } {
+  readyResponder(): { encoder: ClipEncoder; responder: Responder } {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and try again.');
     return { encoder, responder: this.responder };
@@ -1068,152 +795,4 @@ export class WorkerModels implements WorkerApi {
 /** A message as a sentence: ends with a full stop. */
 function sentence(text: string): string {
   return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
-}
-
-/**
- * The demo pool's files, requested when the load starts: they come from the network or the offline
- * cache while the sessions are being created, instead of one after another once they are. A file is
- * handed out once (a response body is read once); any other fetch of it goes to the network as usual.
- */
-const prefetched = new Map<string, Promise<Response>>();
-
-function prefetchDemoPool(baseUrl: string, packId: string): void {
-  prefetched.clear();
-  const dialogues = `${baseUrl.replace(/pool\/$/, '')}dialogues/train/`;
-  const files = [
-    `${baseUrl}media.json`,
-    `${baseUrl}texts.json`,
-    ...['lexical', 'text-marks', `embeddings/${packId}`, `embeddings/${packId}.depp`, `embeddings/${packId}.chat`, `embeddings/${packId}.contexts`].flatMap(
-      (base) => [`${baseUrl}${base}.json`, `${baseUrl}${base}.bin`],
-    ),
-    `${dialogues}conversations.json`,
-    `${dialogues}invitations.json`,
-  ];
-  for (const url of files) {
-    const response = fetch(url);
-    response.catch(() => undefined); // reported to whoever reads it
-    prefetched.set(url, response);
-  }
-}
-
-function fetchPrefetched(url: string): Promise<Response> {
-  const early = prefetched.get(url);
-  prefetched.delete(url);
-  return early ?? fetch(url);
-}
-
-async function fetchBlob(url: string): Promise<Blob> {
-  const response = await fetchPrefetched(url).catch((cause: unknown) => {
-    throw new EngineError('pack-file-missing', `${url} could not be loaded (${errorMessage(cause)}). Check the connection to the demo server and reload.`, {
-      cause,
-    });
-  });
-  if (!response.ok)
-    throw new EngineError(
-      'pack-file-missing',
-      `${url} is missing (HTTP ${response.status}). Restore the pool (see docs/response-engine.md, "Candidate pool") and reload.`,
-    );
-  return response.blob();
-}
-
-async function fetchJson(url: string): Promise<unknown> {
-  const bytes = new Uint8Array(await (await fetchBlob(url)).arrayBuffer());
-  const name = url.slice(url.lastIndexOf('/pool/') + 1);
-  return parseJsonDocument(decodeUtf8Strict(bytes, name), name);
-}
-
-/** The demo pool's stored contexts of context match, or null (context match is then not offered). */
-async function fetchStoredContexts(base: string) {
-  try {
-    const file = await fetchBinaryFile(base);
-    return file && parseStoredContexts(file.meta, file.bytes, `${base}.json`);
-  } catch (error) {
-    console.warn(`Stored contexts not used: ${errorMessage(error)}`);
-    return null;
-  }
-}
-
-/** The pool:build output for this pack, or null (then rows come from the cache or are computed). */
-/**
- * Hands the heads the demo pool's shipped DE++ image keys (npm run pool:keys) when they fit this pool
- * and these heads; otherwise the first image step computes them, as without the file.
- */
-async function useShippedDeppKeys(
-  heads: ResponseHeads,
-  base: string,
-  embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-  clipFingerprint: string,
-): Promise<void> {
-  const file = await fetchPrecomputed(base);
-  if (!file) return;
-  try {
-    const shipped = await shippedDeppImageKeys(file, { clipFingerprint, imageKeys: embedded.imageKeys, imageMatrix: embedded.imageMatrix, heads });
-    if (shipped.keys) heads.useShippedKeys(embedded.imageMatrix, shipped.keys);
-    else console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${shipped.reason}. Rebuild it with "npm run pool:keys".`);
-  } catch (error) {
-    console.warn(`${base}.json is not used, so the DE++ image keys are computed after Ready: ${errorMessage(error)}`);
-  }
-}
-
-/** A .json header and its .bin, fetched side by side; null when either is missing (a pool made before it shipped one). */
-async function fetchBinaryFile(base: string): Promise<{ meta: unknown; bytes: Uint8Array } | null> {
-  try {
-    const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
-    if (!meta.ok || !bin.ok) return null;
-    return { meta: await meta.json(), bytes: new Uint8Array(await bin.arrayBuffer()) };
-  } catch (error) {
-    console.warn(`${base}.json could not be read (${errorMessage(error)}).`);
-    return null;
-  }
-}
-
-/** The pool's shipped text keys and photo marks, or null (with a warning that says why) when they are missing or do not fit. */
-function readTextMarks(
-  base: string,
-  file: { meta: unknown; bytes: Uint8Array } | null,
-  texts: readonly string[],
-  contentKeys: readonly string[],
-): TextMarks | null {
-  const fallback =
-    'so the page keys the pool\'s texts and marks them by its photo rules itself, which delays Ready by about half a second. Rebuild it with "npm run pool:index".';
-  if (!file) {
-    console.warn(`${base}.json/.bin are missing, ${fallback}`);
-    return null;
-  }
-  try {
-    return parseTextMarks(file.meta, file.bytes, `${base}.json`, texts, contentKeys);
-  } catch (error) {
-    console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
-    return null;
-  }
-}
-
-/** The pool's shipped BM25 counts when they are of its texts; otherwise null, said, and the rankers count the texts themselves. */
-function readLexicalCounts(
-  base: string,
-  file: { meta: unknown; bytes: Uint8Array } | null,
-  texts: readonly string[],
-  textKeys: readonly string[],
-): LexicalCounts | null {
-  const fallback = 'so the page counts the pool\'s words itself, which delays the first reply by about a second. Rebuild it with "npm run pool:index".';
-  if (!file) {
-    console.warn(`${base}.json/.bin are missing, ${fallback}`);
-    return null;
-  }
-  try {
-    return parseLexicalCounts(file.meta, file.bytes, `${base}.json`, texts, textKeys);
-  } catch (error) {
-    console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
-    return null;
-  }
-}
-
-async function fetchPrecomputed(base: string): Promise<PoolEmbeddingsFile | null> {
-  try {
-    const file = await fetchBinaryFile(base);
-    return file && parsePoolEmbeddings(file.meta, file.bytes, `${base}.json`);
-  } catch (error) {
-    console.warn(`Precomputed pool embeddings not used: ${errorMessage(error)}`);
-    return null;
-  }
 }
