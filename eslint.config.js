@@ -30,18 +30,9 @@ function zones({ engineMayImportNode }) {
     },
     {
       target: './src/persistence',
-      from: ['./src/app', './src/features', './src/main.tsx', './src/worker', './src/sw', './src/node'],
+      from: [...PAGE, './src/worker', './src/sw', './src/node'],
       message:
-        'Persistence stores the shared conversation (src/shared/conversation.ts) and its own records; it imports nothing else of the page or the worker.',
-    },
-    {
-      // The conversation is one shape, on the page and on disk (issue 40): persistence takes it from
-      // shared/conversation.ts, and nothing else from shared/.
-      target: './src/persistence',
-      from: './src/shared',
-      except: ['./conversation.ts'],
-      message:
-        'Persistence stores the shared conversation (src/shared/conversation.ts) and its own records; it imports nothing else of the page or the worker.',
+        "Persistence stores the page's messages as the chat gives them and reads only what it declares of them (storedMessages.ts): it imports nothing of the page or the worker.",
     },
     {
       target: './src/shared',

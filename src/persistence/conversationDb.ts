@@ -1,8 +1,7 @@
 import { createStore, promisifyRequest } from 'idb-keyval';
 import { videoContainer } from '../engine/video/videoContainer';
 import { provenImage } from './provenImage';
-import type { ChatMessage } from '../shared/conversation';
-import { readStoredMessages } from './storedMessages';
+import { type StoredMessage, readStoredMessages } from './storedMessages';
 import { tabChannel } from './tabChannel';
 
 /**
@@ -33,9 +32,10 @@ const messagesOf = (conversationId: string) => IDBKeyRange.bound(`msg:${conversa
 const allMessages = () => IDBKeyRange.bound('msg:', 'msg:\uffff');
 const allImages = () => IDBKeyRange.bound('image:', 'image:\uffff');
 
-export interface LoadedConversation {
+/** `M`: the messages as the chat wrote them (ChatMessage); persistence reads only what StoredMessage declares. */
+export interface LoadedConversation<M extends StoredMessage> {
   conversationId: string;
-  messages: ChatMessage[];
+  messages: M[];
 }
 
 /** What changed, as other tabs hear it. */
@@ -64,7 +64,7 @@ function enqueue<T>(write: () => Promise<T>): Promise<T> {
   return next;
 }
 
-const sortByTime = (messages: ChatMessage[]) => messages.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+const sortByTime = <M extends StoredMessage>(messages: M[]) => messages.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
 /** The slot's conversation id, made (and the legacy list moved under it) on first use. */
 async function currentConversation(s: IDBObjectStore, slot: ConversationSlot): Promise<string> {
@@ -103,12 +103,12 @@ function inTransaction<T>(mode: IDBTransactionMode, body: (s: IDBObjectStore) =>
   });
 }
 
-export function loadConversation(slot: ConversationSlot): Promise<LoadedConversation> {
+export function loadConversation<M extends StoredMessage>(slot: ConversationSlot): Promise<LoadedConversation<M>> {
   return enqueue(() =>
     inTransaction('readwrite', async (s) => {
       const conversationId = await currentConversation(s, slot);
       const records = await promisifyRequest(s.getAll(messagesOf(conversationId)));
-      return { conversationId, messages: sortByTime(readStoredMessages(records)) };
+      return { conversationId, messages: sortByTime(readStoredMessages<M>(records)) };
     }),
   );
 }
@@ -121,7 +121,7 @@ export function loadConversation(slot: ConversationSlot): Promise<LoadedConversa
  */
 export function putMessages(
   slot: ConversationSlot,
-  messages: readonly ChatMessage[],
+  messages: readonly StoredMessage[],
   images: readonly { imageId: string; blob: Blob }[],
   conversationId?: string,
 ): Promise<string> {
@@ -199,7 +199,7 @@ async function deleteUnreferenced(s: IDBObjectStore): Promise<void> {
       s.delete(key);
       continue;
     }
-    const message = (await promisifyRequest(s.get(key))) as ChatMessage | undefined;
+    const message = (await promisifyRequest(s.get(key))) as StoredMessage | undefined;
     for (const e of message?.elements ?? []) {
       if (e.kind === 'image') shown.add(e.imageId);
       // A video keeps its file, its poster frame and its frame sheet.
@@ -241,6 +241,6 @@ export function forgetSessionImages(): void {
 }
 
 /** Bytes a save of these messages and photos needs, about: what a full disk must make room for. */
-export function bytesToStore(messages: readonly ChatMessage[], images: readonly { blob: Blob }[]): number {
+export function bytesToStore(messages: readonly StoredMessage[], images: readonly { blob: Blob }[]): number {
   return images.reduce((sum, i) => sum + i.blob.size, 0) + messages.reduce((sum, m) => sum + JSON.stringify(m).length * 2, 0);
 }

@@ -1,13 +1,30 @@
-import type { ChatMessage, MessageElement, PhotoElement } from '../shared/conversation';
-
 /**
- * The conversation as IndexedDB keeps it: the chat's own messages (shared/conversation.ts), one shape
- * on the page and on disk, so a field added there is stored with no edit here (issue 40). Fields
- * added later are optional, so records written by older versions still read; what a version no
- * longer knows (a response method it dropped) is kept and shown by its id.
+ * The conversation as IndexedDB keeps it: the chat's own messages (ChatMessage, shared/conversation.ts),
+ * one shape on the page and on disk, so a field added there is stored with no edit here (issue 40).
+ * Persistence reads only what it needs of a message, declared below; the chat's messages have it and
+ * more. Fields added later are optional, so records written by older versions still read; what a
+ * version no longer knows (a response method it dropped) is kept and shown by its id.
  */
 
-type StoredDetections = NonNullable<PhotoElement['detections']>;
+/** What persistence reads of an element: its kind, and the ids of the Blobs it shows. */
+type StoredElement =
+  | { kind: 'image'; imageId: string; detections?: unknown }
+  | { kind: 'video'; videoId: string; posterId: string; sheetId: string }
+  | { kind: 'text' | 'poolImage' };
+
+/** What persistence reads of a message: its id and time, and the Blobs its elements and its reference show. */
+export interface StoredMessage {
+  id: string;
+  createdAt: number;
+  elements: readonly StoredElement[];
+  reference?: { elements: readonly StoredElement[] };
+}
+
+interface StoredDetections {
+  width: number;
+  height: number;
+  objects: { label: string; score: number; box: { x1: number; y1: number; x2: number; y2: number } }[];
+}
 
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
@@ -25,13 +42,13 @@ function isPhotoDetections(value: unknown): value is StoredDetections {
   });
 }
 
-function readPhoto(photo: PhotoElement): PhotoElement {
+function readPhoto<P extends Extract<StoredElement, { kind: 'image' }>>(photo: P): P {
   if (photo.detections === undefined || isPhotoDetections(photo.detections)) return photo;
   const { detections: _, ...rest } = photo;
-  return rest;
+  return rest as P;
 }
 
-function readElement<E extends MessageElement>(element: E): E {
+function readElement<E extends StoredElement>(element: E): E {
   return element.kind === 'image' ? (readPhoto(element) as E) : element;
 }
 
@@ -40,9 +57,9 @@ function readElement<E extends MessageElement>(element: E): E {
  * caption source, no boxes; replies with no detect time) load as they are; boxes that are not in the
  * shape this version writes are dropped, so the Inspector never draws a damaged record.
  */
-export function readStoredMessages(saved: unknown): ChatMessage[] {
+export function readStoredMessages<M extends StoredMessage>(saved: unknown): M[] {
   if (!Array.isArray(saved)) return [];
-  return (saved as ChatMessage[]).map((m) => {
+  return (saved as M[]).map((m) => {
     if (!Array.isArray(m.elements)) return m;
     const elements = m.elements.map(readElement);
     const reference = m.reference && Array.isArray(m.reference.elements) ? { ...m.reference, elements: m.reference.elements.map(readElement) } : m.reference;

@@ -1,6 +1,5 @@
 import type { ConversationSlot } from './conversationDb';
-import type { ChatMessage } from '../shared/conversation';
-import { readStoredMessages } from './storedMessages';
+import { type StoredMessage, readStoredMessages } from './storedMessages';
 
 /**
  * Messages whose save to IndexedDB failed (a full disk), kept in this tab's sessionStorage until they
@@ -12,10 +11,10 @@ export const UNSAVED_TURNS_KEY = 'mmdialog-unsaved-turns';
 /** Base64 characters of photos kept at most: leaves room under sessionStorage's quota for the texts. */
 export const MAX_IMAGE_CHARS = 3_000_000;
 
-export interface UnsavedTurn {
+export interface UnsavedTurn<M extends StoredMessage = StoredMessage> {
   slot: ConversationSlot;
   conversationId: string | null;
-  message: ChatMessage;
+  message: M;
 }
 
 interface UnsavedImage {
@@ -99,16 +98,16 @@ export async function keepUnsavedTurns(
 }
 
 /** The turns a reload found kept for this slot, with their photos as Blobs; a damaged entry reads as none. */
-export function readUnsavedTurns(
+export function readUnsavedTurns<M extends StoredMessage>(
   slot: ConversationSlot,
   storage: TextStorage | null = sessionStore(),
-): { turns: UnsavedTurn[]; images: { imageId: string; blob: Blob }[] } {
+): { turns: UnsavedTurn<M>[]; images: { imageId: string; blob: Blob }[] } {
   const raw = storage?.getItem(UNSAVED_TURNS_KEY);
   if (!raw) return { turns: [], images: [] };
   try {
     const kept = JSON.parse(raw) as Partial<KeptTurns>;
     const turns = (Array.isArray(kept.turns) ? kept.turns : []).filter(
-      (t): t is UnsavedTurn =>
+      (t): t is UnsavedTurn<M> =>
         typeof t === 'object' &&
         t !== null &&
         t.slot === slot &&
@@ -116,7 +115,7 @@ export function readUnsavedTurns(
         typeof t.message?.id === 'string' &&
         Array.isArray(t.message.elements),
     );
-    const messages = readStoredMessages(turns.map((t) => t.message));
+    const messages = readStoredMessages<M>(turns.map((t) => t.message));
     const images = (Array.isArray(kept.images) ? kept.images : []).flatMap((i) =>
       typeof i?.imageId === 'string' && typeof i.base64 === 'string'
         ? [{ imageId: i.imageId, blob: new Blob([base64ToBytes(i.base64)], { type: typeof i.type === 'string' ? i.type : '' }) }]

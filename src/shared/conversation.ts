@@ -14,7 +14,8 @@ import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
 
 /**
  * The conversation as the page shows it and as IndexedDB keeps it: one shape. Shared because the chat
- * writes it, the inspector and the export read it, and persistence stores it as it is (issue 40).
+ * writes it, the inspector and the export read it, and persistence stores it as it is (issue 40),
+ * reading only what its StoredMessage declares.
  */
 
 /**

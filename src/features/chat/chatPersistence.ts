@@ -60,7 +60,7 @@ export class ConversationKeeper {
     chatActions.setKiosk(this.slot === 'kiosk');
     const keptOverReload = this.takeBackKeptTurns();
     try {
-      const loaded = await loadConversation(this.slot);
+      const loaded = await loadConversation<ChatMessage>(this.slot);
       this.conversationId = loaded.conversationId;
       chatActions.hydrate(this.withUnsaved(loaded.messages));
     } catch (error) {
@@ -83,7 +83,7 @@ export class ConversationKeeper {
   private takeBackKeptTurns(): number {
     if (this.keptTurnsTaken) return 0;
     this.keptTurnsTaken = true;
-    const kept = readUnsavedTurns(this.slot);
+    const kept = readUnsavedTurns<ChatMessage>(this.slot);
     for (const t of kept.turns) if (!this.unsaved.has(t.message.id)) this.unsaved.set(t.message.id, { message: t.message, conversationId: t.conversationId });
     for (const image of kept.images) this.unsavedImages.set(image.imageId, image);
     rememberSessionImages(kept.images);
@@ -236,7 +236,7 @@ export class ConversationKeeper {
   private async showOtherTabChange(change: ConversationChange): Promise<void> {
     if (change.slot !== this.slot) return;
     const before = useChatStore.getState().messages.length;
-    const loaded = await loadConversation(this.slot);
+    const loaded = await loadConversation<ChatMessage>(this.slot);
     this.conversationId = loaded.conversationId;
     chatActions.setMessages(this.withUnsaved(loaded.messages));
     if (change.kind === 'new-conversation' && before > 0)
