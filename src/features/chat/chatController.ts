@@ -15,15 +15,9 @@ import { routeTurn } from './turnRoute';
 import { acknowledgeVideo, answerAboutVideo, attachVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
-/** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
-let conversationEpoch = 0;
-
 function newId(): string {
   return crypto.randomUUID();
 }
-
-/** Photos still being checked, each resolving to how many of its files could not be used; Send waits for them. */
-const pendingChecks = new Set<Promise<number>>();
 
 /** Checks each file in the worker (type, size, decodability) before it joins the draft. */
 export function attachImages(files: readonly File[]): Promise<number> {
@@ -31,8 +25,7 @@ export function attachImages(files: readonly File[]): Promise<number> {
 }
 
 function track(checking: Promise<number>): Promise<number> {
-  pendingChecks.add(checking);
-  void checking.finally(() => pendingChecks.delete(checking));
+  chatActions.trackCheck(checking);
   return checking;
 }
 
@@ -93,8 +86,8 @@ function prepareDraftPhotos(photos: readonly DraftImage[]): void {
 /** Waits until no photo is being checked (one added meanwhile is waited for too); returns how many could not be used. */
 async function photosChecked(): Promise<number> {
   let failed = 0;
-  while (pendingChecks.size > 0) {
-    for (const count of await Promise.all([...pendingChecks])) failed += count;
+  for (let pending = useChatStore.getState().pendingChecks; pending.size > 0; pending = useChatStore.getState().pendingChecks) {
+    for (const count of await Promise.all([...pending])) failed += count;
   }
   return failed;
 }
@@ -102,7 +95,7 @@ async function photosChecked(): Promise<number> {
 /** Sends the composer's text and photos as one turn; returns false when there was nothing to send. */
 export async function sendTurn(rawText: string): Promise<boolean> {
   if (useChatStore.getState().sendingWhenChecked) return false;
-  if (pendingChecks.size > 0) {
+  if (useChatStore.getState().pendingChecks.size > 0) {
     // A photo still being checked goes with this text, never after it.
     chatActions.setSendingWhenChecked(true);
     let failed: number;
@@ -147,7 +140,7 @@ export async function sendTurn(rawText: string): Promise<boolean> {
       ...(text ? [{ kind: 'text' as const, text }] : []),
     ],
   };
-  const epoch = conversationEpoch;
+  const epoch = useChatStore.getState().conversationEpoch;
   const conversation = currentConversationId();
   withdrawUndoOffer();
   chatActions.appendMessage(userMessage);
@@ -215,7 +208,7 @@ async function replyToTurn(
   conversation: string | null,
   epoch: number,
 ): Promise<void> {
-  const stillHere = () => epoch === conversationEpoch && currentConversationId() === conversation;
+  const stillHere = () => epoch === useChatStore.getState().conversationEpoch && currentConversationId() === conversation;
   /** Shows a reply made without the MMDialog pipeline (a video turn), or stores it alone when the conversation was cleared meanwhile. */
   const finish = (assistant: ChatMessage) => {
     if (!stillHere()) return void saveChanged([assistant], [], conversation);
@@ -302,11 +295,11 @@ async function replyToTurn(
  * is sent) but nothing answers it. Answered once per page, when the conversation and the model are
  * both ready, unless another tab holds the turn's lock (it is answering it now).
  */
-let interruptedTurnChecked = false;
 export function answerInterruptedTurnWhenReady(): () => void {
+  let checked = false;
   const check = () => {
-    if (interruptedTurnChecked || !useChatStore.getState().hydrated || useModelStore.getState().phase !== 'ready') return;
-    interruptedTurnChecked = true;
+    if (checked || !useChatStore.getState().hydrated || useModelStore.getState().phase !== 'ready') return;
+    checked = true;
     stop();
     void answerInterruptedTurn();
   };
@@ -329,7 +322,7 @@ async function answerInterruptedTurn(): Promise<void> {
     const { messages, awaitingReply } = useChatStore.getState();
     if (awaitingReply || unansweredTurn(messages)?.id !== turn.id) return;
     chatActions.setAwaitingReply(true);
-    const epoch = conversationEpoch;
+    const epoch = useChatStore.getState().conversationEpoch;
     const conversation = currentConversationId();
     let inputs: TurnInputs;
     try {
@@ -408,23 +401,21 @@ async function historyOf(messages: readonly ChatMessage[]): Promise<HistoryTurn[
   );
 }
 
-/** The one change the "Undo" button of a notice can still take back; withdrawn once the conversation changes again. */
-let undoOffer: { noticeId: number; after: ChatMessage[]; takeBack: () => Promise<void> } | null = null;
-
 function offerUndo(text: string, after: ChatMessage[], takeBack: () => Promise<void>): void {
   withdrawUndoOffer();
   const noticeId = noticeActions.notifyAboutConversation('info', text, { label: 'Undo', run: () => void takeBackLastChange() });
-  undoOffer = { noticeId, after, takeBack };
+  chatActions.setUndoOffer({ noticeId, after, takeBack });
 }
 
 function withdrawUndoOffer(): void {
-  if (undoOffer) noticeActions.dismiss(undoOffer.noticeId);
-  undoOffer = null;
+  const offer = useChatStore.getState().undoOffer;
+  if (offer) noticeActions.dismiss(offer.noticeId);
+  chatActions.setUndoOffer(null);
 }
 
 /** Takes back the last undo or new conversation, if the conversation is still as that left it. */
 async function takeBackLastChange(): Promise<void> {
-  const offer = undoOffer;
+  const offer = useChatStore.getState().undoOffer;
   if (!offer) return;
   if (useChatStore.getState().awaitingReply) {
     noticeActions.notifyAboutConversation('info', 'A reply is still being worked out. Wait for it to finish, then press Undo again.');
@@ -531,7 +522,7 @@ export async function undoLastTurn(): Promise<void> {
 export async function startNewConversation(options: { undoable?: boolean } = {}): Promise<void> {
   const undoable = options.undoable ?? true;
   const hadMessages = useChatStore.getState().messages.length > 0;
-  conversationEpoch++;
+  chatActions.nextConversationEpoch();
   withdrawUndoOffer();
   noticeActions.dismissConversationNotices();
   if (undoable) chatActions.setMessages([]);

@@ -43,3 +43,18 @@ describe('chat store: what the worker said about a photo', () => {
     expect(useChatStore.getState().messages[0]!.elements).toEqual([photo]);
   });
 });
+
+describe('chat store: what the chat controller keeps between calls', () => {
+  it('holds a photo check until it settles, and counts new conversations', async () => {
+    let settle: (failed: number) => void = () => undefined;
+    const checking = new Promise<number>((resolve) => (settle = resolve));
+    const epoch = useChatStore.getState().conversationEpoch;
+    chatActions.trackCheck(checking);
+    chatActions.nextConversationEpoch();
+    expect([useChatStore.getState().pendingChecks.has(checking), useChatStore.getState().conversationEpoch]).toEqual([true, epoch + 1]);
+    settle(0);
+    await checking;
+    await Promise.resolve();
+    expect(useChatStore.getState().pendingChecks.size).toBe(0);
+  });
+});

@@ -40,6 +40,19 @@ interface ChatState {
   awaitingReply: boolean;
   /** The conversation shown is kiosk mode's own: photos are shown only once the photo check passed them. */
   kiosk: boolean;
+  /** Counts "New conversation" clicks, so a reply still in flight knows its conversation is gone. */
+  conversationEpoch: number;
+  /** Photos still being checked, each resolving to how many of its files could not be used; Send waits for them. */
+  pendingChecks: ReadonlySet<Promise<number>>;
+  /** The one change the "Undo" button of a notice can still take back; withdrawn once the conversation changes again. */
+  undoOffer: UndoOffer | null;
+}
+
+/** A change a notice's Undo can take back: the notice, the messages as the change left them, and how to take it back. */
+export interface UndoOffer {
+  noticeId: number;
+  after: ChatMessage[];
+  takeBack: () => Promise<void>;
 }
 
 /** A photo with what the worker said about it; a photo it said nothing about is returned as it was. */
@@ -68,9 +81,24 @@ export const useChatStore = create<ChatState>()(() => ({
   sendingWhenChecked: false,
   awaitingReply: false,
   kiosk: false,
+  conversationEpoch: 0,
+  pendingChecks: new Set(),
+  undoOffer: null,
 }));
 
 export const chatActions = {
+  /** A new conversation begins: replies still in flight for the old one are dropped. */
+  nextConversationEpoch() {
+    useChatStore.setState((s) => ({ conversationEpoch: s.conversationEpoch + 1 }));
+  },
+  /** Tracks a photo check until it settles; Send waits for those still pending. */
+  trackCheck(checking: Promise<number>) {
+    useChatStore.setState((s) => ({ pendingChecks: new Set([...s.pendingChecks, checking]) }));
+    void checking.finally(() => useChatStore.setState((s) => ({ pendingChecks: new Set([...s.pendingChecks].filter((c) => c !== checking)) })));
+  },
+  setUndoOffer(undoOffer: UndoOffer | null) {
+    useChatStore.setState({ undoOffer });
+  },
   hydrate(messages: ChatMessage[]) {
     useChatStore.setState({ messages, hydrated: true });
   },
