@@ -98,8 +98,11 @@ export async function useShippedDeppKeys(
   }
 }
 
+/** A .json header and its .bin. */
+type BinaryFile = { meta: unknown; bytes: Uint8Array };
+
 /** A .json header and its .bin, fetched side by side; null when either is missing (a pool made before it shipped one). */
-export async function fetchBinaryFile(base: string): Promise<{ meta: unknown; bytes: Uint8Array } | null> {
+export async function fetchBinaryFile(base: string): Promise<BinaryFile | null> {
   try {
     const [meta, bin] = await Promise.all([fetchPrefetched(`${base}.json`), fetchPrefetched(`${base}.bin`)]);
     if (!meta.ok || !bin.ok) return null;
@@ -110,45 +113,34 @@ export async function fetchBinaryFile(base: string): Promise<{ meta: unknown; by
   }
 }
 
-/** The pool's shipped text keys and photo marks, or null (with a warning that says why) when they are missing or do not fit. */
-export function readTextMarks(
-  base: string,
-  file: { meta: unknown; bytes: Uint8Array } | null,
-  texts: readonly string[],
-  contentKeys: readonly string[],
-): TextMarks | null {
-  const fallback =
-    'so the page keys the pool\'s texts and marks them by its photo rules itself, which delays Ready by about half a second. Rebuild it with "npm run pool:index".';
+/**
+ * A file of the pool that `npm run pool:index` writes, when it is of this pool's texts; otherwise null,
+ * with a warning that says why and what the page does instead (`fallback`).
+ */
+function readShippedIndex<T>(base: string, file: BinaryFile | null, fallback: string, parse: (meta: unknown, bytes: Uint8Array, name: string) => T): T | null {
   if (!file) {
     console.warn(`${base}.json/.bin are missing, ${fallback}`);
     return null;
   }
   try {
-    return parseTextMarks(file.meta, file.bytes, `${base}.json`, texts, contentKeys);
+    return parse(file.meta, file.bytes, `${base}.json`);
   } catch (error) {
     console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
     return null;
   }
 }
 
-/** The pool's shipped BM25 counts when they are of its texts; otherwise null, said, and the rankers count the texts themselves. */
-export function readLexicalCounts(
-  base: string,
-  file: { meta: unknown; bytes: Uint8Array } | null,
-  texts: readonly string[],
-  textKeys: readonly string[],
-): LexicalCounts | null {
+/** The pool's shipped text keys and photo marks, or null when they are missing or do not fit. */
+export function readTextMarks(base: string, file: BinaryFile | null, texts: readonly string[], contentKeys: readonly string[]): TextMarks | null {
+  const fallback =
+    'so the page keys the pool\'s texts and marks them by its photo rules itself, which delays Ready by about half a second. Rebuild it with "npm run pool:index".';
+  return readShippedIndex(base, file, fallback, (meta, bytes, name) => parseTextMarks(meta, bytes, name, texts, contentKeys));
+}
+
+/** The pool's shipped BM25 counts when they are of its texts; otherwise null, and the rankers count the texts themselves. */
+export function readLexicalCounts(base: string, file: BinaryFile | null, texts: readonly string[], textKeys: readonly string[]): LexicalCounts | null {
   const fallback = 'so the page counts the pool\'s words itself, which delays the first reply by about a second. Rebuild it with "npm run pool:index".';
-  if (!file) {
-    console.warn(`${base}.json/.bin are missing, ${fallback}`);
-    return null;
-  }
-  try {
-    return parseLexicalCounts(file.meta, file.bytes, `${base}.json`, texts, textKeys);
-  } catch (error) {
-    console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
-    return null;
-  }
+  return readShippedIndex(base, file, fallback, (meta, bytes, name) => parseLexicalCounts(meta, bytes, name, texts, textKeys));
 }
 
 /** The pool:build output for this pack, or null (then rows come from the cache or are computed). */

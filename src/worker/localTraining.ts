@@ -25,6 +25,15 @@ export interface TrainingPack {
   };
 }
 
+/** What one training is for: the pack, its responder and the pool in use (training stops when any of them changes). */
+export interface TrainingTarget {
+  packId: string;
+  encoder: ClipEncoder;
+  responder: Responder;
+  ref: PoolRef;
+  embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
+}
+
 /**
  * clip-map and the intent head trained in this browser for a pack without Python heads: the owner of
  * the training under way (one at a time) and of how it is stopped.
@@ -45,15 +54,7 @@ export class LocalTraining {
    * trained here on the pool's train split (early-stopped on its valid split) in slices, so replies
    * go on meanwhile (zero-shot). Loading another pack or pool cancels it.
    */
-  private async train(
-    packId: string,
-    encoder: ClipEncoder,
-    responder: Responder,
-    ref: PoolRef,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    trainIfMissing: boolean,
-    signal: AbortSignal,
-  ): Promise<void> {
+  private async train({ packId, encoder, responder, ref, embedded }: TrainingTarget, trainIfMissing: boolean, signal: AbortSignal): Promise<void> {
     const current = () => this.pack.stillInUse(encoder, responder, embedded);
     const announce = (status: LocalHeadsStatus) => {
       if (current()) this.announce({ type: 'localHeads', packId, status });
@@ -110,17 +111,10 @@ export class LocalTraining {
   }
 
   /** Starts reading or training the heads for the pool just put in use; `abort` stops it. */
-  start(
-    packId: string,
-    encoder: ClipEncoder,
-    responder: Responder,
-    ref: PoolRef,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    trainIfMissing: boolean,
-  ): Promise<void> {
+  start(target: TrainingTarget, trainIfMissing: boolean): Promise<void> {
     const abort = new AbortController();
     this.abort = abort;
-    const training = this.train(packId, encoder, responder, ref, embedded, trainIfMissing, abort.signal).finally(() => {
+    const training = this.train(target, trainIfMissing, abort.signal).finally(() => {
       if (this.training === training) {
         this.training = null;
         this.abort = null;
@@ -138,7 +132,7 @@ export class LocalTraining {
     const { packId, encoder, responder, embedded, source, hasPythonHeads } = this.pack.inUse();
     if (!responder || hasPythonHeads || !source) return { started: false };
     const started = this.training === null;
-    const training = this.training ?? this.start(packId, encoder, responder, source, embedded, true);
+    const training = this.training ?? this.start({ packId, encoder, responder, ref: source, embedded }, true);
     const abort = this.abort;
     const stop = () => abort?.abort();
     if (context.signal.aborted) stop();

@@ -579,7 +579,7 @@ export class WorkerModels {
       await rows.eagerFor(POOL_STARTER_MS, (ms) => progress('most used rows first (the rest after Ready)', Math.round(ms / 1000), POOL_STARTER_MS / 1000));
     }
     // Heads trained here before are read from the cache; a downloaded pack trains at once, others on request (Settings).
-    if (responder && !this.hasPythonHeads) void this.training.start(this.packId, encoder, responder, ref, embedded, this.autoTrain);
+    if (responder && !this.hasPythonHeads) void this.training.start({ packId: this.packId, encoder, responder, ref, embedded }, this.autoTrain);
     // "Ready" means a turn is answered at once: the ranker and the intent model are built first.
     await responder?.firstReplyPrepared();
     steps.mark('first reply prepared');

@@ -51,7 +51,7 @@ describe('ConversationKeeper', () => {
     // Retry, once the disk works again, writes the held turn into the conversation it belongs to.
     disk.works = true;
     notice.action!.run();
-    await vi.waitFor(() => expect(first.holdsUnsavedTurns()).toBe(false));
+    await vi.waitFor(() => expect(first.holdsUnsavedTurns()).toBe(false), { timeout: 30_000 });
     expect(disk.written).toEqual([{ slot: 'main', ids: ['m1'], into: 'c1' }]);
     expect(useNoticeStore.getState().notices.at(-1)!.text).toBe('Saved: every turn on screen is stored again.');
   });
