@@ -25,12 +25,12 @@ function zones({ engineMayImportNode }) {
   return [
     {
       target: './src/engine',
-      from: [...PAGE, './src/persistence', './src/worker', './src/sw', ...(engineMayImportNode ? [] : ['./src/node'])],
+      from: [...PAGE, './src/persistence', './src/protocol', './src/worker', './src/sw', ...(engineMayImportNode ? [] : ['./src/node'])],
       message: 'The engine is plain TypeScript shared by the worker, Node and the tests: it imports nothing of the app.',
     },
     {
       target: './src/persistence',
-      from: [...PAGE, './src/worker', './src/sw', './src/node'],
+      from: [...PAGE, './src/protocol', './src/worker', './src/sw', './src/node'],
       message:
         "Persistence stores the page's messages as the chat gives them and reads only what it declares of them (storedMessages.ts): it imports nothing of the page or the worker.",
     },
@@ -50,6 +50,11 @@ function zones({ engineMayImportNode }) {
       except: [`./${feature}`],
       message: 'A feature does not import another feature: move what both need into src/shared, or let src/app compose them.',
     })),
+    {
+      target: './src/protocol',
+      from: [...PAGE, './src/persistence', './src/worker', './src/sw', './src/node'],
+      message: "src/protocol is the page's and the worker's common ground (the messages, the page's client, the heartbeat): it imports neither of them.",
+    },
     {
       target: ['./src/worker', './src/sw', './src/node'],
       from: PAGE,
@@ -118,7 +123,7 @@ export default [
   },
   {
     // The models run in the worker: a runtime imported by the page would load its WASM on the main thread and freeze the UI.
-    files: ['src/app/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}', 'src/main.tsx'],
+    files: ['src/app/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}', 'src/protocol/**/*.{ts,tsx}', 'src/main.tsx'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,8 +1,8 @@
 import { provideModelWorker } from '../shared/modelWorker';
 import { modelActions } from '../shared/stores/modelStore';
 import { noticeActions } from '../shared/stores/noticeStore';
-import { WorkerClient } from '../worker/client';
-import type { WorkerAnnouncement, WorkerAnnouncementType } from '../worker/protocol';
+import { WorkerClient } from '../protocol/client';
+import type { WorkerAnnouncement, WorkerAnnouncementType } from '../protocol/protocol';
 import { RestartBudget } from './restartBudget';
 import './diagnostics';
 

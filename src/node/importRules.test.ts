@@ -69,13 +69,31 @@ describe('import rules', () => {
   it('refuse persistence taking a type from a feature, the worker protocol or shared/ (it declares what it reads of a message)', async () => {
     const found = await problems(
       'src/persistence/Violation.ts',
-      "import type { DraftImage } from '../features/chat/chatStore';\nimport type { PhotoDetections } from '../worker/protocol';\nimport type { ChatMessage } from '../shared/conversation';\nexport type X = [DraftImage, PhotoDetections, ChatMessage];\n",
+      "import type { DraftImage } from '../features/chat/chatStore';\nimport type { PhotoDetections } from '../protocol/protocol';\nimport type { ChatMessage } from '../shared/conversation';\nexport type X = [DraftImage, PhotoDetections, ChatMessage];\n",
     );
     expect(found).toEqual([
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the page') },
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the page') },
       { rule: 'import/no-restricted-paths', message: expect.stringContaining('Persistence stores the page') },
     ]);
+  });
+
+  it('refuse the protocol importing either end, and let both ends import it', async () => {
+    const found = await problems(
+      'src/protocol/Violation.ts',
+      "import { WorkerModels } from '../worker/workerModels';\nimport { useModelStore } from '../shared/stores/modelStore';\nexport const x = [WorkerModels, useModelStore];\n",
+    );
+    expect(found).toEqual([
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining("src/protocol is the page's and the worker's common ground") },
+      { rule: 'import/no-restricted-paths', message: expect.stringContaining("src/protocol is the page's and the worker's common ground") },
+    ]);
+    expect(await problems('src/protocol/Violation.ts', "import * as ort from 'onnxruntime-web';\nexport const x = ort;\n")).toEqual([
+      { rule: 'no-restricted-imports', message: expect.stringContaining('The page never imports a model runtime') },
+    ]);
+    expect(await problems('src/worker/Allowed.ts', "import { WORKER_METHODS } from '../protocol/protocol';\nexport const x = WORKER_METHODS;\n")).toEqual([]);
+    expect(
+      await problems('src/features/chat/Allowed.ts', "import { isCancelledCall } from '../../protocol/client';\nexport const x = isCancelledCall;\n"),
+    ).toEqual([]);
   });
 
   it('refuse anything in src/ importing e2e/', async () => {

@@ -9,7 +9,7 @@ import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { RESPONSE_METHODS, RESPONSE_METHOD_IDS, type ResponseMethodId } from '../engine/response/methods';
 import { type SessionReply, evaluateSession, sessionChat } from '../engine/response/session';
 import { evaluateDialogs, type ResponseScore } from '../engine/response/evaluate';
-import type { ReplyResult, WorkerEvent } from '../worker/protocol';
+import type { ReplyResult, WorkerEvent } from '../protocol/protocol';
 import { type WorkerApi, createRequestHandler } from '../worker/requestHandler';
 import { type PoolImageInfo, Responder } from '../worker/responder';
 import { loadDialogBenchData } from './benchDialog';

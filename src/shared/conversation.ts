@@ -8,7 +8,7 @@ import type {
   ResponseMethodId,
   ResponseScore,
   VideoAnalyzed,
-} from '../worker/protocol';
+} from '../protocol/protocol';
 import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
 

@@ -1,6 +1,6 @@
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { type PoolMediaItem, type PoolTextSource, parseMediaCatalogue, parseTextCatalogue, parseTextSources } from '../engine/datasets/poolCatalogue';
-import type { PoolRef } from '../worker/protocol';
+import type { PoolRef } from '../protocol/protocol';
 import { fetchedOnce } from './fetchedOnce';
 
 /** The demo pool shipped with the app, served under public/pool/. */

@@ -1,4 +1,4 @@
-import type { WorkerClient } from '../worker/client';
+import type { WorkerClient } from '../protocol/client';
 
 /**
  * The page's one model worker as the features reach it. app/workerHost.ts starts the worker and provides

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clevrScenesJson } from '../engine/clevr/clevrFiles';
 import { generateScene } from '../engine/clevr/scene';
 import { readClevrSceneFile } from './clevrSceneFile';
-import type { ClevrSceneFileProgress } from './protocol';
+import type { ClevrSceneFileProgress } from '../protocol/protocol';
 
 describe('reading a CLEVR scene file in its own worker', () => {
   it('reports bytes read, then parsing, then scenes checked, and hands back each scene as its JSON', async () => {

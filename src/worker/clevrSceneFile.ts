@@ -1,6 +1,6 @@
 import { parseClevrScenes } from '../engine/clevr/clevrFiles';
 import { invalid } from '../engine/datasets/validation';
-import type { ClevrSceneFileProgress } from './protocol';
+import type { ClevrSceneFileProgress } from '../protocol/protocol';
 
 /** Progress is posted at whole percents: a 150 MB file is read in thousands of chunks. */
 function percentReporter(onProgress: (progress: ClevrSceneFileProgress) => void, stage: 'reading' | 'checking') {

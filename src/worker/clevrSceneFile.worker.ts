@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { errorMessage } from '../engine/errors';
 import { readClevrSceneFile } from './clevrSceneFile';
-import type { ClevrSceneFileEvent, ClevrSceneFileRequest } from './protocol';
+import type { ClevrSceneFileEvent, ClevrSceneFileRequest } from '../protocol/protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 

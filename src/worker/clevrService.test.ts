@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderScene } from '../engine/clevr/render';
 import { generateScene } from '../engine/clevr/scene';
 import { ClevrService } from './clevrService';
-import type { ClevrQuestionParams } from './protocol';
+import type { ClevrQuestionParams } from '../protocol/protocol';
 
 describe('the worker drawing CLEVR scenes', () => {
   const objects = generateScene(1, 0, { minObjects: 10, maxObjects: 10 }).objects;

@@ -6,7 +6,7 @@ import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import { seededRandom } from '../engine/random';
 import { FetchPackSource } from './fetchPackSource';
-import type { ClevrLoaded, ClevrQuestionParams, ClevrRef } from './protocol';
+import type { ClevrLoaded, ClevrQuestionParams, ClevrRef } from '../protocol/protocol';
 
 const MISSING_ADVICE = 'the CLEVR-Dialog view answers with the baselines only. Restore models/clevr (npm run clevr:train) and reload.';
 

@@ -20,7 +20,7 @@ import {
   saveManifest,
   updateManifest,
 } from '../persistence/datasetDb';
-import type { DatasetFile, FileProgress } from './protocol';
+import type { DatasetFile, FileProgress } from '../protocol/protocol';
 
 /** A dataset's text pool: its texts.json, or its utterance files. */
 const TEXT_FORMATS = ['pool-texts', 'utterances'] as const;

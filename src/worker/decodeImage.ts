@@ -1,7 +1,7 @@
 import { EngineError } from '../engine/errors';
 import { type ImageHeader, checkImageFile } from '../engine/image/imageFormat';
 import type { RgbaImage } from '../engine/image/rgbaImage';
-import type { ImagePayload } from './protocol';
+import type { ImagePayload } from '../protocol/protocol';
 
 export interface DecodedImage {
   header: ImageHeader;

@@ -5,7 +5,7 @@ import { hashText } from '../engine/pool/contentHash';
 import type { EmbeddedPool, PoolImageItem, PoolTextItem } from '../engine/pool/poolEmbeddings';
 import { readLocalHeads, storeLocalHeads } from '../engine/response/localHeads';
 import { localHeadsCache } from '../persistence/localHeadsDb';
-import type { LocalHeadsStatus, PoolRef, WorkerAnnouncement } from './protocol';
+import type { LocalHeadsStatus, PoolRef, WorkerAnnouncement } from '../protocol/protocol';
 import type { RequestContext } from './requestHandler';
 import type { Responder } from './responder';
 

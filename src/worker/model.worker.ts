@@ -2,9 +2,9 @@
 import { WorkerModels } from './workerModels';
 import { combineOwners } from './workerOwners';
 import type { WorkerApi } from './requestHandler';
-import type { WorkerEvent } from './protocol';
+import type { WorkerEvent } from '../protocol/protocol';
 import { createRequestHandler } from './requestHandler';
-import { WorkerHeartbeat } from './heartbeat';
+import { WorkerHeartbeat } from '../protocol/heartbeat';
 import { prepareVisitorScreen } from '../engine/safety/visitorScreen';
 import { prepareAboutTheDemo } from '../engine/response/aboutTheDemo';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { throttleProgress } from './progressThrottle';
-import type { FileProgress } from './protocol';
+import type { FileProgress } from '../protocol/protocol';
 
 describe('throttleProgress', () => {
   let clock = 0;

@@ -1,4 +1,4 @@
-import type { FileProgress } from './protocol';
+import type { FileProgress } from '../protocol/protocol';
 
 /** How often a request's byte counts reach the page: ten times a second is smooth on a progress bar. */
 const PROGRESS_INTERVAL_MS = 100;

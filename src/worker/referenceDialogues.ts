@@ -5,7 +5,7 @@ import { loadDialogues } from '../persistence/datasetDb';
 import { decodeImage } from './decodeImage';
 import { fetchBlob } from './demoPoolFiles';
 import { isOffline } from './fetchPackSource';
-import type { PoolRef, WorkerMethods } from './protocol';
+import type { PoolRef, WorkerMethods } from '../protocol/protocol';
 import type { Responder } from './responder';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EngineError } from '../engine/errors';
-import type { WorkerAnnouncement, WorkerEvent, WorkerRequest } from './protocol';
+import type { WorkerAnnouncement, WorkerEvent, WorkerRequest } from '../protocol/protocol';
 import { type WorkerApi, createRequestHandler } from './requestHandler';
-import { WorkerClient, type WorkerPort, isCancelledCall } from './client';
+import { WorkerClient, type WorkerPort, isCancelledCall } from '../protocol/client';
 
 const pool = { poolId: 'demo', name: 'Demo pool', texts: 3, images: 2, embeddings: { fromFile: 5, fromCache: 0, computed: 0, deferred: 0, ms: 1 } };
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };

@@ -1,7 +1,7 @@
 import { EngineError, errorMessage } from '../engine/errors';
-import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from './protocol';
+import type { FileProgress, WorkerAnnouncement, WorkerEvent, WorkerMethod, WorkerMethods, WorkerRequest } from '../protocol/protocol';
 import { throttleProgress } from './progressThrottle';
-import { WORKER_METHODS, isWorkerCancel, isWorkerRequest } from './protocol';
+import { WORKER_METHODS, isWorkerCancel, isWorkerRequest } from '../protocol/protocol';
 
 /**
  * What a request's handler can do besides answering: report its progress, and stop when `signal`

@@ -7,7 +7,7 @@ import type { RgbaImage } from '../engine/image/rgbaImage';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { embedPool, imageContentKey } from '../engine/pool/poolEmbeddings';
 import { Responder } from './responder';
-import type { ReplyResult } from './protocol';
+import type { ReplyResult } from '../protocol/protocol';
 
 /**
  * The Responder with a fake image tower and a fake detector: what a shared photo's caption is, where

@@ -30,7 +30,7 @@ import type {
   ResponseMethodId,
   ResponseMethods,
   WorkerMethods,
-} from './protocol';
+} from '../protocol/protocol';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
 

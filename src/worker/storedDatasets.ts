@@ -5,7 +5,7 @@ import { embedPool } from '../engine/pool/poolEmbeddings';
 import { type StoredDataset, deleteDataset, deleteDatasetImage, embeddingCache, getDataset, loadDatasetImage } from '../persistence/datasetDb';
 import { UnreadableDatasetImage, copyDataset, keepManifest, requireDataset } from './datasetImport';
 import { decodeImage } from './decodeImage';
-import type { DatasetFile, DatasetImported, FileProgress, WorkerMethods } from './protocol';
+import type { DatasetFile, DatasetImported, FileProgress, WorkerMethods } from '../protocol/protocol';
 import type { RequestContext } from './requestHandler';
 
 /** Images embedded per batch for a stored dataset: a batch cannot be interrupted once its model run starts. */

@@ -11,7 +11,7 @@ import { answerFromBank } from '../engine/video/videoAnswer';
 import { AUDIO_FEATURES } from '../engine/video/audioFeatures';
 import { VIDEO_FEATURES } from '../engine/video/videoFeatures';
 import { FetchPackSource } from './fetchPackSource';
-import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload } from './protocol';
+import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload } from '../protocol/protocol';
 
 /** How many sounds sent ahead are kept for their analysis. */
 const HEARD_KEPT = 4;

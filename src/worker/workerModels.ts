@@ -45,7 +45,7 @@ import { requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
 import { ClevrService } from './clevrService';
 import { VideoService } from './videoService';
-import { detectCapabilities } from './capabilities';
+import { detectCapabilities } from '../protocol/capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import { LocalTraining } from './localTraining';
@@ -63,8 +63,8 @@ import type {
   PoolLoaded,
   PoolRef,
   WorkerAnnouncement,
-} from './protocol';
-import type { WorkerMethods } from './protocol';
+} from '../protocol/protocol';
+import type { WorkerMethods } from '../protocol/protocol';
 
 /** What a missing detector means and what to do, after "... is missing, so ". */
 const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORKER_METHODS, type WorkerMethod } from './protocol';
+import { WORKER_METHODS, type WorkerMethod } from '../protocol/protocol';
 import { combineOwners } from './workerOwners';
 
 /** An owner whose handlers sit on its prototype, as a class's methods do; each answers with its owner's name and the method. */

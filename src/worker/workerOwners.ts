@@ -1,4 +1,4 @@
-import { WORKER_METHODS, type WorkerMethod } from './protocol';
+import { WORKER_METHODS, type WorkerMethod } from '../protocol/protocol';
 import type { WorkerApi } from './requestHandler';
 
 type Intersection<U> = (U extends unknown ? (part: U) => void : never) extends (part: infer I) => void ? I : never;

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PhotoCaption } from '../../worker/protocol';
+import type { PhotoCaption } from '../../protocol/protocol';
 import type { ChatMessage, PhotoElement } from '../../shared/conversation';
 import { chatActions, useChatStore, withCaption } from './chatStore';
 

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { PhotoCheckVerdict } from '../../engine/perception/photoCheck';
 import type { ChatMessage, PhotoElement, VideoElement, VisitorReference } from '../../shared/conversation';
 import type { DecodedVideo } from './videoDecoder';
-import type { PhotoCaption } from '../../worker/protocol';
+import type { PhotoCaption } from '../../protocol/protocol';
 
 /** An image attached to the composer, checked by the worker, not yet sent. */
 export interface DraftImage {

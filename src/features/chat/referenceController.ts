@@ -3,7 +3,7 @@ import type { VisitorReference } from '../../shared/conversation';
 import { modelWorker } from '../../shared/modelWorker';
 import { reportScoredTurn } from '../../shared/scoredTurns';
 import { useModelStore } from '../../shared/stores/modelStore';
-import type { HistoryElement } from '../../worker/protocol';
+import type { HistoryElement } from '../../protocol/protocol';
 import { chatActions, useChatStore, withCaption } from './chatStore';
 import { saveChanged } from './chatPersistence';
 

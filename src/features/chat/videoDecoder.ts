@@ -1,7 +1,7 @@
 import { type ContainerProbe, pictureTooLarge, probeWebm, videoCodecMime, videoCodecName, videoContainer } from '../../engine/video/videoContainer';
 import { SAMPLED_FRAMES, sampleTimes } from '../../engine/video/videoFeatures';
 import { VIDEO_SHEET_COLUMNS } from '../../shared/conversation';
-import type { VideoPayload } from '../../worker/protocol';
+import type { VideoPayload } from '../../protocol/protocol';
 
 const MAX_VIDEO_BYTES = 100 * 1024 * 1024;
 const MAX_VIDEO_SECONDS = 60;

@@ -5,7 +5,7 @@ import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { AvsdRef, VideoAnalyzed } from '../../worker/protocol';
+import type { AvsdRef, VideoAnalyzed } from '../../protocol/protocol';
 import { type DraftVideo, chatActions, useChatStore } from './chatStore';
 import { VideoInputError, decodeVideo } from './videoDecoder';
 

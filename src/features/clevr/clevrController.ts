@@ -11,7 +11,7 @@ import { seededRandom } from '../../engine/random';
 import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { ClevrRef, ClevrSceneFileProgress } from '../../worker/protocol';
+import type { ClevrRef, ClevrSceneFileProgress } from '../../protocol/protocol';
 import { SceneFileSuperseded, readSceneFileOffThePage } from './sceneFileReader';
 import { type ClevrSuggestion, useClevrStore } from './clevrStore';
 

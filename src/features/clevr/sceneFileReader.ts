@@ -1,4 +1,4 @@
-import type { ClevrSceneFileEvent, ClevrSceneFileProgress, ClevrSceneFileRequest } from '../../worker/protocol';
+import type { ClevrSceneFileEvent, ClevrSceneFileProgress, ClevrSceneFileRequest } from '../../protocol/protocol';
 
 /** The reading was stopped because another file was chosen: nothing to tell the visitor. */
 export class SceneFileSuperseded extends Error {}

@@ -1,4 +1,4 @@
-import type { PhotoDetections } from '../../worker/protocol';
+import type { PhotoDetections } from '../../protocol/protocol';
 
 /**
  * A detection score to two decimals, rounded down: 0.496 shows as 0.49, so a score shown as 0.50 is

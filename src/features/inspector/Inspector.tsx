@@ -10,7 +10,7 @@ import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, usePoolImageUrl } from '../../shared/ui/useImageUrl';
 import { DetectionOverlay, scoreText } from './DetectionOverlay';
 import { VideoDetails, latestVideo } from './VideoDetails';
-import type { DetectedObject, ReplyCandidate, ReplyStep } from '../../worker/protocol';
+import type { DetectedObject, ReplyCandidate, ReplyStep } from '../../protocol/protocol';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
 const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [

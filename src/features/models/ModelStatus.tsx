@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { type FileLoad, useModelStore } from '../../shared/stores/modelStore';
 import { panelActions, usePanelStore } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolRowsStatus } from '../../worker/protocol';
+import type { CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolRowsStatus } from '../../protocol/protocol';
 import type { ViewMode } from '../../shared/view/viewMode';
 import { useViewStore } from '../../shared/view/viewStore';
 import { choosePackAndLoad, loadModels } from './modelLoader';

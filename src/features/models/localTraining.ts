@@ -1,7 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { modelWorker } from '../../shared/modelWorker';
 import { noticeActions } from '../../shared/stores/noticeStore';
-import { isCancelledCall } from '../../worker/client';
+import { isCancelledCall } from '../../protocol/client';
 
 /** The page's trainHeads call while training runs: aborting it stops the training in the worker. */
 let training: AbortController | null = null;

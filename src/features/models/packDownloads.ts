@@ -16,7 +16,7 @@ import {
 import { explainFailedFetch } from './fetchFailure';
 import { deleteStoredPack, listStoredPacks, packByteStore, storedPackBytes } from '../../persistence/packStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import { detectCapabilities } from '../../worker/capabilities';
+import { detectCapabilities } from '../../protocol/capabilities';
 
 /**
  * Downloads of real packs from the hub (Settings, "Model packs"): one at a time per pack, paused with

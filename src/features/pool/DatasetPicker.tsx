@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { DatasetFile } from '../../worker/protocol';
+import type { DatasetFile } from '../../protocol/protocol';
 
 /** Folder, zip or drop: turns what the person chose into (path, file) pairs; reads no bytes. */
 export function DatasetPicker({ disabled, onChosen }: { disabled: boolean; onChosen: (name: string, files: DatasetFile[]) => void }) {

@@ -5,8 +5,8 @@ import { modelWorker } from '../../shared/modelWorker';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import { isCancelledCall } from '../../worker/client';
-import type { DatasetFile, DatasetImported } from '../../worker/protocol';
+import { isCancelledCall } from '../../protocol/client';
+import type { DatasetFile, DatasetImported } from '../../protocol/protocol';
 import { poolActions, usePoolStore } from './poolStore';
 
 /** A dataset deleted while it loaded stops its import on purpose: said as information, not as a failure. */

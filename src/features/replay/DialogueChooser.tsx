@@ -4,7 +4,7 @@ import { chooseSplit, listReferenceDialogues, startReplay } from './replayContro
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { REPLAY_SPEEDS, type ReplaySpeed, replayActions, useReplayStore } from './replayStore';
-import { REFERENCE_SPLITS } from '../../worker/protocol';
+import { REFERENCE_SPLITS } from '../../protocol/protocol';
 
 const field = 'rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600';
 

@@ -5,7 +5,7 @@ import { describeScore } from '../../shared/scores/metricText';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { PoolImage } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
-import type { ReferenceElement } from '../../worker/protocol';
+import type { ReferenceElement } from '../../protocol/protocol';
 import type { ReplayedTurn } from './replayMachine';
 import { useReplayStore } from './replayStore';
 

@@ -3,7 +3,7 @@ import { modelWorker } from '../../shared/modelWorker';
 import { reportScoredTurn } from '../../shared/scoredTurns';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
-import type { ReferenceSplit } from '../../worker/protocol';
+import type { ReferenceSplit } from '../../protocol/protocol';
 import { nextReplayStep } from './replayMachine';
 import { REPLAY_SPEEDS, replayActions, useReplayStore } from './replayStore';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReferenceDialogue, ReplyResult, ResponseScore } from '../../worker/protocol';
+import type { ReferenceDialogue, ReplyResult, ResponseScore } from '../../protocol/protocol';
 import { type ReplayEvent, type ReplayState, initialReplayState, nextReplayStep, replayReducer } from './replayMachine';
 
 const dialogue: ReferenceDialogue = {

@@ -1,4 +1,4 @@
-import type { ReferenceDialogue, ReplyResult, ResponseScore } from '../../worker/protocol';
+import type { ReferenceDialogue, ReplyResult, ResponseScore } from '../../protocol/protocol';
 
 /**
  * The replay of a reference dialogue as a pure state machine; the controller drives it with timers

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { type ReplayEvent, type ReplayState, initialReplayState, replayReducer } from './replayMachine';
-import type { ReferenceDialogueSummary, ReferenceSplit } from '../../worker/protocol';
+import type { ReferenceDialogueSummary, ReferenceSplit } from '../../protocol/protocol';
 
 /** Pause between replay steps, so a person can read each turn and its scores. */
 export const REPLAY_SPEEDS = { slow: 3000, normal: 1500, fast: 300 } as const;

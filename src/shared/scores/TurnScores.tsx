@@ -1,6 +1,6 @@
 import { expectedRank } from '../../engine/metrics/dialogMetrics';
 import { recallAt1 } from '../../engine/metrics/sessionMetrics';
-import type { ResponseScore } from '../../worker/protocol';
+import type { ResponseScore } from '../../protocol/protocol';
 import { Figure } from './Figure';
 import { METRIC_HELP, formatMmRelevance, formatPercent, formatRecall } from './metricText';
 

@@ -1,5 +1,5 @@
 import { type SessionMeans, recallAt1 } from '../../engine/metrics/sessionMetrics';
-import type { ResponseScore } from '../../worker/protocol';
+import type { ResponseScore } from '../../protocol/protocol';
 
 /** One line per metric, for the "what is this?" notes and tooltips. */
 export const METRIC_HELP = {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DetectorStatus } from '../../worker/protocol';
+import type { DetectorStatus } from '../../protocol/protocol';
 import { modelActions, useModelStore } from './modelStore';
 
 const backend = { provider: 'wasm' as const, dtypes: { text_model: 'fp32' as const, vision_model: 'fp32' as const }, reason: 'test', fallbackFrom: null };

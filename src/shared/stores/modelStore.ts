@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, PoolRowsStatus, ResponseMethods } from '../../worker/protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, LocalHeadsStatus, PoolLoaded, PoolRowsStatus, ResponseMethods } from '../../protocol/protocol';
 import type { LoadStep } from '../../engine/loadSteps';
 
 export interface PackSummary {

@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { DEFAULT_HUB, withoutCredentials } from '../../engine/pack/hub';
-import type { ResponseMethodId } from '../../worker/protocol';
+import type { ResponseMethodId } from '../../protocol/protocol';
 
 interface SettingsState {
   /** The pack chosen by the user; null means the default. */
