@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `npm run lint` (a stage of `npm test`): the import rules of docs/architecture.md, which
- * src/node/importRules.test.ts shows failing on deliberate violations, and typescript-eslint's
+ * src/node/tools/importRules.test.ts shows failing on deliberate violations, and typescript-eslint's
  * type-checked recommended rules.
  */
 import { readdirSync } from 'node:fs';

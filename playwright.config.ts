@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from './src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from './src/node/tools/chromium';
 
 // E2E_PORT lets two checkouts run their e2e suites side by side.
 const PORT = Number(process.env['E2E_PORT'] ?? 4173);

@@ -3,8 +3,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { modelsPlugin } from './src/node/viteModelsPlugin.ts';
-import { offlineInjectManifestOptions } from './src/node/offlineManifest.ts';
+import { modelsPlugin } from './src/node/tools/viteModelsPlugin.ts';
+import { offlineInjectManifestOptions } from './src/node/tools/offlineManifest.ts';
 import { CROSS_ORIGIN_ISOLATION_HEADERS, contentSecurityPolicy } from './src/engine/securityPolicy.ts';
 
 const modelsDir = fileURLToPath(new URL('./models', import.meta.url));

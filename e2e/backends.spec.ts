@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import '../src/app/diagnostics';
-import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS, WEBGPU_ARGS } from '../src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS, WEBGPU_ARGS } from '../src/node/tools/chromium';
 import { ASSETS, MODELS_DIR, openPresenter } from './helpers';
 
 type Grounding = { caption: string | null; score: number };

@@ -1,7 +1,7 @@
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import { escapeMarkdown } from '../src/engine/datasets/conversationExport';
 import { parseConversations } from '../src/engine/datasets/mmdialog';
-import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from '../src/node/chromium';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS } from '../src/node/tools/chromium';
 import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText } from './helpers';
 
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });

@@ -1,7 +1,7 @@
 import { chromium, expect, test } from '@playwright/test';
-import { startBenchServer } from '../src/node/browserBench/server';
-import { runGpuRankPage } from '../src/node/benchGpuRank';
-import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/chromium';
+import { startBenchServer } from '../src/node/bench/browserBench/server';
+import { runGpuRankPage } from '../src/node/bench/benchGpuRank';
+import { BASE_ARGS, CHROMIUM_PATH, WEBGPU_ARGS } from '../src/node/tools/chromium';
 
 // Issue 16, "Scale": the WebGPU path of the int8 ranking agrees with the WASM SIMD kernel, on SwiftShader.
 test("int8 ranking on WebGPU (SwiftShader) gives the WASM kernel's scores bit for bit and the same top-10", async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { FakeHub } from '../src/node/fakeHub';
+import { FakeHub } from '../src/node/tools/fakeHub';
 import { MODELS_DIR, choosePhotos, openReady, sendText } from './helpers';
 
 /**

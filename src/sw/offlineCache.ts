@@ -6,7 +6,7 @@
  */
 import { errorMessage } from '../engine/errors.ts';
 
-/** One file of the offline copy, as the build writes it into sw.js (see src/node/offlineManifest.ts). */
+/** One file of the offline copy, as the build writes it into sw.js (see src/node/tools/offlineManifest.ts). */
 export interface OfflineEntry {
   /** Relative to the app's base. */
   url: string;

@@ -35,7 +35,7 @@ import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from 
 
 declare const self: ServiceWorkerGlobalScope;
 
-// The build writes OfflineEntry objects here (src/node/offlineManifest.ts), Workbox's entries plus what the page needs.
+// The build writes OfflineEntry objects here (src/node/tools/offlineManifest.ts), Workbox's entries plus what the page needs.
 const entries = self.__WB_MANIFEST as unknown as OfflineEntry[];
 const version = offlineVersion(entries);
 const versionCache = cacheName(version);

@@ -35,7 +35,7 @@ Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] 
                                               file of the shipped models), check they score training.json's
                                               val accuracy, and record their parity slice there
 Each model's entry records its accuracy on the parity slice, the first PARITY_QUESTIONS val questions
-(the first 40 scenes), which src/node/clevrModels.test.ts checks the exported model against.
+(the first 40 scenes), which src/node/data/clevrModels.test.ts checks the exported model against.
 (--models '' trains nothing and rewrites clevr.json from training.json.)
 Runs on the 2-core machine (torch on CPU, 2 threads); seeded.
 """

@@ -62,6 +62,6 @@ def data_md(pairs, results):
     lines += ["", "Emoji: each base emoji (no skin-tone variants, no flags or symbols) with its CLDR English name and keywords from npm "
               "`emojibase-data@17.0.0` (MIT; CLDR data under the Unicode licence), joined on code points; the same concept in the Google and Fluent styles shares its captions and split. "
               "Transparent emoji, drawings and stamps are placed on random colours or gradients at random scales. Photos get random crops, flips and blur (8 views each).", "",
-              "Every image was also seen by the app's object detector and grounded captioner (`src/node/groundImages.ts`); the image tower learns how far to trust that caption.", "",
+              "Every image was also seen by the app's object detector and grounded captioner (`src/node/data/groundImages.ts`); the image tower learns how far to trust that caption.", "",
               OTHER, "## Result of this build", "", results, ""]
     return "\n".join(lines)

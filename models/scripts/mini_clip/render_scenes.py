@@ -1,5 +1,5 @@
 """Renders the synthetic scenes of pairs.json to image files (<cache>/scenes/) and writes <cache>/images.json,
-the list of every training and held-out image, for src/node/groundImages.ts: the app's own detector and
+the list of every training and held-out image, for src/node/data/groundImages.ts: the app's own detector and
 grounded captioner must see each image before train.py can teach the image tower what they say.
 A scene is drawn once, from its own seed, so the image the detector saw is the image the tower learns from."""
 import argparse

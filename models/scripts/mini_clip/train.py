@@ -3,7 +3,7 @@
           tokens -> learned per-token weights, masked weighted mean -> 2-layer MLP -> text_embeds
   vision: CLIP-normalized pixels -> MobileNetV2 (frozen, from nsfwjs): pooled activations of block_10
           (still ImageNet weights) and the final 1280-d features -> 2-layer MLP -> v;
-          the object detector's grounded caption of the image (src/node/groundImages.ts: the app's own
+          the object detector's grounded caption of the image (src/node/data/groundImages.ts: the app's own
           detector and captioner) -> the text tower above -> t;
           image_embeds = unit(v) + g * unit(t), g = softplus(a + b * detection score), 0 without a
           confident caption, a and b learnt: the detector's evidence counts as far as it proves itself
@@ -353,7 +353,7 @@ def main():
     grounding = load_grounding(args.cache)
     missing = [p["file"] for p in train + held if p["file"] not in grounding]
     if missing:
-        sys.exit(f"{len(missing)} images have no grounding (first: {missing[0]}); run src/node/groundImages.ts over {args.cache}/images.json first.")
+        sys.exit(f"{len(missing)} images have no grounding (first: {missing[0]}); run src/node/data/groundImages.ts over {args.cache}/images.json first.")
     train_g = [grounding[p["file"]] for p in train]
     held_g = [grounding[p["file"]] for p in held]
     confident = sum(c is not None for c, _ in train_g)

@@ -7,7 +7,7 @@ import { configureWasm, createOrtSession } from '../onnx/ortSessions';
 import { PhotoAnalyzer } from '../perception/photoAnalyzer';
 import { PhotoChecker } from '../perception/photoCheck';
 import { ReplySession } from '../response/session';
-import { decodeImageFile } from '../../node/decodeImageFile';
+import { decodeImageFile } from '../../node/tools/decodeImageFile';
 import { MODELS_DIR, folderSource } from './fixture';
 
 /**

@@ -8,7 +8,7 @@ import { ObjectDetector } from '../detection/objectDetector';
 import { letterboxInput } from '../detection/letterbox';
 import { chooseExecutionPlan } from '../onnx/executionPlan';
 import { configureWasm } from '../onnx/ortSessions';
-import { decodeImageFile } from '../../node/decodeImageFile';
+import { decodeImageFile } from '../../node/tools/decodeImageFile';
 import { folderSource } from './fixture';
 
 /**

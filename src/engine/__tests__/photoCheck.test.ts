@@ -4,8 +4,8 @@ import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { configureWasm, createOrtSession, ort } from '../onnx/ortSessions';
 import { PHOTO_CHECK_BAR, PHOTO_CHECK_CLASSES, PhotoChecker, checkVideoFrames, isUnfitPhoto, photoCheckInput } from '../perception/photoCheck';
-import { decodeImageFile } from '../../node/decodeImageFile';
-import { nsfwjsModelFiles } from '../../node/nsfwjsModel';
+import { decodeImageFile } from '../../node/tools/decodeImageFile';
+import { nsfwjsModelFiles } from '../../node/data/nsfwjsModel';
 
 describe('the photo check input', () => {
   it("resizes as TF.js's resizeBilinear with alignCorners: corners stay, the middle is the mean, values divided by 255", () => {

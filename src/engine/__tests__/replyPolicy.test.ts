@@ -12,7 +12,7 @@ import {
   namesTopic,
   requestTopics,
 } from '../response/replyPolicy';
-import { readCorpora } from '../../node/conversationFiles';
+import { readCorpora } from '../../node/data/conversationFiles';
 
 describe("the reply rules' reading of texts", () => {
   it('tells a request for photos from a text that only mentions one', () => {

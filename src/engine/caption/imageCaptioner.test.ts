@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { FsPackSource } from '../../node/fsPackSource';
+import { FsPackSource } from '../../node/tools/fsPackSource';
 import { ImageCaptioner, chooseCaptionerDtype } from './imageCaptioner';
 
 const pack = join(import.meta.dirname, '..', '..', '..', 'models', 'hub-fixtures', 'Xenova', 'vit-gpt2-image-captioning');

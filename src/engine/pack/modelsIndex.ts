@@ -2,7 +2,7 @@ import { EngineError } from '../errors';
 import { describeJson, isPlainObject, ownValue, quoteForMessage } from '../datasets/validation';
 
 /**
- * /models/index.json, the list of what models/ holds (written by src/node/viteModelsPlugin.ts), read
+ * /models/index.json, the list of what models/ holds (written by src/node/tools/viteModelsPlugin.ts), read
  * once by the page for the pack chooser, the CLEVR view and video answers. Checked here, so a damaged
  * or hand-edited index gets a sentence naming the field instead of a failure deep in a loader.
  */
