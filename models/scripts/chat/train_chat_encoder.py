@@ -35,17 +35,20 @@ Writes <out>/chat_encoder.onnx (CLIP token ids in; the unit query of a context a
 batch of texts out; token tables int8, tower weights float16) and <out>/chat.json (sizes, the tokenizer
 it was trained with, valid figures per epoch, training time, and a reference query and keys for the
 TypeScript parity test)."""
-import argparse
 import copy
 import json
 import math
 import os
 import random
+import sys
 import time
 
 import numpy as np
 import torch
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common.trainer import BestEpochs, export_onnx, trainer_parser  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 SEED = 7
@@ -313,8 +316,8 @@ def export(model, vocab_map, args, meta):
     path = os.path.join(args.out, "chat_encoder.onnx")
     # No constant folding: it would turn the float16 weights and their casts back into float32 initializers
     # (onnxruntime folds them when it loads the model, so the file stays half the size).
-    torch.onnx.export(exported, (ctx, present, resp), path, input_names=["context_ids", "context_present", "response_ids"], output_names=["query", "keys"],
-                      dynamic_axes={"context_ids": {1: "context_tokens"}, "response_ids": {0: "texts", 1: "tokens"}, "keys": {0: "texts"}}, opset_version=14, do_constant_folding=False)
+    export_onnx(exported, (ctx, present, resp), path, ["context_ids", "context_present", "response_ids"], ["query", "keys"],
+                dynamic_axes={"context_ids": {1: "context_tokens"}, "response_ids": {0: "texts", 1: "tokens"}, "keys": {0: "texts"}}, opset=14, fold_constants=False)
     with torch.no_grad():
         q, k = exported(ctx, present, resp)
         # The reference the TypeScript parity test checks the worker's run against.
@@ -339,9 +342,12 @@ def train(model, data, args):
         figs = {c: evaluate(model, data, v, args.device) for c, v in data.valid.items()}
         return figs, sum(f[0] for f in figs.values()) / len(figs)
 
-    figs, best = valid_figures()
+    # Epoch 0 is the untrained model; the epoch with the best mean valid R@1 is kept.
+    best = BestEpochs({"encoder": [model]}, args.patience)
+    figs, mean = valid_figures()
     log("epoch 0: " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f} echo {f[3]:.3f}" for c, f in figs.items()))
-    best_epoch, best_state, best_figs, since = 0, {k: v.clone() for k, v in model.state_dict().items()}, figs, 0
+    best.consider(0, {"encoder": mean})
+    figs_by_epoch = {0: figs}
     generator = torch.Generator().manual_seed(SEED)
     rng = np.random.default_rng(SEED)
     hard_kinds = [k for k in args.hard_negatives.split(",") if k]
@@ -379,23 +385,18 @@ def train(model, data, args):
         figs, mean = valid_figures()
         history.append({"epoch": epoch, "loss": total_loss / len(batches), "valid": {c: {"r1": f[0], "mrr": f[1], "echo": f[3]} for c, f in figs.items()}, "seconds": time.time() - t0})
         log(f"epoch {epoch}: loss {total_loss / len(batches):.3f}, " + ", ".join(f"{c} R@1 {f[0]:.3f} MRR {f[1]:.3f} echo {f[3]:.3f}" for c, f in figs.items()) + f" ({time.time() - t0:.0f} s)")
-        if mean > best:
-            best, best_epoch, best_state, best_figs, since = mean, epoch, {k: v.clone() for k, v in model.state_dict().items()}, figs, 0
-        else:
-            since += 1
-            if since >= args.patience:
-                break
-    model.load_state_dict(best_state)
-    return best_epoch, best_figs, history
+        figs_by_epoch[epoch] = figs
+        best.consider(epoch, {"encoder": mean})
+        if best.should_stop(epoch):
+            break
+    best.restore()
+    best_epoch = best.epochs()["encoder"]
+    return best_epoch, figs_by_epoch[best_epoch], history
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = trainer_parser(out=os.path.join(ROOT, "models", "mini-clip", "chat"), epochs=12, patience=3, batch=1024)
     ap.add_argument("--data", default=os.path.join(ROOT, "models", ".cache", "chat", "pairs.json"))
-    ap.add_argument("--out", default=os.path.join(ROOT, "models", "mini-clip", "chat"))
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--patience", type=int, default=3)
-    ap.add_argument("--batch", type=int, default=1024)
     ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--learned-dim", type=int, default=128)
     ap.add_argument("--dim", type=int, default=256)

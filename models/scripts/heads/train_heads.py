@@ -18,16 +18,19 @@ ranker and the image ranker are each kept at their own best valid epoch (epoch 0
 accuracy; for a ranker, the CLIP cosine of the pool's top-1 candidate to the reference plus R@1 among
 the record's 999 negatives. Fixed seeds, one thread.
 Writes models/<pack>/heads/{intent,ranker_context,ranker_candidate}.onnx, clip_map.bin, heads.json."""
-import argparse
 import json
 import math
 import os
 import random
+import sys
 import time
 
 import numpy as np
 import torch
 from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common.trainer import BestEpochs, export_onnx, trainer_parser  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 SEED = 7
@@ -257,23 +260,18 @@ def train(args):
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     # The intent head and the ranker are selected separately, each at its best valid epoch; epoch 0
     # is the untrained state (for the ranker: clip-map itself).
-    history, best = [], {"intent": (-1.0, None, 0), "text": (-1.0, None, 0), "image": (-1.0, None, 0)}
-
-    def consider(epoch, figures):
-        # A ranker's score: the CLIP cosine of its pool top-1 to the reference (what MM-Relevance
-        # measures) plus R@1 among the 999 negatives.
-        for part, score, modules in (("intent", figures["intent_acc"], (intent,)),
-                                     ("text", figures["text_top1_cos"] + figures["text_r1"] / 100, rankers["text"]),
-                                     ("image", figures["image_top1_cos"] + figures["image_r1"] / 100, rankers["image"])):
-            if score > best[part][0]:
-                best[part] = (score, [{k: v.clone() for k, v in m.state_dict().items()} for m in modules], epoch)
+    history, best = [], BestEpochs({"intent": [intent], "text": list(rankers["text"]), "image": list(rankers["image"])}, args.patience)
 
     def report(epoch, loss):
         figures = evaluate(intent, rankers, valid_ex, emb, kinds, pool)
         history.append({"epoch": epoch, "train_loss": loss, **figures})
         log(f"epoch {epoch}: loss {'-' if loss is None else f'{loss:.3f}'} · valid intent acc {figures['intent_acc']:.1f} · 1-of-1000 R@1 text {figures['text_r1']:.1f} image {figures['image_r1']:.1f}"
             f" · CLIP cosine of the pool's top 1 to the reference: text {figures['text_top1_cos']:.3f} image {figures['image_top1_cos']:.3f}")
-        consider(epoch, figures)
+        # A ranker's score: the CLIP cosine of its pool top-1 to the reference (what MM-Relevance
+        # measures) plus R@1 among the 999 negatives.
+        best.consider(epoch, {"intent": figures["intent_acc"],
+                              "text": figures["text_top1_cos"] + figures["text_r1"] / 100,
+                              "image": figures["image_top1_cos"] + figures["image_r1"] / 100})
 
     report(0, None)
     for epoch in range(1, args.epochs + 1):
@@ -304,13 +302,10 @@ def train(args):
             opt.step()
             total += loss.item() * len(batch)
         report(epoch, total / len(train_ex))
-        if epoch - max(b[2] for b in best.values()) >= args.patience:
+        if best.should_stop(epoch):
             break
-    intent.load_state_dict(best["intent"][1][0])
-    for name in ("text", "image"):
-        for m, state in zip(rankers[name], best[name][1]):
-            m.load_state_dict(state)
-    epochs = {part: best[part][2] for part in best}
+    best.restore()
+    epochs = best.epochs()
     log(f"best epochs: {epochs}; ranker logit scale {float(log_scale.exp()):.1f}")
     ctx = ByModality(rankers["text"][0], rankers["image"][0], modality_arg=4)
     cand = ByModality(rankers["text"][1], rankers["image"][1], modality_arg=1)
@@ -372,12 +367,12 @@ def export(out, pack, dim, intent, ctx, cand, maps, meta, history, best_epochs, 
     n = 5
     dummy = (torch.randn(1, n, dim), torch.zeros(1, n, dtype=torch.long), torch.zeros(1, n, dtype=torch.long), torch.ones(1, n))
     seq_axes = {"elements": {1: "n"}, "modality": {1: "n"}, "segment": {1: "n"}, "mask": {1: "n"}}
-    torch.onnx.export(intent, dummy + (torch.zeros(1, dtype=torch.long),), os.path.join(out, "intent.onnx"), input_names=["elements", "modality", "segment", "mask", "reply_state"],
-                      output_names=["intent_logits"], dynamic_axes=seq_axes, opset_version=14)
-    torch.onnx.export(ctx, dummy + (torch.zeros(1, dtype=torch.long), mean_unit(torch.randn(3, dim))[None]), os.path.join(out, "ranker_context.onnx"),
-                      input_names=["elements", "modality", "segment", "mask", "target_modality", "anchor"], output_names=["query"], dynamic_axes=seq_axes, opset_version=14)
-    torch.onnx.export(cand, (torch.randn(3, dim), torch.zeros(3, dtype=torch.long)), os.path.join(out, "ranker_candidate.onnx"),
-                      input_names=["candidates", "modality"], output_names=["keys"], dynamic_axes={"candidates": {0: "m"}, "modality": {0: "m"}, "keys": {0: "m"}}, opset_version=14)
+    export_onnx(intent, dummy + (torch.zeros(1, dtype=torch.long),), os.path.join(out, "intent.onnx"), ["elements", "modality", "segment", "mask", "reply_state"],
+                "intent_logits", dynamic_axes=seq_axes, opset=14)
+    export_onnx(ctx, dummy + (torch.zeros(1, dtype=torch.long), mean_unit(torch.randn(3, dim))[None]), os.path.join(out, "ranker_context.onnx"),
+                ["elements", "modality", "segment", "mask", "target_modality", "anchor"], "query", dynamic_axes=seq_axes, opset=14)
+    export_onnx(cand, (torch.randn(3, dim), torch.zeros(3, dtype=torch.long)), os.path.join(out, "ranker_candidate.onnx"),
+                ["candidates", "modality"], "keys", dynamic_axes={"candidates": {0: "m"}, "modality": {0: "m"}, "keys": {0: "m"}}, opset=14)
     np.concatenate([maps["text"]["w"].ravel(), maps["image"]["w"].ravel()]).astype("<f4").tofile(os.path.join(out, "clip_map.bin"))
     # heads.json version 3: the intent head also takes the reply state (REPLY_STATES); since version 2 the
     # ranker's context pass takes the anchor (the latest turn's unit mean embedding).
@@ -391,15 +386,12 @@ def export(out, pack, dim, intent, ctx, cand, maps, meta, history, best_epochs, 
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
+    # --out: the folder for the heads (default models/<pack>/heads). With 3,500 train dialogues (33k steps)
+    # an epoch takes about 5 minutes on one core of this machine, so the recipe stops after 2 epochs without
+    # a better intent head or ranker, and at 8 at most.
+    ap = trainer_parser(out=None, epochs=8, patience=2, batch=64)
     ap.add_argument("--pack", default="mini-clip")
-    # With 3,500 train dialogues (33k steps) an epoch takes about 5 minutes on one core of this machine, so
-    # the recipe stops after 2 epochs without a better part and at 8 at most.
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--patience", type=int, default=2, help="epochs without a better intent head or ranker before stopping")
-    ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--negatives", type=int, default=255)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--soft-tau", type=float, default=0.05, help="temperature of the CLIP-similarity soft targets (0: one-hot)")
-    ap.add_argument("--out", default=None, help="folder for the heads (default models/<pack>/heads)")
     train(ap.parse_args())
