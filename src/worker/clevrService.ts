@@ -6,15 +6,31 @@ import { errorMessage } from '../engine/errors';
 import type { ExecutionPlan } from '../engine/onnx/executionPlan';
 import { seededRandom } from '../engine/random';
 import { FetchPackSource } from './fetchPackSource';
-import type { ClevrLoaded, ClevrQuestionParams, ClevrRef } from '../protocol/protocol';
+import type { ClevrLoaded, ClevrQuestionParams, ClevrRef, WorkerMethods } from '../protocol/protocol';
+import type { RequestContext } from './requestHandler';
 
 const MISSING_ADVICE = 'the CLEVR-Dialog view answers with the baselines only. Restore models/clevr (npm run clevr:train) and reload.';
 
 /**
- * The worker's side of the CLEVR-Dialog view: draws scenes and answers questions with the engine's
- * ClevrAnswerers. Loaded on first use, since the chat never needs it.
+ * The worker's side of the CLEVR-Dialog view, the owner of its three methods (clevrLoad, clevrRender,
+ * clevrAnswer): draws scenes and answers questions with the engine's ClevrAnswerers. Loaded on first
+ * use, since the chat never needs it; `runtime` gives the execution plan the pack runs on.
  */
 export class ClevrService {
+  constructor(private readonly runtime: (forceWasm: boolean) => Promise<ExecutionPlan> = () => Promise.reject(new Error('No runtime was given.'))) {}
+
+  clevrLoad(params: WorkerMethods['clevrLoad']['params'], context: RequestContext): Promise<ClevrLoaded> {
+    return this.load(params.clevr, () => this.runtime(params.forceWasm), context.signal);
+  }
+
+  clevrRender(params: WorkerMethods['clevrRender']['params'], context: RequestContext) {
+    return this.render(params.objects, context.signal);
+  }
+
+  clevrAnswer(params: WorkerMethods['clevrAnswer']['params'], context: RequestContext) {
+    return this.answer(params, context.signal);
+  }
+
   private answerers: ClevrAnswerers | null = null;
   private loaded: Promise<ClevrLoaded> | null = null;
   /** The baselines' draws: seeded, so a replayed session draws the same. */

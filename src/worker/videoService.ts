@@ -11,7 +11,8 @@ import { answerFromBank } from '../engine/video/videoAnswer';
 import { AUDIO_FEATURES } from '../engine/video/audioFeatures';
 import { VIDEO_FEATURES } from '../engine/video/videoFeatures';
 import { FetchPackSource } from './fetchPackSource';
-import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload } from '../protocol/protocol';
+import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload, WorkerMethods } from '../protocol/protocol';
+import type { RequestContext } from './requestHandler';
 
 /** How many sounds sent ahead are kept for their analysis. */
 const HEARD_KEPT = 4;
@@ -34,11 +35,32 @@ function notWatched(totalMs: number): VideoAnalyzed {
 }
 
 /**
- * The worker's side of shared videos: understands them with the engine's analyzeVideo (the pack's
- * photo path for the frames, Silero VAD for speech) and answers questions about them with the AVSD
- * rankers. Models load on the first video, since a chat without videos never needs them.
+ * The worker's side of shared videos, the owner of hearVideo, analyzeVideo and answerVideo: understands
+ * them with the engine's analyzeVideo (the pack's photo path for the frames, Silero VAD for speech) and
+ * answers questions about them with the AVSD rankers. Models load on the first video, since a chat
+ * without videos never needs them. `runtime` gives the pack's execution plan, `photoPath` its photo
+ * analyzer and photo check (their parts are null before a pack loads).
  */
 export class VideoService {
+  constructor(
+    private readonly runtime: (forceWasm: boolean) => Promise<ExecutionPlan>,
+    private readonly photoPath: () => { analyzer: PhotoAnalyzer | null; photoCheck: PhotoChecker | null },
+  ) {}
+
+  /** The frames go through the loaded pack's photo path (detector and image tower) when there is one. */
+  analyzeVideo(params: WorkerMethods['analyzeVideo']['params'], context: RequestContext) {
+    const { analyzer, photoCheck } = this.photoPath();
+    return this.analyze(params.video, params.avsd, analyzer, () => this.runtime(params.forceWasm), context.signal, photoCheck);
+  }
+
+  hearVideo(params: WorkerMethods['hearVideo']['params']) {
+    return this.hear(params.soundId, params.audio, params.avsd, () => this.runtime(params.forceWasm));
+  }
+
+  answerVideo(params: WorkerMethods['answerVideo']['params'], context: RequestContext) {
+    return this.answer(params, () => this.runtime(params.forceWasm), context.signal);
+  }
+
   private loaded: Promise<{ speech: SpeechDetector | null; rankers: AvsdRankers | null; problems: string[] }> | null = null;
 
   private load(ref: AvsdRef | null, plan: () => Promise<ExecutionPlan>) {

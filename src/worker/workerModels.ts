@@ -43,8 +43,6 @@ import { StoredPackSource } from '../persistence/packStore';
 import { embeddingCache } from '../persistence/datasetDb';
 import { requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder } from './responder';
-import { ClevrService } from './clevrService';
-import { VideoService } from './videoService';
 import { detectCapabilities } from '../protocol/capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
@@ -55,7 +53,6 @@ import type { RequestContext } from './requestHandler';
 import type {
   BackendState,
   CaptionerRef,
-  ClevrLoaded,
   CaptionerStatus,
   DetectorRef,
   DetectorStatus,
@@ -151,8 +148,6 @@ export class WorkerModels {
   private autoTrain = false;
   /** The plan onnxruntime was configured with by the first load, so the CLEVR-Dialog models run where the pack runs. */
   private runtimePlan: ExecutionPlan | null = null;
-  private readonly clevr = new ClevrService();
-  private readonly video = new VideoService();
 
   /**
    * Chooses WebGPU or WASM and starts onnxruntime: the bundle's one build, which runs both. (A second,
@@ -169,36 +164,14 @@ export class WorkerModels {
     return plan;
   }
 
-  clevrLoad(params: WorkerMethods['clevrLoad']['params'], context: RequestContext): Promise<ClevrLoaded> {
-    return this.clevr.load(params.clevr, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)), context.signal);
+  /** The execution plan the first load chose, or one chosen now (CLEVR-Dialog or a video before any pack): their models run where the pack runs. */
+  async runtime(forceWasm: boolean): Promise<ExecutionPlan> {
+    return this.runtimePlan ?? (await this.configureRuntime(forceWasm));
   }
 
-  clevrRender(params: WorkerMethods['clevrRender']['params'], context: RequestContext) {
-    return this.clevr.render(params.objects, context.signal);
-  }
-
-  clevrAnswer(params: WorkerMethods['clevrAnswer']['params'], context: RequestContext) {
-    return this.clevr.answer(params, context.signal);
-  }
-
-  /** The frames go through the loaded pack's photo path (detector and image tower) when there is one. */
-  analyzeVideo(params: WorkerMethods['analyzeVideo']['params'], context: RequestContext) {
-    return this.video.analyze(
-      params.video,
-      params.avsd,
-      this.analyzer,
-      async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)),
-      context.signal,
-      this.photoCheck,
-    );
-  }
-
-  hearVideo(params: WorkerMethods['hearVideo']['params']) {
-    return this.video.hear(params.soundId, params.audio, params.avsd, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)));
-  }
-
-  answerVideo(params: WorkerMethods['answerVideo']['params'], context: RequestContext) {
-    return this.video.answer(params, async () => this.runtimePlan ?? (await this.configureRuntime(params.forceWasm)), context.signal);
+  /** The loaded pack's photo path (its analyzer: detector and image tower) and the photo check, for a video's frames; null parts before a pack loads. */
+  photoPath(): { analyzer: PhotoAnalyzer | null; photoCheck: PhotoChecker | null } {
+    return { analyzer: this.analyzer, photoCheck: this.photoCheck };
   }
 
   useAnnouncer(announce: (announcement: WorkerAnnouncement) => void): void {

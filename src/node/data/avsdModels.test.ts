@@ -77,7 +77,10 @@ describe('the shipped video models (models/avsd)', () => {
         earlier: rounds.slice(0, 1),
         question: rounds[1]!.question,
       };
-      const viaWorker = await new VideoService().answer(params, async () => WASM());
+      const viaWorker = await new VideoService(
+        async () => WASM(),
+        () => ({ analyzer: null, photoCheck: null }),
+      ).answer(params, async () => WASM());
       const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), {
         question: params.question,
         earlier: params.earlier,
@@ -107,7 +110,10 @@ describe('the shipped video models (models/avsd)', () => {
       };
       const ref = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
       const runs = vi.spyOn(SpeechDetector.prototype, 'speechProbabilities');
-      const service = new VideoService();
+      const service = new VideoService(
+        async () => WASM(),
+        () => ({ analyzer: null, photoCheck: null }),
+      );
       await service.hear('sound-1', input.audio!, ref, async () => WASM());
       expect(runs).toHaveBeenCalledTimes(1);
       const heardAhead = await service.analyze({ ...payload, soundId: 'sound-1' }, ref, null, async () => WASM());
