@@ -4,35 +4,14 @@ import type { PhotoChecker } from '../engine/perception/photoCheck';
 import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
-import { type PoolMediaItem, parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
 import { EngineError, errorMessage } from '../engine/errors';
 import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
-import {
-  type EmbeddedPool,
-  type PoolImageItem,
-  type PoolTextItem,
-  POOL_STARTER_MS,
-  completeDeferredRows,
-  embedPool,
-  imageContentKey,
-} from '../engine/pool/poolEmbeddings';
-import {
-  fetchBinaryFile,
-  fetchBlob,
-  fetchJson,
-  fetchPrecomputed,
-  fetchStoredContexts,
-  prefetchDemoPool,
-  readLexicalCounts,
-  readTextMarks,
-  useShippedDeppKeys,
-} from './demoPoolFiles';
+import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS } from '../engine/pool/poolEmbeddings';
+import { fetchJson, prefetchDemoPool } from './demoPoolFiles';
 import { ResponseHeads } from '../engine/response/heads';
 import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
 import { type SessionChat, sessionChat } from '../engine/response/session';
-import { embedChatKeys, resolveStoredContexts } from '../engine/pool/chatPool';
-import { rowsByUse } from '../engine/pool/rowsByUse';
 import { RESPONSE_METHODS } from '../engine/response/methods';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import { nowMs } from '../engine/clock';
@@ -47,45 +26,28 @@ import { detectCapabilities } from '../protocol/capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import { LocalTraining } from './localTraining';
+import { type BackgroundWork, completePoolRows } from './deferredPoolRows';
+import { chatPoolParts } from './chatPoolParts';
+import { type DemoCatalogues, loadDemoPool, readDemoCatalogues } from './demoPoolLoad';
+import { type DetectorWatch, loadCaptioner, loadDetector } from './photoModels';
 import { ReferenceDialogues } from './referenceDialogues';
 import { StoredDatasets } from './storedDatasets';
 import type { RequestContext } from './requestHandler';
-import type {
-  BackendState,
-  CaptionerRef,
-  CaptionerStatus,
-  DetectorRef,
-  DetectorStatus,
-  FileProgress,
-  PoolLoaded,
-  PoolRef,
-  WorkerAnnouncement,
-} from '../protocol/protocol';
+import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, PoolLoaded, PoolRef, WorkerAnnouncement } from '../protocol/protocol';
 import type { WorkerMethods } from '../protocol/protocol';
 
-/** What a missing detector means and what to do, after "... is missing, so ". */
-const DETECTOR_MISSING_ADVICE = 'photos are described by the image encoder alone. Restore models/detector (npm run models:detector) and reload.';
 interface ActivePool {
   loaded: PoolLoaded;
   embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
 }
 
-/** The demo pool's catalogues and what loadPool derives from them before the encoder is needed. */
-interface DemoCatalogues {
-  images: PoolMediaItem[];
-  textItems: PoolTextItem[];
-  /** Rows booth strictness leaves out (texts.json's "borderline"). */
-  borderlineTexts: Set<number>;
-  /** Rows by their use in the train split, most used first; null without a train split. */
-  byUse: { texts: number[]; images: number[] } | null;
-}
-
 /**
  * The engine as the browser worker runs it, packs over fetch and images via createImageBitmap: the
- * owner of the pack in use and its pool (the encoders, the detector, the responder, training in the
- * browser, CLEVR-Dialog and videos). Stored datasets (storedDatasets.ts) and the reference dialogues
- * (referenceDialogues.ts) are owners of their own, which ask this one for the pack when they need it;
- * model.worker.ts joins their handlers into the one API (workerOwners.ts).
+ * owner of the pack in use and its pool (the encoders, the detector, the responder). The photo path's
+ * optional models load in photoModels.ts, the demo pool in demoPoolLoad.ts, the conversational keys in
+ * chatPoolParts.ts and the deferred rows in deferredPoolRows.ts. Stored datasets, the reference
+ * dialogues, training in the browser, CLEVR-Dialog and videos are owners of their own, which ask this
+ * one for the pack when they need it; model.worker.ts joins their handlers into the one API (workerOwners.ts).
  */
 export class WorkerModels {
   /** The pack's CLIP towers; each loadPack replaces them, with the detector, captioner and analyzer below. */
@@ -127,6 +89,25 @@ export class WorkerModels {
 
   /** Resolves once no request waits (the request handler's gate): the pool's text rows are computed only then. */
   private whenIdle: () => Promise<void> = () => Promise.resolve();
+
+  /** The detector in use tells the page of a move to WASM, and is watched for a lost WebGPU device, while it is the one in use. */
+  private readonly detectorWatch: DetectorWatch = {
+    backendChanged: (detector, status) => {
+      if (this.detector === detector) this.announce({ type: 'detector', detector: status });
+    },
+    deviceLoss: (detector) =>
+      this.watchDeviceLoss(
+        () => this.detector === detector,
+        (reason) => detector.fallBackToWasm(reason),
+      ),
+  };
+
+  /** What the pool's deferred rows are computed with (deferredPoolRows.ts). */
+  private readonly background: BackgroundWork = {
+    announce: (announcement) => this.announce(announcement),
+    markBusy: () => this.markBusy(),
+    whenIdle: () => this.whenIdle(),
+  };
 
   useIdleGate(whenIdle: () => Promise<void>): void {
     this.whenIdle = whenIdle;
@@ -237,8 +218,8 @@ export class WorkerModels {
           return { failed: errorMessage(error) };
         }
       }),
-      timed(() => this.loadDetector(params.detector, detectorPlan, onProgress)),
-      timed(() => this.loadCaptioner(params.captioner ?? null, detectorPlan, onProgress)),
+      timed(() => loadDetector(params.detector, detectorPlan, onProgress, this.detectorWatch)),
+      timed(() => loadCaptioner(params.captioner ?? null, detectorPlan, onProgress)),
     ]);
     steps.mark(`${params.captioner ? 'heads, chat encoder, detector and captioner' : 'heads, chat encoder and detector'} side by side`, {
       'response heads': headsLoad.ms,
@@ -321,90 +302,7 @@ export class WorkerModels {
     const early = this.earlyCatalogues;
     this.earlyCatalogues = null;
     if (early?.baseUrl === ref.baseUrl) return early.read;
-    return (async () => {
-      const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
-      const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
-      const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
-      const borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
-      const train = await this.references.dialogues(ref, 'train').catch(() => null);
-      const byUse = train
-        ? rowsByUse(
-            train,
-            textItems.map((t) => t.text),
-            images.map((m) => m.key),
-          )
-        : null;
-      return { images, textItems, borderlineTexts, byUse };
-    })();
-  }
-
-  /** The captioning model, or null with a sentence saying why: its failure never stops the pack (photos keep grounded captions). */
-  private async loadCaptioner(
-    ref: CaptionerRef | null,
-    plan: ExecutionPlan,
-    onProgress: (p: FileProgress) => void,
-  ): Promise<{ captioner: ImageCaptioner | null; status: CaptionerStatus }> {
-    if (!ref) return { captioner: null, status: { state: 'none' } };
-    const start = nowMs();
-    try {
-      const source = ref.stored ? new StoredPackSource(ref.id) : new FetchPackSource(ref.baseUrl);
-      const captioner = await ImageCaptioner.load(source, new Set(ref.files), plan, (p) => onProgress({ ...p, file: `${ref.id}/${p.file}` }));
-      return { captioner, status: { state: 'ready', id: ref.id, provider: captioner.provider, dtype: captioner.dtype, loadMs: nowMs() - start } };
-    } catch (error) {
-      console.warn('The captioner could not be loaded:', errorMessage(error));
-      return {
-        captioner: null,
-        status: {
-          state: 'unavailable',
-          reason: `The captioner ${ref.id} could not be loaded: ${errorMessage(error).replace(/\.$/, '')}. Photos keep their grounded captions.`,
-        },
-      };
-    }
-  }
-
-  /** The object detector, or null with a sentence saying why: its failure never stops the pack. */
-  private async loadDetector(
-    ref: DetectorRef | null,
-    plan: ExecutionPlan,
-    onProgress: (p: FileProgress) => void,
-  ): Promise<{ detector: ObjectDetector | null; status: DetectorStatus }> {
-    if (!ref) {
-      return {
-        detector: null,
-        status: { state: 'unavailable', reason: `The object detector is not installed (models/detector/ has no detector.json), so ${DETECTOR_MISSING_ADVICE}` },
-      };
-    }
-    const start = nowMs();
-    let detector: ObjectDetector | null = null;
-    let loadMs = 0;
-    try {
-      detector = await ObjectDetector.load(new FetchPackSource(ref.baseUrl, DETECTOR_MISSING_ADVICE), ref.files, plan, {
-        // Its files are read now (the pool's fingerprint needs them); its session at the first photo, or by the warm-up after Ready.
-        deferred: ['detector'],
-        // Named apart from the pack's own onnx/ files in the status area's progress bars.
-        onProgress: (p) => onProgress({ ...p, file: `detector/${p.file}` }),
-        // Called during the load too (detector still null then): the load's result carries that state.
-        onBackendChange: (backend) => {
-          if (detector && this.detector === detector) this.announce({ type: 'detector', detector: { state: 'ready', backend, loadMs } });
-        },
-      });
-      loadMs = nowMs() - start;
-      const loaded = detector;
-      if (loaded.backend.provider === 'webgpu')
-        this.watchDeviceLoss(
-          () => this.detector === loaded,
-          (reason) => loaded.fallBackToWasm(reason),
-        );
-      return { detector: loaded, status: { state: 'ready', backend: loaded.backend, loadMs } };
-    } catch (error) {
-      console.warn('The object detector could not be loaded:', errorMessage(error));
-      // A missing file's message already says what follows and what to do; other failures get that said.
-      const reason =
-        error instanceof EngineError && error.code === 'pack-file-missing'
-          ? errorMessage(error)
-          : `The object detector could not be loaded: ${sentence(errorMessage(error))} Until it loads, photos are described by the image encoder alone.`;
-      return { detector: null, status: { state: 'unavailable', reason } };
-    }
+    return readDemoCatalogues(ref, () => this.references.dialogues(ref, 'train'));
   }
 
   /**
@@ -464,53 +362,14 @@ export class WorkerModels {
     // The demo pool ships its texts' keys and photo marks; a stored dataset's are worked out by the session.
     let textMarks: TextMarks | null = null;
     if (ref.kind === 'demo') {
-      const lexical = fetchBinaryFile(`${ref.baseUrl}lexical`);
-      const marksFile = fetchBinaryFile(`${ref.baseUrl}text-marks`);
-      const { images, textItems, byUse, ...read } = await this.demoCatalogues(ref);
-      borderlineTexts = read.borderlineTexts;
-      steps.mark('pool catalogues, train dialogues and rows by use');
-      const precomputed = await fetchPrecomputed(`${ref.baseUrl}embeddings/${packId}`);
-      steps.mark('precomputed rows');
-      const readImage = async (item: PoolMediaItem) => (await decodeImage({ name: item.file, blob: await fetchBlob(`${ref.baseUrl}${item.file}`) })).pixels;
-      const mediaByKey = new Map(images.map((m) => [m.key, m]));
-      loadImage = (item) => readImage(mediaByKey.get(item.key)!);
-      // Through the analyzer: rows it computes get the detector's grounding when the image tower takes it, and cached rows are keyed by its fingerprint.
-      embedded = await embedPool({
-        encoder: analyzer,
-        texts: textItems,
-        images,
-        imageKeys: images.map((m) => imageContentKey(m)),
-        loadImage: readImage,
-        precomputed,
-        cache: embeddingCache,
-        onProgress: ({ phase, done, total }) => progress(phase, done, total),
+      ({ embedded, loaded, imageInfo, loadImage, textCounts, textMarks, borderlineTexts } = await loadDemoPool(ref, this.demoCatalogues(ref), {
+        packId,
+        analyzer,
+        heads: this.heads,
+        progress,
         cancelled: () => this.encoder !== encoder || signal?.aborted === true,
-        // The demo's file holds no text rows (the install stays small): the hybrid needs none. A
-        // downloaded pack has no rows at all: embedding the whole pool takes about 25 minutes on WASM
-        // (bench -- pool-rate), so it answers from the most used rows first (POOL_STARTER_MS).
-        deferTexts: { order: byUse?.texts ?? [] },
-        deferImages: { order: byUse?.images ?? [] },
-      });
-      steps.mark('pool rows');
-      // Checked against the texts' content keys the rows just computed.
-      textCounts = readLexicalCounts(
-        `${ref.baseUrl}lexical`,
-        await lexical,
-        textItems.map((t) => t.text),
-        embedded.textKeys,
-      );
-      steps.mark('BM25 counts');
-      textMarks = readTextMarks(
-        `${ref.baseUrl}text-marks`,
-        await marksFile,
-        textItems.map((t) => t.text),
-        embedded.textKeys,
-      );
-      steps.mark('text keys and marks');
-      if (this.heads) await useShippedDeppKeys(this.heads, `${ref.baseUrl}embeddings/${packId}.depp`, embedded, analyzer.fingerprint);
-      steps.mark('DE++ keys');
-      loaded = { poolId: 'demo', name: 'Demo pool', texts: textItems.length, images: images.length };
-      imageInfo = images.map((m) => ({ key: m.key, alt: m.alt, label: m.label ?? m.alt, url: `${ref.baseUrl}${m.file}`, kind: m.kind, keywords: m.keywords }));
+        steps,
+      }));
     } else {
       const dataset = await requireDataset(ref.datasetId);
       embedded = await this.datasets.embedDataset(dataset, analyzer, encoder, (p) => progress(p.file, p.loaded, p.total ?? 0), signal);
@@ -519,7 +378,7 @@ export class WorkerModels {
     }
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
-    const chatParts = await this.chatPool(ref, embedded, imageInfo, progress, () => this.encoder !== encoder || signal?.aborted === true);
+    const chatParts = await chatPoolParts(this.chat, packId, ref, embedded, imageInfo, progress, () => this.encoder !== encoder || signal?.aborted === true);
     steps.mark('chat keys and contexts');
     if (this.encoder !== encoder)
       throw new EngineError('not-loaded', 'The model pack changed while the pool was loading; it will load again for the new pack.');
@@ -528,7 +387,7 @@ export class WorkerModels {
     this.references.useSource(ref);
     // The train split alone gives the majority intent and tf-idf/BM25's document frequencies (never
     // test or valid, which replays score against), read when a method first needs it.
-    const rows = this.completePoolRows(loaded.poolId, embedded, analyzer, loadImage, () => this.pool?.embedded !== embedded);
+    const rows = completePoolRows(loaded.poolId, embedded, analyzer, loadImage, () => this.pool?.embedded !== embedded, this.background);
     responder?.setPool(
       embedded,
       textCounts,
@@ -557,139 +416,6 @@ export class WorkerModels {
     await responder?.firstReplyPrepared();
     steps.mark('first reply prepared');
     return this.pool.loaded;
-  }
-
-  /**
-   * The pool's deferred CLIP rows, computed most used first in batches that hand the worker back to
-   * the chat, cached in this browser, announced as they go; stops when the pool or pack changes.
-   * `session` says when each modality's rows are all there (what clip-map and DE++ wait for), and
-   * never rejects: a failure is announced and those methods keep waiting (the others are unaffected).
-   * Batches wait for the worker to be idle until `rowsWanted` is called: from then on a request waits
-   * for them, so waiting for requests to finish would wait for ever. `eagerFor(ms)` runs batches back
-   * to back for that long (before Ready, when nothing else can run).
-   */
-  private completePoolRows(
-    poolId: string,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    encoder: PhotoAnalyzer,
-    loadImage: ((item: PoolImageItem) => Promise<RgbaImage>) | undefined,
-    stale: () => boolean,
-  ): {
-    session: { textsComplete: Promise<void>; imagesComplete: Promise<void>; rowsWanted: () => void };
-    eagerFor: (ms: number, onTick: (elapsedMs: number) => void) => Promise<void>;
-  } {
-    const total = { texts: embedded.pendingTexts.size, images: embedded.pendingImages.size };
-    let rowsWanted = () => undefined as void;
-    const demand = new Promise<void>((resolve) => (rowsWanted = resolve));
-    let textsDone = () => undefined as void;
-    let imagesDone = () => undefined as void;
-    const textsComplete = new Promise<void>((resolve) => (textsDone = resolve));
-    const imagesComplete = new Promise<void>((resolve) => (imagesDone = resolve));
-    const settle = () => {
-      if (embedded.pendingTexts.size === 0) textsDone();
-      if (embedded.pendingImages.size === 0) imagesDone();
-    };
-    settle();
-    const session = { textsComplete, imagesComplete, rowsWanted: () => rowsWanted() };
-    if (total.texts + total.images === 0) return { session, eagerFor: async () => undefined };
-    const announce = () =>
-      this.announce({
-        type: 'poolRows',
-        status: {
-          poolId,
-          texts: { done: total.texts - embedded.pendingTexts.size, total: total.texts },
-          images: { done: total.images - embedded.pendingImages.size, total: total.images },
-        },
-      });
-    announce();
-    let eagerUntil = 0;
-    let wake = () => undefined as void;
-    // Busy while a batch runs, not while it waits for the visitor's requests to be answered.
-    let idleAgain = this.markBusy();
-    const all = completeDeferredRows(embedded, encoder, {
-      cache: embeddingCache,
-      textBatchSize: 64,
-      ...(loadImage ? { loadImage } : {}),
-      // Between batches, a visitor's turn goes first: the next batch starts only when no request waits,
-      // at once when a request waits for the rows themselves, and back to back while eager.
-      yieldControl: async () => {
-        idleAgain();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        if (nowMs() >= eagerUntil) await Promise.race([this.whenIdle(), demand, new Promise<void>((resolve) => (wake = resolve))]);
-        idleAgain = this.markBusy();
-      },
-      onProgress: () => {
-        announce();
-        settle();
-      },
-      cancelled: stale,
-    })
-      .finally(() => idleAgain())
-      .catch((error: unknown) => {
-        if (!stale()) console.warn(`The pool's embeddings could not be computed: ${errorMessage(error)}`);
-        return new Promise<void>(() => undefined);
-      });
-    const eagerFor = async (ms: number, onTick: (elapsedMs: number) => void) => {
-      const start = nowMs();
-      eagerUntil = start + ms;
-      wake();
-      let timer: ReturnType<typeof setInterval> | undefined;
-      const ticking = new Promise<void>((resolve) => {
-        timer = setInterval(() => {
-          onTick(Math.min(ms, nowMs() - start));
-          if (nowMs() >= eagerUntil) resolve();
-        }, 1000);
-      });
-      await Promise.race([all, ticking]);
-      clearInterval(timer);
-    };
-    return { session, eagerFor };
-  }
-
-  /**
-   * The conversational encoder's keys of a pool (the demo's precomputed file, else this browser's cache,
-   * else computed with a progress bar) and, for the demo pool, its stored contexts. Null without an
-   * encoder; the encoder's methods are then not offered, and a failure here leaves the others working.
-   */
-  private async chatPool(
-    ref: PoolRef,
-    embedded: EmbeddedPool<PoolTextItem, PoolImageItem>,
-    images: readonly PoolImageInfo[],
-    progress: (phase: string, done: number, total: number) => void,
-    cancelled: () => boolean,
-  ) {
-    const chat = this.chat;
-    if (!chat) return null;
-    try {
-      const base = ref.kind === 'demo' ? `${ref.baseUrl}embeddings/${this.packId}` : null;
-      const [precomputed, stored] = base ? await Promise.all([fetchPrecomputed(`${base}.chat`), fetchStoredContexts(`${base}.contexts`)]) : [null, null];
-      const keys = await embedChatKeys({
-        encoder: chat.encoder,
-        texts: embedded.texts.map((t) => t.text),
-        imageLabels: images.map((i) => i.label),
-        precomputed,
-        cache: embeddingCache,
-        onProgress: ({ done, total }) => progress('conversational keys', done, total),
-        cancelled,
-        textContentKeys: embedded.textKeys,
-      });
-      return {
-        textKeys: keys.textKeys,
-        imageKeys: keys.imageKeys,
-        contexts: stored
-          ? resolveStoredContexts(
-              stored,
-              chat.encoder,
-              embedded.texts.map((t) => t.text),
-              embedded.textKeys,
-            )
-          : null,
-      };
-    } catch (error) {
-      if (cancelled()) throw error;
-      console.warn(`The conversational encoder's keys of this pool could not be made: ${errorMessage(error)}`);
-      return null;
-    }
   }
 
   async checkImage(params: WorkerMethods['checkImage']['params']) {
@@ -763,9 +489,4 @@ export class WorkerModels {
       }
     })();
   }
-}
-
-/** A message as a sentence: ends with a full stop. */
-function sentence(text: string): string {
-  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 }
