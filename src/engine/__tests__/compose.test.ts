@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type IntentModel, type IntentProbabilities, MajorityIntent, chooseIntent, composeResponse } from '../response/compose';
 import { ImageInvitations } from '../response/coherence';
-import { ClipSimRanker } from '../ranking/rankers';
+import { ClipSimRanker } from '../ranking/clipSimRanker';
 import type { CandidatePool, ContextTurn } from '../response/types';
 
 const unit = (...xs: number[]) => {

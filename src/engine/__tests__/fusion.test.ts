@@ -5,7 +5,11 @@ import { CHAT_FUSION_FILE, type ChatEncoder, loadChatFusion } from '../response/
 import { sessionChat } from '../response/session';
 import { type FusionQuery, evenWeights, fitFusionWeights, fuseScores, scoreSpread, standardise, zScores } from '../ranking/fusion';
 import { seededRandom } from '../random';
-import { ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, QuestionAnswerRanker } from '../ranking/rankers';
+import { ClipSimRanker } from '../ranking/clipSimRanker';
+import { HybridRanker } from '../ranking/hybridRanker';
+import { LexicalRanker } from '../ranking/lexicalRanker';
+import { LookupRanker } from '../ranking/lookupRanker';
+import { QuestionAnswerRanker } from '../ranking/questionAnswerRanker';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 import { LexicalContextMatchRanker } from '../ranking/chatRanking';
 import type { CandidatePool } from '../response/types';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors';
 import { LexicalIndex, corpusStatsOfCounts, corpusStatsOfTokens, lexicalCounts, tokenize } from '../ranking/lexical';
 import { parseLexicalCounts, serializeLexicalCounts } from '../ranking/lexicalIndexFile';
-import { LexicalRanker } from '../ranking/rankers';
+import { LexicalRanker } from '../ranking/lexicalRanker';
 
 const TEXTS = [
   'Where did you go on holiday?',

@@ -6,7 +6,7 @@ import { PhotoAnalyzer } from '../perception/photoAnalyzer';
 import type { IntentProbabilities } from '../response/compose';
 import type { ResponseHeads } from '../response/heads';
 import { RANDOM_SEED } from '../response/methods';
-import { ClipSimRanker } from '../ranking/rankers';
+import { ClipSimRanker } from '../ranking/clipSimRanker';
 import { ABOUT_THE_DEMO, NOT_UNDERSTOOD } from '../response/aboutTheDemo';
 import { echoes } from '../response/replyPolicy';
 import { SCREEN_REPLY_LINES } from '../safety/visitorScreen';

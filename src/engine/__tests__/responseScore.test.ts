@@ -3,7 +3,7 @@ import { recallAtK } from '../metrics/dialogMetrics';
 import { type TurnFigures, recallAt1, runningMeans, sessionMeans } from '../metrics/sessionMetrics';
 import type { IntentModel, IntentProbabilities } from '../response/compose';
 import { type RecallSetup, scoreResponse } from '../response/evaluate';
-import { ClipSimRanker } from '../ranking/rankers';
+import { ClipSimRanker } from '../ranking/clipSimRanker';
 import type { CandidatePool, ContextElement, ContextTurn } from '../response/types';
 
 const v = (...xs: number[]) => new Float32Array(xs);

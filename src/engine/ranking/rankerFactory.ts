@@ -1,7 +1,13 @@
 import { EngineError } from '../errors';
 import { ChatEncoderRanker, ContextMatchRanker } from './chatRanking';
 import { RESPONSE_METHODS, type RankerInputs, type RankerKit, type ResponseMethodId, methodAvailable } from '../response/methods';
-import { ClipMapRanker, ClipSimRanker, HybridRanker, LexicalRanker, LookupRanker, RandomRanker, type Ranker, hybridTextParts } from './rankers';
+import { ClipMapRanker } from './clipMapRanker';
+import { ClipSimRanker } from './clipSimRanker';
+import { HybridRanker, hybridTextParts } from './hybridRanker';
+import { LexicalRanker } from './lexicalRanker';
+import { LookupRanker } from './lookupRanker';
+import { RandomRanker } from './randomRanker';
+import type { Ranker } from './ranker';
 
 /** The ranker classes, handed to the method table so that it holds no ranker code (the page imports it for names). */
 const KIT: RankerKit = {

@@ -5,7 +5,9 @@ import { type ContextMatchSettings, type StoredContexts, chatContextTurns, conte
 import { type FusionQuery, fuseScores } from './fusion';
 import type { Int8Matrix } from '../retrieval/int8Matrix';
 import { seededRandom } from '../random';
-import { type ContextOptions, type QuestionAnswerTable, QuestionAnswerRanker, applyMap, contextText, contextVector } from './rankers';
+import { type ContextOptions, contextText, contextVector } from './ranker';
+import { type QuestionAnswerTable, QuestionAnswerRanker } from './questionAnswerRanker';
+import { applyMap } from './clipMapRanker';
 import type { SelectionMethodId } from '../response/methods';
 import type { ResponseState } from '../response/types';
 import { dot } from '../retrieval/vectors';
@@ -161,7 +163,7 @@ export function contextMatchScorer(keys: ChatKeyCache, stored: ContextMatchData,
   };
 }
 
-/** question-answer (rankers.ts QuestionAnswerRanker): each candidate's log P(its kind | the kind of the context's latest turn). */
+/** question-answer (questionAnswerRanker.ts): each candidate's log P(its kind | the kind of the context's latest turn). */
 export function questionAnswerScorer(table: QuestionAnswerTable): SelectionScorer {
   return {
     id: 'question-answer',

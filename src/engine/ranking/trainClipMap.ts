@@ -1,7 +1,7 @@
 import { EngineError } from '../errors';
 import { rankAmong, recallAtK } from '../metrics/dialogMetrics';
 import { seededRandom } from '../random';
-import { applyMap } from './rankers';
+import { applyMap } from './clipMapRanker';
 import { type EmbeddingMatrix, dot } from '../retrieval/vectors';
 import { shuffleWith } from '../selection/protocols';
 

@@ -186,7 +186,7 @@ export interface ChatFusion {
 
 export const CHAT_FUSION_FILE = 'chat/fusion.json';
 const CHAT_FUSION_VERSION = 2;
-/** Parts of the 1-of-100 hybrid and of the page's: SELECTION_HYBRID_PARTS and HYBRID_PARTS.text (rankers.ts, which this file may not import). */
+/** Parts of the 1-of-100 hybrid and of the page's: SELECTION_HYBRID_PARTS and HYBRID_PARTS.text (hybridRanker.ts, which this file may not import). */
 const SELECTION_TEXT_PARTS = 4;
 const PAGE_TEXT_PARTS = 5;
 

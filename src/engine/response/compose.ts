@@ -1,7 +1,7 @@
 import { nowMs } from '../clock';
 import type { ScoredIndex } from '../retrieval/vectors';
 import type { ImageInvitations } from './coherence';
-import type { Ranker } from '../ranking/rankers';
+import type { Ranker } from '../ranking/ranker';
 import { type CandidatePool, type ContextElement, type ContextTurn, INTENTS, type Intent, type Modality, type ResponseState, poolMatrix } from './types';
 
 export type IntentProbabilities = readonly [text: number, image: number, stop: number];

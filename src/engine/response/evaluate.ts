@@ -12,7 +12,7 @@ import {
 } from '../metrics/dialogMetrics';
 import { coherenceShare } from './coherence';
 import { type IntentModel, chooseIntent } from './compose';
-import type { Ranker } from '../ranking/rankers';
+import type { Ranker } from '../ranking/ranker';
 import type { CandidateItem, ContextElement, ContextTurn, Modality } from './types';
 
 /**

@@ -4,7 +4,8 @@ import { type PackFileSource, readPackJson } from '../pack/fileSource';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import { type EmbeddingMatrix, type ScoredIndex, dot } from '../retrieval/vectors';
 import type { IntentModel, IntentProbabilities } from './compose';
-import { type ClipMapParams, type PoolScoringRanker, contextVector } from '../ranking/rankers';
+import type { ClipMapParams } from '../ranking/clipMapRanker';
+import { type PoolScoringRanker, contextVector } from '../ranking/ranker';
 import type { CandidateItem, CandidatePool, Modality, ResponseState } from './types';
 
 /**

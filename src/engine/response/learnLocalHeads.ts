@@ -7,7 +7,7 @@ import { shuffleWith } from '../selection/protocols';
 import { type MapQuery, mapRecallAmongNegatives, trainClipMapInSlices } from '../ranking/trainClipMap';
 import type { IntentModel } from './compose';
 import { type IntentSample, type LocalHeads, intentFeatures, intentFigures, linearIntentSteps, trainInSlices } from './localHeads';
-import { contextVector } from '../ranking/rankers';
+import { contextVector } from '../ranking/ranker';
 import type { CandidatePool, ContextElement, ContextTurn, Modality } from './types';
 
 /** What training reads from the reply session: its pool and train split, and its way of embedding the dialogues' texts and images. */

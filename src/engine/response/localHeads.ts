@@ -1,7 +1,8 @@
 import type { IntentModel, IntentProbabilities } from './compose';
 import { replyState } from './heads';
 import { seededRandom } from '../random';
-import { type ClipMapParams, contextVector } from '../ranking/rankers';
+import type { ClipMapParams } from '../ranking/clipMapRanker';
+import { contextVector } from '../ranking/ranker';
 import type { ResponseState } from './types';
 import { l2Normalize } from '../retrieval/vectors';
 import { shuffleWith } from '../selection/protocols';

@@ -1,17 +1,12 @@
 import type { ChatEncoderRanker, ChatPool, ContextMatchRanker } from '../ranking/chatRanking';
 import type { ResponseHeads } from './heads';
-import type {
-  ClipMapParams,
-  ClipMapRanker,
-  ClipSimRanker,
-  HybridRanker,
-  HybridWeights,
-  LexicalRanker,
-  LookupRanker,
-  RandomRanker,
-  Ranker,
-  hybridTextParts,
-} from '../ranking/rankers';
+import type { ClipMapParams, ClipMapRanker } from '../ranking/clipMapRanker';
+import type { ClipSimRanker } from '../ranking/clipSimRanker';
+import type { HybridRanker, HybridWeights, hybridTextParts } from '../ranking/hybridRanker';
+import type { LexicalRanker } from '../ranking/lexicalRanker';
+import type { LookupRanker } from '../ranking/lookupRanker';
+import type { RandomRanker } from '../ranking/randomRanker';
+import type { Ranker } from '../ranking/ranker';
 import { type CandidatePool, type Modality, RESPONSE_METHOD_IDS, type ResponseMethodId } from './types';
 
 /**

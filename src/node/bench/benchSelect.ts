@@ -11,7 +11,7 @@ import { LexicalIndex, corpusStats } from '../../engine/ranking/lexical';
 import { ScoreMatrix } from '../../engine/retrieval/scoreMatrix';
 import { topKOfScores } from '../../engine/retrieval/vectors';
 import { textKey } from '../../engine/pool/textKey';
-import { SELECTION_HYBRID_PARTS } from '../../engine/ranking/rankers';
+import { SELECTION_HYBRID_PARTS } from '../../engine/ranking/hybridRanker';
 import { SELECTION_METHOD_IDS, type SelectionMethodId } from '../../engine/response/methods';
 import {
   type RankingGroup,

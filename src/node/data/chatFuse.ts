@@ -7,14 +7,10 @@ import { corpusStats } from '../../engine/ranking/lexical';
 import { CHAT_FUSION_FILE, type ChatFusion } from '../../engine/response/chatEncoder';
 import { type ChatPool, ChatEncoderRanker, type ContextMatchSettings, DEFAULT_CONTEXT_MATCH } from '../../engine/ranking/chatRanking';
 import { type FusionFit, type FusionQuery, fitFusionWeights, scoreSpread, standardise } from '../../engine/ranking/fusion';
-import {
-  HYBRID_PARTS,
-  LexicalRanker,
-  type PoolScoringRanker,
-  type QuestionAnswerTable,
-  SELECTION_HYBRID_PARTS,
-  hybridTextParts,
-} from '../../engine/ranking/rankers';
+import { HYBRID_PARTS, SELECTION_HYBRID_PARTS, hybridTextParts } from '../../engine/ranking/hybridRanker';
+import { LexicalRanker } from '../../engine/ranking/lexicalRanker';
+import type { PoolScoringRanker } from '../../engine/ranking/ranker';
+import type { QuestionAnswerTable } from '../../engine/ranking/questionAnswerRanker';
 import { UTTERANCE_KINDS, echoes, utteranceKind } from '../../engine/response/replyPolicy';
 import { sessionChat } from '../../engine/response/session';
 import type { CandidatePool, ContextElement, ContextTurn, ResponseState } from '../../engine/response/types';
