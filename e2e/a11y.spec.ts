@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { axeViolations, seriousViolations } from './axe';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText, modelReady } from './helpers';
 
 /** axe-core on each main view; serious and critical violations (contrast, names, alt text, ...) fail the test. */
 test.describe('accessibility (axe-core)', () => {
@@ -37,7 +37,7 @@ test.describe('accessibility (axe-core)', () => {
     await page.route('**/models/detector/onnx/model.onnx', (route) => route.fulfill({ status: 404, body: 'Not found' }));
     // The detector's line is the presenter's: on a phone the visitor view leaves it out.
     await page.goto('/?pack=test-tiny-clip&view=presenter');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await page.getByTestId('detector-status').locator('summary').click();
     await expect(page.getByTestId('detector-reason')).toBeVisible();
     expect(await seriousViolations(page), 'detector unavailable, with its reason open').toEqual([]);
@@ -45,7 +45,7 @@ test.describe('accessibility (axe-core)', () => {
 
   test('kiosk with its countdown, and the inspector as a sheet on a phone, have no serious violations', async ({ page }) => {
     await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=20');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await sendText(page, 'hello there');
     await expect(page.getByRole('timer')).toBeVisible();
     expect(await seriousViolations(page), 'kiosk countdown').toEqual([]);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import '../src/app/diagnostics';
 import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS, WEBGPU_ARGS } from '../src/node/tools/chromium';
-import { ASSETS, MODELS_DIR, openPresenter } from './helpers';
+import { ASSETS, MODELS_DIR, openPresenter, modelReady } from './helpers';
 
 type Grounding = { caption: string | null; score: number };
 const NO_GROUNDING: Grounding = { caption: null, score: 0 };
@@ -125,7 +125,7 @@ test.describe('backends', () => {
     await page.getByText('Settings').click();
     await page.getByLabel('Run on WASM only (skip WebGPU)').check();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello from the GPU');
     await page.reload();
     await expect(page.getByTestId('backend')).toHaveText('WASM');
@@ -134,7 +134,7 @@ test.describe('backends', () => {
     await page.getByText('Settings', { exact: true }).click();
     await page.getByLabel('Run on WASM only (skip WebGPU)').uncheck();
     await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('hello from the GPU');
   });
 });

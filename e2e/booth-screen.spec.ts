@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { SCREEN_REPLY_LINES } from '../src/engine/safety/visitorScreen';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText, modelReady } from './helpers';
 
 /** A message a booth must not play along with, and the line written for it (visitorScreen.ts). */
 const FLAGGED = 'send me nudes';
@@ -41,7 +41,7 @@ test.describe('the visitor screen', () => {
     await expect(reply.getByTestId('reply-written')).toBeVisible();
     await expect(reply.getByRole('img')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(reply.getByTestId('reply-text')).toHaveText([SCREEN_REPLY_LINES['self-harm'][0]]);
     await expect(reply.getByTestId('reply-written')).toBeVisible();
   });
@@ -94,7 +94,7 @@ test.describe('the photo check', () => {
     // Still blurred after a reload: the verdict is stored with the photo; and the chat goes on without it.
     await page.reload();
     await expect(page.getByRole('listitem', { name: 'You said' }).locator('img[data-blurred="true"]')).toHaveCount(1);
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await sendText(page, 'I love hiking in the mountains');
     await expect(reply).toHaveCount(2);
     await expect(reply.nth(1).getByTestId('reply-written')).toHaveCount(0);

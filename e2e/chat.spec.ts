@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { asset, choosePhotos, conversation, dropFiles, openPresenter, openReady, pasteFiles, sendText } from './helpers';
+import { asset, choosePhotos, conversation, dropFiles, openPresenter, openReady, pasteFiles, sendText, modelReady } from './helpers';
 
 test.describe('chat', () => {
   test('a text turn gets a reply computed by the model in the worker', async ({ page }) => {
@@ -95,7 +95,7 @@ test.describe('chat', () => {
     await expect(page.getByRole('alert')).toContainText(
       'The address asks for the model pack "no-such-pack", which is not in models/. Using the default instead.',
     );
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByTestId('pack-name')).toHaveText('mini-clip');
   });
 });

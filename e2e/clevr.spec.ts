@@ -6,7 +6,7 @@ import { clevrScenesJson } from '../src/engine/clevr/clevrFiles';
 import { MAX_SCENE_OBJECTS, generateScene } from '../src/engine/clevr/scene';
 import { seededRandom } from '../src/engine/random';
 import { seriousViolations } from './axe';
-import { openPresenter, openReady, sendText } from './helpers';
+import { openPresenter, openReady, sendText, modelReady } from './helpers';
 
 /** The page's scene 0 of seed 1 and the generator's first dialog about it, computed here in Node. */
 const SEED = 1;
@@ -115,7 +115,7 @@ test.describe('CLEVR-Dialog view', () => {
 
   test('in kiosk mode, from the keyboard alone, at phone, tablet and laptop sizes, with no serious accessibility violations', async ({ page }) => {
     await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=60&clevr=1:0');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     const view = page.getByTestId('clevr-view');
     await expect(view.getByTestId('clevr-picture')).toHaveAttribute('data-drawn', 'true');
     // Keyboard only: focus the question box, type, Enter; then Tab to a suggestion and press Enter.

@@ -1,7 +1,7 @@
 import { type Page, expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { PNG } from 'pngjs';
-import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText, storeConversation } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPoolDialog, openPresenter, openReady, sendText, storeConversation, modelReady } from './helpers';
 
 // Issue 16, "Data loss": each finding of the probe, reproduced as the probe did it.
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });
@@ -78,7 +78,7 @@ test('a kiosk link over a saved conversation keeps it: idle is at least 10 s, an
   await openReady(page);
   await exchange(page, 'my own conversation', 1);
   await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=1');
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   // Kiosk mode has its own conversation; the page's is put aside, not erased.
   await expect(you(page)).toHaveCount(0);
   await exchange(page, 'a visitor at the stand', 1);
@@ -242,7 +242,7 @@ test.describe('datasets', () => {
     await expect(page.getByText('cut: it could not be decoded, so the file is damaged or incomplete; it was left out.')).toBeVisible();
     await expect(page.getByTestId('dataset-status')).toHaveText('ready');
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await openPoolDialog(page);
     await expect(page.getByTestId('dataset-status')).toHaveText('ready');
     await expect(page.getByRole('alert')).toHaveCount(0);
@@ -258,7 +258,7 @@ test.describe('datasets', () => {
     await expect(page.getByTestId('pool-progress')).toContainText(/Embedding images.*\d+ of 2000/);
     // A reload lists the dataset as "embedding (continues automatically)" while it resumes: delete it then.
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await openPoolDialog(page);
     await expect(page.getByTestId('pool-progress')).toBeVisible();
     await page.getByRole('button', { name: 'Delete big' }).click();
@@ -268,7 +268,7 @@ test.describe('datasets', () => {
     ).toBeVisible({ timeout: 60_000 });
     await expect(page.getByTestId('stored-dataset')).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await openPoolDialog(page);
     await expect(page.getByTestId('stored-dataset')).toHaveCount(0);
     await expect(page.getByRole('alert')).toHaveCount(0);

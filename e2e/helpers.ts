@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { type Page, expect } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -14,10 +14,47 @@ export function asset(name: string): Buffer {
   return readFileSync(join(ASSETS, name));
 }
 
+/** How long the model status may stay the same while a pack loads before a wait for Ready gives up. */
+const LOAD_STALL_MS = 120_000;
+
+/**
+ * Waits until the model status says Ready, for as long as the load makes progress (issue 40). A busy
+ * machine loads slowly, and a fixed budget failed tests there while the load was still coming: here
+ * every change of the status area (a file's bytes, a new file, the pool's count) starts the wait again
+ * and adds the time waited to the test's own timeout. The test fails when the status has not changed
+ * for LOAD_STALL_MS, with what it last showed.
+ */
+export async function modelReady(page: Page): Promise<void> {
+  const statusText = () =>
+    page.evaluate(() => ({
+      phase: document.querySelector('[data-testid="model-phase"]')?.textContent ?? '',
+      status: Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n'),
+    }));
+  for (;;) {
+    const { phase, status } = await statusText();
+    if (phase.includes('Ready')) return;
+    const begun = Date.now();
+    await page
+      .waitForFunction(
+        (seen) =>
+          (document.querySelector('[data-testid="model-phase"]')?.textContent ?? '').includes('Ready') ||
+          Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n') !== seen,
+        status,
+        { timeout: LOAD_STALL_MS, polling: 100 },
+      )
+      .catch((error: unknown) => {
+        throw new Error(`The model load made no progress for ${LOAD_STALL_MS / 1000} s; the status still says: ${status.replace(/\s+/g, ' ').slice(0, 300)}`, {
+          cause: error,
+        });
+      });
+    test.info().setTimeout(test.info().timeout + (Date.now() - begun));
+  }
+}
+
 /** Opens the demo on a pack (the tests' own by default), with more of the address if given (`&kiosk=1`), and waits until it is loaded. */
 export async function openReady(page: Page, packId = 'test-tiny-clip', more = ''): Promise<void> {
   await page.goto(`/?pack=${packId}${more}`);
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
 }
 
 /**

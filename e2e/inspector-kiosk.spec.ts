@@ -1,9 +1,9 @@
 import { type Page, expect, test } from '@playwright/test';
-import { openPresenter, openReady, sendText } from './helpers';
+import { openPresenter, openReady, sendText, modelReady } from './helpers';
 
 async function openKiosk(page: Page, idleSeconds: number): Promise<void> {
   await page.goto(`/?pack=test-tiny-clip&kiosk=1&idle=${idleSeconds}`);
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openReady, sendText } from './helpers';
+import { openReady, sendText, modelReady } from './helpers';
 
 /**
  * A pack without Python heads (the tests' tiny CLIP) replies zero-shot; Settings trains clip-map
@@ -27,7 +27,7 @@ test('clip-map and the intent head trained in the browser, while the chat answer
   await sendText(page, 'show me a picture of your dog');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(2, { timeout: 60_000 });
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await expect(line).toHaveText(/^Intent and clip-map: trained in this browser \(cached\)/, { timeout: 30_000 });
 });
 

@@ -1,5 +1,5 @@
 import { type CDPSession, type Page, expect, test } from '@playwright/test';
-import { openPresenter, sendText, storeConversation, storedMessages } from './helpers';
+import { openPresenter, sendText, storeConversation, storedMessages, modelReady } from './helpers';
 
 // Issue 28, finding 10: a 300-exchange soak kept growing (listeners 234 to 1,157, DOM nodes to 7,307).
 const you = (page: Page) => page.getByRole('listitem', { name: 'You said' });
@@ -40,7 +40,7 @@ test('a long conversation stays light: the page holds the latest 60 messages, an
   }));
   await storeConversation(page, 'main', earlier);
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await expect(you(page)).toHaveCount(30);
   await expect(you(page).last()).toHaveText('message number 398');
   const exchange = async (i: number) => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Browser, type Page, expect, test } from '@playwright/test';
 import { type OfflineEntry, offlineVersion } from '../src/sw/offlineCache';
 import { type BuildServer, serveBuild } from './buildServer';
-import { MODELS_DIR, asset, choosePhotos, openPresenter, sendText } from './helpers';
+import { MODELS_DIR, asset, choosePhotos, openPresenter, sendText, modelReady } from './helpers';
 
 // Each test serves dist/ on a port of its own and then shuts that server down: "no network" means
 // no server at all, not only the browser's offline switch (which is flipped too).
@@ -53,7 +53,7 @@ async function cutNetworkAndReload(page: Page, server: BuildServer): Promise<voi
 }
 
 async function answersAText(page: Page): Promise<void> {
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await sendText(page, 'I love hiking in the mountains');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
   await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
@@ -106,7 +106,7 @@ test.describe('offline', () => {
     const server = await serveBuild();
     const page = await open(browser, server);
     await page.goto('/?view=presenter');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await offlineReady(page);
 
     await cutNetworkAndReload(page, server);
@@ -179,7 +179,7 @@ test.describe('offline', () => {
     const reloaded = page.waitForEvent('load');
     await reload.click();
     await reloaded;
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect.poll(() => cacheNames(page)).toEqual([`mmdialog-offline-${next.version}`]);
     await offlineReady(page);
 
@@ -217,7 +217,7 @@ test.describe('offline', () => {
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
     await offlineReady(page);
     const response = await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
     expect(response!.headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
     // A file read by fetch() is handed over as stored, with no headers added: a rebuilt answer would

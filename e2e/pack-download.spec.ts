@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { FakeHub } from '../src/node/tools/fakeHub';
-import { MODELS_DIR, choosePhotos, openReady, sendText } from './helpers';
+import { MODELS_DIR, choosePhotos, openReady, sendText, modelReady } from './helpers';
 
 /**
  * Downloading a real pack in the page, against a fake hub on loopback that speaks the hub's URLs and
@@ -72,7 +72,7 @@ test.describe('pack downloads', () => {
     await expect(row(page).getByRole('progressbar', { name: /^onnx\/text_model(_quantized|_fp16)?\.onnx: ([4-9]\d)%$/ })).toBeVisible({ timeout: 30_000 });
     await screenshotPanel(page, 'pack-download-progress');
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     hub.faults.slowMsPerChunk = 0;
     await page.getByText('Settings', { exact: true }).click();
     await expect(phase(page)).toHaveAttribute('data-phase', 'complete', { timeout: 60_000 });
@@ -247,12 +247,12 @@ test.describe('pack downloads', () => {
       timeout: 150_000,
     });
     await expect(row(page).getByTestId('load-failure')).not.toContainText('re-run the script');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByTestId('pack-name')).not.toContainText('(downloaded)');
     await expect(row(page).getByRole('button', { name: 'Use it' })).toHaveCount(0);
     // After a reload too: the offline pack loads, and the broken download is still offered for a new download.
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByTestId('pack-name')).not.toContainText('(downloaded)');
     await sendText(page, 'hello there');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });

@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText, modelReady } from './helpers';
 
 // coffee.jpg (e2e/assets/SOURCES.md): a CC0 photo of a cup of coffee, not from COCO. In Node the
 // detector finds one cup in it, score 0.58, box x 170 to 416, y 16 to 268 of 600 x 400 px.
@@ -26,7 +26,7 @@ async function openInspector(page: Page): Promise<Locator> {
  */
 async function expectNoTallerOnAPhone(page: Page): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   const status = page.getByRole('region', { name: 'Model status' });
   const now = (await status.boundingBox())!.height;
   const before = await status.evaluate((el: HTMLElement) => {

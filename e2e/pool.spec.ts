@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { zipSync } from 'fflate';
 import { PNG } from 'pngjs';
 import { pathsAndSizesFingerprint } from '../src/engine/datasets/datasetFingerprint';
-import { ASSETS, openPresenter, sendText } from './helpers';
+import { ASSETS, openPresenter, sendText, modelReady } from './helpers';
 
 const POOL = join(import.meta.dirname, '..', 'public', 'pool');
 const demoTexts = (JSON.parse(readFileSync(join(POOL, 'texts.json'), 'utf8')) as { texts: { text: string }[] }).texts.map((t) => t.text);
@@ -105,7 +105,7 @@ test('a folder in MMDialog format loads, becomes the pool, and is still there af
   await expect(page.getByTestId('reply-text').last()).toHaveText(/^(what a view|miss that place already|show me more pictures!)$/);
 
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await expect(page.getByTestId('pool-line')).toHaveText('Pool: my-trip (2 images, 3 texts)');
 });
 
@@ -204,7 +204,7 @@ test('a dataset stored before content fingerprints still loads; the same files a
     }, fingerprint);
   expect(await manifest(legacy)).toMatch(/^sha256:[0-9a-f]{64}$/);
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await openPool(page);
   await page.getByRole('radio', { name: 'trip', exact: true }).check();
   await expect(page.getByTestId('pool-summary')).toContainText('Replies come from trip: 1 images and 1 texts');
@@ -244,7 +244,7 @@ test('a reload in the middle of embedding a large folder resumes from what was s
   const progress = page.getByTestId('pool-progress');
   await expect(progress).toContainText(/Embedding images.*\d+ of 600/);
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await expect(page.getByRole('status').filter({ hasText: 'Finished loading "my-trip"' })).toBeVisible({ timeout: 120_000 });
   await openPool(page);
   await expect(page.getByTestId('dataset-status')).toHaveText('ready');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openPresenter, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openPresenter, openReady, sendText, modelReady } from './helpers';
 
 /**
  * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
@@ -87,7 +87,7 @@ test.describe('screenshots of the main views', () => {
 
   test('kiosk with its countdown', async ({ page }) => {
     await page.goto('/?pack=test-tiny-clip&kiosk=1&idle=20');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await sendText(page, 'hello from the conference');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
     await expect(page.getByRole('timer')).toBeVisible();

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, openReady, sendText } from './helpers';
+import { asset, choosePhotos, openReady, sendText, modelReady } from './helpers';
 
 // Issue 16, "Security": what the probe found, reproduced.
 const replies = (page: Page) => page.getByRole('listitem', { name: 'The system replied' });
@@ -55,7 +55,7 @@ test('the page carries a strict Content-Security-Policy: header and meta tag, in
   expect(header).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   expect(meta).toContain("script-src 'self' 'wasm-unsafe-eval'");
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
 
   // A chat turn with a photo: the model, the detector and the pool all run under the policy.
   await choosePhotos(page, { name: 'meadow.jpg', mimeType: 'image/jpeg', buffer: asset('meadow.jpg') });
@@ -86,6 +86,6 @@ test('without a click, the page makes no request to another origin', async ({ pa
   await expect(replies(page)).toHaveCount(1);
   await page.getByRole('button', { name: 'Inspector', exact: true }).click();
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   expect(foreign).toEqual([]);
 });

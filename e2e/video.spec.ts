@@ -2,7 +2,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, exportConversationAs, openPresenter, openReady, sendText, storedMessages } from './helpers';
+import { asset, choosePhotos, exportConversationAs, openPresenter, openReady, sendText, storedMessages, modelReady } from './helpers';
 
 // Clips of the generated AVSD test split (npm run avsd:generate -- --split test --webm), never trained
 // or chosen on: test-1-15 shows a green square and someone says "watch closely" loudly at the start.
@@ -36,7 +36,7 @@ test.describe('videos in the conversation', () => {
     await expect(inspector).toContainText('top 10 of 100 candidates');
 
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
     await expect(
       video(page)
@@ -175,7 +175,7 @@ test.describe('videos in the conversation', () => {
     await expect.poll(async () => (await storedMessages(page)).some((m) => m.elements.some((e) => e.kind === 'video'))).toBe(true);
     await expect(video(page).getByTestId('video-description')).toHaveText('Watching the video…');
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     const replies = page.getByRole('listitem', { name: 'The system replied' });
     await expect(
       page
@@ -188,7 +188,7 @@ test.describe('videos in the conversation', () => {
     // Answered once: a second reload shows the same exchange and asks nothing again.
     await expect.poll(async () => (await storedMessages(page)).filter((m) => m.role === 'assistant').length).toBe(1);
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
     await expect(replies).toHaveCount(1);
     await expect(page.getByRole('status').filter({ hasText: 'answered now' })).toHaveCount(0);

@@ -1,9 +1,9 @@
 import { type Locator, type Page, expect, test } from '@playwright/test';
-import { asset, choosePhotos, sendText, storeConversation } from './helpers';
+import { asset, choosePhotos, sendText, storeConversation, modelReady } from './helpers';
 
 async function open(page: Page, query: string): Promise<void> {
   await page.goto(`/?pack=test-tiny-clip&${query}`);
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
 }
 
 const said = (page: Page) => page.getByRole('listitem', { name: 'You said' });
@@ -59,7 +59,7 @@ test.describe('visitor view', () => {
       },
     ]);
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(replies(page).getByTestId('reply-image')).toHaveCount(1);
     await choosePhotos(page, { name: 'coffee.jpg', mimeType: 'image/jpeg', buffer: asset('coffee.jpg') });
     await expect(page.getByRole('list', { name: 'Photos to send' }).getByRole('img')).toHaveCount(1);
@@ -85,7 +85,7 @@ test.describe('visitor view', () => {
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto('/');
     await expect(page.locator('[data-view]')).toHaveAttribute('data-view', 'visitor');
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await chat(page, ['I love hiking in the mountains', 'we had pizza by the sea', 'do you like dogs?']);
     const bubbles = page
       .getByRole('list', { name: 'Conversation' })
@@ -200,7 +200,7 @@ test.describe('presenter view', () => {
     await expect(replies(page).getByTestId('reply-meta')).toContainText('(not MM-Relevance)');
     await expect(page.getByTestId('backend')).toHaveText('WASM');
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(replies(page).getByTestId('reply-meta')).toContainText('(not MM-Relevance)');
     await expect(replies(page).getByRole('button', { name: 'What would you have answered?' })).toBeVisible();
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { PNG } from 'pngjs';
-import { openPoolDialog, openPresenter, openReady, sendText } from './helpers';
+import { openPoolDialog, openPresenter, openReady, sendText, modelReady } from './helpers';
 
 /**
  * The fault this spec injects: the model worker's error event, as the browser fires it when the
@@ -43,7 +43,7 @@ test.describe('the model worker stops', () => {
     const firstReply = await replies.first().innerText();
     await crashModelWorker(page, 'test crash');
     await expect(page.getByRole('status').filter({ hasText: 'The model worker stopped and was restarted; your conversation is kept.' })).toBeVisible();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     expect(await workersStarted(page)).toBe(2);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
     await expect(replies.first()).toHaveText(firstReply);
@@ -70,7 +70,7 @@ test.describe('the model worker stops', () => {
       timeout: 90_000,
     });
     expect(await workersStarted(page)).toBe(2);
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
     await sendText(page, 'what about the beach?');
     await expect(replies).toHaveCount(2);
@@ -133,7 +133,7 @@ test('Cancel stops a dataset being embedded, quietly, keeps nothing of it, and n
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1);
   // Nothing was left to finish loading by itself.
   await page.reload();
-  await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+  await modelReady(page);
   await openPoolDialog(page);
   await expect(page.getByTestId('dataset-status')).toHaveCount(0);
   await expect(page.getByTestId('pool-progress')).toHaveCount(0);
@@ -187,9 +187,9 @@ test.describe('memory', () => {
     await expect(page.getByRole('button', { name: /^Use / })).toBeVisible();
     await expect(page.getByRole('listitem', { name: 'You said' })).toHaveText('I love hiking in the mountains');
     // A page left normally leaves no mark: the next reload says nothing of a crash.
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await page.reload();
-    await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 150_000 });
+    await modelReady(page);
     await expect(page.getByText('ended in a crash')).toHaveCount(0);
   });
 });
