@@ -170,7 +170,11 @@ export class WorkerModels {
     this.autoTrain = params.pack.stored === true;
     const start = nowMs();
     const steps = new LoadSteps();
+    // A load the page no longer wants (another pack was chosen) stops at its next step and releases what
+    // it made; before the old pack is released, that pack stays in use.
+    const { signal } = context;
     const plan = await this.configureRuntime(params.forceWasm);
+    signal.throwIfAborted();
     steps.mark('runtime');
     await Promise.all([this.encoder?.release(), this.detector?.release(), this.captioner?.dispose()]);
     this.encoder = null;
@@ -187,6 +191,8 @@ export class WorkerModels {
     }
     // Ready is the text path: the image tower's session is made at the first photo, or by the warm-up after Ready.
     const encoder = await ClipEncoder.load(packSource, params.pack.files, plan, { onProgress, onBackendChange: onBackend, deferred: ['vision_model'] });
+    if (signal.aborted) await encoder.release();
+    signal.throwIfAborted();
     steps.mark('CLIP towers', {
       'configs and tokenizer': encoder.timings.totalMs - encoder.timings.sessionMs,
       'sessions and first run': encoder.timings.sessionMs,
@@ -227,6 +233,18 @@ export class WorkerModels {
       detector: detectorLoad.ms,
       ...(params.captioner ? { captioner: captionerLoad.ms } : {}),
     });
+    if (signal.aborted) {
+      const loadedHeads = headsLoad.value && !('failed' in headsLoad.value) ? headsLoad.value : null;
+      const loadedChat = chatLoad.value && !('failed' in chatLoad.value) ? chatLoad.value : null;
+      await Promise.allSettled([
+        encoder.release(),
+        loadedHeads?.release(),
+        loadedChat?.encoder.release(),
+        detectorLoad.value.detector?.release(),
+        captionerLoad.value.captioner?.dispose(),
+      ]);
+      signal.throwIfAborted();
+    }
     let heads: ResponseHeads | null = null;
     let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
     if (headsLoad.value && 'failed' in headsLoad.value) {
@@ -278,7 +296,7 @@ export class WorkerModels {
       chat,
       this.photoCheck,
     );
-    const pool = await this.loadPool({ pool: params.pool }, onProgress, undefined, steps);
+    const pool = await this.loadPool({ pool: params.pool }, onProgress, signal, steps);
     return {
       packId: params.pack.id,
       steps: steps.list(),

@@ -11,6 +11,8 @@ import { noticeActions } from '../../shared/stores/noticeStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
 import type { PackDownloadState } from '../../engine/pack/packDownload';
+import { isCancelledCall } from '../../protocol/client';
+import { LatestCall } from './latestCall';
 import { markPackLoadFailed, storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {
@@ -68,7 +70,14 @@ export function choosePackAndLoad(packId: string): Promise<void> {
   return loadModels();
 }
 
+/**
+ * The page's pack loads: a newer one (another pack chosen while one loads) cancels the one before, so
+ * the page never shows Ready for a pack it no longer wants, and the chosen one does not wait behind it.
+ */
+const packLoads = new LatestCall();
+
 export async function loadModels(): Promise<void> {
+  const signal = packLoads.start();
   const base = MODELS_BASE_URL;
   let packs: PackSummary[];
   let detector: DetectorSummary | null;
@@ -96,6 +105,8 @@ export async function loadModels(): Promise<void> {
     );
     return;
   }
+  // A newer load began while the list was read: it reports, not this one.
+  if (signal.aborted) return;
   const { packId, forceWasm, poolId } = useSettingsStore.getState();
   // ?pack=<id> in the address wins over the saved choice, so a presenter can link a pack.
   const linked = new URLSearchParams(window.location.search).get('pack');
@@ -131,13 +142,15 @@ export async function loadModels(): Promise<void> {
         pool: poolRef(poolId),
         forceWasm,
       },
-      { onProgress: (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }) },
+      { signal, onProgress: (p) => modelActions.fileProgress(p.file, { loaded: p.loaded, total: p.total }) },
     );
     modelActions.ready(loaded.loadMs, loaded.pool, loaded.backend, loaded.methods, loaded.detector, loaded.captioner, loaded.steps);
     if (captioner?.stored && loaded.captioner.state === 'unavailable') await markPackLoadFailed(captioner.id, loaded.captioner.reason);
   } catch (error) {
     // The worker crashed under the load: the page restarts it and loads again (app/workerHost.ts), so this load's failure says nothing of the pack or pool.
     if ((error as { code?: unknown } | null)?.code === 'worker-crashed') return;
+    // Another pack was chosen meanwhile: its load reports.
+    if (isCancelledCall(error)) return;
     if (poolId !== 'demo') {
       // A stored dataset that cannot be used must not keep the demo from starting.
       noticeActions.notify('error', `The chosen pool could not be loaded: ${errorMessage(error)} Using the demo pool.`);
