@@ -57,4 +57,16 @@ describe('chat store: what the chat controller keeps between calls', () => {
     await Promise.resolve();
     expect(useChatStore.getState().pendingChecks.size).toBe(0);
   });
+
+  it('holds the video being watched until its watch is done; a later watch is not cleared by an earlier one', () => {
+    const first = new AbortController();
+    const doneFirst = chatActions.watchingVideo(first);
+    expect(useChatStore.getState().watchingVideo).toBe(first);
+    const second = new AbortController();
+    const doneSecond = chatActions.watchingVideo(second);
+    doneFirst();
+    expect(useChatStore.getState().watchingVideo).toBe(second);
+    doneSecond();
+    expect(useChatStore.getState().watchingVideo).toBeNull();
+  });
 });

@@ -46,6 +46,8 @@ interface ChatState {
   pendingChecks: ReadonlySet<Promise<number>>;
   /** The one change the "Undo" button of a notice can still take back; withdrawn once the conversation changes again. */
   undoOffer: UndoOffer | null;
+  /** Stops the video being watched (its Cancel button); null when none is. */
+  watchingVideo: AbortController | null;
 }
 
 /** A change a notice's Undo can take back: the notice, the messages as the change left them, and how to take it back. */
@@ -84,6 +86,7 @@ export const useChatStore = create<ChatState>()(() => ({
   conversationEpoch: 0,
   pendingChecks: new Set(),
   undoOffer: null,
+  watchingVideo: null,
 }));
 
 export const chatActions = {
@@ -98,6 +101,13 @@ export const chatActions = {
   },
   setUndoOffer(undoOffer: UndoOffer | null) {
     useChatStore.setState({ undoOffer });
+  },
+  /** A video is being watched until `done` is called; its Cancel fires `abort`. */
+  watchingVideo(abort: AbortController): () => void {
+    useChatStore.setState({ watchingVideo: abort });
+    return () => {
+      if (useChatStore.getState().watchingVideo === abort) useChatStore.setState({ watchingVideo: null });
+    };
   },
   hydrate(messages: ChatMessage[]) {
     useChatStore.setState({ messages, hydrated: true });

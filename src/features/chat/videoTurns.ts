@@ -1,6 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { answerFromFrames } from '../../engine/video/shownInVideo';
 import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
+import { fetchedOnce } from '../../shared/fetchedOnce';
 import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -12,16 +13,13 @@ import { VideoInputError, decodeVideo } from './videoDecoder';
 /** How many of the 100 ranked candidates a reply keeps for the Inspector. */
 const KEPT_CANDIDATES = 20;
 
-let avsdRef: Promise<AvsdRef | null> | null = null;
-
-/** models/avsd as /models/index.json lists it (null when there is none: videos are then described without speech, and questions get a sentence). */
-function avsd(): Promise<AvsdRef | null> {
-  avsdRef ??= readModelsIndex().then(
+/** models/avsd as /models/index.json lists it, read once (null when there is none or the list cannot be read: videos are then described without speech, and questions get a sentence). */
+const avsd: () => Promise<AvsdRef | null> = fetchedOnce(() =>
+  readModelsIndex().then(
     (index) => (index.avsd ? modelFolderRef(index.avsd) : null),
     () => null,
-  );
-  return avsdRef;
-}
+  ),
+);
 
 /** Decodes a video into the draft turn (one per turn); resolves to 1 when it could not be used, else 0. */
 export async function attachVideo(file: File): Promise<number> {
@@ -94,11 +92,9 @@ export function videoBlobs(draft: DraftVideo): { imageId: string; blob: Blob }[]
   ];
 }
 
-/** Stops the video being watched (its Cancel button); null when none is. */
-let watching: AbortController | null = null;
-
+/** The Cancel button of the video being watched. */
 export function cancelWatching(): void {
-  watching?.abort();
+  useChatStore.getState().watchingVideo?.abort();
 }
 
 /**
@@ -107,7 +103,7 @@ export function cancelWatching(): void {
  */
 export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
   const abort = new AbortController();
-  watching = abort;
+  const done = chatActions.watchingVideo(abort);
   let analyzed: VideoAnalyzed;
   try {
     analyzed = await modelWorker().call(
@@ -116,7 +112,7 @@ export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
       { signal: abort.signal },
     );
   } finally {
-    if (watching === abort) watching = null;
+    done();
   }
   for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
