@@ -131,6 +131,39 @@ describe('the shipped video models (models/avsd)', () => {
     }
   }, 120_000);
 
+  it('stop watching and answering when their call is cancelled, before or during it, and answer the next call', async () => {
+    const server = await serveModels();
+    try {
+      const avsd = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
+      const service = new VideoService(
+        async () => WASM(),
+        () => ({ analyzer: null, photoCheck: null }),
+      );
+      const input = clipVideoInput(generateClip(1, 0, 'val'), loadSpeech());
+      const video = {
+        seconds: input.seconds,
+        frames: input.frames.map((f) => ({ time: f.time, width: f.image.width, height: f.image.height, pixels: new Uint8ClampedArray(f.image.data) })),
+        audio: input.audio,
+      };
+      const call = (signal: AbortSignal) => ({ signal, progress: () => undefined });
+      await expect(service.analyzeVideo({ video, avsd, forceWasm: true }, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
+      const watching = new AbortController();
+      const analyzing = service.analyzeVideo({ video, avsd, forceWasm: true }, call(watching.signal));
+      watching.abort('cancelled');
+      await expect(analyzing).rejects.toBe('cancelled');
+      const analyzed = await service.analyzeVideo({ video, avsd, forceWasm: true }, call(new AbortController().signal));
+      const question = { avsd, features: analyzed.features, earlier: [], question: 'what is happening in the video?', forceWasm: true };
+      await expect(service.answerVideo(question, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
+      const answering = new AbortController();
+      const answer = service.answerVideo(question, call(answering.signal));
+      answering.abort('cancelled');
+      await expect(answer).rejects.toBe('cancelled');
+      expect((await service.answerVideo(question, call(new AbortController().signal))).candidates).toHaveLength(100);
+    } finally {
+      server.close();
+    }
+  }, 120_000);
+
   it('hear speech with Silero VAD in a speaking clip and none in a beeping one', async () => {
     const speech = await loadSpeechDetector();
     const recordings = loadSpeech();
