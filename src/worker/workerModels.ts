@@ -9,9 +9,8 @@ import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../en
 import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS } from '../engine/pool/poolEmbeddings';
 import { fetchJson, prefetchDemoPool } from './demoPoolFiles';
-import { ResponseHeads } from '../engine/response/heads';
-import { ChatEncoder, loadChatFusion } from '../engine/response/chatEncoder';
-import { type SessionChat, sessionChat } from '../engine/response/session';
+import type { ResponseHeads } from '../engine/response/heads';
+import type { SessionChat } from '../engine/response/session';
 import { RESPONSE_METHODS } from '../engine/response/methods';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import { nowMs } from '../engine/clock';
@@ -30,6 +29,7 @@ import { type BackgroundWork, completePoolRows } from './deferredPoolRows';
 import { chatPoolParts } from './chatPoolParts';
 import { type DemoCatalogues, loadDemoPool, readDemoCatalogues } from './demoPoolLoad';
 import { type DetectorWatch, loadCaptioner, loadDetector } from './photoModels';
+import { loadChat, loadHeads, replyModelsNote, usable } from './replyModels';
 import { ReferenceDialogues } from './referenceDialogues';
 import { StoredDatasets } from './storedDatasets';
 import type { RequestContext } from './requestHandler';
@@ -213,17 +213,8 @@ export class WorkerModels {
     // The detector and the captioner run where the pack runs (on WASM at once when WebGPU already failed for the pack).
     const detectorPlan = encoder.backend.fallbackFrom === 'webgpu' ? wasmFallbackPlan(plan, encoder.backend.reason) : plan;
     const [headsLoad, chatLoad, detectorLoad, captionerLoad] = await Promise.all([
-      // Trained heads belong to the pack; without them (or if they do not fit) replies use the zero-shot methods.
-      timed(() => ResponseHeads.load(packSource, fileSet, encoder.fingerprint).catch((error: unknown) => ({ failed: errorMessage(error) }))),
-      // The conversational encoder belongs to the pack too; without it texts come from the heads or the zero-shot methods.
-      timed(async () => {
-        try {
-          const chatEncoder = await ChatEncoder.load(packSource, fileSet, encoder.tokenizer, { onProgress });
-          return chatEncoder ? sessionChat(chatEncoder, await loadChatFusion(packSource, fileSet)) : null;
-        } catch (error) {
-          return { failed: errorMessage(error) };
-        }
-      }),
+      timed(() => loadHeads(packSource, fileSet, encoder.fingerprint)),
+      timed(() => loadChat(packSource, fileSet, encoder.tokenizer, onProgress)),
       timed(() => loadDetector(params.detector, detectorPlan, onProgress, this.detectorWatch)),
       timed(() => loadCaptioner(params.captioner ?? null, detectorPlan, onProgress)),
     ]);
@@ -233,34 +224,17 @@ export class WorkerModels {
       detector: detectorLoad.ms,
       ...(params.captioner ? { captioner: captionerLoad.ms } : {}),
     });
+    const heads = usable(headsLoad.value);
+    const chat = usable(chatLoad.value);
     if (signal.aborted) {
-      const loadedHeads = headsLoad.value && !('failed' in headsLoad.value) ? headsLoad.value : null;
-      const loadedChat = chatLoad.value && !('failed' in chatLoad.value) ? chatLoad.value : null;
       await Promise.allSettled([
         encoder.release(),
-        loadedHeads?.release(),
-        loadedChat?.encoder.release(),
+        heads?.release(),
+        chat?.encoder.release(),
         detectorLoad.value.detector?.release(),
         captionerLoad.value.captioner?.dispose(),
       ]);
       signal.throwIfAborted();
-    }
-    let heads: ResponseHeads | null = null;
-    let note = 'This pack has no trained response heads: replies use the zero-shot methods and the majority intent.';
-    if (headsLoad.value && 'failed' in headsLoad.value) {
-      note = `The pack's trained heads could not be used (${headsLoad.value.failed}); replies use the zero-shot methods.`;
-    } else if (headsLoad.value) {
-      heads = headsLoad.value;
-      note =
-        'This pack has trained heads: replies use the trained intent head and the trained DE++ ranker; Settings offers the hybrid of BM25 and DE++, clip-map and the zero-shot methods.';
-    }
-    let chat: SessionChat | null = null;
-    let chatNote = '';
-    if (chatLoad.value && 'failed' in chatLoad.value) {
-      chatNote = ` The pack's conversational encoder could not be used (${chatLoad.value.failed.replace(/\.$/, '')}), so texts come from the methods without it.`;
-    } else if (chatLoad.value) {
-      chat = chatLoad.value;
-      chatNote = ` Texts come from the conversational encoder trained on real conversations (DailyDialog, Topical-Chat), fused with BM25 and context match${chat.hybridWeights ? '' : ' (with even weights: the pack has no learned ones)'}.`;
     }
     this.chat?.encoder.release().catch(() => undefined);
     this.chat = chat;
@@ -275,9 +249,6 @@ export class WorkerModels {
     this.photoCheck = params.photoCheck ? lazyPhotoChecker(params.photoCheck) : null;
     this.hasPythonHeads = heads !== null;
     this.heads = heads;
-    if (!heads)
-      note =
-        'This pack has no trained heads from Python: replies use the zero-shot methods and the majority intent until clip-map and the intent head are trained in this browser (the status area shows it).';
     const onCaptionerFailed = (reason: string) => {
       console.warn('The captioner failed; photos keep their grounded captions from now on:', reason);
       if (this.captioner === captioner)
@@ -289,7 +260,7 @@ export class WorkerModels {
     this.responder = new Responder(
       analyzer,
       heads,
-      note + chatNote,
+      replyModelsNote(headsLoad.value, chatLoad.value),
       embeddingCache,
       (reason) => detector && this.detectorFailed(detector, reason),
       captioner && { captioner, onFailed: onCaptionerFailed },
