@@ -25,28 +25,31 @@ const LOAD_STALL_MS = 120_000;
  * for LOAD_STALL_MS, with what it last showed.
  */
 export async function modelReady(page: Page): Promise<void> {
-  const statusText = () =>
-    page.evaluate(() => ({
-      phase: document.querySelector('[data-testid="model-phase"]')?.textContent ?? '',
-      status: Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n'),
-    }));
+  // null until the first read, which the in-page check then answers at once.
+  let seen: string | null = null;
   for (;;) {
-    const { phase, status } = await statusText();
-    if (phase.includes('Ready')) return;
     const begun = Date.now();
-    await page
+    const read = await page
       .waitForFunction(
-        (seen) =>
-          (document.querySelector('[data-testid="model-phase"]')?.textContent ?? '').includes('Ready') ||
-          Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n') !== seen,
-        status,
+        (before) => {
+          const status = Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n');
+          if ((document.querySelector('[data-testid="model-phase"]')?.textContent ?? '').includes('Ready')) return { ready: true, status };
+          return status !== before && { ready: false, status };
+        },
+        seen,
         { timeout: LOAD_STALL_MS, polling: 100 },
       )
       .catch((error: unknown) => {
-        throw new Error(`The model load made no progress for ${LOAD_STALL_MS / 1000} s; the status still says: ${status.replace(/\s+/g, ' ').slice(0, 300)}`, {
-          cause: error,
-        });
+        throw new Error(
+          `The model load made no progress for ${LOAD_STALL_MS / 1000} s; the status still says: ${(seen ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
+          {
+            cause: error,
+          },
+        );
       });
+    const { ready, status } = (await read.jsonValue()) as { ready: boolean; status: string };
+    if (ready) return;
+    seen = status;
     test.info().setTimeout(test.info().timeout + (Date.now() - begun));
   }
 }

@@ -27,6 +27,20 @@ const tempDir = () => {
   return dir;
 };
 
+/** The worker's video service as model.worker.ts makes it, on WASM and without a pack's photo path. */
+const videoService = () =>
+  new VideoService(
+    async () => WASM(),
+    () => ({ analyzer: null, photoCheck: null }),
+  );
+
+/** A clip as the page hands it to the worker: its frames' pixels and its sound. */
+const videoPayload = (input: ReturnType<typeof clipVideoInput>) => ({
+  seconds: input.seconds,
+  frames: input.frames.map((f) => ({ time: f.time, width: f.image.width, height: f.image.height, pixels: new Uint8ClampedArray(f.image.data) })),
+  audio: input.audio,
+});
+
 /** models/avsd served on loopback, as the page's server serves it. */
 async function serveModels(): Promise<{ baseUrl: string; close: () => void }> {
   const server = createServer((request, response) => {
@@ -77,10 +91,7 @@ describe('the shipped video models (models/avsd)', () => {
         earlier: rounds.slice(0, 1),
         question: rounds[1]!.question,
       };
-      const viaWorker = await new VideoService(
-        async () => WASM(),
-        () => ({ analyzer: null, photoCheck: null }),
-      ).answer(params, async () => WASM());
+      const viaWorker = await videoService().answer(params, async () => WASM());
       const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), {
         question: params.question,
         earlier: params.earlier,
@@ -103,17 +114,10 @@ describe('the shipped video models (models/avsd)', () => {
       let i = 0;
       while (!(generateClip(1, i, 'val').sound.kind === 'speech' && generateClip(1, i, 'val').sound.loud)) i++;
       const input = clipVideoInput(generateClip(1, i, 'val'), recordings);
-      const payload = {
-        seconds: input.seconds,
-        frames: input.frames.map((f) => ({ time: f.time, width: f.image.width, height: f.image.height, pixels: new Uint8ClampedArray(f.image.data) })),
-        audio: input.audio,
-      };
+      const payload = videoPayload(input);
       const ref = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
       const runs = vi.spyOn(SpeechDetector.prototype, 'speechProbabilities');
-      const service = new VideoService(
-        async () => WASM(),
-        () => ({ analyzer: null, photoCheck: null }),
-      );
+      const service = videoService();
       await service.hear('sound-1', input.audio!, ref, async () => WASM());
       expect(runs).toHaveBeenCalledTimes(1);
       const heardAhead = await service.analyze({ ...payload, soundId: 'sound-1' }, ref, null, async () => WASM());
@@ -135,16 +139,9 @@ describe('the shipped video models (models/avsd)', () => {
     const server = await serveModels();
     try {
       const avsd = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
-      const service = new VideoService(
-        async () => WASM(),
-        () => ({ analyzer: null, photoCheck: null }),
-      );
+      const service = videoService();
       const input = clipVideoInput(generateClip(1, 0, 'val'), loadSpeech());
-      const video = {
-        seconds: input.seconds,
-        frames: input.frames.map((f) => ({ time: f.time, width: f.image.width, height: f.image.height, pixels: new Uint8ClampedArray(f.image.data) })),
-        audio: input.audio,
-      };
+      const video = videoPayload(input);
       const call = (signal: AbortSignal) => ({ signal, progress: () => undefined });
       await expect(service.analyzeVideo({ video, avsd, forceWasm: true }, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
       const watching = new AbortController();
