@@ -14,9 +14,12 @@ import {
   ANSWER_NONE,
   CAPTION_TEMPLATES,
   type CaptionLabel,
+  EARLIER_WORDS,
+  EXTREME_ADJECTIVES,
   EXTREME_PLACES,
   type ExtremePlace,
   NUMBER_WORDS,
+  PICTURE_WORDS,
   PLURAL,
   QUESTION_TEMPLATES,
   type QuestionLabel,
@@ -173,9 +176,10 @@ function describe(description: Description, random: () => number, plural = false
   return words.join(' ');
 }
 
-function fill(template: string, slots: Record<string, string>): string {
+/** The template with its slots filled; {I}, the picture's name, is drawn here, as each template uses it. */
+function fill(template: string, slots: Record<string, string>, random: () => number): string {
   const text = template.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const value = slots[key];
+    const value = key === 'I' ? randomPick(random, PICTURE_WORDS) : slots[key];
     if (value === undefined) throw new Error(`template slot {${key}} has no value in "${template}"`);
     return value;
   });
@@ -317,7 +321,7 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
     ]);
     const d = article(describe(known, random));
     const label: CaptionLabel = `extreme-${place}`;
-    const text = fill(pick(label), { X: EXTREME_PLACES[place], d, D0: d });
+    const text = fill(pick(label), { X: randomPick(random, EXTREME_PLACES[place]), Xa: randomPick(random, EXTREME_ADJECTIVES[place]), d, D0: d }, random);
     start(
       { text, label, objects: [i] },
       item(0, label, [{ id: i, known }]),
@@ -336,7 +340,10 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
         ATTRIBUTE_NAMES.filter((a) => a !== attribute),
       ),
     ]);
-    start({ text: fill(pick('unique-obj'), { dd: describe(known, random) }), label: 'unique-obj', objects: [i] }, item(0, 'unique-obj', [{ id: i, known }]));
+    start(
+      { text: fill(pick('unique-obj'), { dd: describe(known, random) }, random), label: 'unique-obj', objects: [i] },
+      item(0, 'unique-obj', [{ id: i, known }]),
+    );
   }
 
   // A group sharing an attribute value, counted or "several".
@@ -347,7 +354,7 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
     const label = randomPick(random, ['count-att-no', 'count-att'] as const);
     const members = selectObjects(scene, { [attribute]: value });
     const known = { [attribute]: value };
-    const text = fill(pick(label), { n: NUMBER_WORDS[count] ?? String(count), D: describe(known, random, true), dd: describe(known, random) });
+    const text = fill(pick(label), { n: NUMBER_WORDS[count] ?? String(count), D: describe(known, random, true), dd: describe(known, random) }, random);
     start(
       { text, label, objects: members },
       item(
@@ -378,7 +385,11 @@ export function captionOptions(scene: Scene, random: () => number): { caption: C
     const nearKnown = pickDescription(scene, near, [nearAttribute]);
     const farKnown = pickDescription(scene, far, [farAttribute]);
     const dd = describe(nearKnown, random);
-    const text = fill(pick('obj-relation'), { d: article(dd), dd, R: RELATION_TO_NAMED[relation], d2: article(describe(farKnown, random)) });
+    const text = fill(
+      pick('obj-relation'),
+      { d: article(dd), dd, R: randomPick(random, RELATION_TO_NAMED[relation]), d2: article(describe(farKnown, random)) },
+      random,
+    );
     start(
       { text, label: 'obj-relation', objects: [near, far] },
       item(0, 'obj-relation', [
@@ -413,6 +424,13 @@ export const QUESTION_GROUPS: readonly (readonly QuestionLabel[])[] = [
 ];
 
 const heads = (random: () => number) => random() > 0.5;
+
+/** "Them" in "how many of them are red?": the last round's objects, at least two unless it was a yes/no question. */
+export function attributeGroup(state: DialogState): number[] | null {
+  const last = state.history[state.history.length - 1];
+  if (!last || last.objects.length <= (last.label.startsWith('exist') ? 0 : 1) || !last.mergeable || last.label === 'obj-relation') return null;
+  return last.objects.map((o) => o.id);
+}
 
 /**
  * A question of this template the state allows, with the original's random choices (constraints.py,
@@ -455,9 +473,9 @@ export function planQuestion(scene: Scene, state: DialogState, label: QuestionLa
     case 'exist-attribute-group': {
       let pool = scene.objects.map((_, i) => i);
       if (label.endsWith('group')) {
-        // "Them": the last round's objects, at least two unless it was a yes/no question.
-        if (!last || last.objects.length <= (last.label.startsWith('exist') ? 0 : 1) || !last.mergeable || last.label === 'obj-relation') return null;
-        pool = last.objects.map((o) => o.id);
+        const members = attributeGroup(state);
+        if (members === null) return null;
+        pool = members;
       }
       const counts = valueCounts(scene, pool);
       // Zero answers: half the time for yes/no, 30% for counts.
@@ -607,12 +625,12 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
     if (label.endsWith('early')) {
       const attribute = ATTRIBUTE_NAMES.find((a) => plan.description?.[a] !== undefined);
       corefDistance = round - (attribute ? toldIn(state, i, attribute) : (state.mentioned.get(i)?.lastRound ?? state.round));
-      slots.E = `the earlier ${describe(plan.description ?? {}, random)}`;
+      slots.E = `${randomPick(random, EARLIER_WORDS)} ${describe(plan.description ?? {}, random)}`;
     } else corefDistance = 1;
   }
   if (plan.relation) {
-    slots.P = RELATION_TO_IT[plan.relation];
-    slots.R = RELATION_TO_NAMED[plan.relation];
+    slots.P = randomPick(random, RELATION_TO_IT[plan.relation]);
+    slots.R = randomPick(random, RELATION_TO_NAMED[plan.relation]);
   }
   if (plan.attribute) slots.A = plan.attribute;
 
@@ -759,7 +777,7 @@ export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random
   }
   return {
     round: {
-      question: fill(text, slots),
+      question: fill(text, slots, random),
       answer,
       template: label,
       coref_distance: template.history === 'coref' ? corefDistance : null,

@@ -3,9 +3,20 @@
  * the slots are read back into attributes, relations and objects, and the template's constraints are
  * checked against the scene and the dialog state. What it cannot read gets a sentence that says why.
  */
-import type { Description, DialogState, QuestionPlan } from './dialogGrammar';
+import { type Description, type DialogState, type QuestionPlan, attributeGroup } from './dialogGrammar';
 import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene } from './scene';
-import { PLURAL, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionLabel, RELATION_TO_IT, RELATION_TO_NAMED, THING_WORDS, VALUE_WORDS } from './templates';
+import {
+  EARLIER_WORDS,
+  PICTURE_WORDS,
+  PLURAL,
+  QUESTION_LABELS,
+  QUESTION_TEMPLATES,
+  type QuestionLabel,
+  RELATION_TO_IT,
+  RELATION_TO_NAMED,
+  THING_WORDS,
+  VALUE_WORDS,
+} from './templates';
 
 export type ParsedQuestion = { ok: true; plan: QuestionPlan } | { ok: false; reason: string };
 
@@ -28,10 +39,11 @@ interface CompiledTemplate {
 
 /** Slots with a closed set of words match only those, so two slots side by side split one way. */
 const SLOT_PATTERN: Record<string, string> = {
-  R: Object.values(RELATION_TO_NAMED).join('|'),
-  P: Object.values(RELATION_TO_IT).join('|'),
+  R: Object.values(RELATION_TO_NAMED).flat().join('|'),
+  P: Object.values(RELATION_TO_IT).flat().join('|'),
   A: ATTRIBUTE_NAMES.join('|'),
-  E: 'the earlier [a-z0-9 ]+?',
+  E: `(?:${EARLIER_WORDS.join('|')}) [a-z0-9 ]+?`,
+  I: PICTURE_WORDS.join('|'),
 };
 
 const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
@@ -58,7 +70,11 @@ function valueOf(word: string): { attribute: AttributeName; value: string } | nu
 
 /** "large red metal cubes" -> {size, color, material, shape}; "things" -> {}; null if a word is not a description word. */
 function parseDescription(text: string): Description | null {
-  const words = text.split(' ').filter((w) => w !== '');
+  // "round thing" is a sphere's one two-word name: read as one word.
+  const words = text
+    .replace(/\bround thing/g, 'ball')
+    .split(' ')
+    .filter((w) => w !== '');
   if (words[0] === 'a' || words[0] === 'an' || words[0] === 'the' || words[0] === 'any') words.shift();
   if (words.length === 0) return null;
   const description: Description = {};
@@ -71,17 +87,19 @@ function parseDescription(text: string): Description | null {
   return description;
 }
 
-function relationFrom(phrase: string, table: Record<Relation, string>): Relation | null {
-  return RELATIONS.find((r) => table[r] === phrase) ?? null;
+function relationFrom(phrase: string, table: Record<Relation, readonly string[]>): Relation | null {
+  return RELATIONS.find((r) => table[r].includes(phrase)) ?? null;
 }
 
 function attributeFrom(word: string): AttributeName | null {
   return (ATTRIBUTE_NAMES as readonly string[]).includes(word) ? (word as AttributeName) : null;
 }
 
+const EARLIER_PHRASE = new RegExp(`^(?:${EARLIER_WORDS.join('|')}) (.+)$`);
+
 /** "the earlier red cube": the one mentioned object the dialog has said fits it (what it told, not what the picture shows). */
 function earlierObject(phrase: string, state: DialogState): { index: number; description: Description } | { error: string } {
-  const m = /^the earlier (.+)$/.exec(phrase);
+  const m = EARLIER_PHRASE.exec(phrase);
   const description = m ? parseDescription(m[1]!) : null;
   if (!description) return { error: `"${phrase}" should name an object mentioned before, as "the earlier red cube".` };
   const found = [...state.mentioned.entries()].filter(([, o]) => ATTRIBUTE_NAMES.every((a) => description[a] === undefined || o.known[a] === description[a]));
@@ -133,8 +151,8 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     }
     case 'count-attribute-group':
     case 'exist-attribute-group': {
-      const missing = needGroup();
-      if (missing) return missing;
+      // The grammar's own rule: after a yes/no question one object found is a group too.
+      if (attributeGroup(state) === null) return needGroup() ?? { ok: false, reason: 'The last answer was about a single object; ask about "it" instead.' };
       const v = valueOf((slots.V ?? '').replace(/^an? /, ''));
       if (!v) return { ok: false, reason: `"${slots.V}" is not a colour, shape, size or material.` };
       return { ok: true, plan: { label, attribute: v.attribute, value: v.value, usesGroup: true } };

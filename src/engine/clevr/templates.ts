@@ -7,7 +7,13 @@
  * Slots: {d} an object description (singular, with its article: "a red cube"), {dd} the same without
  * the article, {D} a plural description ("red cubes"), {n} a count in words, {A} an attribute name,
  * {V} an attribute value, {R} a relation to a named thing ("to the left of"), {P} a relation to "it"
- * ("to its left"), {E} an earlier object ("the earlier red thing"), {X} a place in the picture ("at the far left").
+ * ("to its left"), {E} an earlier object ("the earlier red thing"), {X} a place in the picture ("at the far left"),
+ * {Xa} the same as an adjective ("leftmost"), {I} the picture ("picture", "scene", ...).
+ *
+ * Each template and each slot has several phrasings, drawn per question by the seeded generator (issue 41):
+ * the models learn what a question asks, not one sentence. The original's words (its synonyms.json and
+ * templates) are used only as a coverage check of these (`bench -- clevr --data` reports the share of its
+ * question words the models never saw); none of its sentences is copied.
  */
 import { ATTRIBUTE_VALUES } from './scene';
 
@@ -15,25 +21,59 @@ import { ATTRIBUTE_VALUES } from './scene';
 export type ExtremePlace = 'left' | 'right' | 'front' | 'behind' | 'center';
 export type CaptionLabel = 'unique-obj' | 'count-att' | 'count-att-no' | 'obj-relation' | `extreme-${ExtremePlace}`;
 
-const EXTREME_TEXTS = ['There is {d} {X} of the picture.', '{D0} sits {X} of the image.', 'The picture has {d} {X}.'];
+const EXTREME_TEXTS = [
+  'There is {d} {X} of the {I}.',
+  '{D0} sits {X} of the {I}.',
+  'The {I} has {d} {X}.',
+  'The {Xa} thing in the {I} is {d}.',
+  '{D0} stands {X}.',
+];
 
 export const CAPTION_TEMPLATES: { readonly [L in CaptionLabel]: readonly string[] } = {
-  'unique-obj': ['There is exactly one {dd} in the picture.', 'The picture has only one {dd}.', 'There is a single {dd} in the image.'],
-  'count-att': ['There are {n} {D} in the picture.', 'The image has {n} {D}.', 'I can see {n} {D} in the image.'],
-  'count-att-no': ['There are several {D} in the picture.', 'The image has more than one {dd}.', 'I can see a number of {D} in the image.'],
-  'obj-relation': ['There is {d} {R} {d2}.', 'A {dd} sits {R} {d2}.', 'The picture shows {d} {R} {d2}.'],
+  'unique-obj': [
+    'There is exactly one {dd} in the {I}.',
+    'The {I} has only one {dd}.',
+    'There is a single {dd} in the {I}.',
+    'Only one {dd} is present.',
+    'The {I} holds just one {dd}.',
+  ],
+  'count-att': ['There are {n} {D} in the {I}.', 'The {I} has {n} {D}.', 'I can see {n} {D} in the {I}.', 'The {I} contains {n} {D}.', '{n} {D} are present.'],
+  'count-att-no': [
+    'There are several {D} in the {I}.',
+    'The {I} has more than one {dd}.',
+    'I can see a number of {D} in the {I}.',
+    'There are multiple {D}.',
+    'Many {D} are in the {I}.',
+    'A lot of {D} are present.',
+  ],
+  'obj-relation': [
+    'There is {d} {R} {d2}.',
+    'A {dd} sits {R} {d2}.',
+    'The {I} shows {d} {R} {d2}.',
+    '{d} stands {R} {d2}.',
+    'You can see {d} {R} {d2}.',
+    '{d} is sitting {R} {d2}.',
+  ],
   'extreme-left': EXTREME_TEXTS,
   'extreme-right': EXTREME_TEXTS,
   'extreme-front': EXTREME_TEXTS,
   'extreme-behind': EXTREME_TEXTS,
   'extreme-center': EXTREME_TEXTS,
 };
-export const EXTREME_PLACES: { readonly [P in ExtremePlace]: string } = {
-  left: 'at the far left',
-  right: 'at the far right',
-  front: 'at the very front',
-  behind: 'at the very back',
-  center: 'in the middle',
+/** Where an extreme caption's object is ({X}), and the same as one word before "thing" ({Xa}). */
+export const EXTREME_PLACES: { readonly [P in ExtremePlace]: readonly string[] } = {
+  left: ['at the far left', 'on the far left', 'at the left edge'],
+  right: ['at the far right', 'on the far right', 'at the right edge'],
+  front: ['at the very front', 'closest to the camera', 'nearest to us'],
+  behind: ['at the very back', 'farthest from the camera', 'furthest away'],
+  center: ['in the middle', 'in the center', 'at the center'],
+};
+export const EXTREME_ADJECTIVES: { readonly [P in ExtremePlace]: readonly string[] } = {
+  left: ['leftmost'],
+  right: ['rightmost'],
+  front: ['frontmost', 'nearest'],
+  behind: ['rearmost', 'farthest'],
+  center: ['most central', 'middle'],
 };
 
 export type QuestionFamily = 'count' | 'exist' | 'seek';
@@ -77,80 +117,239 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
   'count-all': {
     family: 'count',
     history: 'none',
-    texts: ['How many objects are in the picture?', 'How many things are there in total?', 'What is the number of objects in the image?'],
+    texts: [
+      'How many objects are in the {I}?',
+      'How many things are there in total?',
+      'What is the number of objects in the {I}?',
+      'How many objects can you see?',
+      'How many things does the {I} contain?',
+      'How many objects are there?',
+      'How many items are present in the {I}?',
+      'How many objects do you see?',
+      'How many objects are there in all?',
+    ],
   },
   'count-other': {
     family: 'count',
     history: 'all',
-    texts: ['How many other objects are there?', 'Apart from those, how many things are in the picture?', 'How many objects have not been mentioned yet?'],
+    texts: [
+      'How many other objects are there?',
+      'Apart from those, how many things are in the {I}?',
+      'How many objects have not been mentioned yet?',
+      'Besides the ones we talked about, how many objects are there?',
+      'Not counting those mentioned, how many things are left?',
+      'Except for the objects mentioned so far, how many are there?',
+    ],
   },
   'count-all-group': {
     family: 'count',
     history: 'coref',
-    texts: ['How many of them are there?', 'How many are in that group?', 'What is their number?'],
+    texts: [
+      'How many of them are there?',
+      'How many are in that group?',
+      'What is their number?',
+      'How many such things are present?',
+      'How many of those are in the {I}?',
+      'Can you count them?',
+    ],
   },
   'count-attribute': {
     family: 'count',
     history: 'none',
-    texts: ['How many {D} are there?', 'How many {D} are in the picture?', 'What is the number of {D} in the image?'],
+    texts: [
+      'How many {D} are there?',
+      'How many {D} are in the {I}?',
+      'What is the number of {D} in the {I}?',
+      'How many {D} can you see?',
+      'How many {D} are present?',
+      'If there are any {D}, how many?',
+      'Count the {D} in the {I}, how many are there?',
+    ],
   },
   'count-attribute-group': {
     family: 'count',
     history: 'coref',
-    texts: ['How many of them are {V}?', 'Among them, how many are {V}?', 'How many of those are {V}?'],
+    texts: [
+      'How many of them are {V}?',
+      'Among them, how many are {V}?',
+      'How many of those are {V}?',
+      'Of these, how many are {V}?',
+      'How many in that group are {V}?',
+    ],
   },
   'count-obj-rel-imm': {
     family: 'count',
     history: 'coref',
-    texts: ['How many objects are {P}?', 'How many things are there {P}?', 'What is the number of things {P}?'],
+    texts: [
+      'How many objects are {P}?',
+      'How many things are there {P}?',
+      'What is the number of things {P}?',
+      'How many objects sit {P}?',
+      'If there are things {P}, how many?',
+      'How many items are present {P}?',
+    ],
   },
-  'count-obj-rel-imm2': { family: 'count', history: 'coref', texts: ['And {P}?', 'What about {P}?', 'How about {P}?'] },
-  'count-obj-rel-early': { family: 'count', history: 'coref', texts: ['How many objects are {R} {E}?', 'How many things are there {R} {E}?'] },
+  'count-obj-rel-imm2': {
+    family: 'count',
+    history: 'coref',
+    texts: ['And {P}?', 'What about {P}?', 'How about {P}?', 'And how many {P}?', 'What about the ones {P}?'],
+  },
+  'count-obj-rel-early': {
+    family: 'count',
+    history: 'coref',
+    texts: [
+      'How many objects are {R} {E}?',
+      'How many things are there {R} {E}?',
+      'What is the number of objects {R} {E}?',
+      'How many things sit {R} {E}?',
+      'How many things, if any, are {R} {E}?',
+    ],
+  },
   'count-obj-exclude-imm': {
     family: 'count',
     history: 'coref',
-    texts: ['How many other objects share its {A}?', 'How many other things have the same {A} as it?', 'What number of other objects have its {A}?'],
+    texts: [
+      'How many other objects share its {A}?',
+      'How many other things have the same {A} as it?',
+      'What number of other objects have its {A}?',
+      'How many things besides it are of the same {A}?',
+      'Except for it, how many objects have that {A}?',
+      'How many objects other than this one share its {A}?',
+      'How many other things are similar in {A}?',
+      'Not counting the object itself, how many share its {A}?',
+    ],
   },
   'count-obj-exclude-early': {
     family: 'count',
     history: 'coref',
-    texts: ['How many other objects share the {A} of {E}?', 'How many other things have the same {A} as {E}?'],
+    texts: [
+      'How many other objects share the {A} of {E}?',
+      'How many other things have the same {A} as {E}?',
+      'Besides {E}, how many things have its {A}?',
+      'Except for {E}, how many objects are of the same {A}?',
+    ],
   },
   'exist-other': {
     family: 'exist',
     history: 'all',
-    texts: ['Are there any other objects?', 'Is there anything else in the picture?', 'Are there objects that have not been mentioned?'],
+    texts: [
+      'Are there any other objects?',
+      'Is there anything else in the {I}?',
+      'Are there objects that have not been mentioned?',
+      'Besides those, is anything else present?',
+      'Are there more objects than the ones mentioned?',
+      'Does the {I} hold any other things?',
+    ],
   },
-  'exist-attribute': { family: 'exist', history: 'none', texts: ['Is there {d}?', 'Does the picture have {d}?', 'Are there any {D}?'] },
-  'exist-attribute-group': { family: 'exist', history: 'coref', texts: ['Are any of them {V}?', 'Is any of them {V}?', 'Among them, is anything {V}?'] },
-  'exist-obj-rel-imm': { family: 'exist', history: 'coref', texts: ['Is there anything {P}?', 'Is there an object {P}?', 'Are there any things {P}?'] },
-  'exist-obj-rel-imm2': { family: 'exist', history: 'coref', texts: ['And {P}?', 'What about {P}?', 'How about {P}?'] },
-  'exist-obj-rel-early': { family: 'exist', history: 'coref', texts: ['Is there anything {R} {E}?', 'Is there an object {R} {E}?'] },
+  'exist-attribute': {
+    family: 'exist',
+    history: 'none',
+    texts: [
+      'Is there {d}?',
+      'Does the {I} have {d}?',
+      'Are there any {D}?',
+      'Is there {d} in the {I}?',
+      'Can you see any {D}?',
+      'Are any {D} present?',
+      'Does the {I} contain {d}?',
+    ],
+  },
+  'exist-attribute-group': {
+    family: 'exist',
+    history: 'coref',
+    texts: ['Are any of them {V}?', 'Is any of them {V}?', 'Among them, is anything {V}?', 'Is one of those {V}?', 'Of these, are any {V}?'],
+  },
+  'exist-obj-rel-imm': {
+    family: 'exist',
+    history: 'coref',
+    texts: [
+      'Is there anything {P}?',
+      'Is there an object {P}?',
+      'Are there any things {P}?',
+      'Is anything present {P}?',
+      'Does any object sit {P}?',
+      'Can you see anything {P}?',
+    ],
+  },
+  'exist-obj-rel-imm2': { family: 'exist', history: 'coref', texts: ['And {P}?', 'What about {P}?', 'How about {P}?', 'And anything {P}?'] },
+  'exist-obj-rel-early': {
+    family: 'exist',
+    history: 'coref',
+    texts: [
+      'Is there anything {R} {E}?',
+      'Is there an object {R} {E}?',
+      'Are there any things {R} {E}?',
+      'Does anything sit {R} {E}?',
+      'Can you see an object {R} {E}?',
+    ],
+  },
   'exist-obj-exclude-imm': {
     family: 'exist',
     history: 'coref',
-    texts: ['Is there another object with its {A}?', 'Does any other thing share its {A}?', 'Is anything else of the same {A} as it?'],
+    texts: [
+      'Is there another object with its {A}?',
+      'Does any other thing share its {A}?',
+      'Is anything else of the same {A} as it?',
+      'Besides this one, does anything have that {A}?',
+      'Is there any other item sharing its {A}?',
+    ],
   },
   'exist-obj-exclude-early': {
     family: 'exist',
     history: 'coref',
-    texts: ['Does any other object share the {A} of {E}?', 'Is there another thing with the same {A} as {E}?'],
+    texts: [
+      'Does any other object share the {A} of {E}?',
+      'Is there another thing with the same {A} as {E}?',
+      'Except for {E}, is anything of its {A}?',
+      'Apart from {E}, does any object have the same {A}?',
+    ],
   },
-  'seek-attr-imm': { family: 'seek', history: 'coref', texts: ['What is its {A}?', 'What {A} is it?', 'Which {A} does it have?'] },
-  'seek-attr-imm2': { family: 'seek', history: 'coref', texts: ['And its {A}?', 'What about its {A}?', 'How about its {A}?'] },
-  'seek-attr-early': { family: 'seek', history: 'coref', texts: ['What is the {A} of {E}?', 'What {A} is {E}?', 'Which {A} does {E} have?'] },
+  'seek-attr-imm': {
+    family: 'seek',
+    history: 'coref',
+    texts: [
+      'What is its {A}?',
+      'What {A} is it?',
+      'Which {A} does it have?',
+      'What is the {A} of this one?',
+      'What {A} does this thing have?',
+      'Can you tell me its {A}?',
+    ],
+  },
+  'seek-attr-imm2': {
+    family: 'seek',
+    history: 'coref',
+    texts: ['And its {A}?', 'What about its {A}?', 'How about its {A}?', 'And what {A} is it?', 'And the {A}?'],
+  },
+  'seek-attr-early': {
+    family: 'seek',
+    history: 'coref',
+    texts: ['What is the {A} of {E}?', 'What {A} is {E}?', 'Which {A} does {E} have?', 'What {A} does {E} have?', 'Can you tell me the {A} of {E}?'],
+  },
   /** The attribute the previous round asked, now of an earlier object. */
-  'seek-attr-sim-early': { family: 'seek', history: 'coref', texts: ['And {E}?', 'What about {E}?', 'How about {E}?'] },
+  'seek-attr-sim-early': { family: 'seek', history: 'coref', texts: ['And {E}?', 'What about {E}?', 'How about {E}?', 'And for {E}?', 'What about {E} then?'] },
   /** The nearest object in that direction; "none" when there is nothing there. */
   'seek-attr-rel-imm': {
     family: 'seek',
     history: 'coref',
-    texts: ['What is the {A} of the nearest object {P}?', 'What {A} is the closest thing {P}?', 'Which {A} does the nearest thing {P} have?'],
+    texts: [
+      'What is the {A} of the nearest object {P}?',
+      'What {A} is the closest thing {P}?',
+      'Which {A} does the nearest thing {P} have?',
+      'If there is something {P}, what {A} is the nearest one?',
+      'What {A} is the nearest object {P}, if there is one?',
+      'What is the {A} of the closest item {P}, if one is present?',
+    ],
   },
   'seek-attr-rel-early': {
     family: 'seek',
     history: 'coref',
-    texts: ['What is the {A} of the nearest object {R} {E}?', 'What {A} is the closest thing {R} {E}?'],
+    texts: [
+      'What is the {A} of the nearest object {R} {E}?',
+      'What {A} is the closest thing {R} {E}?',
+      'If anything is {R} {E}, what {A} is the nearest one?',
+      'Which {A} does the nearest thing {R} {E} have, if there is one?',
+    ],
   },
 };
 
@@ -176,23 +375,42 @@ export const GRAMMAR_ANSWERS: readonly string[] = [
 /** Words for attribute values; the first is the canonical one, the answers use it. */
 export const VALUE_WORDS: { readonly [value: string]: readonly string[] } = {
   cube: ['cube', 'block'],
-  sphere: ['sphere', 'ball'],
+  sphere: ['sphere', 'ball', 'round thing'],
   cylinder: ['cylinder'],
   rubber: ['rubber', 'matte'],
   metal: ['metal', 'metallic', 'shiny'],
+  large: ['large', 'big'],
+  small: ['small', 'tiny', 'little'],
 };
 export const PLURAL: { readonly [noun: string]: string } = {
   cube: 'cubes',
   block: 'blocks',
   sphere: 'spheres',
   ball: 'balls',
+  'round thing': 'round things',
   cylinder: 'cylinders',
   thing: 'things',
   object: 'objects',
+  item: 'items',
 };
-export const THING_WORDS = ['thing', 'object'] as const;
+export const THING_WORDS = ['thing', 'object', 'item'] as const;
+/** What the scene is called ({I}). */
+export const PICTURE_WORDS = ['picture', 'image', 'scene', 'view'] as const;
+/** How a question points back at an object mentioned before ({E} is one of these and a description). */
+export const EARLIER_WORDS = ['the earlier', 'the previous', 'the aforementioned', 'the above', 'that', 'the previously mentioned'] as const;
 
-export const RELATION_TO_NAMED = { left: 'to the left of', right: 'to the right of', front: 'in front of', behind: 'behind' } as const;
-export const RELATION_TO_IT = { left: 'to its left', right: 'to its right', front: 'in front of it', behind: 'behind it' } as const;
+/** The phrases for each direction, to a named thing ({R}) and to "it" ({P}); the first is the one messages quote. */
+export const RELATION_TO_NAMED = {
+  left: ['to the left of', 'left of', 'on the left side of'],
+  right: ['to the right of', 'right of', 'on the right side of'],
+  front: ['in front of', 'closer to the camera than'],
+  behind: ['behind', 'farther back than', 'further away than'],
+} as const;
+export const RELATION_TO_IT = {
+  left: ['to its left', 'on its left', 'to the left of it', 'left of it'],
+  right: ['to its right', 'on its right', 'to the right of it', 'right of it'],
+  front: ['in front of it', 'closer to the camera than it'],
+  behind: ['behind it', 'at its back', 'farther back than it'],
+} as const;
 
 export const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'] as const;
