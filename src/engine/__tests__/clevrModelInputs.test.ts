@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLEVR_ANSWERS, COUNT_ANSWERS, PIXEL_HEIGHT, PIXEL_WIDTH, pixelInputs, scenePixels } from '../clevr/clevrFeatures';
+import { CLEVR_ANSWERS, COUNT_ANSWERS, PIXEL_HEIGHT, PIXEL_WIDTH, pixelInputs, scenePixels, vocabulary, vocabularyCoverage } from '../clevr/clevrFeatures';
 import { CLEVR_MODELS } from '../clevr/clevrModels';
 import { renderScene } from '../clevr/render';
 import { generateScene } from '../clevr/scene';
@@ -9,6 +9,25 @@ describe('what the CLEVR-Dialog models read and answer', () => {
     expect(CLEVR_ANSWERS.slice(0, COUNT_ANSWERS)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
     expect(CLEVR_ANSWERS).toContain('none');
     expect(CLEVR_ANSWERS).toHaveLength(29);
+  });
+
+  it('counts the words the vocabulary lacks, per token and per text, the most frequent first', () => {
+    const vocab = vocabulary(['<pad>', '<unk>', 'what', 'is', 'its', 'color']);
+    const coverage = vocabularyCoverage(['What is its color?', 'What is the colour of the previous thing?', 'What is the previous one?'], vocab);
+    expect(coverage).toEqual({
+      texts: 3,
+      tokens: 4 + 8 + 5,
+      unknownTokens: 0 + 6 + 3,
+      textsWithUnknown: 2,
+      unknownWords: [
+        ['the', 3],
+        ['previous', 2],
+        ['colour', 1],
+        ['of', 1],
+        ['one', 1],
+        ['thing', 1],
+      ],
+    });
   });
 
   it('the pixel models read the scene drawn at 96x64, one colour plane after another, scaled to [0, 1]', () => {

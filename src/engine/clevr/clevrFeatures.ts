@@ -60,6 +60,40 @@ export function buildVocabulary(dialogs: Iterable<ClevrDialog>): ClevrVocabulary
   return vocabulary(words);
 }
 
+export interface VocabularyCoverage {
+  readonly texts: number;
+  readonly tokens: number;
+  /** Tokens the vocabulary lacks (each read as <unk> by the models). */
+  readonly unknownTokens: number;
+  /** Texts with at least one such token. */
+  readonly textsWithUnknown: number;
+  /** The missing words, most frequent first. */
+  readonly unknownWords: readonly (readonly [string, number])[];
+}
+
+/** How much of some texts the models' vocabulary covers: the words they would read as <unk>. */
+export function vocabularyCoverage(texts: Iterable<string>, vocab: ClevrVocabulary): VocabularyCoverage {
+  let count = 0;
+  let tokens = 0;
+  let unknownTokens = 0;
+  let textsWithUnknown = 0;
+  const missing = new Map<string, number>();
+  for (const text of texts) {
+    count++;
+    let unknownHere = false;
+    for (const w of clevrTokens(text)) {
+      tokens++;
+      if (vocab.index.has(w)) continue;
+      unknownTokens++;
+      unknownHere = true;
+      missing.set(w, (missing.get(w) ?? 0) + 1);
+    }
+    if (unknownHere) textsWithUnknown++;
+  }
+  const unknownWords = [...missing.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return { texts: count, tokens, unknownTokens, textsWithUnknown, unknownWords };
+}
+
 function encodeInto(out: Int32Array, offset: number, length: number, text: string, vocab: ClevrVocabulary): void {
   const unknown = vocab.index.get(UNKNOWN)!;
   const tokens = clevrTokens(text).slice(0, length);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { ClevrAnswerers, clevrQuestions } from '../../engine/clevr/clevrAnswerer';
 import { CLEVR_SPLITS, generateClevrDataset } from '../../engine/clevr/clevrDataset';
 import { type ClevrAccuracy, addAnswer, emptyAccuracy, percent } from '../../engine/clevr/clevrEvaluation';
+import { vocabularyCoverage } from '../../engine/clevr/clevrFeatures';
 import { parseClevrDialogs, parseClevrScenes, readClevrDialogFile } from '../../engine/clevr/clevrFiles';
 import type { ClevrDialogRecord } from '../../engine/clevr/generateDialogs';
 import type { Scene } from '../../engine/clevr/scene';
@@ -212,6 +213,29 @@ export async function clevrBench(args: string[]): Promise<void> {
   console.log(
     `CLEVR-Dialog answering · ${described}, ${items.length} questions (${values.data === undefined ? `seed ${CLEVR_SPLITS.test.seed}, ` : ''}never trained or chosen on) · ${values['models-dir']} on onnxruntime-web, ${answerers.backend.provider}`,
   );
+  const questionCoverage = vocabularyCoverage(
+    records.flatMap((r) => r.dialogs.flatMap((d) => d.dialog.map((round) => round.question))),
+    answerers.vocab,
+  );
+  const captionCoverage = vocabularyCoverage(
+    records.flatMap((r) => r.dialogs.map((d) => d.caption)),
+    answerers.vocab,
+  );
+  const share = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(1)}%`;
+  for (const [what, c] of [
+    ['question', questionCoverage],
+    ['caption', captionCoverage],
+  ] as const)
+    console.log(
+      `${what} words the models' vocabulary (${answerers.vocab.words.length} words) lacks: ${share(c.unknownTokens, c.tokens)} of ${c.tokens} tokens, in ${share(c.textsWithUnknown, c.texts)} of ${c.texts} ${what}s${
+        c.unknownWords.length > 0
+          ? `; most often ${c.unknownWords
+              .slice(0, 12)
+              .map(([w, n]) => `${w} ${n}`)
+              .join(', ')}`
+          : ''
+      }`,
+    );
   const results: Record<string, ClevrAccuracy> = {};
   const seconds: Record<string, number> = {};
   for (const model of models) {
@@ -266,7 +290,10 @@ export async function clevrBench(args: string[]): Promise<void> {
     for (const line of ordering) console.log(`  ${line}`);
   }
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ source: described, questions: items.length, scenes: scenes.length, results, seconds }, null, 1)}\n`);
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ source: described, questions: items.length, scenes: scenes.length, coverage: { questions: questionCoverage, captions: captionCoverage }, results, seconds }, null, 1)}\n`,
+    );
     console.log(`wrote ${values.json}`);
   }
   await answerers.release();
