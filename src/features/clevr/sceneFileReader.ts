@@ -1,10 +1,11 @@
+import { LatestCall } from '../../shared/latestCall';
 import type { ClevrSceneFileEvent, ClevrSceneFileProgress, ClevrSceneFileRequest } from '../../protocol/protocol';
 
 /** The reading was stopped because another file was chosen: nothing to tell the visitor. */
 export class SceneFileSuperseded extends Error {}
 
-/** The file being read now: its worker, and how to stop it. */
-let current: { stop: () => void } | null = null;
+/** The file being read now; choosing another stops it. */
+const sceneFileReads = new LatestCall();
 
 /**
  * Reads a CLEVR scene file in a worker of its own, so neither the page nor the model worker (and the chat
@@ -12,20 +13,21 @@ let current: { stop: () => void } | null = null;
  * Resolves with each scene's JSON text; rejects with a sentence that says what happened.
  */
 export function readSceneFileOffThePage(file: File, onProgress: (progress: ClevrSceneFileProgress) => void): Promise<string[]> {
-  current?.stop();
+  const signal = sceneFileReads.start();
   const worker = new Worker(new URL('../../worker/clevrSceneFile.worker.ts', import.meta.url), { type: 'module', name: 'clevr-scene-file' });
   return new Promise<string[]>((resolve, reject) => {
     const finish = () => {
       worker.terminate();
-      if (current === reading) current = null;
+      sceneFileReads.finish(signal);
     };
-    const reading = {
-      stop: () => {
+    signal.addEventListener(
+      'abort',
+      () => {
         finish();
         reject(new SceneFileSuperseded(`Reading ${file.name} was stopped for another file.`));
       },
-    };
-    current = reading;
+      { once: true },
+    );
     worker.addEventListener('message', (message: MessageEvent<ClevrSceneFileEvent>) => {
       const event = message.data;
       if (event.type === 'progress') {

@@ -12,7 +12,7 @@ import { useSettingsStore } from '../../shared/stores/settingsStore';
 import { remotePack } from '../../engine/pack/hub';
 import type { PackDownloadState } from '../../engine/pack/packDownload';
 import { isCancelledCall } from '../../protocol/client';
-import { LatestCall } from './latestCall';
+import { LatestCall } from '../../shared/latestCall';
 import { markPackLoadFailed, storedPacks, watchStoredPacks } from './packDownloads';
 
 function choosePack(packs: PackSummary[], wanted: string | null): PackSummary | undefined {

@@ -1,6 +1,7 @@
 import { errorMessage } from '../../engine/errors';
 import { deleteDataset as deleteStoredDataset, listDatasets } from '../../persistence/datasetDb';
 import { loadDemoPoolCredits, loadDemoTextCredits, poolRef } from '../../shared/demoPool';
+import { LatestCall } from '../../shared/latestCall';
 import { modelWorker } from '../../shared/modelWorker';
 import { modelActions, useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
@@ -15,11 +16,11 @@ const cancelledNotice = (name: string) => `"${name}" was deleted while it loaded
 /** The person pressed Cancel: the worker removed what it had copied, so nothing resumes by itself later. */
 const stoppedNotice = (name: string) => `Loading "${name}" stopped, as asked. Nothing of it is kept: load it again to use it.`;
 
-/** Stops the dataset import or resume under way (its Cancel button); null when none runs. */
-let importAbort: AbortController | null = null;
+/** The dataset import or resume under way, which its Cancel button stops. */
+const datasetImports = new LatestCall();
 
 export function cancelDatasetImport(): void {
-  importAbort?.abort();
+  datasetImports.cancel();
 }
 
 /** Resolves once the model is ready; rejects with a sentence when its load fails. */
@@ -66,9 +67,7 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     return;
   }
   poolActions.importing({ name, step: 'Handing over files', loaded: 0, total: files.length });
-  const abort = new AbortController();
-  importAbort = abort;
-  const { signal } = abort;
+  const signal = datasetImports.start();
   try {
     const stagingId = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
     for (let i = 0; i < files.length; i += STAGE_SLICE) {
@@ -94,7 +93,7 @@ export async function importDataset(name: string, files: DatasetFile[]): Promise
     else if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(name));
     else noticeActions.notify('error', `"${name}" could not be loaded: ${errorMessage(error)}`);
   } finally {
-    if (importAbort === abort) importAbort = null;
+    datasetImports.finish(signal);
     poolActions.importing(null);
     await refreshDatasets();
   }
@@ -112,21 +111,20 @@ export async function resumeInterruptedImports(): Promise<void> {
   for (const dataset of usePoolStore.getState().datasets.filter((d) => d.status === 'embedding')) {
     if (usePoolStore.getState().importing) return;
     poolActions.importing({ name: dataset.name, step: 'Resuming', loaded: 0, total: dataset.images.length });
-    const abort = new AbortController();
-    importAbort = abort;
+    const signal = datasetImports.start();
     try {
       await modelWorker().call(
         'resumeDataset',
         { datasetId: dataset.id },
-        { onProgress: (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }), signal: abort.signal },
+        { onProgress: (p) => poolActions.importing({ name: dataset.name, step: p.file, loaded: p.loaded, total: p.total ?? 0 }), signal },
       );
       noticeActions.notify('info', `Finished loading "${dataset.name}", which a reload had interrupted.`);
     } catch (error) {
-      if (isCancelledCall(error) && abort.signal.aborted) noticeActions.notify('info', stoppedNotice(dataset.name));
+      if (isCancelledCall(error) && signal.aborted) noticeActions.notify('info', stoppedNotice(dataset.name));
       else if (wasCancelled(error)) noticeActions.notify('info', cancelledNotice(dataset.name));
       else noticeActions.notify('error', `"${dataset.name}" could not be finished: ${errorMessage(error)}`);
     } finally {
-      if (importAbort === abort) importAbort = null;
+      datasetImports.finish(signal);
       poolActions.importing(null);
       await refreshDatasets();
     }
