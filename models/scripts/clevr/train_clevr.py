@@ -15,16 +15,23 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
   hre-qih   + objects
   mn-qh     history as a memory the question attends over (memory network), no image
   mn-qih    + objects
-  coref-qih the memory network with explicit coreference: its attention over the history is also
-            trained to point at the round that mentioned the referent (the grammar knows it), and
-            the objects are attended by the question together with that round.
+  coref-qih the memory network with explicit coreference and a reference pool, as CorefNMN (Kottur et
+            al. 2018) keeps one: each earlier round (the caption first) holds an attention over the
+            objects it was about; the coreference attention over the rounds, trained to point at the
+            round that mentioned the referent (the grammar knows it), picks among those attentions, not
+            among the rounds' encodings, and the object it retrieves (its features) joins the question
+            in attending the objects and in the answer. The pool is trained on what each round's answer
+            was about and the retrieved objects on the question's referents (the grammar's labels).
   lf-qi-pixels  LF-QI reading the rendered picture (96x64) through a small CNN instead of the objects:
             the CNN's 4x6 grid of cells, each with its place, stands in for the objects.
 
 Count head (every model with an image): each object (or grid cell) gets a score in [0, 1] from its
-features and the fused question/history/image vector; their sum c is the count. The output stays one
-classifier over the answers, as log-probabilities: log p(count) + log softmax_k(-s (c - k)^2) for the
-count answers k = 0..10, log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate.
+features and the fused question/history/image vector: whether the question's filter selects it. Their
+sum c (summed, never argmax'd) is the count. The output stays one classifier over the answers, as
+log-probabilities: log p(count) + log softmax_k(-s (c - k)^2) for the count answers k = 0..10,
+log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate. On count questions it is
+also trained with the exact count as the target of c (smooth L1) and, for the object models, with the
+objects counted (the grammar's answer objects) as the target of each score.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 6] [--data DIR]
        [--train-dialogs N]                    train on the first N train dialogs only (a quicker recipe)
@@ -57,6 +64,7 @@ from common.trainer import (  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MODELS = ["lf-q", "lf-qi", "lf-qh", "lf-qih", "hre-qh", "hre-qih", "mn-qh", "mn-qih", "coref-qih", "lf-qi-pixels"]
 FLOATS = ("objects", "mask")
+COUNT_LOSS, SELECT_LOSS, POOL_LOSS, REFER_LOSS = 0.5, 0.5, 0.5, 0.5  # weights of the auxiliary losses beside the answer's
 EMBED, HIDDEN = 64, 128
 COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
 GRID_CHANNELS = 64
@@ -128,15 +136,21 @@ class Answerer(nn.Module):
             self.dialog_lstm = nn.LSTM(HIDDEN, HIDDEN, batch_first=True)
         if uses_history and self.base in ("mn", "coref"):
             self.memory_query = nn.Linear(HIDDEN, HIDDEN)
+        # The reference pool: each round's attention over the objects it was about.
+        self.reference_pool = self.base == "coref" and uses_history and uses_image
+        if self.reference_pool:
+            self.pool_obj = nn.Linear(HIDDEN, HIDDEN)
+            self.pool_round = nn.Linear(HIDDEN, HIDDEN)
+            self.pool_w = nn.Linear(HIDDEN, 1)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
                 object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
             self.att_obj = nn.Linear(HIDDEN, HIDDEN)
-            self.att_ctx = nn.Linear(HIDDEN * (2 if uses_history else 1), HIDDEN)
+            self.att_ctx = nn.Linear(HIDDEN * (1 + int(uses_history) + int(self.reference_pool)), HIDDEN)
             self.att_w = nn.Linear(HIDDEN, 1)
-        width = HIDDEN * (1 + int(uses_history) + int(uses_image))
+        width = HIDDEN * (1 + int(uses_history) + int(uses_image) + int(self.reference_pool))
         # With an image the count answers come from the count head, so the classifier gives the others.
         self.count_head = uses_image
         self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
@@ -201,7 +215,10 @@ class Answerer(nn.Module):
         q = self.q_enc(self.embed(question), question)
         parts = [q]
         context = q
-        self.history_attention = None
+        # Kept for the training losses: attention logits over the rounds and, per round, over the objects;
+        # the objects retrieved; the count head's per-object scores and count.
+        self.history_attention = self.round_objects = self.referred_objects = self.object_scores = self.count = None
+        o = torch.relu(self.obj(objects)) if self.uses_image else None
         if self.uses_history:
             if self.base == "lf":
                 h = (rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
@@ -210,11 +227,20 @@ class Answerer(nn.Module):
             else:
                 scores = (rounds * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
                 self.history_attention = scores
-                h = (torch.softmax(scores, dim=1).unsqueeze(2) * rounds).sum(1)
+                attention = torch.softmax(scores, dim=1)
+                h = (attention.unsqueeze(2) * rounds).sum(1)
             parts.append(h)
-            context = torch.cat([q, h], dim=1)
+            if self.reference_pool:
+                # Each round's objects [B, R, K], then the ones the question refers to: the pool's entries
+                # weighted by the coreference attention (CorefNMN's Refer), and their features.
+                pool_scores = self.pool_w(torch.tanh(self.pool_obj(o).unsqueeze(1) + self.pool_round(rounds).unsqueeze(2))).squeeze(3)
+                pool_scores = pool_scores + (object_mask.unsqueeze(1) - 1) * 1e4
+                self.round_objects = pool_scores
+                referred = (attention.unsqueeze(2) * torch.softmax(pool_scores, dim=2)).sum(1)
+                self.referred_objects = referred
+                parts.append((referred.unsqueeze(2) * o).sum(1))
+            context = torch.cat(parts, dim=1)
         if self.uses_image:
-            o = torch.relu(self.obj(objects))
             scores = self.att_w(torch.tanh(self.att_obj(o) + self.att_ctx(context).unsqueeze(1))).squeeze(2)
             scores = scores + (object_mask - 1) * 1e4
             weights = torch.softmax(scores, dim=1)
@@ -225,6 +251,7 @@ class Answerer(nn.Module):
         # The count head: per-object scores summed (masked), compared with each count k.
         per_object = torch.sigmoid(self.count_score(torch.relu(self.count_obj(o) + self.count_ctx(fused).unsqueeze(1)))).squeeze(2)
         count = (per_object * object_mask).sum(1, keepdim=True)
+        self.object_scores, self.count = per_object, count.squeeze(1)
         ks = torch.arange(COUNT_ANSWERS, dtype=count.dtype, device=count.device).unsqueeze(0)
         count_logits = -F.softplus(self.count_sharpness) * (count - ks) ** 2
         gate = self.count_gate(fused)
@@ -276,6 +303,48 @@ def coref_targets(split, idx):
     return torch.from_numpy(np.where(d > 0, target, -1).astype(np.int64))
 
 
+def object_masks(split, key, idx):
+    return torch.from_numpy(split[key][idx].astype(np.float32))
+
+
+def auxiliary_losses(model, split, idx, answers, per=10):
+    """The losses beside the answer's, on what the last forward_dialogs kept (idx: its questions, whole dialogs).
+
+    Count head: on count questions, the exact count as the target of the scores' sum, and (object models)
+    the objects counted as the target of each score. Reference pool: each round's objects against what it
+    was about (the caption's objects for round 0, then each question's answer objects), and the objects a
+    coreferring question retrieves against its referents."""
+    loss = answers.new_zeros((), dtype=torch.float32)
+    device = answers.device
+    if model.count is not None:
+        counted = answers < COUNT_ANSWERS
+        if counted.any():
+            loss = loss + COUNT_LOSS * F.smooth_l1_loss(model.count[counted], answers[counted].float())
+            if not model.pixels:
+                target = object_masks(split, "answer_objects", idx).to(device)[counted]
+                mask = object_masks(split, "mask", split["scene"][idx]).to(device)[counted]
+                bce = F.binary_cross_entropy(model.object_scores[counted].clamp(1e-6, 1 - 1e-6), target, reduction="none")
+                loss = loss + SELECT_LOSS * (bce * mask).sum() / mask.sum()
+    if model.round_objects is not None:
+        # The pool's entries are the same for every question of a dialog: its first question's row holds them.
+        logits = model.round_objects[::per]
+        first = idx[::per]
+        about = torch.cat([object_masks(split, "caption_objects", first).unsqueeze(1),
+                           object_masks(split, "answer_objects", (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)).reshape(len(first), per - 1, -1)], dim=1).to(device)
+        about = about[:, : logits.size(1)]
+        told = about.sum(2) > 0
+        if told.any():
+            target = about[told] / about[told].sum(1, keepdim=True)
+            loss = loss + POOL_LOSS * -(target * torch.log_softmax(logits[told], 1)).sum(1).mean()
+        refers = torch.from_numpy(split["coref"][idx] > 0).to(device)
+        referents = object_masks(split, "referents", idx).to(device)
+        refers = refers & (referents.sum(1) > 0)
+        if refers.any():
+            mass = (model.referred_objects[refers] * referents[refers]).sum(1)
+            loss = loss + REFER_LOSS * -torch.log(mass.clamp(min=1e-6)).mean()
+    return loss
+
+
 def accuracy(model, split, device=torch.device("cpu"), size=512, questions=None):
     """Val accuracy through the exported path (each question with its own history), on the first
     `questions` questions when given."""
@@ -294,11 +363,14 @@ def parity_slice(model, val):
 
 
 def load_clevr_split(data_dir, name):
-    """A split's arrays (common.load_split), with the pixels (u8) that clevr:data writes beside them."""
+    """A split's arrays (common.load_split), with the u8 ones that clevr:data writes beside them (the pixels,
+    the label masks): <name>.json names each array's kind."""
     meta = json.load(open(os.path.join(data_dir, f"{name}.json")))
     split = {}
+    dtypes = {"u8": np.uint8, "f32": np.float32, "i32": np.int32}
     for key, shape in meta["shapes"].items():
-        kind, dtype = ("u8", np.uint8) if key == "pixels" else ("f32", np.float32) if key in FLOATS else ("i32", np.int32)
+        kind = meta["kinds"][key]
+        dtype = dtypes[kind]
         split[key] = np.fromfile(os.path.join(data_dir, f"{name}.{key}.{kind}"), dtype=dtype).reshape(shape)
     return split
 
@@ -359,7 +431,7 @@ def main():
         def train_epoch():
             for q, h, r, o, m, a, idx in dialog_batches(model, train, rng.permutation(dialogs), args.batch // 10, device):
                 logits = model.forward_dialogs(q, h, r, o, m)
-                loss = F.cross_entropy(logits, a)
+                loss = F.cross_entropy(logits, a) + auxiliary_losses(model, train, idx, a)
                 if kind == "coref-qih":
                     target = coref_targets(train, idx).to(device)
                     if (target >= 0).any():

@@ -45,6 +45,14 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
   const historyKind = new Int32Array(count);
   const coref = new Int32Array(count);
   const roundIndex = new Int32Array(count);
+  // Training labels only, as object masks: what the question refers to, what its answer is about (the
+  // objects counted, found or described), and what its dialog's caption told (the reference pool's first entry).
+  const referents = new Uint8Array(count * MAX_OBJECTS);
+  const answerObjects = new Uint8Array(count * MAX_OBJECTS);
+  const captionObjects = new Uint8Array(count * MAX_OBJECTS);
+  const setMask = (mask: Uint8Array, row: number, objects: readonly number[]) => {
+    for (const i of objects) if (i < MAX_OBJECTS) mask[row * MAX_OBJECTS + i] = 1;
+  };
   const objects = new Float32Array(scenes.length * MAX_OBJECTS * OBJECT_FEATURES);
   const mask = new Float32Array(scenes.length * MAX_OBJECTS);
   const pixels = new Uint8Array(scenes.length * 3 * PIXEL_HEIGHT * PIXEL_WIDTH);
@@ -65,11 +73,29 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
         historyKind[k] = HISTORY_KINDS.indexOf(QUESTION_TEMPLATES[round.template].history);
         coref[k] = round.coref_distance ?? -1;
         roundIndex[k] = n;
+        setMask(referents, k, round.referents);
+        setMask(answerObjects, k, round.answer_objects);
+        setMask(captionObjects, k, dialog.caption_objects);
         k++;
       });
     }
   });
-  const arrays = { question, history, scene: sceneOf, answer, template, history_kind: historyKind, coref, round: roundIndex, objects, mask, pixels };
+  const arrays = {
+    question,
+    history,
+    scene: sceneOf,
+    answer,
+    template,
+    history_kind: historyKind,
+    coref,
+    round: roundIndex,
+    referents,
+    answer_objects: answerObjects,
+    caption_objects: captionObjects,
+    objects,
+    mask,
+    pixels,
+  };
   const shapes: Record<string, number[]> = {
     question: [count, QUESTION_TOKENS],
     history: [count, HISTORY_ROUNDS, ROUND_TOKENS],
@@ -79,15 +105,20 @@ function writeSplit(dir: string, name: string, scenes: readonly Scene[], records
     history_kind: [count],
     coref: [count],
     round: [count],
+    referents: [count, MAX_OBJECTS],
+    answer_objects: [count, MAX_OBJECTS],
+    caption_objects: [count, MAX_OBJECTS],
     objects: [scenes.length, MAX_OBJECTS, OBJECT_FEATURES],
     mask: [scenes.length, MAX_OBJECTS],
     pixels: [scenes.length, 3, PIXEL_HEIGHT, PIXEL_WIDTH],
   };
+  const kinds: Record<string, string> = {};
   for (const [key, array] of Object.entries(arrays)) {
     const kind = array instanceof Float32Array ? 'f32' : array instanceof Uint8Array ? 'u8' : 'i32';
+    kinds[key] = kind;
     writeFileSync(join(dir, `${name}.${key}.${kind}`), new Uint8Array(array.buffer));
   }
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ count, scenes: scenes.length, shapes }, null, 1)}\n`);
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ count, scenes: scenes.length, shapes, kinds }, null, 1)}\n`);
   return count;
 }
 
