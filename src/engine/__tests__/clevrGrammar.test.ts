@@ -275,6 +275,13 @@ describe('the question parser', () => {
       ok: true,
       plan: { label: 'count-attribute', description: { color: 'red' } },
     });
+    // "Them" after "is there anything else?": a yes/no answer about several objects names no group to count in.
+    const afterExist = ask(scene, emptyState(), { label: 'exist-other' }, seededRandom(1)).state;
+    expect(afterExist.group?.members.length).toBe(3);
+    expect(parseQuestion('How many of them are red?', scene, afterExist)).toEqual({
+      ok: false,
+      reason: 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.',
+    });
     expect(parseQuestion('And the earlier cube?', scene, emptyState())).toEqual({
       ok: false,
       reason: 'No cube has been mentioned yet in this dialog, so "the earlier cube" points at nothing.',

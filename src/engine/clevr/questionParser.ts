@@ -108,14 +108,13 @@ function earlierObject(phrase: string, state: DialogState): { index: number; des
   return { error: `More than one ${m![1]} has been mentioned, so "${phrase}" is not clear: add its colour, size or material.` };
 }
 
+const NO_GROUP = 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.';
+
 function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Scene, state: DialogState): ParsedQuestion {
   const focus = state.focus;
   const needFocus = (): ParsedQuestion | null =>
     focus === null ? { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' } : null;
-  const needGroup = (): ParsedQuestion | null =>
-    state.group && state.group.members.length >= 2
-      ? null
-      : { ok: false, reason: 'No group of objects has been mentioned that "them" could mean. Ask how many of some kind there are first.' };
+  const needGroup = (): ParsedQuestion | null => (state.group && state.group.members.length >= 2 ? null : { ok: false, reason: NO_GROUP });
   const attribute = slots.A === undefined ? undefined : attributeFrom(slots.A);
   if (slots.A !== undefined && !attribute)
     return { ok: false, reason: `"${slots.A}" is not something the grammar asks about; ask about the colour, shape, size or material.` };
@@ -152,7 +151,7 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     case 'count-attribute-group':
     case 'exist-attribute-group': {
       // The grammar's own rule: after a yes/no question one object found is a group too.
-      if (attributeGroup(state) === null) return needGroup() ?? { ok: false, reason: 'The last answer was about a single object; ask about "it" instead.' };
+      if (attributeGroup(state) === null) return { ok: false, reason: NO_GROUP };
       const v = valueOf((slots.V ?? '').replace(/^an? /, ''));
       if (!v) return { ok: false, reason: `"${slots.V}" is not a colour, shape, size or material.` };
       return { ok: true, plan: { label, attribute: v.attribute, value: v.value, usesGroup: true } };
