@@ -63,7 +63,6 @@ from common.trainer import (  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MODELS = ["lf-q", "lf-qi", "lf-qh", "lf-qih", "hre-qh", "hre-qih", "mn-qh", "mn-qih", "coref-qih", "lf-qi-pixels"]
-FLOATS = ("objects", "mask")
 COUNT_LOSS, SELECT_LOSS, POOL_LOSS, REFER_LOSS = 0.5, 0.5, 0.5, 0.5  # weights of the auxiliary losses beside the answer's
 EMBED, HIDDEN = 64, 128
 COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
@@ -368,6 +367,8 @@ def load_clevr_split(data_dir, name):
     meta = json.load(open(os.path.join(data_dir, f"{name}.json")))
     split = {}
     dtypes = {"u8": np.uint8, "f32": np.float32, "i32": np.int32}
+    if "kinds" not in meta:
+        sys.exit(f"{data_dir}/{name}.json comes from an older clevr:data without the training labels; run npm run clevr:data again.")
     for key, shape in meta["shapes"].items():
         kind = meta["kinds"][key]
         dtype = dtypes[kind]
