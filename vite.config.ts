@@ -43,7 +43,8 @@ export default defineConfig({
     }),
   ],
   // transformers.js imports onnxruntime-web/webgpu; the engine imports onnxruntime-web (whose default build
-  // has WebGPU too): one copy of the runtime and one .wasm in the worker (e2e/bundle.spec.ts).
+  // has WebGPU too): one copy of the runtime's JS in the worker (e2e/bundle.spec.ts), with its two .wasm
+  // builds (src/worker/ortArtifacts.ts).
   resolve: {
     alias: [
       { find: /^onnxruntime-web\/webgpu$/, replacement: 'onnxruntime-web' },
@@ -56,7 +57,7 @@ export default defineConfig({
     format: 'es',
     rollupOptions: {
       output: {
-        // onnxruntime's plain WASM loader is an .mjs module (src/worker/ortArtifacts.ts): named .js, because
+        // onnxruntime's WASM-only loader is an .mjs module (src/worker/ortArtifacts.ts): named .js, because
         // many static hosts serve .mjs with no JavaScript type, and browsers refuse to run such a module.
         assetFileNames: (asset) => (asset.names.some((n) => n.endsWith('.mjs')) ? 'assets/[name]-[hash].js' : 'assets/[name]-[hash][extname]'),
       },

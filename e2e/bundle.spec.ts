@@ -10,7 +10,7 @@ function occurrences(text: string, needle: string): number {
   return text.split(needle).length - 1;
 }
 
-test("the build holds exactly one copy of onnxruntime-web's JS, inside the worker only, and its one WebAssembly build", () => {
+test("the build holds exactly one copy of onnxruntime-web's JS, inside the worker only, and its two WebAssembly builds", () => {
   // Every copy of onnxruntime-web embeds onnxruntime-common's version string once (env.versions.common).
   const commonVersion = (JSON.parse(readFileSync(join(root, 'node_modules', 'onnxruntime-common', 'package.json'), 'utf8')) as { version: string }).version;
   const files = readdirSync(assets);
@@ -19,9 +19,12 @@ test("the build holds exactly one copy of onnxruntime-web's JS, inside the worke
   expect(withOrt).toHaveLength(1);
   expect(withOrt[0]!.copies).toBe(1);
   expect(withOrt[0]!.file).toMatch(/^model\.worker-/);
-  // One WebAssembly build under that one JS, the WebGPU-capable (JSEP) one, which runs WASM too: the
-  // plain WASM build was a few percent faster and 14 MB more to install offline. Nothing else.
-  const wasm = files.filter((f) => f.endsWith('.wasm'));
-  expect(wasm).toHaveLength(1);
-  expect(wasm[0]).toMatch(/^ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/);
+  // Two WebAssembly builds under that one JS: the WebGPU-capable (JSEP) one, and the WASM-only one the
+  // worker runs where the browser offers no WebGPU (half the code to compile; src/worker/ortArtifacts.ts),
+  // with its loader emitted as .js. Nothing else.
+  const wasm = files.filter((f) => f.endsWith('.wasm')).sort();
+  expect(wasm).toHaveLength(2);
+  expect(wasm[0]).toMatch(/^ort-wasm-simd-threaded-[\w-]+\.wasm$/);
+  expect(wasm[1]).toMatch(/^ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/);
+  expect(files.filter((f) => /^ort-wasm-simd-threaded-[\w-]+\.js$/.test(f))).toHaveLength(1);
 });

@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page, expect, test } from '@playwright/test';
+import { type Browser, type Page, chromium, expect, test } from '@playwright/test';
 import { type OfflineEntry, offlineVersion } from '../src/sw/offlineCache';
+import { BASE_ARGS, CHROMIUM_PATH, TEST_ARGS, WEBGPU_ARGS } from '../src/node/tools/chromium';
 import { type BuildServer, serveBuild } from './buildServer';
 import { MODELS_DIR, asset, choosePhotos, openPresenter, sendText, modelReady } from './helpers';
 
@@ -44,6 +45,16 @@ async function offlineReady(page: Page): Promise<void> {
     await expect(badge(page), `the offline copy made no progress for ${STALL_MS / 1000} s`).not.toHaveText(text, { timeout: STALL_MS });
   }
 }
+/** The files of onnxruntime's two WebAssembly builds: the WASM-only one and the WebGPU-capable (JSEP) one. */
+const WASM_ONLY = /ort-wasm-simd-threaded-[\w-]+\.wasm$/;
+const WEBGPU_CAPABLE = /ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/;
+/** The URLs the offline copy holds. */
+const storedUrls = (page: Page) =>
+  page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    return urls;
+  });
 const cacheNames = (page: Page) => page.evaluate(async () => (await caches.keys()).filter((n) => n.startsWith('mmdialog-offline-')).sort());
 
 async function cutNetworkAndReload(page: Page, server: BuildServer): Promise<void> {
@@ -72,6 +83,10 @@ test.describe('offline', () => {
     const page = await open(browser, server);
     await openPresenter(page, 'test-tiny-clip');
     await offlineReady(page);
+    // Without WebGPU the worker runs onnxruntime's WASM-only build, and neither it nor the copy fetches the WebGPU-capable one.
+    expect(server.requests.filter((path) => WASM_ONLY.test(path)).length).toBeGreaterThan(0);
+    expect(server.requests.filter((path) => WEBGPU_CAPABLE.test(path))).toEqual([]);
+    expect((await storedUrls(page)).filter((url) => WEBGPU_CAPABLE.test(new URL(url).pathname))).toEqual([]);
 
     // A server that errs, or one that never answers (a captive portal), loses to the stored page: the latter after 4 s.
     server.breakDown('error');
@@ -100,6 +115,26 @@ test.describe('offline', () => {
     const length = await page.evaluate(async () => (await fetch('/models/test-tiny-clip/onnx/text_model.onnx')).headers.get('content-length'));
     expect(Number(length)).toBe(statSync(join(MODELS_DIR, 'test-tiny-clip', 'onnx', 'text_model.onnx')).size);
     await page.context().close();
+  });
+
+  test("on a WebGPU browser the copy also keeps onnxruntime's WebGPU-capable build, and the page loads on WebGPU with the network cut", async () => {
+    const webgpuBrowser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_ARGS, ...TEST_ARGS, ...WEBGPU_ARGS] });
+    const server = await serveBuild();
+    try {
+      const page = await open(webgpuBrowser, server);
+      await openPresenter(page, 'test-tiny-clip');
+      await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
+      await offlineReady(page);
+      // Install does not keep it (only WebGPU browsers need its 28 MB): the pack request does, before "Offline ready".
+      expect((await storedUrls(page)).filter((url) => WEBGPU_CAPABLE.test(new URL(url).pathname))).toHaveLength(1);
+      await cutNetworkAndReload(page, server);
+      await expect(page.getByTestId('backend')).toHaveText('WEBGPU', { timeout: 150_000 });
+      await modelReady(page);
+      await expect(page.getByTestId('backend')).toHaveText('WEBGPU');
+    } finally {
+      await webgpuBrowser.close();
+      await server.close().catch(() => undefined);
+    }
   });
 
   test('after one visit with the default pack, the page loads and answers with the network cut', async ({ browser }) => {

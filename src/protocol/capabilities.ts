@@ -7,7 +7,8 @@ import type { BackendCapabilities } from '../engine/onnx/executionPlan';
 export async function detectCapabilities(forceWasm: boolean): Promise<BackendCapabilities> {
   const base = { crossOriginIsolated: self.crossOriginIsolated, hardwareConcurrency: navigator.hardwareConcurrency || 1, forceWasm };
   const gpu = (navigator as Navigator & { gpu?: GPU }).gpu;
-  if (forceWasm || !gpu) return { ...base, webgpuAdapter: false, shaderF16: false };
+  // The adapter is looked for even when WASM is chosen: the onnxruntime build depends on it (runtimeBuild).
+  if (!gpu) return { ...base, webgpuAdapter: false, shaderF16: false };
   try {
     const adapter = await gpu.requestAdapter();
     return { ...base, webgpuAdapter: adapter !== null, shaderF16: adapter?.features.has('shader-f16') ?? false };

@@ -13,6 +13,7 @@ import {
   fileFailure,
   offlineVersion,
   packEntries,
+  runtimeEntries,
   rejectionOf,
   relativeUrl,
   storedKey,
@@ -165,6 +166,14 @@ describe('packEntries', () => {
     const error = thrown(() => packEntries(build(), 'new-pack'));
     expect(error.reason).toBe('unknown-pack');
     expect(error.message).toContain('"new-pack" was added after this build');
+  });
+});
+
+describe('runtimeEntries', () => {
+  it("lists the WebGPU-capable build's files for a worker that runs it, and none for the WASM-only build (kept at install)", () => {
+    const files = [...build(), { ...entry('assets/ort.jsep-1.wasm', 'wasm', false, undefined, null), runtime: 'webgpu-capable' as const }];
+    expect(runtimeEntries(files, 'webgpu-capable').map((e) => e.url)).toEqual(['assets/ort.jsep-1.wasm']);
+    expect(runtimeEntries(files, 'wasm-only')).toEqual([]);
   });
 });
 

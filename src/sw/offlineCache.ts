@@ -5,6 +5,7 @@
  * file and say what to do. No DOM and no service-worker globals here.
  */
 import { errorMessage } from '../engine/errors.ts';
+import type { RuntimeBuild } from '../engine/onnx/executionPlan.ts';
 
 /** One file of the offline copy, as the build writes it into sw.js (see src/node/tools/offlineManifest.ts). */
 export interface OfflineEntry {
@@ -19,6 +20,11 @@ export interface OfflineEntry {
   pack?: string;
   /** SHA-256 of the content (hex), where the build could read the file: a stored copy must match it. */
   sha256?: string;
+  /**
+   * A file of onnxruntime's WebGPU-capable build: kept with the pack in use, only where the page's worker
+   * runs that build (runtimeBuild), not at install; the WASM-only build is kept at install.
+   */
+  runtime?: RuntimeBuild;
 }
 
 /** The part of Cache this code uses; the browser's Cache fits it. */
@@ -127,6 +133,11 @@ export async function dropOtherVersions(caches: CacheStorageLike, version: strin
     }
   }
   return deleted;
+}
+
+/** The files of onnxruntime's build the worker runs that install did not keep (none for the WASM-only build). */
+export function runtimeEntries(entries: readonly OfflineEntry[], build: RuntimeBuild): OfflineEntry[] {
+  return entries.filter((e) => e.runtime === build);
 }
 
 /** The files a pack needs offline (its model files and its pool embeddings). */

@@ -2,11 +2,12 @@
  * Messages between the page and the service worker. The page asks over a MessageChannel (one port
  * per request, so replies need no ids); the worker announces install progress to every window.
  */
+import type { RuntimeBuild } from '../engine/onnx/executionPlan';
 import type { OfflineFailure } from './offlineCache';
 
-/** Page → service worker. `cache-pack` comes with a MessagePort for its replies. */
+/** Page → service worker. `cache-pack` comes with a MessagePort for its replies; `runtime` is the onnxruntime build the page's worker runs. */
 export type PageToServiceWorker =
-  | { type: 'cache-pack'; packId: string }
+  | { type: 'cache-pack'; packId: string; runtime: RuntimeBuild }
   | { type: 'skip-waiting' }
   | { type: 'drop-pack'; packId: string }
   /** The page is busy (the model loading, a reply being answered) or no longer: the offline copy starts no new download meanwhile (turnGate.ts). */
@@ -24,6 +25,7 @@ export type ServiceWorkerBroadcast =
   | { type: 'install-failed'; version: string; reason: OfflineFailure | 'internal'; message: string };
 
 const PAGE_TYPES = ['cache-pack', 'skip-waiting', 'drop-pack', 'busy'];
+const RUNTIME_BUILDS: RuntimeBuild[] = ['webgpu-capable', 'wasm-only'];
 const BROADCAST_TYPES = ['install-progress', 'install-failed'];
 
 function typed(value: unknown): string | null {
@@ -35,8 +37,10 @@ function typed(value: unknown): string | null {
 /** Messages come from another realm: check the envelope before trusting the type. */
 export function isPageMessage(value: unknown): value is PageToServiceWorker {
   const type = typed(value);
-  if (type === 'cache-pack' || type === 'drop-pack') return typeof (value as Record<string, unknown>)['packId'] === 'string';
-  if (type === 'busy') return typeof (value as Record<string, unknown>)['busy'] === 'boolean';
+  const fields = value as Record<string, unknown>;
+  if (type === 'cache-pack') return typeof fields['packId'] === 'string' && RUNTIME_BUILDS.includes(fields['runtime'] as RuntimeBuild);
+  if (type === 'drop-pack') return typeof fields['packId'] === 'string';
+  if (type === 'busy') return typeof fields['busy'] === 'boolean';
   return type !== null && PAGE_TYPES.includes(type);
 }
 

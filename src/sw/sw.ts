@@ -28,8 +28,10 @@ import {
   packEntries,
   rejectionOf,
   relativeUrl,
+  runtimeEntries,
   storedKey,
 } from './offlineCache';
+import type { RuntimeBuild } from '../engine/onnx/executionPlan';
 import { OFFLINE_COPY_HEADER, TurnGate } from './turnGate';
 import { type CachePackReply, type ServiceWorkerBroadcast, isPageMessage } from './protocol';
 
@@ -182,6 +184,8 @@ registerRoute(
 // Everything kept at install, from the cache; query strings do not name another file.
 registerRoute(new PrecacheRoute(precache, { ignoreURLParametersMatching: [/.*/] }));
 registerRoute(({ url }) => inScope(url) && isData(pathOf(url)), packFiles);
+// onnxruntime's WebGPU-capable build, kept where the page's worker runs it (cachePack), like a pack's files.
+registerRoute(({ url }) => entryOf(url.href)?.runtime !== undefined, packFiles);
 
 /** The response with these headers set (a Response's own headers cannot be changed). */
 function withHeaders(response: Response, set: Record<string, string>): Response {
@@ -266,11 +270,15 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(dropOtherVersions(storage, version).then(() => self.clients.claim()));
 });
 
-/** Makes sure a pack (and its pool embeddings) is in this version's cache, downloading what is missing. */
-async function cachePack(event: ExtendableEvent, packId: string, onProgress: (p: Progress) => void): Promise<void> {
+/**
+ * Makes sure a pack (and its pool embeddings) is in this version's cache, with the files of the
+ * onnxruntime build the page runs that install did not keep, downloading what is missing.
+ */
+async function cachePack(event: ExtendableEvent, packId: string, runtime: RuntimeBuild, onProgress: (p: Progress) => void): Promise<void> {
   const cache = await storage.open(versionCache);
   const missing: OfflineEntry[] = [];
-  for (const entry of packEntries(entries, packId)) if (!(await cache.match(storedKey(entry, scope)))) missing.push(entry);
+  for (const entry of [...packEntries(entries, packId), ...runtimeEntries(entries, runtime)])
+    if (!(await cache.match(storedKey(entry, scope)))) missing.push(entry);
   const progress: Progress = { doneFiles: 0, totalFiles: missing.length, doneBytes: 0, totalBytes: missing.reduce((n, e) => n + e.bytes, 0) };
   onProgress({ ...progress });
   for (const entry of missing) {
@@ -312,6 +320,7 @@ self.addEventListener('message', (event) => {
         cachePack(
           event,
           message.packId,
+          message.runtime,
           throttled((p) => reply({ type: 'progress', doneBytes: p.doneBytes, totalBytes: p.totalBytes })),
         ).then(
           () => reply({ type: 'done', version }),

@@ -88,7 +88,10 @@ describe("the page's busy message", () => {
     expect(isPageMessage({ type: 'busy', busy: false })).toBe(true);
     expect(isPageMessage({ type: 'busy', busy: 'yes' })).toBe(false);
     expect(isPageMessage({ type: 'busy' })).toBe(false);
-    expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip' })).toBe(true);
+    expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip', runtime: 'wasm-only' })).toBe(true);
+    expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip', runtime: 'webgpu-capable' })).toBe(true);
+    expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip' })).toBe(false);
+    expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip', runtime: 'webgl' })).toBe(false);
     expect(isPageMessage({ type: 'pause-everything' })).toBe(false);
   });
 });

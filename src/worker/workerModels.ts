@@ -5,7 +5,7 @@ import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type ExecutionPlan, chooseExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
+import { type ExecutionPlan, chooseExecutionPlan, runtimeBuild, wasmFallbackPlan } from '../engine/onnx/executionPlan';
 import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS } from '../engine/pool/poolEmbeddings';
 import { fetchJson, prefetchDemoPool } from './demoPoolFiles';
@@ -35,6 +35,7 @@ import { StoredDatasets } from './storedDatasets';
 import type { RequestContext } from './requestHandler';
 import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, PoolLoaded, PoolRef, WorkerAnnouncement } from '../protocol/protocol';
 import type { WorkerMethods } from '../protocol/protocol';
+import { wasmFilesFor } from './ortArtifacts';
 
 interface ActivePool {
   loaded: PoolLoaded;
@@ -131,13 +132,14 @@ export class WorkerModels {
   private runtimePlan: ExecutionPlan | null = null;
 
   /**
-   * Chooses WebGPU or WASM and starts onnxruntime: the bundle's one build, which runs both. (A second,
-   * WASM-only build was a few percent faster on WASM, measured, and cost 14 MB of the offline install.)
+   * Chooses WebGPU or WASM and starts onnxruntime: its WebGPU-capable build where the browser offers
+   * WebGPU, its WASM-only build elsewhere (runtimeBuild). onnxruntime starts once per worker, so a later
+   * load keeps the build the first one chose.
    */
   private async configureRuntime(forceWasm: boolean): Promise<ExecutionPlan> {
     const caps = await detectCapabilities(forceWasm);
     const plan = chooseExecutionPlan(caps);
-    configureWasm(plan.wasmThreads);
+    configureWasm(plan.wasmThreads, wasmFilesFor(runtimeBuild(caps), self.location.href));
     // Only for WASM: a first session on the wasm provider keeps onnxruntime from setting up WebGPU
     // afterwards (the pack then fell back to WASM in e2e/backends.spec.ts).
     if (plan.provider === 'wasm') void startRuntime();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BackendCapabilities, chooseExecutionPlan, pickOnnxFile, wasmFallbackPlan, wasmPlanBecause } from '../onnx/executionPlan';
+import { type BackendCapabilities, chooseExecutionPlan, pickOnnxFile, runtimeBuild, wasmFallbackPlan, wasmPlanBecause } from '../onnx/executionPlan';
 
 const caps = (over: Partial<BackendCapabilities>): BackendCapabilities => ({
   webgpuAdapter: false,
@@ -65,5 +65,16 @@ describe('chooseExecutionPlan', () => {
       wasmThreads: chooseExecutionPlan(caps({ webgpuAdapter: true })).wasmThreads,
       reason: 'WASM: reload the page to use WebGPU',
     });
+  });
+});
+
+describe('runtimeBuild', () => {
+  it("starts onnxruntime's WebGPU-capable build wherever there is an adapter, WASM chosen in settings or not, and the WASM-only build elsewhere", () => {
+    expect(runtimeBuild(caps({ webgpuAdapter: true }))).toBe('webgpu-capable');
+    // The settings can move the tab back to WebGPU without a restart: onnxruntime starts once per worker.
+    expect(runtimeBuild(caps({ webgpuAdapter: true, forceWasm: true }))).toBe('webgpu-capable');
+    expect(chooseExecutionPlan(caps({ webgpuAdapter: true, forceWasm: true })).provider).toBe('wasm');
+    expect(runtimeBuild(caps({ webgpuAdapter: false }))).toBe('wasm-only');
+    expect(runtimeBuild(caps({ webgpuAdapter: false, forceWasm: true }))).toBe('wasm-only');
   });
 });

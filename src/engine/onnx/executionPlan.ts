@@ -6,7 +6,7 @@ export type ExecutionProvider = 'webgpu' | 'wasm';
 export type ModelDtype = 'fp32' | 'fp16' | 'q8';
 
 export interface BackendCapabilities {
-  /** navigator.gpu.requestAdapter() returned an adapter. */
+  /** navigator.gpu.requestAdapter() returned an adapter (looked for even when WASM is chosen: see runtimeBuild). */
   webgpuAdapter: boolean;
   /** The adapter lists the 'shader-f16' feature. */
   shaderF16: boolean;
@@ -30,6 +30,19 @@ function wasmThreadCount(caps: Pick<BackendCapabilities, 'crossOriginIsolated' |
   // Threads need SharedArrayBuffer; leave one core for the page.
   if (!caps.crossOriginIsolated) return 1;
   return Math.max(1, Math.min(4, caps.hardwareConcurrency - 1));
+}
+
+/**
+ * Which of onnxruntime-web's WebAssembly builds a worker starts, once: the WebGPU-capable one (28 MB)
+ * where the browser offers a WebGPU adapter, so the tab moves between WebGPU and WASM (the settings, a
+ * failure) without a restart; elsewhere the WASM-only one (14 MB), half the code to compile, which
+ * brought Ready from cache from 4.1 to 2.9 s on a 2-core machine (docs/speed.md). The offline copy
+ * keeps the build this rule picks (src/sw/sw.ts).
+ */
+export type RuntimeBuild = 'webgpu-capable' | 'wasm-only';
+
+export function runtimeBuild(caps: Pick<BackendCapabilities, 'webgpuAdapter'>): RuntimeBuild {
+  return caps.webgpuAdapter ? 'webgpu-capable' : 'wasm-only';
 }
 
 export function chooseExecutionPlan(caps: BackendCapabilities): ExecutionPlan {

@@ -26,7 +26,7 @@ export const IDENTITY_MODEL = Uint8Array.from(atob('CAg6OwoQCgF4EgF5IghJZGVudGl0
 );
 
 /**
- * Starts onnxruntime's WebAssembly runtime now: fetching and compiling its 28 MB .wasm is most of what
+ * Starts onnxruntime's WebAssembly runtime now: fetching and compiling its .wasm (14 or 28 MB) is most of what
  * the first session of a load waits for, and begun first it runs while the pack's configs and
  * tokenizer are fetched and parsed (issue 38). For a WASM plan only: on WebGPU it kept the pack's
  * sessions from using WebGPU. Never rejects: a runtime that fails to start fails again, with its own

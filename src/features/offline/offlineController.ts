@@ -1,4 +1,6 @@
 import { assertNever, errorMessage } from '../../engine/errors';
+import { runtimeBuild } from '../../engine/onnx/executionPlan';
+import { detectCapabilities } from '../../protocol/capabilities';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
 import { CACHE_PREFIX } from '../../sw/offlineCache';
@@ -159,7 +161,10 @@ function onBroadcast(message: ServiceWorkerBroadcast): void {
   }
 }
 
-/** Asks the active worker to store the pack in use (nothing to do for the default pack, which install stored). */
+/**
+ * Asks the active worker to store the pack in use (nothing to do for the default pack, which install
+ * stored) and, where the model worker runs it, onnxruntime's WebGPU-capable build.
+ */
 async function cacheActivePack(): Promise<void> {
   const active = registration?.active;
   const { phase, activePackId } = useModelStore.getState();
@@ -191,7 +196,8 @@ async function cacheActivePack(): Promise<void> {
         assertNever(reply);
     }
   };
-  const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId };
+  // The onnxruntime build the worker runs follows from the same capabilities, so the copy keeps that build.
+  const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId, runtime: runtimeBuild(await detectCapabilities(false)) };
   active.postMessage(message, [channel.port2]);
 }
 

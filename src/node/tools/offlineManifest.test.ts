@@ -27,6 +27,8 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
     'assets/index-abc.js': 'app',
     'assets/index-abc.js.map': 'map',
     'assets/ort-wasm-simd-threaded.jsep-x.wasm': 'wasm',
+    'assets/ort-wasm-simd-threaded-y.wasm': 'wasm only',
+    'assets/ort-wasm-simd-threaded-z.js': 'loader',
     'pool/media.json': '[]',
     'pool/media/a.webp': 'webp',
     'pool/embeddings/mini-clip.json': '{}',
@@ -74,7 +76,8 @@ describe('offlineInjectManifestOptions', () => {
     expect(manifest.install.sort()).toEqual(
       [
         'assets/index-abc.js',
-        'assets/ort-wasm-simd-threaded.jsep-x.wasm',
+        'assets/ort-wasm-simd-threaded-y.wasm',
+        'assets/ort-wasm-simd-threaded-z.js',
         'dialogues/train/conversations.json',
         'index.html',
         'models/index.json',
@@ -92,6 +95,7 @@ describe('offlineInjectManifestOptions', () => {
       ].sort(),
     );
     expect(manifest.firstUse.sort()).toEqual([
+      'assets/ort-wasm-simd-threaded.jsep-x.wasm',
       'dialogues/test/conversations.json',
       'models/test-tiny-clip/config.json',
       'models/test-tiny-clip/onnx/text_model.onnx',
@@ -110,6 +114,10 @@ describe('offlineInjectManifestOptions', () => {
       'pool/embeddings/mini-clip.chat.bin',
       'pool/embeddings/mini-clip.contexts.json',
       'pool/embeddings/mini-clip.json',
+    ]);
+    // onnxruntime's WebGPU-capable build is kept with the pack in use where the worker runs it, not at install.
+    expect(manifest.entries.filter((e) => e.runtime).map((e) => [e.url, e.runtime, e.install])).toEqual([
+      ['assets/ort-wasm-simd-threaded.jsep-x.wasm', 'webgpu-capable', false],
     ]);
     // The pack files come from models/, not from the build's copy of them.
     expect(manifest.entry('models/mini-clip/config.json')?.bytes).toBe('{"mini":1}'.length);

@@ -8,6 +8,9 @@ import { type OfflineEntry, offlineVersion } from '../../sw/offlineCache.ts';
 import { type DetectorListing, type ModelFolderListing, type PackListing, listModels } from './modelPacks.ts';
 import { packIndexJson } from './viteModelsPlugin.ts';
 
+/** The .wasm of onnxruntime-web's WebGPU-capable build, as Vite names it (the bundle's JSEP build). */
+export const WEBGPU_CAPABLE_RUNTIME = /^assets\/ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/;
+
 /** What workbox-build found in the build output: its URL, revision and size. */
 type BuiltFile = ManifestEntry & { size: number };
 
@@ -103,6 +106,11 @@ function offlineEntries({
   const files: ManifestFile[] = [];
   for (const file of [...built].sort((a, b) => a.url.localeCompare(b.url))) {
     const pack = embeddingsOwner(file.url);
+    // onnxruntime's WebGPU-capable build (28 MB) is kept where the page's worker runs it, with the pack in use.
+    if (WEBGPU_CAPABLE_RUNTIME.test(file.url)) {
+      files.push({ ...entry(file.url, file.revision, file.size, false), runtime: 'webgpu-capable' });
+      continue;
+    }
     files.push(entry(file.url, file.revision, file.size, !firstUse(file.url) && (pack === undefined || pack === defaultPack), pack, publicSha256(file.url)));
   }
   files.push(entry('models/index.json', revisionOf(packIndexJson), Buffer.byteLength(packIndexJson), true));
