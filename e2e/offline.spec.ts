@@ -193,12 +193,12 @@ test.describe('offline', () => {
     // The "next build": one changed file (its revision), everything else as before.
     const original = await (await fetch(`${server.url}/sw.js`)).text();
     const next = swWith(original, (entries) => {
-      entries.find((f) => f.url === 'pool/texts.json')!.revision = 'changed';
+      entries.find((f) => f.url === 'pool/text-table.bin')!.revision = 'changed';
     });
     server.override('/sw.js', next.text);
     const downloadsBefore = server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx').length;
     const detectorDownloadsBefore = server.requests.filter((p) => p === '/models/detector/onnx/model.onnx').length;
-    const textsBefore = server.requests.filter((p) => p === '/pool/texts.json').length;
+    const textsBefore = server.requests.filter((p) => p === '/pool/text-table.bin').length;
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
 
     const reload = page.getByRole('button', { name: 'Update ready: reload' });
@@ -209,7 +209,7 @@ test.describe('offline', () => {
     // Unchanged files were copied from the old version, the changed one downloaded.
     expect(server.requests.filter((p) => p === '/models/mini-clip/onnx/text_model.onnx')).toHaveLength(downloadsBefore);
     expect(server.requests.filter((p) => p === '/models/detector/onnx/model.onnx')).toHaveLength(detectorDownloadsBefore);
-    expect(server.requests.filter((p) => p === '/pool/texts.json').length).toBeGreaterThan(textsBefore);
+    expect(server.requests.filter((p) => p === '/pool/text-table.bin').length).toBeGreaterThan(textsBefore);
 
     const reloaded = page.waitForEvent('load');
     await reload.click();

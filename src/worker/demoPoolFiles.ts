@@ -1,3 +1,5 @@
+import { type PoolText, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
+import { parseTextTable } from '../engine/datasets/textTable';
 import { decodeUtf8Strict, parseJsonDocument } from '../engine/datasets/validation';
 import { EngineError, errorMessage } from '../engine/errors';
 import { parseStoredContexts } from '../engine/pool/chatPool';
@@ -26,10 +28,15 @@ export function prefetchDemoPool(baseUrl: string, packId: string): void {
   const dialogues = `${baseUrl.replace(/pool\/$/, '')}dialogues/train/`;
   const files = [
     `${baseUrl}media.json`,
-    `${baseUrl}texts.json`,
-    ...['lexical', 'text-marks', `embeddings/${packId}`, `embeddings/${packId}.depp`, `embeddings/${packId}.chat`, `embeddings/${packId}.contexts`].flatMap(
-      (base) => [`${baseUrl}${base}.json`, `${baseUrl}${base}.bin`],
-    ),
+    ...[
+      'text-table',
+      'lexical',
+      'text-marks',
+      `embeddings/${packId}`,
+      `embeddings/${packId}.depp`,
+      `embeddings/${packId}.chat`,
+      `embeddings/${packId}.contexts`,
+    ].flatMap((base) => [`${baseUrl}${base}.json`, `${baseUrl}${base}.bin`]),
     `${dialogues}conversations.json`,
     `${dialogues}invitations.json`,
   ];
@@ -128,6 +135,21 @@ function readShippedIndex<T>(base: string, file: BinaryFile | null, fallback: st
     console.warn(`${errorMessage(error).replace(/\.$/, '')}: it is not used, ${fallback}`);
     return null;
   }
+}
+
+/**
+ * The pool's texts: from its text table (npm run pool:index), read without parsing 64k JSON records;
+ * from texts.json, saying so, when the table is missing or does not fit.
+ */
+export async function readPoolTexts(baseUrl: string): Promise<PoolText[]> {
+  const base = `${baseUrl}text-table`;
+  const table = readShippedIndex(
+    base,
+    await fetchBinaryFile(base),
+    'so the page reads texts.json instead, which delays Ready by a few tenths of a second. Rebuild it with "npm run pool:index".',
+    (meta, bytes, name) => parseTextTable(meta, bytes, name),
+  );
+  return table ?? parseTextCatalogue(await fetchJson(`${baseUrl}texts.json`), { file: 'pool/texts.json', strict: true });
 }
 
 /** The pool's shipped text keys and photo marks, or null when they are missing or do not fit. */

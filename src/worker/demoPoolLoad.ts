@@ -1,6 +1,6 @@
 import type { PoolMediaItem } from '../engine/datasets/poolCatalogue';
 import type { DialogueRecord } from '../engine/datasets/mmdialog';
-import { parseMediaCatalogue, parseTextCatalogue } from '../engine/datasets/poolCatalogue';
+import { parseMediaCatalogue } from '../engine/datasets/poolCatalogue';
 import type { RgbaImage } from '../engine/image/rgbaImage';
 import type { LoadSteps } from '../engine/loadSteps';
 import type { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
@@ -12,7 +12,7 @@ import type { TextMarks } from '../engine/response/textMarks';
 import { embeddingCache } from '../persistence/datasetDb';
 import type { PoolLoaded, PoolRef } from '../protocol/protocol';
 import { decodeImage } from './decodeImage';
-import { fetchBinaryFile, fetchBlob, fetchJson, fetchPrecomputed, readLexicalCounts, readTextMarks, useShippedDeppKeys } from './demoPoolFiles';
+import { fetchBinaryFile, fetchBlob, fetchJson, fetchPrecomputed, readLexicalCounts, readPoolTexts, readTextMarks, useShippedDeppKeys } from './demoPoolFiles';
 import type { PoolImageInfo } from './responder';
 
 type DemoRef = Extract<PoolRef, { kind: 'demo' }>;
@@ -29,9 +29,8 @@ export interface DemoCatalogues {
 
 /** The catalogues, the rows booth strictness leaves out, and the rows' order of use in the train split (`train`: its dialogues). */
 export async function readDemoCatalogues(ref: DemoRef, train: () => Promise<readonly DialogueRecord[]>): Promise<DemoCatalogues> {
-  const [media, texts] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), fetchJson(`${ref.baseUrl}texts.json`)]);
+  const [media, textItems] = await Promise.all([fetchJson(`${ref.baseUrl}media.json`), readPoolTexts(ref.baseUrl)]);
   const images = parseMediaCatalogue(media, { file: 'pool/media.json', strict: true });
-  const textItems = parseTextCatalogue(texts, { file: 'pool/texts.json', strict: true });
   const borderlineTexts = new Set(textItems.flatMap((t, row) => (t.borderline ? [row] : [])));
   const dialogues = await train().catch(() => null);
   const byUse = dialogues

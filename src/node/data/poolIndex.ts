@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTextSources } from '../../engine/datasets/poolCatalogue';
+import { parseTextTable, serializeTextTable } from '../../engine/datasets/textTable';
+import { decodeUtf8Strict, parseJsonDocument } from '../../engine/datasets/validation';
 import { LexicalIndex, corpusStatsOfCounts, corpusStatsOfTokens, lexicalCounts, tokenize } from '../../engine/ranking/lexical';
 import { parseLexicalCounts, serializeLexicalCounts } from '../../engine/ranking/lexicalIndexFile';
 import { computeTextMarks, parseTextMarks, rowsOfKey, serializeTextMarks } from '../../engine/response/textMarks';
@@ -12,17 +15,38 @@ import { writeCacheFiles } from '../tools/textEmbeddingCache';
  * npm run pool:index [-- --pool public/pool]
  * The BM25 counts of the pool's texts (every term, its document frequency, its postings), written to
  * <pool>/lexical.json/.bin, so the page reads them instead of counting 65k texts before its first
- * reply; and the texts' keys and photo-rule marks, to <pool>/text-marks.json/.bin (textMarks.ts). The same for every pack. Rerun after the pool's texts change (pool:human); the page checks
- * the file against its texts and counts them itself, saying so, when it does not fit.
+ * reply; the texts' keys and photo-rule marks, to <pool>/text-marks.json/.bin (textMarks.ts); and the
+ * texts themselves as a table the page reads without parsing 64k JSON records, to
+ * <pool>/text-table.json/.bin (textTable.ts). The same for every pack. Rerun after the pool's texts
+ * change (pool:human); the page checks each file against its texts (the table against its own hash)
+ * and works without it, saying so, when it does not fit.
  */
 const USAGE = 'npm run pool:index [-- --pool public/pool]';
 export const LEXICAL_INDEX_FILE = 'lexical';
 export const TEXT_MARKS_FILE = 'text-marks';
+export const TEXT_TABLE_FILE = 'text-table';
 
 async function main(): Promise<void> {
   const values = parseCommandLine(process.argv.slice(2), { pool: { type: 'string', default: join('public', 'pool') } }, USAGE);
   const started = performance.now();
-  const texts = loadPoolCatalogue(values.pool).texts.map((t) => t.text);
+  const catalogue = loadPoolCatalogue(values.pool).texts;
+  const texts = catalogue.map((t) => t.text);
+
+  // The texts as the page reads them, read back as the page reads them and compared with texts.json's.
+  const textsJson = parseJsonDocument(decodeUtf8Strict(new Uint8Array(readFileSync(join(values.pool, 'texts.json'))), 'texts.json'), 'texts.json');
+  const table = serializeTextTable(catalogue, parseTextSources(textsJson, { file: 'texts.json', strict: true }));
+  const tableBase = join(values.pool, TEXT_TABLE_FILE);
+  writeCacheFiles(tableBase, table.bytes, table.meta);
+  const readTable = parseTextTable(
+    JSON.parse(readFileSync(`${tableBase}.json`, 'utf8')),
+    new Uint8Array(readFileSync(`${tableBase}.bin`)),
+    `${tableBase}.json`,
+  );
+  if (JSON.stringify(readTable) !== JSON.stringify(catalogue)) throw new Error(`${tableBase}.json/.bin read back differ from texts.json.`);
+  console.log(
+    `wrote ${tableBase}.json/.bin: ${texts.length} texts (${(table.bytes.byteLength / 1e6).toFixed(2)} MB; texts.json ${(readFileSync(join(values.pool, 'texts.json')).byteLength / 1e6).toFixed(2)} MB); read back, the same records as texts.json`,
+  );
+
   const tokens = texts.map(tokenize);
   const counts = lexicalCounts(tokens, corpusStatsOfTokens(tokens));
   const file = serializeLexicalCounts(texts, counts);

@@ -30,6 +30,9 @@ async function fixture(overrides: Record<string, string> = {}, options: { detect
     'assets/ort-wasm-simd-threaded-y.wasm': 'wasm only',
     'assets/ort-wasm-simd-threaded-z.js': 'loader',
     'pool/media.json': '[]',
+    'pool/texts.json': '{}',
+    'pool/text-table.json': '{}',
+    'pool/text-table.bin': 'texts',
     'pool/media/a.webp': 'webp',
     'pool/embeddings/mini-clip.json': '{}',
     'pool/embeddings/mini-clip.bin': 'rows',
@@ -92,6 +95,8 @@ describe('offlineInjectManifestOptions', () => {
         'pool/embeddings/mini-clip.json',
         'pool/media.json',
         'pool/media/a.webp',
+        'pool/text-table.bin',
+        'pool/text-table.json',
       ].sort(),
     );
     expect(manifest.firstUse.sort()).toEqual([
@@ -100,6 +105,8 @@ describe('offlineInjectManifestOptions', () => {
       'models/test-tiny-clip/config.json',
       'models/test-tiny-clip/onnx/text_model.onnx',
       'pool/embeddings/test-tiny-clip.bin',
+      // The page reads the text table; texts.json only when the table does not fit.
+      'pool/texts.json',
     ]);
     expect(manifest.pack('test-tiny-clip').sort()).toEqual([
       'models/test-tiny-clip/config.json',

@@ -9,7 +9,7 @@ import { type DetectorListing, type ModelFolderListing, type PackListing, listMo
 import { packIndexJson } from './viteModelsPlugin.ts';
 
 /** The .wasm of onnxruntime-web's WebGPU-capable build, as Vite names it (the bundle's JSEP build). */
-export const WEBGPU_CAPABLE_RUNTIME = /^assets\/ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/;
+const WEBGPU_CAPABLE_RUNTIME = /^assets\/ort-wasm-simd-threaded\.jsep-[\w-]+\.wasm$/;
 
 /** What workbox-build found in the build output: its URL, revision and size. */
 type BuiltFile = ManifestEntry & { size: number };
@@ -102,7 +102,9 @@ function offlineEntries({
 
   // The reference dialogues of replay's valid and test splits (18 MB with their 999 negatives each) are
   // stored the first time replay reads them; the train split, which every reply reads, comes with the install.
-  const firstUse = (url: string) => /^dialogues\/(valid|test)\//.test(url);
+  // texts.json too: the page reads the pool's texts from its text table (npm run pool:index), and
+  // texts.json only when the table is missing or does not fit.
+  const firstUse = (url: string) => /^dialogues\/(valid|test)\//.test(url) || url === 'pool/texts.json';
   const files: ManifestFile[] = [];
   for (const file of [...built].sort((a, b) => a.url.localeCompare(b.url))) {
     const pack = embeddingsOwner(file.url);
