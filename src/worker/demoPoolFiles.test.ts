@@ -19,7 +19,7 @@ function serve(files: Record<string, string | Uint8Array>): string[] {
   vi.stubGlobal('fetch', async (url: string) => {
     asked.push(url);
     const body = files[url];
-    return body === undefined ? new Response('Not found', { status: 404 }) : new Response(body);
+    return body === undefined ? new Response('Not found', { status: 404 }) : new Response(typeof body === 'string' ? body : body.slice());
   });
   return asked;
 }
