@@ -1,6 +1,6 @@
 import { usePanelStore, panelActions } from '../shared/stores/panelStore';
 import { keyCommandFor } from '../shared/keyCommands';
-import { toggleKiosk, toggleSettings } from '../features/kiosk/kiosk';
+import { type Kiosk, toggleSettings } from '../features/kiosk/kiosk';
 
 function inTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -16,8 +16,8 @@ function modalOpen(): boolean {
 
 let installed = false;
 
-/** One keydown listener for the page's shortcuts (see keyCommands.ts). */
-export function installShortcuts(): void {
+/** One keydown listener for the page's shortcuts (see keyCommands.ts); `kiosk` is the page's kiosk mode. */
+export function installShortcuts(kiosk: Pick<Kiosk, 'toggle'>): void {
   if (installed) return;
   installed = true;
   window.addEventListener('keydown', (e) => {
@@ -27,7 +27,7 @@ export function installShortcuts(): void {
     switch (command) {
       case 'toggle-kiosk':
         e.preventDefault();
-        toggleKiosk();
+        kiosk.toggle();
         return;
       case 'toggle-settings':
         e.preventDefault();

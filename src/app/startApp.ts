@@ -34,14 +34,14 @@ export function startApp(): void {
     warmPhotoPathWhenIdle();
     void resumeInterruptedImports();
   });
-  installShortcuts();
-  initKiosk({
+  const kiosk = initKiosk({
     // A kiosk reset leaves nothing for the next visitor to undo.
     startOver: () => startNewConversation({ undoable: false }),
     watchConversation: onConversationActivity,
     hasConversation: () => useChatStore.getState().messages.length > 0,
     showConversation: (kiosk) => restoreConversation(kiosk ? 'kiosk' : 'main'),
   });
+  installShortcuts(kiosk);
   // Turns and new conversations of other tabs show here too, so no tab writes over another's.
   followOtherTabs();
   // Turns a failed save left in this tab's session storage would go with the tab: closing it asks first.

@@ -29,6 +29,7 @@ function useUndoShortcut(): void {
 
 /** A menu button: arrow keys move between the formats, Escape closes and returns focus. */
 function ExportMenu({ disabled }: { disabled: boolean }) {
+  const exporting = useChatStore((s) => s.exporting);
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const button = useRef<HTMLButtonElement>(null);
@@ -69,7 +70,7 @@ function ExportMenu({ disabled }: { disabled: boolean }) {
       <button
         ref={button}
         type="button"
-        disabled={disabled}
+        disabled={disabled || exporting}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -82,7 +83,7 @@ function ExportMenu({ disabled }: { disabled: boolean }) {
         }}
         className={BUTTON}
       >
-        Export <span aria-hidden="true">▾</span>
+        {exporting ? 'Exporting…' : 'Export'} <span aria-hidden="true">▾</span>
       </button>
       {open && (
         <div

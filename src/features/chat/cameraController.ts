@@ -1,9 +1,10 @@
 import { cameraActions, useCameraStore } from './cameraStore';
 import { attachImages } from './chatController';
 import { errorMessage } from '../../engine/errors';
+import { LatestCall } from '../../shared/latestCall';
 
-/** Counts openings, so a camera that starts after its dialog was closed is stopped at once. */
-let opening = 0;
+/** The camera being started: closing the dialog or opening it again aborts it, so a camera that starts after that is stopped at once. */
+const cameraStart = new LatestCall();
 
 async function hasCamera(): Promise<boolean> {
   try {
@@ -55,28 +56,31 @@ function stopTracks(stream: MediaStream | null): void {
 
 /** Opens the camera dialog and starts the preview. */
 export async function openCamera(): Promise<void> {
-  const ticket = ++opening;
+  const started = cameraStart.start();
   stopTracks(useCameraStore.getState().stream);
   cameraActions.starting();
   if (!navigator.mediaDevices?.getUserMedia) {
     cameraActions.failed('This browser cannot use a camera from a web page here (it needs https or localhost). Use Add photos instead.');
+    cameraStart.finish(started);
     return;
   }
   try {
     const stream = await navigator.mediaDevices.getUserMedia({ video: { width: { ideal: 1280 }, height: { ideal: 960 } }, audio: false });
-    if (ticket !== opening || !useCameraStore.getState().open) {
+    if (started.aborted || !useCameraStore.getState().open) {
       stopTracks(stream); // the dialog was closed (or reopened) while the camera started
       return;
     }
     cameraActions.live(stream);
   } catch (error) {
-    if (ticket === opening && useCameraStore.getState().open) cameraActions.failed(cameraErrorMessage(error));
+    if (!started.aborted && useCameraStore.getState().open) cameraActions.failed(cameraErrorMessage(error));
+  } finally {
+    cameraStart.finish(started);
   }
 }
 
 /** Closes the dialog and turns the camera off (its light goes out). */
 export function closeCamera(): void {
-  opening++;
+  cameraStart.cancel();
   stopTracks(useCameraStore.getState().stream);
   cameraActions.closed();
 }

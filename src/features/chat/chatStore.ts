@@ -33,6 +33,8 @@ interface ChatState {
   draftVideo: DraftVideo | null;
   /** A video is being decoded, so the composer can show it is busy. */
   decodingVideo: boolean;
+  /** An export is being put together: the Export button says so and takes no second one meanwhile. */
+  exporting: boolean;
   /** Images still being checked, so the composer can show it is busy. */
   checkingImages: number;
   /** Send was pressed while photos were still being checked: the turn goes once they are. */
@@ -79,6 +81,7 @@ export const useChatStore = create<ChatState>()(() => ({
   draftImages: [],
   draftVideo: null,
   decodingVideo: false,
+  exporting: false,
   checkingImages: 0,
   sendingWhenChecked: false,
   awaitingReply: false,
@@ -154,6 +157,9 @@ export const chatActions = {
   },
   setDecodingVideo(decodingVideo: boolean) {
     useChatStore.setState({ decodingVideo });
+  },
+  setExporting(exporting: boolean) {
+    useChatStore.setState({ exporting });
   },
   /** Replaces a video element of a message (its description and analysis arrived), by video id. */
   updateVideo(messageId: string, video: VideoElement) {

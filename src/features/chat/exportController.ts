@@ -17,11 +17,9 @@ import type { ChatMessage } from '../../shared/conversation';
 import { loadDemoPoolCredits } from '../../shared/demoPool';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { noticeActions } from '../../shared/stores/noticeStore';
-import { useChatStore } from './chatStore';
+import { chatActions, useChatStore } from './chatStore';
 
 export type ExportFormat = 'mmdialog' | 'markdown';
-
-let exporting = false;
 
 /** The text line that stands in an export for a video it cannot hold. */
 function videoLine(video: Extract<ChatMessage['elements'][number], { kind: 'video' }>): string {
@@ -91,8 +89,8 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
     noticeActions.notify('info', 'There is nothing to export yet: the conversation is empty.');
     return;
   }
-  if (exporting) return;
-  exporting = true;
+  if (useChatStore.getState().exporting) return;
+  chatActions.setExporting(true);
   try {
     const input = messages.map(toExportMessage);
     const sources = poolSources(messages);
@@ -150,7 +148,7 @@ export async function exportConversation(format: ExportFormat): Promise<void> {
   } catch (error) {
     noticeActions.notify('error', `The conversation could not be exported: ${errorMessage(error)}`);
   } finally {
-    exporting = false;
+    chatActions.setExporting(false);
   }
 }
 

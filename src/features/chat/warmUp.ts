@@ -8,29 +8,35 @@ import { useChatStore } from './chatStore';
 
 /**
  * What warming did, in the order the worker answered, with the visitor's replies that came meanwhile
- * ("reply"): kept on <html data-warm-up> so a test can check the order (never the time).
+ * ("reply"), shown by `show` (on <html data-warm-up>) so a test can check the order (never the time).
+ * An object, not a module's variables, so a test can make one.
  */
-const log: string[] = [];
+export class WarmUpRecord {
+  private readonly entries: string[] = [];
+  /** The system's replies counted so far; null until the first count. */
+  private replies: number | null = null;
 
-function note(entry: string): void {
-  log.push(entry);
-  document.documentElement.dataset['warmUp'] = log.join(' ');
+  constructor(private readonly show: (record: string) => void) {}
+
+  note(entry: string): void {
+    this.entries.push(entry);
+    this.show(this.entries.join(' '));
+  }
+
+  /** Follows the count of the system's replies from now on (once: later calls do nothing); a reply that arrives while warming is noted. */
+  followReplies(count: () => number, subscribe: (listener: () => void) => unknown): void {
+    if (this.replies !== null) return;
+    this.replies = count();
+    subscribe(() => {
+      const now = count();
+      if (now > this.replies! && !this.entries.includes('done')) this.note('reply');
+      this.replies = now;
+    });
+  }
 }
 
-let replies = 0;
-let watching = false;
-
-/** Notes each reply of the system as it reaches the page, beside the warm-up steps. */
-function watchReplies(): void {
-  if (watching) return;
-  watching = true;
-  replies = useChatStore.getState().messages.filter((m) => m.role === 'assistant').length;
-  useChatStore.subscribe((state) => {
-    const count = state.messages.filter((m) => m.role === 'assistant').length;
-    if (count > replies && !log.includes('done')) note('reply');
-    replies = count;
-  });
-}
+const record = new WarmUpRecord((text) => (document.documentElement.dataset['warmUp'] = text));
+const systemReplies = () => useChatStore.getState().messages.filter((m) => m.role === 'assistant').length;
 
 /**
  * Asks the worker for every warm-up step at once (WARM_UP_STEPS: the text path, then the photo path).
@@ -38,21 +44,21 @@ function watchReplies(): void {
  * small step at most, never for the rest of warming.
  */
 async function warmUp(): Promise<void> {
-  watchReplies();
-  note('started');
+  record.followReplies(systemReplies, useChatStore.subscribe);
+  record.note('started');
   const method = useSettingsStore.getState().method;
   await Promise.all(
     WARM_UP_STEPS.map((step) =>
       modelWorker()
         .call('warmUp', { step, method })
         .then(
-          () => note(step),
+          () => record.note(step),
           // Warming is an optimisation: a real turn then pays the cold start, and reports its own errors.
-          () => note(`${step}-failed`),
+          () => record.note(`${step}-failed`),
         ),
     ),
   );
-  note('done');
+  record.note('done');
 }
 
 /** Warms the reply paths once the page is idle after Ready (at most half a second later). */

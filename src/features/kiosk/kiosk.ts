@@ -21,71 +21,85 @@ export interface KioskHost {
  */
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'input', 'wheel', 'touchstart'] as const;
 
-let host: KioskHost | null = null;
-let timer: IdleTimer | null = null;
-let stopWatching: (() => void) | null = null;
-
 const browserClock = {
   now: () => Date.now(),
   setTimeout: (callback: () => void, ms: number) => window.setTimeout(callback, ms),
   clearTimeout: (handle: unknown) => window.clearTimeout(handle as number),
 };
 
-/** Reads ?kiosk and ?idle from the address; starts in kiosk mode when asked. */
-export function initKiosk(kioskHost: KioskHost): void {
-  host = kioskHost;
+/** Reads ?kiosk and ?idle from the address; starts in kiosk mode when asked. Returns the page's kiosk mode, for its shortcut. */
+export function initKiosk(kioskHost: KioskHost): Kiosk {
+  const kiosk = new Kiosk(kioskHost);
   const config = readKioskConfig(window.location.search);
   kioskActions.configure(config.idleMs, config.warnMs);
-  if (config.kiosk) enterKiosk();
+  if (config.kiosk) kiosk.enter();
   void kioskHost.showConversation(config.kiosk);
+  return kiosk;
 }
 
-/** Enters kiosk mode; `switchConversation` (from the keyboard, not the address) puts the page's conversation aside. */
-function enterKiosk(switchConversation = false): void {
-  if (useKioskStore.getState().enabled) return;
-  if (switchConversation) void host?.showConversation(true);
-  const { idleMs, warnMs } = useKioskStore.getState();
-  kioskActions.setEnabled(true);
-  panelActions.setSettingsOpen(false);
-  panelActions.closePool();
-  document.documentElement.classList.add('kiosk');
-  const idle = createIdleTimer({
-    idleMs,
-    warnMs,
-    clock: browserClock,
-    onView: (view) => kioskActions.setSecondsLeft(view.kind === 'countdown' ? view.secondsLeft : null),
-    onExpire: () => void resetForNextVisitor(),
-  });
-  timer = idle;
-  const onActivity = () => idle.activity();
-  for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
-  // A new message (a reply, or a conversation restored from a previous visitor) also starts the clock.
-  const unsubscribe = host?.watchConversation(() => idle.activity()) ?? (() => undefined);
-  if (host?.hasConversation()) idle.activity();
-  stopWatching = () => {
-    for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
-    unsubscribe();
-    idle.disarm();
-  };
-}
+/** Kiosk mode of one page: its idle clock and what it listens to while on. An object, so a test can make one. */
+export class Kiosk {
+  private timer: IdleTimer | null = null;
+  private stopWatching: (() => void) | null = null;
 
-function leaveKiosk(): void {
-  if (useKioskStore.getState().enabled) void host?.showConversation(false);
-  stopWatching?.();
-  stopWatching = null;
-  timer = null;
-  kioskActions.setEnabled(false);
-  document.documentElement.classList.remove('kiosk');
-}
+  constructor(private readonly host: KioskHost) {}
 
-/** Ctrl+Alt+K: in and out of kiosk mode, asking the browser for full screen on the way in. */
-export function toggleKiosk(): void {
-  if (useKioskStore.getState().enabled) {
-    leaveKiosk();
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
-  } else {
-    enterKiosk(true);
-    if (document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+  /** Enters kiosk mode; `switchConversation` (from the keyboard, not the address) puts the page's conversation aside. */
+  enter(switchConversation = false): void {
+    if (useKioskStore.getState().enabled) return;
+    if (switchConversation) void this.host.showConversation(true);
+    const { idleMs, warnMs } = useKioskStore.getState();
+    kioskActions.setEnabled(true);
+    panelActions.setSettingsOpen(false);
+    panelActions.closePool();
+    document.documentElement.classList.add('kiosk');
+    const idle = createIdleTimer({
+      idleMs,
+      warnMs,
+      clock: browserClock,
+      onView: (view) => kioskActions.setSecondsLeft(view.kind === 'countdown' ? view.secondsLeft : null),
+      onExpire: () => void this.resetForNextVisitor(),
+    });
+    this.timer = idle;
+    const onActivity = () => idle.activity();
+    for (const type of ACTIVITY_EVENTS) window.addEventListener(type, onActivity, { capture: true, passive: true });
+    // A new message (a reply, or a conversation restored from a previous visitor) also starts the clock.
+    const unsubscribe = this.host.watchConversation(() => idle.activity());
+    if (this.host.hasConversation()) idle.activity();
+    this.stopWatching = () => {
+      for (const type of ACTIVITY_EVENTS) window.removeEventListener(type, onActivity, { capture: true });
+      unsubscribe();
+      idle.disarm();
+    };
+  }
+
+  leave(): void {
+    if (useKioskStore.getState().enabled) void this.host.showConversation(false);
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.timer = null;
+    kioskActions.setEnabled(false);
+    document.documentElement.classList.remove('kiosk');
+  }
+
+  /** Ctrl+Alt+K: in and out of kiosk mode, asking the browser for full screen on the way in. */
+  toggle(): void {
+    if (useKioskStore.getState().enabled) {
+      this.leave();
+      if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    } else {
+      this.enter(true);
+      if (document.fullscreenEnabled && !document.fullscreenElement) void document.documentElement.requestFullscreen().catch(() => undefined);
+    }
+  }
+
+  /** Back to the start state for the next visitor: no conversation, panels closed, settings locked. No confirmation. */
+  private async resetForNextVisitor(): Promise<void> {
+    this.timer?.disarm();
+    panelActions.closeAll();
+    kioskActions.startedOver();
+    await this.host.startOver();
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
   }
 }
 
@@ -99,13 +113,4 @@ export function toggleSettings(): void {
   } else {
     panelActions.setSettingsOpen(true);
   }
-}
-
-/** Back to the start state for the next visitor: no conversation, panels closed, settings locked. No confirmation. */
-async function resetForNextVisitor(): Promise<void> {
-  timer?.disarm();
-  panelActions.closeAll();
-  kioskActions.startedOver();
-  await host?.startOver();
-  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
 }

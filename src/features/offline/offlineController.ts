@@ -24,216 +24,231 @@ export interface OfflineHost {
 
 const BASE = import.meta.env.BASE_URL;
 
-let registration: ServiceWorkerRegistration | null = null;
-/** The last install failure the worker announced, for when its installing worker turns redundant. */
-let installFailure: string | null = null;
-/** The version whose install failed: its late progress messages are ignored. */
-let failedVersion: string | null = null;
-/** Bumped per pack request, so a late reply about a previous pack is ignored. */
-let packRequest = 0;
-/** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
-let packInFlight: string | null = null;
-let started = false;
-let host: OfflineHost | null = null;
-
 function percent(done: number, total: number): number {
   return total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
 }
 
-export function startOffline(offlineHost: OfflineHost): void {
-  if (started) return;
-  started = true;
-  host = offlineHost;
-  if (!import.meta.env.PROD) {
-    // The dev server must never be answered from an offline copy that a production build left here.
-    void removeServiceWorker();
-    return;
-  }
-  if (!('serviceWorker' in navigator)) {
-    offlineActions.unavailable(
-      'This browser cannot keep the demo for offline use (no service workers; some private windows turn them off). It works online as usual.',
-    );
-    return;
-  }
-  if (!window.isSecureContext) {
-    offlineActions.unavailable(
-      `Offline use needs a secure address (https:// or http://localhost); ${window.location.origin} is not one, so the demo works online only.`,
-    );
-    return;
-  }
-  // The offline copy waits while the model loads and while a reply is answered (sw/turnGate.ts). A long
-  // load or turn says so again before the service worker's pause lapses.
-  let replyInFlight = false;
-  let keepBusy: ReturnType<typeof setInterval> | undefined;
-  const busyNow = () => replyInFlight || useModelStore.getState().phase === 'loading';
-  const tellBusyNow = () => {
-    const busy = busyNow();
-    void tellBusy(busy);
-    clearInterval(keepBusy);
-    keepBusy = busy ? setInterval(() => void tellBusy(busyNow()), MAX_PAUSE_MS / 2) : undefined;
-  };
-  offlineHost.onReplyInFlightChange((inFlight) => {
-    replyInFlight = inFlight;
-    tellBusyNow();
-  });
-  useModelStore.subscribe((state, previous) => {
-    if ((state.phase === 'loading') !== (previous.phase === 'loading')) tellBusyNow();
-  });
-  if (busyNow()) tellBusyNow();
-  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
-    if (isBroadcast(event.data)) onBroadcast(event.data);
-  });
-  // Registered once the model has loaded (or failed), so the first visit's model download does not share the network with the offline copy.
-  const settled = () => ['ready', 'error'].includes(useModelStore.getState().phase);
-  if (settled()) void register();
-  else {
-    const stop = useModelStore.subscribe(() => {
-      if (!settled()) return;
-      stop();
-      void register();
+/** The page's offline copy: its service worker registration and what is being stored, held by one object rather than module variables. */
+class OfflineCopy {
+  private registration: ServiceWorkerRegistration | null = null;
+  /** The last install failure the worker announced, for when its installing worker turns redundant. */
+  private installFailure: string | null = null;
+  /** The version whose install failed: its late progress messages are ignored. */
+  private failedVersion: string | null = null;
+  /** Bumped per pack request, so a late reply about a previous pack is ignored. */
+  private packRequest = 0;
+  /** The pack being stored now: worker state changes ask again, and one request per pack is enough. */
+  private packInFlight: string | null = null;
+  private started = false;
+  private host: OfflineHost | null = null;
+
+  start(offlineHost: OfflineHost): void {
+    if (this.started) return;
+    this.started = true;
+    this.host = offlineHost;
+    if (!import.meta.env.PROD) {
+      // The dev server must never be answered from an offline copy that a production build left here.
+      void removeServiceWorker();
+      return;
+    }
+    if (!('serviceWorker' in navigator)) {
+      offlineActions.unavailable(
+        'This browser cannot keep the demo for offline use (no service workers; some private windows turn them off). It works online as usual.',
+      );
+      return;
+    }
+    if (!window.isSecureContext) {
+      offlineActions.unavailable(
+        `Offline use needs a secure address (https:// or http://localhost); ${window.location.origin} is not one, so the demo works online only.`,
+      );
+      return;
+    }
+    // The offline copy waits while the model loads and while a reply is answered (sw/turnGate.ts). A long
+    // load or turn says so again before the service worker's pause lapses.
+    let replyInFlight = false;
+    let keepBusy: ReturnType<typeof setInterval> | undefined;
+    const busyNow = () => replyInFlight || useModelStore.getState().phase === 'loading';
+    const tellBusyNow = () => {
+      const busy = busyNow();
+      void this.tellBusy(busy);
+      clearInterval(keepBusy);
+      keepBusy = busy ? setInterval(() => void this.tellBusy(busyNow()), MAX_PAUSE_MS / 2) : undefined;
+    };
+    offlineHost.onReplyInFlightChange((inFlight) => {
+      replyInFlight = inFlight;
+      tellBusyNow();
+    });
+    useModelStore.subscribe((state, previous) => {
+      if ((state.phase === 'loading') !== (previous.phase === 'loading')) tellBusyNow();
+    });
+    if (busyNow()) tellBusyNow();
+    navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
+      if (isBroadcast(event.data)) this.onBroadcast(event.data);
+    });
+    // Registered once the model has loaded (or failed), so the first visit's model download does not share the network with the offline copy.
+    const settled = () => ['ready', 'error'].includes(useModelStore.getState().phase);
+    if (settled()) void this.register();
+    else {
+      const stop = useModelStore.subscribe(() => {
+        if (!settled()) return;
+        stop();
+        void this.register();
+      });
+    }
+    // A pack chosen later (Settings, ?pack=) is stored once it has loaded.
+    useModelStore.subscribe((state, previous) => {
+      if (state.phase === 'ready' && (previous.phase !== 'ready' || state.activePackId !== previous.activePackId)) void this.cacheActivePack();
     });
   }
-  // A pack chosen later (Settings, ?pack=) is stored once it has loaded.
-  useModelStore.subscribe((state, previous) => {
-    if (state.phase === 'ready' && (previous.phase !== 'ready' || state.activePackId !== previous.activePackId)) void cacheActivePack();
-  });
-}
 
-async function register(): Promise<void> {
-  try {
-    registration = await navigator.serviceWorker.register(`${BASE}sw.js`, { scope: BASE });
-  } catch (error) {
-    // With no network the browser may not re-check sw.js; the worker already in charge still serves.
-    registration = (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
-    if (!registration?.active) {
-      offlineActions.failed(`The offline copy could not be set up (${errorMessage(error)}). The demo works online; reload to try again.`);
-      return;
+  private async register(): Promise<void> {
+    try {
+      this.registration = await navigator.serviceWorker.register(`${BASE}sw.js`, { scope: BASE });
+    } catch (error) {
+      // With no network the browser may not re-check sw.js; the worker already in charge still serves.
+      this.registration = (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
+      if (!this.registration?.active) {
+        offlineActions.failed(`The offline copy could not be set up (${errorMessage(error)}). The demo works online; reload to try again.`);
+        return;
+      }
     }
-  }
-  const reg = registration;
-  const watch = (worker: ServiceWorker | null) => worker?.addEventListener('statechange', () => onWorkerState(reg));
-  reg.addEventListener('updatefound', () => {
-    installFailure = null;
+    const reg = this.registration;
+    const watch = (worker: ServiceWorker | null) => worker?.addEventListener('statechange', () => this.onWorkerState(reg));
+    reg.addEventListener('updatefound', () => {
+      this.installFailure = null;
+      watch(reg.installing);
+      this.onWorkerState(reg);
+    });
     watch(reg.installing);
-    onWorkerState(reg);
-  });
-  watch(reg.installing);
-  watch(reg.waiting);
-  onWorkerState(reg);
-}
+    watch(reg.waiting);
+    this.onWorkerState(reg);
+  }
 
-function onWorkerState(reg: ServiceWorkerRegistration): void {
-  const { phase } = useOfflineStore.getState();
-  const pending = reg.installing ?? reg.waiting;
-  if (reg.active) {
-    // A newer version waits while this page runs; it is offered as a reload, never swapped in under the chat.
-    offlineActions.updateWaiting(reg.waiting !== null && navigator.serviceWorker.controller !== null);
-    if (reg.active.state === 'activated' && (phase === 'off' || phase === 'caching')) void cacheActivePack();
-    else if (reg.active.state !== 'activated') reg.active.addEventListener('statechange', () => onWorkerState(reg), { once: true });
-    if (!pending && installFailure) {
-      offlineActions.note(`An update of the offline copy could not be stored: ${installFailure} The current offline copy still works.`);
-      installFailure = null;
+  private onWorkerState(reg: ServiceWorkerRegistration): void {
+    const { phase } = useOfflineStore.getState();
+    const pending = reg.installing ?? reg.waiting;
+    if (reg.active) {
+      // A newer version waits while this page runs; it is offered as a reload, never swapped in under the chat.
+      offlineActions.updateWaiting(reg.waiting !== null && navigator.serviceWorker.controller !== null);
+      if (reg.active.state === 'activated' && (phase === 'off' || phase === 'caching')) void this.cacheActivePack();
+      else if (reg.active.state !== 'activated') reg.active.addEventListener('statechange', () => this.onWorkerState(reg), { once: true });
+      if (!pending && this.installFailure) {
+        offlineActions.note(`An update of the offline copy could not be stored: ${this.installFailure} The current offline copy still works.`);
+        this.installFailure = null;
+      }
+      return;
     }
-    return;
-  }
-  if (pending) {
-    if (phase !== 'caching') offlineActions.caching(null);
-    return;
-  }
-  offlineActions.failed(installFailure ?? 'The offline copy could not be stored. Reload to try again; the demo keeps working online.');
-}
-
-function onBroadcast(message: ServiceWorkerBroadcast): void {
-  switch (message.type) {
-    case 'install-progress':
-      // Progress of an update installing behind a ready copy is not shown: the badge stays "offline ready".
-      // Downloads in flight still report after their version failed: that progress must not hide the failure.
-      if (message.version === failedVersion) return;
-      if (useOfflineStore.getState().phase !== 'ready') offlineActions.caching(percent(message.doneBytes, message.totalBytes));
+    if (pending) {
+      if (phase !== 'caching') offlineActions.caching(null);
       return;
-    case 'install-failed':
-      failedVersion = message.version;
-      installFailure = message.message;
-      if (registration) onWorkerState(registration);
-      return;
-    default:
-      assertNever(message);
+    }
+    offlineActions.failed(this.installFailure ?? 'The offline copy could not be stored. Reload to try again; the demo keeps working online.');
   }
-}
 
-/**
- * Asks the active worker to store the pack in use (nothing to do for the default pack, which install
- * stored) and, where the model worker runs it, onnxruntime's WebGPU-capable build.
- */
-async function cacheActivePack(): Promise<void> {
-  const active = registration?.active;
-  const { phase, activePackId } = useModelStore.getState();
-  if (!active || active.state !== 'activated' || phase !== 'ready' || !activePackId || packInFlight === activePackId) return;
-  packInFlight = activePackId;
-  const request = ++packRequest;
-  const finish = () => {
-    channel.port1.close();
-    if (packInFlight === activePackId) packInFlight = null;
-  };
-  const channel = new MessageChannel();
-  channel.port1.onmessage = (event: MessageEvent<CachePackReply>) => {
-    if (request !== packRequest) return;
-    const reply = event.data;
-    switch (reply.type) {
-      case 'progress':
-        if (reply.totalBytes > 0 && reply.doneBytes < reply.totalBytes) offlineActions.caching(percent(reply.doneBytes, reply.totalBytes));
+  private onBroadcast(message: ServiceWorkerBroadcast): void {
+    switch (message.type) {
+      case 'install-progress':
+        // Progress of an update installing behind a ready copy is not shown: the badge stays "offline ready".
+        // Downloads in flight still report after their version failed: that progress must not hide the failure.
+        if (message.version === this.failedVersion) return;
+        if (useOfflineStore.getState().phase !== 'ready') offlineActions.caching(percent(message.doneBytes, message.totalBytes));
         return;
-      case 'done':
-        finish();
-        offlineActions.ready(reply.version, activePackId);
-        void askPersistence();
-        return;
-      case 'failed':
-        finish();
-        offlineActions.failed(reply.message);
+      case 'install-failed':
+        this.failedVersion = message.version;
+        this.installFailure = message.message;
+        if (this.registration) this.onWorkerState(this.registration);
         return;
       default:
-        assertNever(reply);
+        assertNever(message);
     }
-  };
-  // The onnxruntime build the worker runs follows from the same capabilities, so the copy keeps that build.
-  const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId, runtime: runtimeBuild(await detectCapabilities(false)) };
-  active.postMessage(message, [channel.port2]);
-}
-
-/**
- * Tells the service worker that the page is busy (the model loading, a reply being answered) or no longer:
- * storing the offline copy starts no new download meanwhile, so it does not compete with the visitor
- * (sw/turnGate.ts). Sent to the worker that is installing, the one waiting and the active one, since any
- * of them may be storing files.
- */
-async function tellBusy(busy: boolean): Promise<void> {
-  const reg = registration ?? (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
-  const message: PageToServiceWorker = { type: 'busy', busy };
-  for (const worker of new Set([reg?.installing, reg?.waiting, reg?.active])) worker?.postMessage(message);
-}
-
-/** Asks the browser not to evict the offline copy when space runs low (granted silently or not at all by most). */
-async function askPersistence(): Promise<void> {
-  if (useOfflineStore.getState().persisted !== null || !navigator.storage?.persist) return;
-  try {
-    offlineActions.persisted((await navigator.storage.persisted()) || (await navigator.storage.persist()));
-  } catch {
-    offlineActions.persisted(false);
   }
+
+  /**
+   * Asks the active worker to store the pack in use (nothing to do for the default pack, which install
+   * stored) and, where the model worker runs it, onnxruntime's WebGPU-capable build.
+   */
+  private async cacheActivePack(): Promise<void> {
+    const active = this.registration?.active;
+    const { phase, activePackId } = useModelStore.getState();
+    if (!active || active.state !== 'activated' || phase !== 'ready' || !activePackId || this.packInFlight === activePackId) return;
+    this.packInFlight = activePackId;
+    const request = ++this.packRequest;
+    const finish = () => {
+      channel.port1.close();
+      if (this.packInFlight === activePackId) this.packInFlight = null;
+    };
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event: MessageEvent<CachePackReply>) => {
+      if (request !== this.packRequest) return;
+      const reply = event.data;
+      switch (reply.type) {
+        case 'progress':
+          if (reply.totalBytes > 0 && reply.doneBytes < reply.totalBytes) offlineActions.caching(percent(reply.doneBytes, reply.totalBytes));
+          return;
+        case 'done':
+          finish();
+          offlineActions.ready(reply.version, activePackId);
+          void this.askPersistence();
+          return;
+        case 'failed':
+          finish();
+          offlineActions.failed(reply.message);
+          return;
+        default:
+          assertNever(reply);
+      }
+    };
+    // The onnxruntime build the worker runs follows from the same capabilities, so the copy keeps that build.
+    const message: PageToServiceWorker = { type: 'cache-pack', packId: activePackId, runtime: runtimeBuild(await detectCapabilities(false)) };
+    active.postMessage(message, [channel.port2]);
+  }
+
+  /**
+   * Tells the service worker that the page is busy (the model loading, a reply being answered) or no longer:
+   * storing the offline copy starts no new download meanwhile, so it does not compete with the visitor
+   * (sw/turnGate.ts). Sent to the worker that is installing, the one waiting and the active one, since any
+   * of them may be storing files.
+   */
+  private async tellBusy(busy: boolean): Promise<void> {
+    const reg = this.registration ?? (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
+    const message: PageToServiceWorker = { type: 'busy', busy };
+    for (const worker of new Set([reg?.installing, reg?.waiting, reg?.active])) worker?.postMessage(message);
+  }
+
+  /** Asks the browser not to evict the offline copy when space runs low (granted silently or not at all by most). */
+  private async askPersistence(): Promise<void> {
+    if (useOfflineStore.getState().persisted !== null || !navigator.storage?.persist) return;
+    try {
+      offlineActions.persisted((await navigator.storage.persisted()) || (await navigator.storage.persist()));
+    } catch {
+      offlineActions.persisted(false);
+    }
+  }
+
+  /** Switches to the stored newer version: reloads the page (the conversation is saved and comes back). */
+  applyUpdate(): void {
+    const waiting = this.registration?.waiting;
+    if (!waiting) return;
+    if (this.host?.replyInFlight()) {
+      noticeActions.notify('info', 'A reply is on its way; update once it has arrived.');
+      return;
+    }
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+    const message: PageToServiceWorker = { type: 'skip-waiting' };
+    waiting.postMessage(message);
+  }
+}
+
+/** The page's one offline copy. */
+const offlineCopy = new OfflineCopy();
+
+export function startOffline(offlineHost: OfflineHost): void {
+  offlineCopy.start(offlineHost);
 }
 
 /** Switches to the stored newer version: reloads the page (the conversation is saved and comes back). */
 export function applyUpdate(): void {
-  const waiting = registration?.waiting;
-  if (!waiting) return;
-  if (host?.replyInFlight()) {
-    noticeActions.notify('info', 'A reply is on its way; update once it has arrived.');
-    return;
-  }
-  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
-  const message: PageToServiceWorker = { type: 'skip-waiting' };
-  waiting.postMessage(message);
+  offlineCopy.applyUpdate();
 }
 
 async function removeServiceWorker(): Promise<void> {

@@ -1,19 +1,15 @@
 import { errorMessage } from '../../engine/errors';
 import { modelWorker } from '../../shared/modelWorker';
 import { reportScoredTurn } from '../../shared/scoredTurns';
+import { StepTimer } from '../../shared/stepTimer';
 import { useModelStore } from '../../shared/stores/modelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
 import type { ReferenceSplit } from '../../protocol/protocol';
 import { nextReplayStep } from './replayMachine';
 import { REPLAY_SPEEDS, replayActions, useReplayStore } from './replayStore';
 
-/** The step timer of the replay in progress; one at a time. */
-let timer: ReturnType<typeof setTimeout> | null = null;
-
-function clearTimer(): void {
-  if (timer !== null) clearTimeout(timer);
-  timer = null;
-}
+/** The next step of the replay in progress; one at a time. */
+const stepTimer = new StepTimer();
 
 /**
  * Lists the chosen split's dialogues for the chooser, once per pool and split (the worker reads them
@@ -40,7 +36,7 @@ export function chooseSplit(split: ReferenceSplit): void {
 
 /** Starts a replay of the chosen dialogue ("random" picks one of the split's dialogues). */
 export async function startReplay(): Promise<void> {
-  clearTimer();
+  stepTimer.clear();
   const { split, choice, dialogues } = useReplayStore.getState();
   if (useModelStore.getState().phase !== 'ready') {
     replayActions.listFailed('The model is not ready yet. Wait for the status to say "Ready", then start the replay.');
@@ -64,7 +60,6 @@ export async function startReplay(): Promise<void> {
 
 /** Does the next step of the replay (show the first turn, or compose and score a reference turn), then schedules the one after while playing. */
 async function advance(run: number): Promise<void> {
-  timer = null;
   const { machine, split } = useReplayStore.getState();
   if (machine.run !== run || !machine.dialogue) return;
   const step = nextReplayStep(machine);
@@ -99,12 +94,12 @@ async function advance(run: number): Promise<void> {
 
 function schedule(run: number): void {
   const { machine, speed } = useReplayStore.getState();
-  clearTimer();
-  if (machine.run === run && machine.phase === 'playing' && nextReplayStep(machine)) timer = setTimeout(() => void advance(run), REPLAY_SPEEDS[speed]);
+  stepTimer.clear();
+  if (machine.run === run && machine.phase === 'playing' && nextReplayStep(machine)) stepTimer.schedule(REPLAY_SPEEDS[speed], () => void advance(run));
 }
 
 export function pauseReplay(): void {
-  clearTimer();
+  stepTimer.clear();
   replayActions.dispatch({ type: 'pause' });
 }
 
@@ -122,6 +117,6 @@ export function stepReplay(): void {
 }
 
 export function stopReplay(): void {
-  clearTimer();
+  stepTimer.clear();
   replayActions.dispatch({ type: 'stop' });
 }
