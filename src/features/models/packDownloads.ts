@@ -71,7 +71,41 @@ function update(packId: string, change: Partial<PackDownloadView>): void {
   usePackDownloads.setState((s) => ({ packs: { ...s.packs, [packId]: { ...(s.packs[packId] ?? EMPTY), ...change } } }));
 }
 
-const running = new Map<string, AbortController>();
+/**
+ * The downloads under way, each with what stops it and its end: pause aborts one, delete aborts it and
+ * waits for its end (its last state written) before removing its bytes. An object, so a test can make one.
+ */
+export class RunningDownloads {
+  private readonly runs = new Map<string, { controller: AbortController; ended: Promise<void> }>();
+
+  has(packId: string): boolean {
+    return this.runs.has(packId);
+  }
+
+  /** Runs `work` as the download of `packId` (one at a time per pack), with the signal that pause and stop abort. */
+  async run(packId: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const ended = work(controller.signal).finally(() => {
+      if (this.runs.get(packId)?.controller === controller) this.runs.delete(packId);
+    });
+    this.runs.set(packId, { controller, ended });
+    await ended;
+  }
+
+  pause(packId: string): void {
+    this.runs.get(packId)?.controller.abort();
+  }
+
+  /** Aborts the download of `packId`, if one runs, and resolves once it has ended. */
+  async stop(packId: string): Promise<void> {
+    const run = this.runs.get(packId);
+    if (!run) return;
+    run.controller.abort();
+    await run.ended.catch(() => undefined);
+  }
+}
+
+const running = new RunningDownloads();
 /** Told when a CLIP pack finishes or is deleted, so the pack list follows (set by the model loader). */
 let onStoredPacksChanged: () => void = () => undefined;
 export function watchStoredPacks(listener: () => void): void {
@@ -203,40 +237,39 @@ function describe(error: unknown): string {
 }
 
 async function runDownload(state: PackDownloadState): Promise<void> {
-  const controller = new AbortController();
-  running.set(state.packId, controller);
-  state.status = 'downloading';
-  await packByteStore.writeState(state);
-  update(state.packId, { phase: 'downloading' });
-  try {
-    const done = await continuePackDownload(state, {
-      store: packByteStore,
-      fetch: pageFetch,
-      signal: controller.signal,
-      onProgress: (p) => {
-        setFileLoaded(state.packId, p.file, p.loaded);
-        update(state.packId, { packLoaded: p.packLoaded, packTotal: p.packTotal });
-      },
-    });
-    update(state.packId, { ...viewOf(done, await storedPackBytes(done)), phase: 'complete', message: unlistedNote(done) });
-    onStoredPacksChanged();
-  } catch (error) {
-    const paused = error instanceof PackDownloadError && error.kind === 'paused';
-    state.status = 'paused';
-    await packByteStore.writeState(state).catch(() => undefined);
-    update(state.packId, {
-      phase: paused ? 'paused' : 'error',
-      message: paused ? null : describe(error),
-      storedBytes: await storedPackBytes(state).catch(() => 0),
-    });
-  } finally {
-    running.delete(state.packId);
-    await refreshEstimate();
-  }
+  await running.run(state.packId, async (signal) => {
+    state.status = 'downloading';
+    await packByteStore.writeState(state);
+    update(state.packId, { phase: 'downloading' });
+    try {
+      const done = await continuePackDownload(state, {
+        store: packByteStore,
+        fetch: pageFetch,
+        signal,
+        onProgress: (p) => {
+          setFileLoaded(state.packId, p.file, p.loaded);
+          update(state.packId, { packLoaded: p.packLoaded, packTotal: p.packTotal });
+        },
+      });
+      update(state.packId, { ...viewOf(done, await storedPackBytes(done)), phase: 'complete', message: unlistedNote(done) });
+      onStoredPacksChanged();
+    } catch (error) {
+      const paused = error instanceof PackDownloadError && error.kind === 'paused';
+      state.status = 'paused';
+      await packByteStore.writeState(state).catch(() => undefined);
+      update(state.packId, {
+        phase: paused ? 'paused' : 'error',
+        message: paused ? null : describe(error),
+        storedBytes: await storedPackBytes(state).catch(() => 0),
+      });
+    } finally {
+      await refreshEstimate();
+    }
+  });
 }
 
 export function pausePackDownload(packId: string): void {
-  running.get(packId)?.abort();
+  running.pause(packId);
 }
 
 export async function resumePackDownload(packId: string): Promise<void> {
@@ -264,11 +297,7 @@ export async function deleteAndDownloadAgain(packId: string): Promise<void> {
 
 /** Deletes a pack, finished or not, with every stored byte. */
 export async function deletePackDownload(packId: string): Promise<void> {
-  const controller = running.get(packId);
-  if (controller) {
-    controller.abort();
-    while (running.has(packId)) await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await running.stop(packId);
   await deleteStoredPack(packId);
   usePackDownloads.setState((s) => {
     const packs = { ...s.packs };
