@@ -40,12 +40,10 @@ async function storedSummaries(): Promise<{ clip: PackSummary[]; captioner: Capt
   return { clip: finished.filter((s) => s.kind === 'clip').map(storedSummary), captioner: captioner ? storedSummary(captioner) : null };
 }
 
-let servedPacks: PackSummary[] = [];
-
 // A pack downloaded or deleted in Settings joins or leaves the chooser; deleting the pack in use loads the default.
 watchStoredPacks(() => {
   void (async () => {
-    const packs = [...servedPacks.filter((p) => !p.stored), ...(await storedSummaries()).clip];
+    const packs = [...useModelStore.getState().servedPacks.filter((p) => !p.stored), ...(await storedSummaries()).clip];
     const active = useModelStore.getState().activePackId;
     modelActions.packsChanged(packs);
     if (active && !packs.some((p) => p.id === active)) {
@@ -85,7 +83,7 @@ export async function loadModels(): Promise<void> {
   let photoCheck: ModelFolderEntry | null;
   try {
     const index = await readModelsIndex();
-    servedPacks = index.packs;
+    modelActions.servedPacksRead(index.packs);
     // A downloaded pack with the id of a served one (models:fetch put it in models/) is listed once, served.
     const stored = await storedSummaries();
     packs = [...index.packs, ...stored.clip.filter((s) => !index.packs.some((p) => p.id === s.id))];

@@ -51,6 +51,8 @@ interface PackDownloadsState {
   estimate: StorageEstimateView | null;
   /** Whether the browser agreed to keep this site's storage under pressure; null until asked. */
   persisted: boolean | null;
+  /** Counts the CLIP packs finished or deleted here, so the pack list can follow (the model loader watches it). */
+  storedPacksChanged: number;
 }
 
 const EMPTY: PackDownloadView = {
@@ -65,7 +67,7 @@ const EMPTY: PackDownloadView = {
   loadFailure: null,
 };
 
-export const usePackDownloads = create<PackDownloadsState>()(() => ({ packs: {}, estimate: null, persisted: null }));
+export const usePackDownloads = create<PackDownloadsState>()(() => ({ packs: {}, estimate: null, persisted: null, storedPacksChanged: 0 }));
 
 function update(packId: string, change: Partial<PackDownloadView>): void {
   usePackDownloads.setState((s) => ({ packs: { ...s.packs, [packId]: { ...(s.packs[packId] ?? EMPTY), ...change } } }));
@@ -106,10 +108,14 @@ export class RunningDownloads {
 }
 
 const running = new RunningDownloads();
-/** Told when a CLIP pack finishes or is deleted, so the pack list follows (set by the model loader). */
-let onStoredPacksChanged: () => void = () => undefined;
+/** A CLIP pack finished or was deleted: counted in the store, which the model loader watches so the pack list follows. */
+const onStoredPacksChanged = () => usePackDownloads.setState((s) => ({ storedPacksChanged: s.storedPacksChanged + 1 }));
+
+/** Calls `listener` each time a pack is finished or deleted here. */
 export function watchStoredPacks(listener: () => void): void {
-  onStoredPacksChanged = listener;
+  usePackDownloads.subscribe((state, previous) => {
+    if (state.storedPacksChanged !== previous.storedPacksChanged) listener();
+  });
 }
 
 /**

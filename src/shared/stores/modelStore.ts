@@ -27,6 +27,8 @@ export interface FileLoad {
 
 interface ModelState {
   packs: PackSummary[];
+  /** The packs the server's models/index.json lists (packs also holds those downloaded into this browser). */
+  servedPacks: PackSummary[];
   activePackId: string | null;
   phase: 'idle' | 'loading' | 'ready' | 'error';
   files: Record<string, FileLoad>;
@@ -49,6 +51,7 @@ interface ModelState {
 
 export const useModelStore = create<ModelState>()(() => ({
   packs: [],
+  servedPacks: [],
   activePackId: null,
   phase: 'idle',
   files: {},
@@ -118,6 +121,9 @@ export const modelActions = {
   },
   poolChanged(pool: PoolLoaded) {
     useModelStore.setState({ pool });
+  },
+  servedPacksRead(servedPacks: PackSummary[]) {
+    useModelStore.setState({ servedPacks });
   },
   /** The list changed (a pack was downloaded or deleted) without a reload. */
   packsChanged(packs: PackSummary[]) {
