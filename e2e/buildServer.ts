@@ -23,8 +23,8 @@ export interface BuildServer {
   override(path: string, body: string | null): void;
   /** Requests answered so far, by path. */
   requests: string[];
-  /** Every request as it arrived: its URL, when (Date.now()), and whether the service worker sent it to store the offline copy. */
-  arrivals: { url: string; at: number; offlineCopy: boolean }[];
+  /** Each request as it arrived; `offlineCopy` is the service worker's stamp on a download of the offline copy (turnGate.ts), else null. */
+  arrivals: { url: string; at: number; offlineCopy: string | null }[];
   /** From now on every request gets HTTP 503 ('error') or no answer at all ('hang'); null serves files again. */
   breakDown(how: 'error' | 'hang' | null): void;
   /** Stops listening and drops open connections: from now on the network is gone. */
@@ -42,7 +42,7 @@ export async function serveBuild(options: { isolation?: boolean } = {}): Promise
   const isolation = options.isolation ?? true;
   const overrides = new Map<string, string>();
   const requests: string[] = [];
-  const arrivals: { url: string; at: number; offlineCopy: boolean }[] = [];
+  const arrivals: { url: string; at: number; offlineCopy: string | null }[] = [];
   const sockets = new Set<Socket>();
   let broken: 'error' | 'hang' | null = null;
   const headers = (type: string, length: number) => ({
@@ -54,7 +54,8 @@ export async function serveBuild(options: { isolation?: boolean } = {}): Promise
   const server: Server = createServer((req, res) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
     requests.push(path);
-    arrivals.push({ url: req.url ?? '/', at: Date.now(), offlineCopy: req.headers['x-offline-copy'] === '1' });
+    const stamp = req.headers['x-offline-copy'];
+    arrivals.push({ url: req.url ?? '/', at: Date.now(), offlineCopy: typeof stamp === 'string' ? stamp : null });
     if (broken === 'hang') return;
     if (broken === 'error') {
       res.writeHead(503, headers('text/plain', 4)).end('Down');

@@ -159,24 +159,32 @@ test.describe('offline', () => {
     const server = await serveBuild();
     const page = await open(browser, server);
     await openPresenter(page, 'test-tiny-clip');
-    // The service worker names each download of the copy (X-Offline-Copy): the page's own requests are not counted.
-    const copyDownloads = () => server.arrivals.filter((a) => a.offlineCopy);
+    // The service worker stamps each download of the copy with what the page had last said when it passed
+    // the gate ("busy-<n>" or "idle-<n>", turnGate.ts); the page's own requests carry none. The page shows
+    // its last message on <html data-offline-busy>. No clock is read: a loaded machine delays both ends.
+    const copyDownloads = () => server.arrivals.filter((a) => a.offlineCopy !== null);
+    const pageSaid = async () => (await page.evaluate(() => document.documentElement.dataset['offlineBusy'])) ?? '';
+    const seqOf = (said: string) => Number(said.split('-')[1]);
     await expect.poll(() => copyDownloads().length, { timeout: 120_000 }).toBeGreaterThan(0);
     await expect(badge(page)).toContainText('Caching offline');
     // A video turn: watched (frames, sound) and then answered, seconds of work that the copy must not share.
     await choosePhotos(page, { name: 'speech-test-1-15.webm', mimeType: 'video/webm', buffer: asset('video/speech-test-1-15.webm') });
     await expect(page.getByRole('list', { name: 'Video to send' }).getByRole('img')).toHaveCount(1, { timeout: 30_000 });
-    const sent = Date.now();
+    const before = seqOf(await pageSaid());
     await sendText(page, 'does anyone speak?');
+    await expect.poll(pageSaid).toMatch(/^busy-/);
+    const busy = seqOf(await pageSaid());
+    expect(busy).toBeGreaterThan(before);
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 120_000 });
-    const replied = Date.now();
-    // The page's "busy" reaches the service worker within a moment, and a download that had passed the
-    // gate may still arrive just after it: a second's margin at each end of the turn.
-    const during = copyDownloads().filter((a) => a.at > sent + 1_000 && a.at < replied - 1_000);
-    expect(replied - sent).toBeGreaterThan(2_000);
-    expect(during.map((a) => a.url)).toEqual([]);
-    const atReply = copyDownloads().length;
-    await expect.poll(() => copyDownloads().length, { timeout: 60_000 }).toBeGreaterThan(atReply);
+    await expect.poll(pageSaid).toMatch(/^idle-/);
+    const idle = seqOf(await pageSaid());
+    // The copy goes on, and a download stamped with the page's "idle" (or a later message) shows the
+    // service worker had every message of the turn, in order.
+    await expect.poll(() => copyDownloads().some((a) => seqOf(a.offlineCopy!) >= idle), { timeout: 60_000 }).toBe(true);
+    // None passed the gate while the page was busy: downloads of the turn's time were let go before its
+    // "busy" reached the service worker (stamped with an earlier message) or after its "idle".
+    expect(copyDownloads().filter((a) => a.offlineCopy!.startsWith('busy-'))).toEqual([]);
+    expect(copyDownloads().filter((a) => seqOf(a.offlineCopy!) >= busy && seqOf(a.offlineCopy!) < idle)).toEqual([]);
     await offlineReady(page);
     await page.context().close();
     await server.close();

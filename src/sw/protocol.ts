@@ -10,8 +10,8 @@ export type PageToServiceWorker =
   | { type: 'cache-pack'; packId: string; runtime: RuntimeBuild }
   | { type: 'skip-waiting' }
   | { type: 'drop-pack'; packId: string }
-  /** The page is busy (the model loading, a reply being answered) or no longer: the offline copy starts no new download meanwhile (turnGate.ts). */
-  | { type: 'busy'; busy: boolean };
+  /** The page is busy (the model loading, a reply being answered) or no longer: the offline copy starts no new download meanwhile (turnGate.ts). `seq` numbers these messages. */
+  | { type: 'busy'; busy: boolean; seq: number };
 
 /** Service worker → page, on the port of a `cache-pack` request: progress, then exactly one of done / failed. */
 export type CachePackReply =
@@ -40,7 +40,7 @@ export function isPageMessage(value: unknown): value is PageToServiceWorker {
   const fields = value as Record<string, unknown>;
   if (type === 'cache-pack') return typeof fields['packId'] === 'string' && RUNTIME_BUILDS.includes(fields['runtime'] as RuntimeBuild);
   if (type === 'drop-pack') return typeof fields['packId'] === 'string';
-  if (type === 'busy') return typeof fields['busy'] === 'boolean';
+  if (type === 'busy') return typeof fields['busy'] === 'boolean' && Number.isInteger(fields['seq']);
   return type !== null && PAGE_TYPES.includes(type);
 }
 

@@ -111,9 +111,10 @@ const turnGate = new TurnGate();
 const waitsForTurns: WorkboxPlugin = {
   requestWillFetch: async ({ request }) => {
     await turnGate.wait();
-    // Named, so a server's log (and the e2e test of the pause) can tell the copy from the page's own requests.
+    // Named, so a server's log (and the e2e test of the pause) can tell the copy from the page's own
+    // requests, and what the page had last said when this one passed the gate.
     const headers = new Headers(request.headers);
-    headers.set(OFFLINE_COPY_HEADER, '1');
+    headers.set(OFFLINE_COPY_HEADER, turnGate.stamp);
     return new Request(request, { headers });
   },
 };
@@ -303,7 +304,7 @@ self.addEventListener('message', (event) => {
       void self.skipWaiting();
       return;
     case 'busy':
-      turnGate.set(message.busy);
+      turnGate.set(message.busy, message.seq);
       return;
     case 'drop-pack':
       // The engine found a file of this pack damaged: forget the pack's stored files, so the next load fetches them again.

@@ -82,11 +82,28 @@ describe('offline caching waits for the turn', () => {
   });
 });
 
+describe("the gate's stamp", () => {
+  it("says what the page had last said, busy or idle, with its number, and stays 'busy' when a pause lapsed", async () => {
+    const { clock, advance } = manualClock();
+    const gate = new TurnGate(clock);
+    expect(gate.stamp).toBe('idle-0');
+    gate.set(true, 1);
+    expect(gate.stamp).toBe('busy-1');
+    await advance(MAX_PAUSE_MS);
+    expect(gate.paused).toBe(false);
+    // A download let go by the lapse shows it: the page had not said it was done.
+    expect(gate.stamp).toBe('busy-1');
+    gate.set(false, 2);
+    expect(gate.stamp).toBe('idle-2');
+  });
+});
+
 describe("the page's busy message", () => {
   it('is read only with a boolean busy, as the other page messages are checked', () => {
-    expect(isPageMessage({ type: 'busy', busy: true })).toBe(true);
-    expect(isPageMessage({ type: 'busy', busy: false })).toBe(true);
-    expect(isPageMessage({ type: 'busy', busy: 'yes' })).toBe(false);
+    expect(isPageMessage({ type: 'busy', busy: true, seq: 1 })).toBe(true);
+    expect(isPageMessage({ type: 'busy', busy: false, seq: 2 })).toBe(true);
+    expect(isPageMessage({ type: 'busy', busy: true })).toBe(false);
+    expect(isPageMessage({ type: 'busy', busy: 'yes', seq: 3 })).toBe(false);
     expect(isPageMessage({ type: 'busy' })).toBe(false);
     expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip', runtime: 'wasm-only' })).toBe(true);
     expect(isPageMessage({ type: 'cache-pack', packId: 'mini-clip', runtime: 'webgpu-capable' })).toBe(true);

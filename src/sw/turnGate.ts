@@ -5,7 +5,11 @@
  * ends (a closed tab, a crashed page) lapses after MAX_PAUSE_MS, so the copy is never held up for good.
  */
 
-/** The header on each download of the offline copy (a same-origin request, so no preflight). */
+/**
+ * The header on each download of the offline copy (a same-origin request, so no preflight). Its value
+ * is the gate's `stamp` when the download passed it, so a server's log (and the e2e test) can tell what
+ * the page had last said then.
+ */
 export const OFFLINE_COPY_HEADER = 'X-Offline-Copy';
 
 /** The longest one "busy" message holds downloads back; the page repeats it every half of this while it stays busy. */
@@ -37,14 +41,26 @@ export class TurnGate {
 
   constructor(private readonly clock: GateClock = realClock) {}
 
-  /** The page became busy, or is no longer. */
-  set(busy: boolean): void {
+  /** The last message from the page: busy or not, and its number (the page counts them). */
+  private last = { busy: false, seq: 0 };
+
+  /** The page became busy, or is no longer; `seq` numbers the page's messages. */
+  set(busy: boolean, seq = 0): void {
+    this.last = { busy, seq };
     this.pausedUntil = busy ? this.clock.now() + MAX_PAUSE_MS : 0;
     if (!busy) {
       const wakers = this.wakers;
       this.wakers = [];
       for (const wake of wakers) wake();
     }
+  }
+
+  /**
+   * What the page had last said, as "busy-<seq>" or "idle-<seq>": a download stamped "busy" passed the
+   * gate while the page was busy (only after a pause lapsed), and any stamp shows which messages arrived.
+   */
+  get stamp(): string {
+    return `${this.last.busy ? 'busy' : 'idle'}-${this.last.seq}`;
   }
 
   get paused(): boolean {

@@ -41,6 +41,8 @@ class OfflineCopy {
   private packInFlight: string | null = null;
   private started = false;
   private host: OfflineHost | null = null;
+  /** Counts the busy messages sent, so each is numbered. */
+  private busyMessages = 0;
 
   start(offlineHost: OfflineHost): void {
     if (this.started) return;
@@ -210,8 +212,11 @@ class OfflineCopy {
    * of them may be storing files.
    */
   private async tellBusy(busy: boolean): Promise<void> {
+    const seq = ++this.busyMessages;
     const reg = this.registration ?? (await navigator.serviceWorker.getRegistration(BASE).catch(() => undefined)) ?? null;
-    const message: PageToServiceWorker = { type: 'busy', busy };
+    const message: PageToServiceWorker = { type: 'busy', busy, seq };
+    // On <html data-offline-busy> for the e2e test, which matches it with the service worker's stamps (turnGate.ts).
+    document.documentElement.dataset['offlineBusy'] = `${busy ? 'busy' : 'idle'}-${seq}`;
     for (const worker of new Set([reg?.installing, reg?.waiting, reg?.active])) worker?.postMessage(message);
   }
 
