@@ -36,7 +36,7 @@ function wasmThreadCount(caps: Pick<BackendCapabilities, 'crossOriginIsolated' |
  * Which of onnxruntime-web's WebAssembly builds a worker starts, once: the WebGPU-capable one (28 MB)
  * where the browser offers a WebGPU adapter, so the tab moves between WebGPU and WASM (the settings, a
  * failure) without a restart; elsewhere the WASM-only one (14 MB), half the code to compile, which
- * brought Ready from cache from 4.1 to 2.9 s on a 2-core machine (docs/speed.md). The offline copy
+ * brought Ready from cache from 4.1 to 2.7 s on a 2-core machine (docs/speed.md). The offline copy
  * keeps the build this rule picks (src/sw/sw.ts).
  */
 export type RuntimeBuild = 'webgpu-capable' | 'wasm-only';
