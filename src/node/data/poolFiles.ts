@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClipEncoder } from '../../engine/clip/clipEncoder';
 import { decodeUtf8Strict, parseJsonDocument } from '../../engine/datasets/validation';
-import { type PoolMediaItem, type PoolText, parseMediaCatalogue, parseTextCatalogue } from '../../engine/datasets/poolCatalogue';
+import {
+  type PoolMediaItem,
+  type PoolText,
+  type PoolTextSource,
+  parseMediaCatalogue,
+  parseTextCatalogue,
+  parseTextSources,
+} from '../../engine/datasets/poolCatalogue';
 import { type ModelDtype, chooseExecutionPlan } from '../../engine/onnx/executionPlan';
 import { configureWasm } from '../../engine/onnx/ortSessions';
 import { type PoolEmbeddingsFile, parsePoolEmbeddings } from '../../engine/pool/poolEmbeddings';
@@ -10,12 +17,14 @@ import { FsPackSource } from '../tools/fsPackSource';
 import type { LexicalCounts } from '../../engine/ranking/lexical';
 import { parseLexicalCounts } from '../../engine/ranking/lexicalIndexFile';
 
-/** The demo pool's catalogues from a folder (public/pool): media.json and texts.json, validated strictly. */
-export function loadPoolCatalogue(dir: string): { texts: PoolText[]; media: PoolMediaItem[] } {
+/** The demo pool's catalogues from a folder (public/pool): media.json and texts.json (its texts and their sources), validated strictly. */
+export function loadPoolCatalogue(dir: string): { texts: PoolText[]; textSources: PoolTextSource[]; media: PoolMediaItem[] } {
   const read = (name: string) => parseJsonDocument(decodeUtf8Strict(new Uint8Array(readFileSync(join(dir, name))), name), name);
+  const texts = read('texts.json');
   return {
     media: parseMediaCatalogue(read('media.json'), { file: 'media.json', strict: true }),
-    texts: parseTextCatalogue(read('texts.json'), { file: 'texts.json', strict: true }),
+    texts: parseTextCatalogue(texts, { file: 'texts.json', strict: true }),
+    textSources: parseTextSources(texts, { file: 'texts.json', strict: true }),
   };
 }
 

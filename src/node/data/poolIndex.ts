@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseTextSources } from '../../engine/datasets/poolCatalogue';
 import { parseTextTable, serializeTextTable } from '../../engine/datasets/textTable';
-import { decodeUtf8Strict, parseJsonDocument } from '../../engine/datasets/validation';
 import { LexicalIndex, corpusStatsOfCounts, corpusStatsOfTokens, lexicalCounts, tokenize } from '../../engine/ranking/lexical';
 import { parseLexicalCounts, serializeLexicalCounts } from '../../engine/ranking/lexicalIndexFile';
 import { computeTextMarks, parseTextMarks, rowsOfKey, serializeTextMarks } from '../../engine/response/textMarks';
@@ -29,12 +27,11 @@ export const TEXT_TABLE_FILE = 'text-table';
 async function main(): Promise<void> {
   const values = parseCommandLine(process.argv.slice(2), { pool: { type: 'string', default: join('public', 'pool') } }, USAGE);
   const started = performance.now();
-  const catalogue = loadPoolCatalogue(values.pool).texts;
+  const { texts: catalogue, textSources } = loadPoolCatalogue(values.pool);
   const texts = catalogue.map((t) => t.text);
 
   // The texts as the page reads them, read back as the page reads them and compared with texts.json's.
-  const textsJson = parseJsonDocument(decodeUtf8Strict(new Uint8Array(readFileSync(join(values.pool, 'texts.json'))), 'texts.json'), 'texts.json');
-  const table = serializeTextTable(catalogue, parseTextSources(textsJson, { file: 'texts.json', strict: true }));
+  const table = serializeTextTable(catalogue, textSources);
   const tableBase = join(values.pool, TEXT_TABLE_FILE);
   writeCacheFiles(tableBase, table.bytes, table.meta);
   const readTable = parseTextTable(
@@ -44,7 +41,7 @@ async function main(): Promise<void> {
   );
   if (JSON.stringify(readTable) !== JSON.stringify(catalogue)) throw new Error(`${tableBase}.json/.bin read back differ from texts.json.`);
   console.log(
-    `wrote ${tableBase}.json/.bin: ${texts.length} texts (${(table.bytes.byteLength / 1e6).toFixed(2)} MB; texts.json ${(readFileSync(join(values.pool, 'texts.json')).byteLength / 1e6).toFixed(2)} MB); read back, the same records as texts.json`,
+    `wrote ${tableBase}.json/.bin: ${texts.length} texts (${(table.bytes.byteLength / 1e6).toFixed(2)} MB); read back, the same records as texts.json`,
   );
 
   const tokens = texts.map(tokenize);
