@@ -19,10 +19,27 @@ async function shareVideo(page: Page, file: { name: string; mimeType: string; bu
 test.describe('videos in the conversation', () => {
   test('a shared video is described, a question that needs its sound is answered with the right candidate first, and a reload keeps it', async ({ page }) => {
     test.setTimeout(240_000);
+    // Every call the page makes of the model worker, by method, from the moment the turn is sent.
+    await page.addInitScript(() => {
+      const calls: string[] = [];
+      (window as unknown as { workerCalls: string[] }).workerCalls = calls;
+      const post = Object.getOwnPropertyDescriptor(Worker.prototype, 'postMessage')!.value as (this: Worker, ...args: unknown[]) => void;
+      Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+        if (typeof message === 'object' && message !== null && 'type' in message) calls.push(String(message.type));
+        post.call(this, message, ...rest);
+      };
+    });
     await openReady(page);
+    await page.evaluate(() => (window as unknown as { workerCalls: string[] }).workerCalls.splice(0));
     await shareVideo(page, SPEECH_CLIP, 'does anyone speak?');
     const replies = page.getByRole('listitem', { name: 'The system replied' });
     await expect(replies).toHaveCount(1, { timeout: 60_000 });
+    // One path: the video is watched (its sound heard ahead), then the question is a turn like any other, one reply call
+    // (the photo path's sessions, made when a file is attached, and warm-up are not the turn's).
+    const calls = await page.evaluate(() =>
+      (window as unknown as { workerCalls: string[] }).workerCalls.filter((type) => !['warmUp', 'cancel', 'preparePhotoPath'].includes(type)),
+    );
+    expect(calls).toEqual(['hearVideo', 'analyzeVideo', 'reply']);
     await expect(video(page).getByTestId('video-description')).toHaveText('a green square; someone speaks at the start');
     await expect(replies.first().getByTestId('reply-text')).toHaveText('yes, someone says a few words');
 

@@ -53,13 +53,28 @@ function readElement<E extends StoredElement>(element: E): E {
 }
 
 /**
+ * A reply about a video as versions before the one turn path stored it: no `reply`, and beside the
+ * elements a `videoAnswer` with the time it took. Read into the reply's one shape (`reply.video`, with
+ * `totalMs` beside it); the oldest of these had no answeredFrom, and were all ranked.
+ */
+function readLegacyVideoAnswer<M extends StoredMessage>(message: M): M {
+  const record = message as M & { videoAnswer?: { totalMs?: unknown; answeredFrom?: unknown }; reply?: unknown };
+  if (typeof record.videoAnswer !== 'object' || record.videoAnswer === null || record.reply !== undefined) return message;
+  const { videoAnswer, ...rest } = record;
+  const { totalMs, answeredFrom, ...how } = videoAnswer;
+  return { ...rest, reply: { video: { ...how, answeredFrom: answeredFrom ?? 'ranker' }, totalMs: finite(totalMs) ? totalMs : 0 } } as unknown as M;
+}
+
+/**
  * The message list as IndexedDB gave it back. Conversations saved by older versions (photos with no
- * caption source, no boxes; replies with no detect time) load as they are; boxes that are not in the
+ * caption source, no boxes; replies with no detect time) load as they are, apart from their answers
+ * about videos (readLegacyVideoAnswer); boxes that are not in the
  * shape this version writes are dropped, so the Inspector never draws a damaged record.
  */
 export function readStoredMessages<M extends StoredMessage>(saved: unknown): M[] {
   if (!Array.isArray(saved)) return [];
-  return (saved as M[]).map((m) => {
+  return (saved as M[]).map((saved) => {
+    const m = readLegacyVideoAnswer(saved);
     if (!Array.isArray(m.elements)) return m;
     const elements = m.elements.map(readElement);
     const reference = m.reference && Array.isArray(m.reference.elements) ? { ...m.reference, elements: m.reference.elements.map(readElement) } : m.reference;

@@ -22,8 +22,9 @@ import type { SceneObject } from '../engine/clevr/scene';
 import type { QuestionLabel } from '../engine/clevr/templates';
 import type { AvsdModelId } from '../engine/video/avsdModels';
 import type { ShownInVideo } from '../engine/video/shownInVideo';
+import type { TurnVideo } from '../engine/video/videoTurn';
 
-export type { AvsdModelId, BackendState, DetectedObject, FileProgress, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
+export type { BackendState, DetectedObject, FileProgress, PhotoCaption, PhotoDetections, ResponseMethodId, ResponseScore };
 
 /**
  * For a pack without Python heads: clip-map and the intent head trained in the worker on the pool's
@@ -202,6 +203,8 @@ export interface ReplyResult {
   screened?: VisitorScreenCategory;
   /** What the photo check said of each photo of this turn: the page blurs an unfit one, or hides it in kiosk mode. */
   photoChecks?: { imageId: string; verdict: PhotoCheckVerdict }[];
+  /** Set when the turn was about a video: the reply's one text is the answer, found this way. */
+  video?: VideoReply;
 }
 
 /** The splits with reference dialogues whose records carry negatives, so R@1 can be measured. */
@@ -309,21 +312,18 @@ export interface VideoAnalyzed {
   check?: PhotoCheckVerdict;
 }
 
-export interface VideoAnswerParams {
-  avsd: AvsdRef | null;
-  features: VideoAnalyzed['features'];
-  /** Earlier questions about this video and their answers, oldest first. */
-  earlier: { question: string; answer: string }[];
-  question: string;
-}
+/**
+ * How a reply about a video was found (engine/video/videoTurn.ts): acknowledged, said from the
+ * frames, or the best of the ranker's candidates, of which the best KEPT_VIDEO_CANDIDATES are kept.
+ */
+export type VideoReply = { videoId: string } & (
+  | { answeredFrom: 'watched' }
+  | { answeredFrom: 'frames'; question: string }
+  | { answeredFrom: 'ranker'; question: string; model: AvsdModelId; candidates: { text: string; score: number }[]; candidateCount: number }
+);
 
-export interface VideoAnswer {
-  answer: string;
-  model: AvsdModelId;
-  /** The 100 candidates, best first, with the model's scores. */
-  candidates: { text: string; score: number }[];
-  bankSize: number;
-}
+/** How many of a video answer's 100 ranked candidates a reply carries, for the Inspector. */
+export const KEPT_VIDEO_CANDIDATES = 20;
 
 /** How the worker schedules a method: see WORKER_METHODS. */
 type MethodScheduling = 'queue' | 'background' | 'idle';
@@ -375,8 +375,11 @@ export const WORKER_METHODS = {
       method: ResponseMethodId | null;
       /** Booth strictness (kiosk mode, or the setting): borderline pool texts are left out too. */
       strict?: boolean;
-      /** The turn shared a video the photo check called unfit (VideoAnalyzed.check): answered with a written line, nothing ranked. */
-      unfitVideo?: boolean;
+      /**
+       * The video the turn is about: shared with it, or the last media shared before it. The turn is
+       * answered about it (a question, or a video shared without one), else replied to from the pool.
+       */
+      video?: { turn: TurnVideo; avsd: AvsdRef | null; forceWasm: boolean };
     },
     ReplyResult
   >('queue'),
@@ -407,8 +410,6 @@ export const WORKER_METHODS = {
    * takes what it heard. 'queue', so the analysis that follows always finds it.
    */
   hearVideo: method<{ soundId: string; audio: Float32Array; avsd: AvsdRef | null; forceWasm: boolean }, { ms: number }>('queue'),
-  /** Answers a question about a shared video by ranking 100 candidate answers (AVSD's protocol). */
-  answerVideo: method<VideoAnswerParams & { forceWasm: boolean }, VideoAnswer>('queue'),
   /** One step of warming after Ready (WARM_UP_STEPS), for the method the page uses; an idle method (IDLE_METHODS). */
   warmUp: method<{ step: WarmUpStep; method: ResponseMethodId | null }, { step: WarmUpStep; ms: number }>('idle'),
   /**

@@ -1,5 +1,4 @@
 import type {
-  AvsdModelId,
   BackendState,
   PhotoCaption,
   PhotoDetections,
@@ -8,6 +7,7 @@ import type {
   ResponseMethodId,
   ResponseScore,
   VideoAnalyzed,
+  VideoReply,
 } from '../protocol/protocol';
 import type { VisitorScreenCategory } from '../engine/safety/visitorScreen';
 import type { PhotoCheckVerdict } from '../engine/perception/photoCheck';
@@ -68,20 +68,8 @@ export interface VideoElement {
   analysis?: Omit<VideoAnalyzed, 'problems' | 'timings' | 'shown'> & { shown?: VideoAnalyzed['shown'] };
 }
 
-/** On a reply that answered a question about a video: which video, and how the answer was found. */
-export type VideoAnswerMeta = { videoId: string; question: string; totalMs: number } &
-  /** Said from what the object detector found in the frames: a real video's "what is in it". */
-  (
-    | { answeredFrom: 'frames' }
-    /** The best of 100 candidates ranked by an AVSD model; replies saved before frames answers have no answeredFrom. */
-    | {
-        answeredFrom?: 'ranker';
-        model: AvsdModelId;
-        /** Best first, with the ranker's scores (the top 20 are kept). */
-        candidates: { text: string; score: number }[];
-        candidateCount: number;
-      }
-  );
+/** On a reply about a video: which video, and how the answer was found (said from the frames, or ranked). */
+export type VideoAnswerMeta = VideoReply;
 
 export type MessageElement =
   | { kind: 'text'; text: string }
@@ -90,7 +78,8 @@ export type MessageElement =
   /** An image of the candidate pool the system replied with; url is null for a stored dataset's image. */
   | { kind: 'poolImage'; key: string; alt: string; url: string | null; poolId: string };
 
-export interface ReplyMeta {
+/** A reply of the MMDialog pipeline from the pool, or a line written for the demo to a screened message. */
+export interface PoolReplyMeta {
   method: ResponseMethodId;
   intentModel: 'majority' | 'head';
   /** Cosine between the latest turn and the reply's first element (not MM-Relevance). */
@@ -106,7 +95,24 @@ export interface ReplyMeta {
   poolName?: string;
   /** Set when the visitor's message was screened and answered with a line written for the demo: the category only, never the text. */
   screened?: VisitorScreenCategory;
+  video?: undefined;
 }
+
+/**
+ * A reply to a turn about a video (videoTurn.ts): no pool, method or intent module made it, so it
+ * keeps how it was found and the time it took. Replies saved before video turns went through the
+ * reply path carried this as the message's `videoAnswer`; persistence reads those into this shape.
+ */
+export interface VideoReplyMeta {
+  video: VideoAnswerMeta;
+  totalMs: number;
+  provider?: 'webgpu' | 'wasm';
+  packName?: string;
+  screened?: undefined;
+}
+
+/** How a reply was made: one field on every reply, whatever made it. */
+export type ReplyMeta = PoolReplyMeta | VideoReplyMeta;
 
 /** What the visitor would have answered instead of a reply: their text first, then their photos, as one response. */
 export interface VisitorReference {
@@ -123,6 +129,4 @@ export interface ChatMessage {
   reply?: ReplyMeta;
   /** On a reply: the visitor's own answer, which MM-Relevance is computed against. */
   reference?: VisitorReference;
-  /** On a reply to a question about a shared video. */
-  videoAnswer?: VideoAnswerMeta;
 }

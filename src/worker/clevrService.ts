@@ -8,6 +8,7 @@ import { seededRandom } from '../engine/random';
 import { FetchPackSource } from './fetchPackSource';
 import type { ClevrLoaded, ClevrQuestionParams, ClevrRef, WorkerMethods } from '../protocol/protocol';
 import type { RequestContext } from './requestHandler';
+import { untilAborted } from '../engine/untilAborted';
 
 const MISSING_ADVICE = 'the CLEVR-Dialog view answers with the baselines only. Restore models/clevr (npm run clevr:train) and reload.';
 
@@ -99,15 +100,4 @@ export class ClevrService {
     const [prediction] = await answerers.answer(params.model, [question], this.random);
     return { answer: prediction!.answer, probabilities: [...prediction!.probabilities] };
   }
-}
-
-/** `work`'s outcome, or a rejection with the signal's reason as soon as it fires (the work itself goes on). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', stop, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }

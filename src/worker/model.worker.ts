@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import { WorkerModels } from './workerModels';
 import { ClevrService } from './clevrService';
-import { VideoService } from './videoService';
+import { SharedVideos } from './sharedVideos';
 import { combineOwners } from './workerOwners';
 import type { WorkerApi } from './requestHandler';
 import type { WorkerEvent } from '../protocol/protocol';
@@ -25,8 +25,10 @@ models.useBusyMarker(() => heartbeat.busy());
 // Each handler belongs to one owner; the request handler sees them as one API (workerOwners.ts).
 const runtime = (forceWasm: boolean) => models.runtime(forceWasm);
 const clevr = new ClevrService(runtime);
-const video = new VideoService(runtime, () => models.photoPath());
-const api: WorkerApi = combineOwners(models, models.references, models.datasets, models.training, clevr, video);
+const videos = new SharedVideos(runtime, () => models.photoPath());
+// A turn about a video is a reply like any other; its questions rank with the video models' rankers.
+models.useVideoRankers((avsd, forceWasm) => videos.rankers(avsd, forceWasm));
+const api: WorkerApi = combineOwners(models, models.references, models.datasets, models.training, clevr, videos);
 const handle = createRequestHandler(api, post, undefined, IDLE_QUIET_MS);
 // Busy from a request's arrival until its answer, so the page allows the silence of a long model run.
 self.addEventListener('message', (message: MessageEvent<unknown>) => void heartbeat.during(() => handle(message.data)));

@@ -156,9 +156,6 @@ function fakeEngine(): WorkerApi & { calls: string[] } {
     async analyzeVideo() {
       throw new Error('not used by these tests');
     },
-    async answerVideo() {
-      throw new Error('not used by these tests');
-    },
     async preparePhotoPath() {
       calls.push('prepare photo path');
       return { ms: 1 };
@@ -486,7 +483,7 @@ describe('WorkerClient over the handler', () => {
 /** Waits until `signal` fires, then fails as a handler that checks its signal does. */
 function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) =>
-    signal.addEventListener('abort', () => reject(new EngineError('invalid-input', 'Building the pool embeddings was cancelled.'))),
+    signal.addEventListener('abort', () => reject(new EngineError('cancelled', 'Building the pool embeddings was cancelled.'))),
   );
 }
 

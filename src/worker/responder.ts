@@ -20,6 +20,7 @@ import {
   type SessionTurn,
 } from '../engine/response/session';
 import type {
+  AvsdRef,
   HistoryElement,
   HistoryTurn,
   ImagePayload,
@@ -29,8 +30,12 @@ import type {
   ReplyResult,
   ResponseMethodId,
   ResponseMethods,
+  VideoReply,
   WorkerMethods,
 } from '../protocol/protocol';
+import { KEPT_VIDEO_CANDIDATES } from '../protocol/protocol';
+import type { AvsdRankers } from '../engine/video/avsdRankers';
+import type { VideoTurnAnswer } from '../engine/video/videoTurn';
 
 type Decode = (image: ImagePayload) => Promise<RgbaImage>;
 
@@ -153,7 +158,14 @@ export class Responder {
     return { ms: nowMs() - start };
   }
 
-  async reply(params: WorkerMethods['reply']['params'], decode: Decode, backend: ReplyResult['backend'], signal?: AbortSignal): Promise<ReplyResult> {
+  /** `videoRankers` loads the AVSD rankers, for a turn about a video (params.video) whose question needs them. */
+  async reply(
+    params: WorkerMethods['reply']['params'],
+    decode: Decode,
+    backend: ReplyResult['backend'],
+    signal?: AbortSignal,
+    videoRankers?: VideoRankers,
+  ): Promise<ReplyResult> {
     this.session.requirePool();
     const latest: HistoryTurn = {
       elements: [
@@ -161,13 +173,13 @@ export class Responder {
         ...params.texts.map((text) => ({ kind: 'text' as const, text })),
       ],
     };
-    // A turn that shared only an unfit video has nothing else in it, and is answered with the video's line.
-    if (latest.elements.length === 0 && params.unfitVideo !== true)
-      throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
+    // A turn that shared only a video has nothing else in it, and is answered about the video.
+    const video = params.video;
+    if (latest.elements.length === 0 && !video?.turn.sharedNow) throw new EngineError('invalid-input', 'The message is empty. Type something or add a photo.');
     const reply = await this.session.compose(sessionTurns([...params.history, latest], decode), {
       ...choice(params.method),
       strict: params.strict === true,
-      unfitVideo: params.unfitVideo === true,
+      ...(video ? { video: { turn: video.turn, rankers: () => requireRankers(videoRankers, video.avsd, video.forceWasm) } } : {}),
       ...(signal ? { signal } : {}),
     });
     return this.wire(reply, backend);
@@ -213,11 +225,13 @@ export class Responder {
     return {
       elements: reply.screened
         ? [{ kind: 'text', text: reply.screened.line, score: 0 }]
-        : reply.composed.elements.map((e) =>
-            e.kind === 'text'
-              ? { kind: 'text', text: pool.texts[e.index]!, score: e.score }
-              : { kind: 'poolImage', key: image(e.index).key, alt: image(e.index).alt, url: image(e.index).url, score: e.score },
-          ),
+        : reply.video
+          ? [{ kind: 'text', text: reply.video.text, score: reply.video.answeredFrom === 'ranker' ? reply.video.candidates[0]!.score : 0 }]
+          : reply.composed.elements.map((e) =>
+              e.kind === 'text'
+                ? { kind: 'text', text: pool.texts[e.index]!, score: e.score }
+                : { kind: 'poolImage', key: image(e.index).key, alt: image(e.index).alt, url: image(e.index).url, score: e.score },
+            ),
       steps: reply.composed.steps.map((s) => ({
         probabilities: [...s.probabilities] as [number, number, number],
         intent: s.intent,
@@ -245,11 +259,28 @@ export class Responder {
       backend,
       ...(reply.screened ? { screened: reply.screened.category } : {}),
       ...(reply.photoChecks ? { photoChecks: reply.photoChecks } : {}),
+      ...(reply.video ? { video: videoReply(reply.video) } : {}),
     };
   }
 }
 
 const choice = (method: ResponseMethodId | null): ReplyChoice => ({ method });
+
+/** Loads the AVSD rankers from models/avsd on the plan the page asked for; rejects with a sentence when they cannot be loaded. */
+export type VideoRankers = (avsd: AvsdRef | null, forceWasm: boolean) => Promise<AvsdRankers>;
+
+function requireRankers(videoRankers: VideoRankers | undefined, avsd: AvsdRef | null, forceWasm: boolean): Promise<AvsdRankers> {
+  if (!videoRankers) throw new EngineError('not-loaded', 'Questions about videos cannot be answered here: this worker has no video models.');
+  return videoRankers(avsd, forceWasm);
+}
+
+/** A video answer as the page keeps it: the ranker's best candidates, not all 100. */
+function videoReply(answer: VideoTurnAnswer): VideoReply {
+  const { text: _, ...how } = answer;
+  if (how.answeredFrom !== 'ranker') return how;
+  const { candidates, bankSize: __, ...rest } = how;
+  return { ...rest, candidates: candidates.slice(0, KEPT_VIDEO_CANDIDATES), candidateCount: candidates.length };
+}
 
 /** The page's turns as session turns: a shared photo carries how to decode its Blob. */
 function sessionTurns(history: readonly HistoryTurn[], decode: Decode): SessionTurn[] {

@@ -20,7 +20,7 @@ import type { TextMarks } from '../engine/response/textMarks';
 import { StoredPackSource } from '../persistence/packStore';
 import { embeddingCache } from '../persistence/datasetDb';
 import { requireDataset } from './datasetImport';
-import { type PoolImageInfo, Responder } from './responder';
+import { type PoolImageInfo, Responder, type VideoRankers } from './responder';
 import { detectCapabilities } from '../protocol/capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
@@ -417,7 +417,14 @@ export class WorkerModels {
   async reply(params: WorkerMethods['reply']['params'], context: RequestContext) {
     const { encoder } = this.ready();
     if (!this.responder) throw new EngineError('not-loaded', 'The model is still loading. Wait for the status to say "Ready" and send again.');
-    return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend, context.signal);
+    return this.responder.reply(params, async (image) => (await decodeImage(image)).pixels, encoder.backend, context.signal, this.videoRankers);
+  }
+
+  /** The video models' owner's loader of the AVSD rankers (sharedVideos.ts), for turns about a video. */
+  private videoRankers: VideoRankers | undefined;
+
+  useVideoRankers(videoRankers: VideoRankers): void {
+    this.videoRankers = videoRankers;
   }
 
   async warmUp(params: WorkerMethods['warmUp']['params'], context: RequestContext) {

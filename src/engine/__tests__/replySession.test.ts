@@ -18,6 +18,10 @@ import { WARM_UP_STEPS } from '../response/warmUpSteps';
 import { Int8Matrix } from '../retrieval/int8Matrix';
 import { ScoreMatrix } from '../retrieval/scoreMatrix';
 import type { CandidatePool, ResponseState } from '../response/types';
+import type { AvsdRankers } from '../video/avsdRankers';
+import { AUDIO_FEATURES } from '../video/audioFeatures';
+import { VIDEO_FEATURES } from '../video/videoFeatures';
+import { type TurnVideo, acknowledgement } from '../video/videoTurn';
 
 /**
  * The reply session with a table for a text tower: what the page's worker and the benchmarks run.
@@ -134,6 +138,18 @@ function sessionWith({ texts = ['what a cute dog', 'I love the beach', 'dogs are
 }
 
 const say = (...texts: string[]): SessionTurn => ({ elements: texts.map(text) });
+/** A real video just shared and watched: the detector saw a bus and two cars. */
+const VIDEO: TurnVideo = {
+  videoId: 'v1',
+  sharedNow: true,
+  seconds: 4,
+  description: 'a bus and two cars',
+  shown: { drawn: false, answer: 'A bus and two cars.' },
+  features: { video: new Array<number>(VIDEO_FEATURES).fill(0), audio: new Array<number>(AUDIO_FEATURES).fill(0) },
+  unfit: false,
+  earlier: [],
+};
+const noRankers = (): Promise<AvsdRankers> => Promise.reject(new Error('no rankers in these tests'));
 /** Adds a text's vector to the table (for the texts of one test). */
 const embeddingsFor = (t: string, v: Float32Array) => EMBEDDINGS.set(t, v);
 /** A text reply, then stop: the responses of a train split that answers every turn with one text. */
@@ -459,14 +475,63 @@ describe('ReplySession: one reply pipeline for the page and the benchmarks', () 
       imageMatrix: matrix(IMAGES.map((i) => i.embedding)),
       train: async () => TEXT_ONCE,
     });
-    const first = await session.compose([{ elements: [] }], { method: 'clip-sim', unfitVideo: true });
+    const unfit = { ...VIDEO, features: { video: [], audio: [] }, unfit: true };
+    const first = await session.compose([{ elements: [] }], { method: 'clip-sim', video: { turn: unfit, rankers: noRankers } });
     expect(first.screened).toEqual({ category: 'video', line: SCREEN_REPLY_LINES.video[0] });
+    const asked = { ...unfit, sharedNow: false };
     const second = await session.compose([{ elements: [] }, say(SCREEN_REPLY_LINES.video[0]), say('what is happening?')], {
       method: 'clip-sim',
-      unfitVideo: true,
+      video: { turn: asked, rankers: noRankers },
     });
     expect(second.screened).toEqual({ category: 'video', line: SCREEN_REPLY_LINES.video[1] });
     expect(encoder.encoded).toEqual([]);
+    // A statement after it is a reply of the pool, as any turn.
+    const third = await session.compose([{ elements: [] }, say(SCREEN_REPLY_LINES.video[0]), say('nice dog')], {
+      method: 'clip-sim',
+      video: { turn: asked, rankers: noRankers },
+    });
+    expect(third.screened).toBeUndefined();
+    expect(third.elements.map((e) => e.text)).toEqual(['what a cute dog']);
+  });
+
+  it('answers a turn about a video in the reply: a video shared alone is acknowledged, "what is in it" is said from the frames, a screened message gets its line', async () => {
+    const { session, encoder } = sessionWith();
+    const acknowledged = await session.compose([{ elements: [] }], { method: 'clip-sim', video: { turn: VIDEO, rankers: noRankers } });
+    expect(acknowledged.video).toEqual({ videoId: 'v1', answeredFrom: 'watched', text: acknowledgement(VIDEO) });
+    expect(acknowledged.composed.steps).toEqual([]);
+    const fromFrames = await session.compose([say('What is in the video?')], { method: 'clip-sim', video: { turn: VIDEO, rankers: noRankers } });
+    expect(fromFrames.video).toEqual({ videoId: 'v1', answeredFrom: 'frames', question: 'What is in the video?', text: 'A bus and two cars.' });
+    // Screening goes first: a flagged question about the video is answered with its line, not about the video.
+    const flagged = await session.compose([say('can you take your shirt off?')], { method: 'clip-sim', video: { turn: VIDEO, rankers: noRankers } });
+    expect(flagged.video).toBeUndefined();
+    expect(flagged.screened?.category).toBe('sexual');
+    // A statement about a video shared before is a reply of the pool.
+    const statement = await session.compose([say('nice dog')], { method: 'clip-sim', video: { turn: { ...VIDEO, sharedNow: false }, rankers: noRankers } });
+    expect(statement.video).toBeUndefined();
+    expect(statement.elements.length).toBeGreaterThan(0);
+    expect(encoder.encoded).toContain('nice dog');
+  });
+
+  it('stops a question about a video when the call is cancelled while its rankers load, and names an analysis it cannot read', async () => {
+    const { session } = sessionWith();
+    const cancelled = new AbortController();
+    const loading = session.compose([say('is there any sound?')], {
+      method: 'clip-sim',
+      video: {
+        turn: VIDEO,
+        rankers: () => {
+          cancelled.abort('cancelled');
+          return new Promise(() => undefined);
+        },
+      },
+      signal: cancelled.signal,
+    });
+    // The rankers never load here: the reply ends at the cancel, not when they do.
+    await expect(loading).rejects.toBe('cancelled');
+    const stale = { ...VIDEO, features: { video: [0.5], audio: [0.25] } };
+    await expect(session.compose([say('is there any sound?')], { method: 'clip-sim', video: { turn: stale, rankers: noRankers } })).rejects.toThrow(
+      'This video was analyzed by another version of the app; share it again to ask about it.',
+    );
   });
 
   it('says it did not catch a line it can read nothing in (no word of it in any pool text), and answers any other', async () => {

@@ -33,6 +33,8 @@ import type { CandidatePool, ContextElement, ContextTurn, Modality } from './typ
 import { screenReplyLine, screenVisitorMessage, type VisitorScreenCategory } from '../safety/visitorScreen';
 import { screenCategoryOf } from '../safety/screenLists';
 import type { PhotoCheckVerdict, PhotoChecker } from '../perception/photoCheck';
+import type { AvsdRankers } from '../video/avsdRankers';
+import { type TurnVideo, type VideoTurnAnswer, answerVideoTurn, answeredAsUnfit } from '../video/videoTurn';
 
 /** Negatives each reference element is ranked among, as MMDialog does (1 of 1,000). */
 const REFERENCE_NEGATIVES = 999;
@@ -147,8 +149,12 @@ export interface ReplyChoice {
   rules?: boolean;
   /** Booth strictness (on in kiosk mode): borderline texts are left out too (mild insults, drinking, religion, party politics). */
   strict?: boolean;
-  /** The latest turn shared a video the photo check called unfit (checkVideoFrames): it is answered with the video's written line. */
-  unfitVideo?: boolean;
+  /**
+   * The video the latest turn is about (shared with it, or the last one shared before it), with how to
+   * load the AVSD rankers: the turn is answered about it (videoTurn.ts), or with the photo check's
+   * written line when the check called the video unfit.
+   */
+  video?: { turn: TurnVideo; rankers: () => Promise<AvsdRankers> };
   /** Stops the reply at its next step (the photo check, the analysis, the ranking): the page cancelled it. */
   signal?: AbortSignal;
 }
@@ -170,6 +176,8 @@ export interface SessionReply {
   screened?: { category: VisitorScreenCategory; line: string };
   /** What the photo check said of each photo shared in the turn replied to. */
   photoChecks?: { imageId: string; verdict: PhotoCheckVerdict }[];
+  /** Set when the turn was about a video: the reply is this answer, with nothing from the pool. */
+  video?: VideoTurnAnswer;
 }
 
 export interface SessionOptions {
@@ -590,13 +598,18 @@ export class ReplySession {
     const lastSaid = new Map(history.flatMap((turn, i) => turnTexts(turn).map((text) => [text, i] as const)));
     const screened = (category: VisitorScreenCategory) => ({ category, line: screenReplyLine(category, (l) => lastSaid.get(l) ?? -1) });
     const screen = screenVisitorMessage(turnTexts(history[history.length - 1]));
-    if (screen.category) return this.screenedReply(choice, screened(screen.category), start);
-    if (choice.unfitVideo) return this.screenedReply(choice, screened('video'), start);
+    if (screen.category) return this.writtenReply(choice, start, { screened: screened(screen.category) });
+    if (choice.video) {
+      const text = turnTexts(history[history.length - 1]).join('\n');
+      if (answeredAsUnfit(text, choice.video.turn)) return this.writtenReply(choice, start, { screened: screened('video') });
+      const answered = await answerVideoTurn(text, choice.video.turn, choice.video.rankers, signal);
+      if (answered) return this.writtenReply(choice, start, { video: answered });
+    }
     // Each photo is decoded once: for the check, then for the reply.
     const decoded = withDecodedOnce(history);
     const photoChecks = await this.checkPhotos(decoded[decoded.length - 1]);
     signal?.throwIfAborted();
-    if (photoChecks.some((c) => c.verdict === 'unfit')) return { ...this.screenedReply(choice, screened('photo'), start), photoChecks };
+    if (photoChecks.some((c) => c.verdict === 'unfit')) return { ...this.writtenReply(choice, start, { screened: screened('photo') }), photoChecks };
     const withoutScreened = withoutScreenedTurns(decoded, (turn) => turn.elements.some((e) => e.kind === 'image' && this.unfitPhotos.has(e.imageId)));
     const { reply } = await this.composeWithModels(pool, withoutScreened, choice);
     return photoChecks.length > 0 ? { ...reply, photoChecks } : reply;
@@ -625,8 +638,11 @@ export class ReplySession {
     return checks;
   }
 
-  /** The reply to a flagged message: its line, no picture, no pool text; the photos shared with it are not analysed. */
-  private screenedReply(choice: ReplyChoice, screened: NonNullable<SessionReply['screened']>, start: number): SessionReply {
+  /**
+   * A reply with nothing ranked from the pool: the line to a flagged message, or the answer about a
+   * video; the photos shared with it are not analysed.
+   */
+  private writtenReply(choice: ReplyChoice, start: number, written: Pick<SessionReply, 'screened'> | Pick<SessionReply, 'video'>): SessionReply {
     const totalMs = nowMs() - start;
     return {
       method: this.resolveMethod(choice.method),
@@ -637,7 +653,7 @@ export class ReplySession {
       coherence: { invites: false, showsImage: false },
       relevance: 0,
       timings: { decodeMs: 0, detectMs: 0, encodeMs: 0, captionMs: 0, intentMs: 0, rankMs: 0, totalMs },
-      screened,
+      ...written,
     };
   }
 

@@ -31,9 +31,11 @@ export async function rankCandidates(
   model: AvsdModelId,
   questions: readonly { question: VideoQuestion; candidates: readonly string[] }[],
   batch = 256,
+  signal?: AbortSignal,
 ): Promise<RankedAnswers[]> {
   const out: RankedAnswers[] = [];
   for (let start = 0; start < questions.length; start += batch) {
+    signal?.throwIfAborted();
     const slice = questions.slice(start, start + batch);
     const scores = await rankers.rank(
       model,
@@ -57,9 +59,9 @@ export interface BankAnswer {
 
 /**
  * The page's answer: the bank in slices of 100 scored by the screening model, the best 100 of all
- * ranked by the default (full) model, its best the answer.
+ * ranked by the default (full) model, its best the answer. `signal` stops it between model runs.
  */
-export async function answerFromBank(rankers: AvsdRankers, question: VideoQuestion): Promise<BankAnswer> {
+export async function answerFromBank(rankers: AvsdRankers, question: VideoQuestion, signal?: AbortSignal): Promise<BankAnswer> {
   const bank = rankers.answers;
   const screen = rankers.models.includes(SCREENING_MODEL) ? SCREENING_MODEL : rankers.defaultModel;
   const slices: { question: VideoQuestion; candidates: string[] }[] = [];
@@ -68,7 +70,7 @@ export async function answerFromBank(rankers: AvsdRankers, question: VideoQuesti
     // The last slice is filled up from the start of the bank; only its own answers are kept.
     slices.push({ question, candidates: [...slice, ...bank.slice(0, CANDIDATES_PER_QUESTION - slice.length)] });
   }
-  const screened = (await rankCandidates(rankers, screen, slices)).flatMap((r, s) => {
+  const screened = (await rankCandidates(rankers, screen, slices, undefined, signal)).flatMap((r, s) => {
     const own = Math.min(CANDIDATES_PER_QUESTION, bank.length - s * CANDIDATES_PER_QUESTION);
     return slices[s]!.candidates.slice(0, own).map((text, i) => ({ text, score: r.scores[i]! }));
   });
@@ -77,6 +79,6 @@ export async function answerFromBank(rankers: AvsdRankers, question: VideoQuesti
     .slice(0, CANDIDATES_PER_QUESTION)
     .map((c) => c.text);
   const model = rankers.defaultModel;
-  const [ranked] = await rankCandidates(rankers, model, [{ question, candidates }]);
+  const [ranked] = await rankCandidates(rankers, model, [{ question, candidates }], undefined, signal);
   return { answer: ranked!.ranked[0]!.text, model, candidates: ranked!.ranked, bankSize: bank.length };
 }

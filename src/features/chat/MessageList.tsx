@@ -3,7 +3,7 @@ import { methodName } from '../../engine/response/methods';
 import { avsdModelName } from '../../engine/video/avsdModels';
 import { screenCategoryLabel, screenVisitorMessage } from '../../engine/safety/visitorScreen';
 import type { PhotoCheckVerdict } from '../../engine/perception/photoCheck';
-import type { ChatMessage, MessageElement } from '../../shared/conversation';
+import type { ChatMessage, MessageElement, ReplyMeta } from '../../shared/conversation';
 import { PoolImage, keepAtEnd } from '../../shared/ui/PoolImage';
 import { useEmojiText } from '../../shared/ui/useEmojiText';
 import { useImageUrl, useVideoUrl } from '../../shared/ui/useImageUrl';
@@ -261,31 +261,43 @@ function Message({ message, presenter }: { message: ChatMessage; presenter: bool
     <li className={`flex ${mine ? 'justify-end' : 'justify-start'}`} aria-label={mine ? 'You said' : 'The system replied'}>
       <div className={`flex max-w-[80%] flex-col gap-2 rounded-2xl px-4 py-2 shadow-sm ${mine ? 'bg-blue-700 text-white' : 'bg-white text-slate-900'}`}>
         {message.elements.map(render)}
-        {message.reply?.screened ? (
-          <p className="text-xs text-slate-600" data-testid="reply-meta">
-            <WrittenForTheDemo /> · your message was screened ({screenCategoryLabel(message.reply.screened)}), so nothing was ranked ·{' '}
-            {message.reply.timings.totalMs.toFixed(0)} ms
-          </p>
-        ) : (
-          message.reply?.timings && ( // replies saved by an older version carry no timings: no meta line
-            <p className="text-xs text-slate-600" data-testid="reply-meta">
-              {methodName(message.reply.method)} · intent {message.reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn{' '}
-              {message.reply.relevance.toFixed(3)} (not MM-Relevance) · {message.reply.timings.totalMs.toFixed(0)} ms on {message.reply.provider.toUpperCase()}
-            </p>
-          )
-        )}
-        {message.videoAnswer && (
-          <p className="text-xs text-slate-600" data-testid="reply-meta">
-            Answered about your video ·{' '}
-            {message.videoAnswer.answeredFrom === 'frames'
-              ? 'from what the object detector found in its frames'
-              : `best of ${message.videoAnswer.candidateCount} candidates ranked by the ${avsdModelName(message.videoAnswer.model)} late-fusion model`}{' '}
-            · {message.videoAnswer.totalMs.toFixed(0)} ms
-          </p>
-        )}
-        {!mine && !message.videoAnswer && !message.reply?.screened && <ReplyReference message={message} />}
+        {message.reply && <ReplyMetaLine reply={message.reply} />}
+        {/* An answer about a video has nothing of the pool to compare with what the visitor would have said. */}
+        {!mine && (message.reply?.video?.answeredFrom ?? 'watched') === 'watched' && !message.reply?.screened && <ReplyReference message={message} />}
       </div>
     </li>
+  );
+}
+
+/** The presenter's developer line under a reply: how it was made and how long it took. */
+function ReplyMetaLine({ reply }: { reply: ReplyMeta }) {
+  if (reply.video) {
+    const video = reply.video;
+    return (
+      <p className="text-xs text-slate-600" data-testid="reply-meta">
+        {video.answeredFrom === 'watched' ? 'Watched your video' : 'Answered about your video'} ·{' '}
+        {video.answeredFrom === 'watched'
+          ? 'what was seen and heard in it'
+          : video.answeredFrom === 'frames'
+            ? 'from what the object detector found in its frames'
+            : `best of ${video.candidateCount} candidates ranked by the ${avsdModelName(video.model)} late-fusion model`}{' '}
+        · {reply.totalMs.toFixed(0)} ms
+      </p>
+    );
+  }
+  if (reply.screened)
+    return (
+      <p className="text-xs text-slate-600" data-testid="reply-meta">
+        <WrittenForTheDemo /> · your message was screened ({screenCategoryLabel(reply.screened)}), so nothing was ranked · {reply.timings.totalMs.toFixed(0)} ms
+      </p>
+    );
+  // Replies saved by an older version carry no timings: no meta line.
+  if (!reply.timings) return null;
+  return (
+    <p className="text-xs text-slate-600" data-testid="reply-meta">
+      {methodName(reply.method)} · intent {reply.intentModel === 'head' ? 'trained' : 'majority'} · CLIP cosine to your turn {reply.relevance.toFixed(3)} (not
+      MM-Relevance) · {reply.timings.totalMs.toFixed(0)} ms on {reply.provider.toUpperCase()}
+    </p>
   );
 }
 

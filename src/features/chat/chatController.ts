@@ -1,5 +1,4 @@
 import { errorMessage } from '../../engine/errors';
-import { screenVisitorMessage } from '../../engine/safety/visitorScreen';
 import { loadImage, loadVideo } from '../../persistence/conversationDb';
 import type { ChatMessage, VideoElement } from '../../shared/conversation';
 import { modelWorker } from '../../shared/modelWorker';
@@ -11,8 +10,8 @@ import type { HistoryElement, HistoryTurn } from '../../protocol/protocol';
 import { type DraftImage, chatActions, useChatStore } from './chatStore';
 import { currentConversationId, inKioskConversation, removeStored, restorePrevious, saveChanged, startFresh } from './chatPersistence';
 import { decodeVideo, isVideoLike } from './videoDecoder';
-import { routeTurn } from './turnRoute';
-import { acknowledgeVideo, answerAboutVideo, attachVideo, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
+import { turnVideoOf } from './turnVideo';
+import { attachVideo, avsd, videoBlobs, videoElementOf, watchVideo } from './videoTurns';
 
 const MAX_IMAGES_PER_TURN = 8;
 function newId(): string {
@@ -199,7 +198,7 @@ function answeringMark(): string | null {
 
 /**
  * Answers a turn already on screen and queued for saving: watches its video first, if it has one,
- * then replies. `earlier` is the conversation before the turn.
+ * then replies, about the video when the turn is about one. `earlier` is the conversation before the turn.
  */
 async function replyToTurn(
   userMessage: ChatMessage,
@@ -209,37 +208,20 @@ async function replyToTurn(
   epoch: number,
 ): Promise<void> {
   const stillHere = () => epoch === useChatStore.getState().conversationEpoch && currentConversationId() === conversation;
-  /** Shows a reply made without the MMDialog pipeline (a video turn), or stores it alone when the conversation was cleared meanwhile. */
-  const finish = (assistant: ChatMessage) => {
-    if (!stillHere()) return void saveChanged([assistant], [], conversation);
-    chatActions.appendMessage(assistant);
-    const updated = useChatStore.getState().messages.find((m) => m.id === userMessage.id) ?? userMessage;
-    void saveChanged([updated, assistant], [], conversation);
-  };
   try {
-    const flagged = text !== '' && screenVisitorMessage([text]).category !== null;
-    const route = routeTurn({ text, photos: images.length, newVideo: watch !== null, flagged }, earlier);
-    // A video the photo check called unfit (now, or when it was shared) is answered with a written line through the reply path.
-    let unfitVideo = route.kind === 'ask-last-video' && route.video.analysis?.check === 'unfit';
+    let watched: VideoElement | null = null;
     if (watch) {
-      const watched = await watch();
+      watched = await watch();
       if (stillHere()) chatActions.updateVideo(userMessage.id, watched);
       // Saved as soon as it is watched, so a reload now does not watch it again.
       const updated = (stillHere() ? useChatStore.getState().messages.find((m) => m.id === userMessage.id) : undefined) ?? {
         ...userMessage,
-        elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched : e)),
+        elements: userMessage.elements.map((e) => (e.kind === 'video' ? watched! : e)),
       };
       void saveChanged([updated], [], conversation);
-      unfitVideo = watched.analysis?.check === 'unfit';
-      if (route.kind !== 'watch-then-reply' && !unfitVideo) {
-        finish(route.kind === 'watch-then-answer' ? await answerAboutVideo(watched, text, earlier) : acknowledgeVideo(watched));
-        return;
-      }
     }
-    if (route.kind === 'ask-last-video' && !unfitVideo) {
-      finish(await answerAboutVideo(route.video, text, earlier));
-      return;
-    }
+    // A turn about a video is a reply like any other: the worker's reply session answers it (engine/video/videoTurn.ts).
+    const video = turnVideoOf({ watched, photos: images.length }, earlier);
     const history = await historyOf(earlier);
     const reply = await modelWorker().call('reply', {
       history,
@@ -247,7 +229,7 @@ async function replyToTurn(
       images: images.map((d) => ({ name: d.name, blob: d.blob, imageId: d.imageId })),
       method: useSettingsStore.getState().method,
       strict: useSettingsStore.getState().boothStrict || inKioskConversation(),
-      ...(unfitVideo ? { unfitVideo } : {}),
+      ...(video ? { video: { turn: video, avsd: await avsd(), forceWasm: useSettingsStore.getState().forceWasm } } : {}),
     });
     const poolId = useSettingsStore.getState().poolId;
     const assistantMessage: ChatMessage = {
@@ -257,19 +239,21 @@ async function replyToTurn(
       elements: reply.elements.map((e) =>
         e.kind === 'text' ? { kind: 'text' as const, text: e.text } : { kind: 'poolImage' as const, key: e.key, alt: e.alt, url: e.url, poolId },
       ),
-      reply: {
-        method: reply.method,
-        intentModel: reply.intentModel,
-        relevance: reply.relevance,
-        steps: reply.steps,
-        timings: reply.timings,
-        provider: reply.backend.provider,
-        backend: reply.backend,
-        packName: activePackName(),
-        poolId,
-        poolName: useModelStore.getState().pool?.name,
-        ...(reply.screened ? { screened: reply.screened } : {}),
-      },
+      reply: reply.video
+        ? { video: reply.video, totalMs: reply.timings.totalMs, provider: reply.backend.provider, packName: activePackName() }
+        : {
+            method: reply.method,
+            intentModel: reply.intentModel,
+            relevance: reply.relevance,
+            steps: reply.steps,
+            timings: reply.timings,
+            provider: reply.backend.provider,
+            backend: reply.backend,
+            packName: activePackName(),
+            poolId,
+            poolName: useModelStore.getState().pool?.name,
+            ...(reply.screened ? { screened: reply.screened } : {}),
+          },
     };
     // A reply to a conversation since cleared is not shown, but stored with its turn, so Undo brings both back.
     if (!stillHere()) {

@@ -48,7 +48,8 @@ function toExportMessage(message: ChatMessage): ExportMessage {
               { kind: 'text', text: videoLine(e) }
             : { kind: 'poolImage', key: e.key, alt: e.alt },
     ),
-    ...(message.reply
+    // The export formats describe replies of the pool; an answer about a video goes out as its text alone.
+    ...(message.reply && !message.reply.video
       ? { reply: { method: message.reply.method, intentModel: message.reply.intentModel, ...(message.reply.screened ? { screened: true } : {}) } }
       : {}),
   };

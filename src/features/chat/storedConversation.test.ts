@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readStoredMessages } from '../../persistence/storedMessages';
-import type { ChatMessage, PhotoElement, ReplyMeta, VideoElement } from '../../shared/conversation';
+import type { ChatMessage, PhotoElement, PoolReplyMeta, VideoElement, VideoReplyMeta } from '../../shared/conversation';
 import { storable } from './storedConversation';
 
 const detections = { width: 600, height: 400, objects: [{ label: 'cup', score: 0.58, box: { x1: 170, y1: 15.5, x2: 415.9, y2: 267.7 } }] };
@@ -31,7 +31,8 @@ const backend = {
 };
 const score = { mmRelevance: { pairScores: [41], precision: 41, recall: 41, f1: 41 }, intentF1: { precision: 100, recall: 100, f1: 100 }, ranks: [] };
 
-const reply = (meta: Required<ReplyMeta>) => meta;
+const reply = (meta: Required<Omit<PoolReplyMeta, 'video'>>) => meta;
+const videoReply = (meta: Required<Omit<VideoReplyMeta, 'screened'>>) => meta;
 const video = (element: Required<VideoElement>) => element;
 const analysis = (analysed: Required<NonNullable<VideoElement['analysis']>>) => analysed;
 
@@ -101,21 +102,33 @@ const conversation: ChatMessage[] = [
     role: 'assistant',
     createdAt: 4,
     elements: [{ kind: 'text', text: 'yes, someone says a few words' }],
-    videoAnswer: {
-      videoId: 'v1',
-      question: 'does anyone speak?',
-      model: 'q-dh-v-a',
-      candidates: [{ text: 'yes, someone says a few words', score: 9.5 }],
-      candidateCount: 100,
+    reply: videoReply({
+      video: {
+        videoId: 'v1',
+        answeredFrom: 'ranker',
+        question: 'does anyone speak?',
+        model: 'q-dh-v-a',
+        candidates: [{ text: 'yes, someone says a few words', score: 9.5 }],
+        candidateCount: 100,
+      },
       totalMs: 12,
-    },
+      provider: 'wasm',
+      packName: 'mini-clip',
+    }),
   },
   {
     id: 'm5',
     role: 'assistant',
     createdAt: 5,
     elements: [{ kind: 'text', text: 'A cup.' }],
-    videoAnswer: { videoId: 'v1', question: 'what is in the video?', answeredFrom: 'frames', totalMs: 0.4 },
+    reply: { video: { videoId: 'v1', question: 'what is in the video?', answeredFrom: 'frames' }, totalMs: 0.4 },
+  },
+  {
+    id: 'm6',
+    role: 'assistant',
+    createdAt: 6,
+    elements: [{ kind: 'text', text: 'I watched your 4.0 s video: a cup. Ask me about it.' }],
+    reply: { video: { videoId: 'v1', answeredFrom: 'watched' }, totalMs: 0.1 },
   },
 ];
 
@@ -129,6 +142,35 @@ describe('the conversation as the chat stores it', () => {
     const keys = (value: unknown, path = ''): string[] =>
       typeof value === 'object' && value !== null ? Object.entries(value).flatMap(([k, v]) => [`${path}.${k}`, ...keys(v, `${path}.${k}`)]) : [];
     expect(keys(structuredClone(conversation.map(storable)))).toEqual(keys(conversation));
+  });
+
+  it('reads answers about videos stored before the one turn path (a videoAnswer beside no reply) into the reply, as the chat now writes them', () => {
+    const legacy = [
+      {
+        id: 'm4',
+        role: 'assistant',
+        createdAt: 4,
+        elements: [{ kind: 'text', text: 'yes, someone says a few words' }],
+        // The oldest had no answeredFrom: every answer was ranked then.
+        videoAnswer: {
+          videoId: 'v1',
+          question: 'does anyone speak?',
+          model: 'q-dh-v-a',
+          candidates: [{ text: 'yes, someone says a few words', score: 9.5 }],
+          candidateCount: 100,
+          totalMs: 12,
+        },
+      },
+      {
+        id: 'm5',
+        role: 'assistant',
+        createdAt: 5,
+        elements: [{ kind: 'text', text: 'A cup.' }],
+        videoAnswer: { videoId: 'v1', question: 'what is in the video?', answeredFrom: 'frames', totalMs: 0.4 },
+      },
+    ];
+    const { provider: _, packName: __, ...ranked } = conversation[3]!.reply as VideoReplyMeta;
+    expect(readStoredMessages(legacy)).toEqual([{ ...conversation[3]!, reply: ranked }, conversation[4]!]);
   });
 
   it('writes no key for a field the message does not have, at any depth, as records written before', () => {

@@ -1,6 +1,5 @@
 import { errorMessage } from '../../engine/errors';
-import { answerFromFrames } from '../../engine/video/shownInVideo';
-import type { ChatMessage, VideoAnswerMeta, VideoElement } from '../../shared/conversation';
+import type { VideoElement } from '../../shared/conversation';
 import { fetchedOnce } from '../../shared/fetchedOnce';
 import { modelWorker } from '../../shared/modelWorker';
 import { modelFolderRef, readModelsIndex } from '../../shared/modelsIndex';
@@ -10,11 +9,8 @@ import type { AvsdRef, VideoAnalyzed } from '../../protocol/protocol';
 import { type DraftVideo, chatActions, useChatStore } from './chatStore';
 import { VideoInputError, decodeVideo } from './videoDecoder';
 
-/** How many of the 100 ranked candidates a reply keeps for the Inspector. */
-const KEPT_CANDIDATES = 20;
-
 /** models/avsd as /models/index.json lists it, read once (null when there is none or the list cannot be read: videos are then described without speech, and questions get a sentence). */
-const avsd: () => Promise<AvsdRef | null> = fetchedOnce(() =>
+export const avsd: () => Promise<AvsdRef | null> = fetchedOnce(() =>
   readModelsIndex().then(
     (index) => (index.avsd ? modelFolderRef(index.avsd) : null),
     () => null,
@@ -117,49 +113,4 @@ export async function watchVideo(draft: DraftVideo): Promise<VideoElement> {
   for (const problem of analyzed.problems) noticeActions.notifyAboutConversation('info', problem);
   const { problems: _, timings: __, ...analysis } = analyzed;
   return { ...videoElementOf(draft), description: analyzed.description, analysis };
-}
-
-/** The earlier questions about this video in the conversation, and the answers given. */
-function earlierRounds(messages: readonly ChatMessage[], videoId: string): { question: string; answer: string }[] {
-  return messages.flatMap((m) => {
-    if (!m.videoAnswer || m.videoAnswer.videoId !== videoId) return [];
-    const answer = m.elements.find((e) => e.kind === 'text');
-    return answer?.kind === 'text' ? [{ question: m.videoAnswer.question, answer: answer.text }] : [];
-  });
-}
-
-/**
- * Answers a question about a video: "what is in it" about a real video from what the detector found
- * in its frames, anything else with the AVSD ranker (the reply's text is the best of 100 candidates).
- */
-export async function answerAboutVideo(video: VideoElement, question: string, messages: readonly ChatMessage[]): Promise<ChatMessage> {
-  const start = performance.now();
-  const fromFrames = answerFromFrames(question, video.analysis?.shown);
-  if (fromFrames !== null) {
-    const meta: VideoAnswerMeta = { videoId: video.videoId, question, answeredFrom: 'frames', totalMs: performance.now() - start };
-    return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text: fromFrames }], videoAnswer: meta };
-  }
-  const answered = await modelWorker().call('answerVideo', {
-    avsd: await avsd(),
-    features: video.analysis!.features,
-    earlier: earlierRounds(messages, video.videoId),
-    question,
-    forceWasm: useSettingsStore.getState().forceWasm,
-  });
-  const meta: VideoAnswerMeta = {
-    videoId: video.videoId,
-    question,
-    answeredFrom: 'ranker',
-    model: answered.model,
-    candidates: answered.candidates.slice(0, KEPT_CANDIDATES),
-    candidateCount: answered.candidates.length,
-    totalMs: performance.now() - start,
-  };
-  return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text: answered.answer }], videoAnswer: meta };
-}
-
-/** The reply to a shared video without a question: what was seen and heard, and an invitation to ask. */
-export function acknowledgeVideo(video: VideoElement): ChatMessage {
-  const text = `I watched your ${video.seconds.toFixed(video.seconds < 10 ? 1 : 0)} s video: ${video.description ?? 'I could not make out what is in it'}. Ask me about it: what is in it, what moves, whether there is any sound.`;
-  return { id: crypto.randomUUID(), role: 'assistant', createdAt: Date.now(), elements: [{ kind: 'text', text }] };
 }

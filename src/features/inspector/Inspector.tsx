@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { CONFIDENT_SCORE, HEDGE_SCORE } from '../../engine/detection/groundedCaption';
 import { methodName } from '../../engine/response/methods';
 import { screenCategoryLabel } from '../../engine/safety/visitorScreen';
-import type { ChatMessage, PhotoElement, ReplyMeta } from '../../shared/conversation';
+import type { ChatMessage, PhotoElement, PoolReplyMeta } from '../../shared/conversation';
 import { SHORTCUTS } from '../../shared/keyCommands';
 import { panelActions } from '../../shared/stores/panelStore';
 import { useSettingsStore } from '../../shared/stores/settingsStore';
@@ -13,7 +13,7 @@ import { VideoDetails, latestVideo } from './VideoDetails';
 import type { DetectedObject, ReplyCandidate, ReplyStep } from '../../protocol/protocol';
 
 const INTENTS = ['text', 'image', 'stop'] as const;
-const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
+const TIMINGS: { key: keyof PoolReplyMeta['timings']; label: string }[] = [
   { key: 'decodeMs', label: 'Decode photos' },
   { key: 'detectMs', label: 'Detect objects' },
   { key: 'encodeMs', label: 'Encode (CLIP)' },
@@ -24,10 +24,11 @@ const TIMINGS: { key: keyof ReplyMeta['timings']; label: string }[] = [
 ];
 
 /** The last reply, and the photos of the person's turn it answered. */
-function lastExchange(messages: readonly ChatMessage[]): { reply: ReplyMeta; photos: PhotoElement[] } | null {
+function lastExchange(messages: readonly ChatMessage[]): { reply: PoolReplyMeta; photos: PhotoElement[] } | null {
   for (let i = messages.length - 1; i >= 0; i--) {
     const reply = messages[i]!.reply;
-    if (!reply?.timings) continue;
+    // An answer about a video is shown by VideoDetails.
+    if (!reply || reply.video || !reply.timings) continue;
     let turn = i - 1;
     while (turn >= 0 && messages[turn]!.role !== 'user') turn--;
     const photos = turn >= 0 ? messages[turn]!.elements.filter((e): e is PhotoElement => e.kind === 'image') : [];
@@ -239,7 +240,7 @@ function SummaryItem({ term, children, testId }: { term: string; children: React
   );
 }
 
-function ReplyDetails({ reply, photos: allPhotos, fallbackPoolId }: { reply: ReplyMeta; photos: readonly PhotoElement[]; fallbackPoolId: string }) {
+function ReplyDetails({ reply, photos: allPhotos, fallbackPoolId }: { reply: PoolReplyMeta; photos: readonly PhotoElement[]; fallbackPoolId: string }) {
   const backend = reply.backend;
   // A photo the check called unfit is not shown here either: the chat blurs it, and nothing was detected in it.
   const photos = allPhotos.filter((p) => p.check !== 'unfit');

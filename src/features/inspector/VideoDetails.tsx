@@ -7,7 +7,7 @@ import { DetectionOverlay } from './DetectionOverlay';
 export function latestVideo(messages: readonly ChatMessage[]): { video: VideoElement; answer: VideoAnswerMeta | null } | null {
   const last = messages[messages.length - 1];
   if (!last) return null;
-  const answer = last.videoAnswer ?? null;
+  const answer = last.reply?.video ?? null;
   const videos = messages.flatMap((m) => m.elements.filter((e): e is VideoElement => e.kind === 'video'));
   if (answer) {
     const video = videos.find((v) => v.videoId === answer.videoId);
@@ -123,7 +123,7 @@ export function VideoDetails({ video, answer }: { video: VideoElement; answer: V
       {answer?.answeredFrom === 'frames' && (
         <h4 className="text-sm font-semibold">“{answer.question}” · answered from what the object detector found in the frames, not by a ranker</h4>
       )}
-      {answer && answer.answeredFrom !== 'frames' && (
+      {answer?.answeredFrom === 'ranker' && (
         <div className="flex flex-col gap-1">
           <h4 className="text-sm font-semibold">
             “{answer.question}” · {avsdModelName(answer.model)} ranker · top 10 of {answer.candidateCount} candidates

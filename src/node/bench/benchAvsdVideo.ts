@@ -13,7 +13,7 @@ import { chooseExecutionPlan } from '../../engine/onnx/executionPlan';
 import { AVSD_SPLITS, generateAvsdSplit, trainAnswerBank } from '../../engine/video/avsdDataset';
 import { type AvsdModelFigures, avsdItems, avsdModelFigures, rankAll } from '../../engine/video/avsdEvaluation';
 import { AVSD_MODELS, AVSD_MODEL_IDS, AvsdRankers, type AvsdModelId, SCREENING_MODEL, avsdModelName } from '../../engine/video/avsdRankers';
-import { answerFromBank } from '../../engine/video/videoAnswer';
+import { answerVideoTurn, askedAbout } from '../../engine/video/videoTurn';
 import { QUESTION_KINDS, QUESTION_NEEDS } from '../../engine/video/videoDialogs';
 import { clipFeatures, loadSpeechDetector } from '../data/avsdData';
 import { UsageError, integerOption, listOption, parseCommandLine } from '../tools/cliArgs';
@@ -84,12 +84,16 @@ export async function avsdVideoBench(args: string[]): Promise<void> {
     const g = figures[model]!.generation;
     console.log(`${avsdModelName(model).padEnd(11)}${[...g.bleu, g.meteor, g.rougeL, g.ciderD].map((v) => col(f(100 * v))).join('')}`);
   }
-  // The page's way, which has no reference candidates: screened from the answer bank, then ranked (videoAnswer.ts).
+  // The page's way, which has no reference candidates: screened from the answer bank, then ranked (videoTurn.ts, videoAnswer.ts).
   const pageQuestions = items.slice(0, integerOption(values['page-questions'], 'page-questions', AVSD_VIDEO_USAGE));
   if (pageQuestions.length > 0) {
     const pageRankers = await AvsdRankers.load(source, await source.listFiles(), plan, 'page');
     let right = 0;
-    for (const item of pageQuestions) if ((await answerFromBank(pageRankers, item.question)).answer === item.answer) right++;
+    // Each question as a visitor's turn about the video, answered as the reply session answers it.
+    for (const [i, item] of pageQuestions.entries()) {
+      const answered = await answerVideoTurn(item.question.question, askedAbout(`bench-${i}`, item.question), async () => pageRankers);
+      if (answered?.text === item.answer) right++;
+    }
     const sameModel = avsdModelFigures(await rankAll(rankers, pageRankers.defaultModel, pageQuestions)).all.r1;
     console.log(
       `\nthe page's way (${avsdModelName(pageRankers.defaultModel)}, candidates the ${pageRankers.answers.length}-answer bank screened by ${avsdModelName(SCREENING_MODEL)}), first ${pageQuestions.length} questions: the reference answer on top ${f((100 * right) / pageQuestions.length)}% (ranked among the dataset's own 100: ${f(sameModel)}%)`,

@@ -105,7 +105,6 @@ async function workerPath(packId: string) {
       clevrAnswer: notUsed,
       hearVideo: notUsed,
       analyzeVideo: notUsed,
-      answerVideo: notUsed,
       warmUp: notUsed,
       preparePhotoPath: notUsed,
       preparePhoto: notUsed,

@@ -9,8 +9,11 @@ import { AVSD_SPLITS, generateAvsdSplit, trainAnswerBank } from '../../engine/vi
 import { avsdItems, avsdModelFigures, rankAll } from '../../engine/video/avsdEvaluation';
 import { AvsdRankers } from '../../engine/video/avsdRankers';
 import { SpeechDetector } from '../../engine/video/speechDetector';
-import { answerFromBank } from '../../engine/video/videoAnswer';
-import { VideoService } from '../../worker/videoService';
+import { answerVideoTurn, askedAbout } from '../../engine/video/videoTurn';
+import { ReplySession } from '../../engine/response/session';
+import { PhotoAnalyzer } from '../../engine/perception/photoAnalyzer';
+import type { ClipEncoder } from '../../engine/clip/clipEncoder';
+import { SharedVideos } from '../../worker/sharedVideos';
 import { generateClip } from '../../engine/video/videoClips';
 import { clipFeatures, loadSpeechDetector } from './avsdData';
 import { writeAvsdClips } from './avsdGenerate';
@@ -27,12 +30,28 @@ const tempDir = () => {
   return dir;
 };
 
-/** The worker's video service as model.worker.ts makes it, on WASM and without a pack's photo path. */
-const videoService = () =>
-  new VideoService(
+/** The worker's owner of shared videos as model.worker.ts makes it, on WASM and without a pack's photo path. */
+const sharedVideos = () =>
+  new SharedVideos(
     async () => WASM(),
     () => ({ analyzer: null, photoCheck: null }),
   );
+
+/**
+ * The reply session with an empty pool: a turn about a video ranks nothing of the pool and encodes
+ * nothing, so its encoder throws if asked.
+ */
+function videoSession(): ReplySession {
+  const encoder = new Proxy({} as ClipEncoder, {
+    get: () => () => {
+      throw new Error('a turn about a video encodes nothing');
+    },
+  });
+  const session = new ReplySession(new PhotoAnalyzer(encoder, null), null);
+  const empty = { data: new Float32Array(0), rows: 0, dim: 512 };
+  session.setPool({ texts: [], textMatrix: empty, images: [], imageMatrix: empty, train: async () => null });
+  return session;
+}
 
 /** A clip as the page hands it to the worker: its frames' pixels and its sound. */
 const videoPayload = (input: ReturnType<typeof clipVideoInput>) => ({
@@ -72,7 +91,7 @@ describe('the shipped video models (models/avsd)', () => {
     }
   }, 180_000);
 
-  it("answer a question in the worker (VideoService, the files fetched as the page fetches them) exactly as the engine's one path does", async () => {
+  it("answer a question about a video in the reply session, with the rankers the worker loads as the page does, exactly as bench -- avsd-video's page way", async () => {
     const server = await serveModels();
     try {
       const source = new FsPackSource(MODELS_DIR);
@@ -81,27 +100,34 @@ describe('the shipped video models (models/avsd)', () => {
       const [features] = await clipFeatures(records, await loadSpeechDetector());
       const rounds = records[0]!.dialog.rounds;
       // As the page sends them: plain arrays (the worker rounds them when it analyzes a video).
-      const sent = {
-        video: Array.from(features!.video, (v) => Math.round(v * 1000) / 1000),
-        audio: Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000),
-      };
-      const params = {
-        avsd: { baseUrl: server.baseUrl, files },
-        features: sent,
-        earlier: rounds.slice(0, 1),
+      const question = {
         question: rounds[1]!.question,
+        earlier: rounds.slice(0, 1),
+        video: Float32Array.from(features!.video, (v) => Math.round(v * 1000) / 1000),
+        audio: Float32Array.from(features!.audio, (v) => Math.round(v * 1000) / 1000),
       };
-      const viaWorker = await videoService().answer(params, async () => WASM());
-      const direct = await answerFromBank(await AvsdRankers.load(source, files, WASM(), 'page'), {
-        question: params.question,
-        earlier: params.earlier,
-        video: Float32Array.from(sent.video),
-        audio: Float32Array.from(sent.audio),
+      const turn = askedAbout('v1', question);
+      const videos = sharedVideos();
+      const reply = await videoSession().compose([{ elements: [{ kind: 'text', text: question.question }] }], {
+        video: { turn, rankers: () => videos.rankers({ baseUrl: server.baseUrl, files }, true) },
       });
-      expect(viaWorker).toEqual(direct);
-      expect(viaWorker.candidates).toHaveLength(100);
-      expect(viaWorker.answer).toBe(viaWorker.candidates[0]!.text);
-      expect(viaWorker.bankSize).toBe((JSON.parse(readFileSync(join(MODELS_DIR, 'avsd.json'), 'utf8')) as { answers: unknown[] }).answers.length);
+      // bench -- avsd-video's page way, on rankers read from the folder.
+      const bench = await answerVideoTurn(question.question, turn, async () => AvsdRankers.load(source, files, WASM(), 'page'));
+      expect(reply.video).toEqual(bench);
+      expect(reply.video?.answeredFrom).toBe('ranker');
+      if (reply.video?.answeredFrom !== 'ranker') return;
+      expect(reply.video.candidates).toHaveLength(100);
+      expect(reply.video.text).toBe(reply.video.candidates[0]!.text);
+      expect(reply.video.bankSize).toBe((JSON.parse(readFileSync(join(MODELS_DIR, 'avsd.json'), 'utf8')) as { answers: unknown[] }).answers.length);
+      expect(reply.composed.steps).toEqual([]);
+      // Without models/avsd the question gets a sentence that says what to restore.
+      await expect(
+        sharedVideos()
+          .rankers(null, true)
+          .then(() => 'loaded'),
+      ).rejects.toThrow(
+        'Questions about videos cannot be answered here: the video answer rankers are not loaded. Restore models/avsd (npm run avsd:train) and reload.',
+      );
     } finally {
       server.close();
     }
@@ -117,7 +143,7 @@ describe('the shipped video models (models/avsd)', () => {
       const payload = videoPayload(input);
       const ref = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
       const runs = vi.spyOn(SpeechDetector.prototype, 'speechProbabilities');
-      const service = videoService();
+      const service = sharedVideos();
       await service.hear('sound-1', input.audio!, ref, async () => WASM());
       expect(runs).toHaveBeenCalledTimes(1);
       const heardAhead = await service.analyze({ ...payload, soundId: 'sound-1' }, ref, null, async () => WASM());
@@ -139,23 +165,42 @@ describe('the shipped video models (models/avsd)', () => {
     const server = await serveModels();
     try {
       const avsd = { baseUrl: server.baseUrl, files: [...(await new FsPackSource(MODELS_DIR).listFiles())] };
-      const service = videoService();
+      const videos = sharedVideos();
       const input = clipVideoInput(generateClip(1, 0, 'val'), loadSpeech());
       const video = videoPayload(input);
       const call = (signal: AbortSignal) => ({ signal, progress: () => undefined });
-      await expect(service.analyzeVideo({ video, avsd, forceWasm: true }, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
+      await expect(videos.analyzeVideo({ video, avsd, forceWasm: true }, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
       const watching = new AbortController();
-      const analyzing = service.analyzeVideo({ video, avsd, forceWasm: true }, call(watching.signal));
+      const analyzing = videos.analyzeVideo({ video, avsd, forceWasm: true }, call(watching.signal));
       watching.abort('cancelled');
       await expect(analyzing).rejects.toBe('cancelled');
-      const analyzed = await service.analyzeVideo({ video, avsd, forceWasm: true }, call(new AbortController().signal));
-      const question = { avsd, features: analyzed.features, earlier: [], question: 'what is happening in the video?', forceWasm: true };
-      await expect(service.answerVideo(question, call(AbortSignal.abort('cancelled')))).rejects.toBe('cancelled');
+      const analyzed = await videos.analyzeVideo({ video, avsd, forceWasm: true }, call(new AbortController().signal));
+      const turn = askedAbout('v1', {
+        question: '',
+        earlier: [],
+        video: Float32Array.from(analyzed.features.video),
+        audio: Float32Array.from(analyzed.features.audio),
+      });
+      const session = videoSession();
+      const ask = (signal: AbortSignal, rankers = () => videos.rankers(avsd, true)) =>
+        session.compose([{ elements: [{ kind: 'text', text: 'what is happening in the video?' }] }], { video: { turn, rankers }, signal });
+      await expect(ask(AbortSignal.abort('cancelled'))).rejects.toBe('cancelled');
+      // Cancelled once the rankers are loaded, between the screening model's run and the full model's.
       const answering = new AbortController();
-      const answer = service.answerVideo(question, call(answering.signal));
-      answering.abort('cancelled');
-      await expect(answer).rejects.toBe('cancelled');
-      expect((await service.answerVideo(question, call(new AbortController().signal))).candidates).toHaveLength(100);
+      const loaded = await videos.rankers(avsd, true);
+      const rank = loaded.rank.bind(loaded);
+      let runs = 0;
+      loaded.rank = async (...args) => {
+        const scores = await rank(...args);
+        runs++;
+        answering.abort('cancelled');
+        return scores;
+      };
+      await expect(ask(answering.signal, async () => loaded)).rejects.toBe('cancelled');
+      expect(runs).toBe(1);
+      loaded.rank = rank;
+      const answered = await ask(new AbortController().signal);
+      expect(answered.video?.answeredFrom === 'ranker' && answered.video.candidates).toHaveLength(100);
     } finally {
       server.close();
     }

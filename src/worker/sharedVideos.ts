@@ -7,11 +7,8 @@ import { shownDetections } from '../engine/perception/photoCaptions';
 import { AvsdRankers } from '../engine/video/avsdRankers';
 import { SpeechDetector, VAD_MODEL_FILE } from '../engine/video/speechDetector';
 import { analyzeVideo } from '../engine/video/videoAnalyzer';
-import { answerFromBank } from '../engine/video/videoAnswer';
-import { AUDIO_FEATURES } from '../engine/video/audioFeatures';
-import { VIDEO_FEATURES } from '../engine/video/videoFeatures';
 import { FetchPackSource } from './fetchPackSource';
-import type { AvsdRef, VideoAnalyzed, VideoAnswer, VideoAnswerParams, VideoPayload, WorkerMethods } from '../protocol/protocol';
+import type { AvsdRef, VideoAnalyzed, VideoPayload, WorkerMethods } from '../protocol/protocol';
 import type { RequestContext } from './requestHandler';
 
 /** How many sounds sent ahead are kept for their analysis. */
@@ -35,13 +32,14 @@ function notWatched(totalMs: number): VideoAnalyzed {
 }
 
 /**
- * The worker's side of shared videos, the owner of hearVideo, analyzeVideo and answerVideo: understands
- * them with the engine's analyzeVideo (the pack's photo path for the frames, Silero VAD for speech) and
- * answers questions about them with the AVSD rankers. Models load on the first video, since a chat
- * without videos never needs them. `runtime` gives the pack's execution plan, `photoPath` its photo
- * analyzer and photo check (their parts are null before a pack loads).
+ * The worker's side of shared videos, the owner of hearVideo and analyzeVideo and of the video models:
+ * understands videos with the engine's analyzeVideo (the pack's photo path for the frames, Silero VAD
+ * for speech), and loads the AVSD rankers that the reply session answers questions about them with
+ * (`rankers`, handed to WorkerModels' reply). Models load on the first video, since a chat without
+ * videos never needs them. `runtime` gives the pack's execution plan, `photoPath` its photo analyzer
+ * and photo check (their parts are null before a pack loads).
  */
-export class VideoService {
+export class SharedVideos {
   constructor(
     private readonly runtime: (forceWasm: boolean) => Promise<ExecutionPlan>,
     private readonly photoPath: () => { analyzer: PhotoAnalyzer | null; photoCheck: PhotoChecker | null },
@@ -57,8 +55,11 @@ export class VideoService {
     return this.hear(params.soundId, params.audio, params.avsd, () => this.runtime(params.forceWasm));
   }
 
-  answerVideo(params: WorkerMethods['answerVideo']['params'], context: RequestContext) {
-    return this.answer(params, () => this.runtime(params.forceWasm), context.signal);
+  /** The AVSD rankers, loaded with the video models (once); rejects with what to do when models/avsd is missing or broken. */
+  async rankers(ref: AvsdRef | null, forceWasm: boolean): Promise<AvsdRankers> {
+    const { rankers } = await this.load(ref, () => this.runtime(forceWasm));
+    if (!rankers) throw new Error(`Questions about videos cannot be answered here: the video answer rankers are not loaded. ${MISSING_ADVICE}`);
+    return rankers;
   }
 
   private loaded: Promise<{ speech: SpeechDetector | null; rankers: AvsdRankers | null; problems: string[] }> | null = null;
@@ -152,21 +153,5 @@ export class VideoService {
       timings: analysis.timings,
       check,
     };
-  }
-
-  /** Answers a question about a video the engine's one way (videoAnswer.ts: candidates screened from the answer bank, then ranked). */
-  async answer(params: VideoAnswerParams, plan: () => Promise<ExecutionPlan>, signal?: AbortSignal): Promise<VideoAnswer> {
-    const { rankers } = await this.load(params.avsd, plan);
-    signal?.throwIfAborted();
-    if (!rankers) throw new Error(`Questions about videos cannot be answered here: the video answer rankers are not loaded. ${MISSING_ADVICE}`);
-    if (params.features.video.length !== VIDEO_FEATURES || params.features.audio.length !== AUDIO_FEATURES) {
-      throw new Error('This video was analyzed by another version of the app; share it again to ask about it.');
-    }
-    return answerFromBank(rankers, {
-      question: params.question,
-      earlier: params.earlier,
-      video: Float32Array.from(params.features.video),
-      audio: Float32Array.from(params.features.audio),
-    });
   }
 }
