@@ -43,6 +43,21 @@ interface ActivePool {
 }
 
 /**
+ * Chooses WebGPU or WASM and starts onnxruntime: its WebGPU-capable build where the browser offers
+ * WebGPU, its WASM-only build elsewhere (runtimeBuild). onnxruntime starts once per worker, so a later
+ * load keeps the build the first one chose.
+ */
+async function startInWorker(forceWasm: boolean): Promise<ExecutionPlan> {
+  const caps = await detectCapabilities(forceWasm);
+  const plan = chooseExecutionPlan(caps);
+  configureWasm(plan.wasmThreads, wasmFilesFor(runtimeBuild(caps), self.location.href));
+  // Only for WASM: a first session on the wasm provider keeps onnxruntime from setting up WebGPU
+  // afterwards (the pack then fell back to WASM in e2e/backends.spec.ts).
+  if (plan.provider === 'wasm') void startRuntime();
+  return plan;
+}
+
+/**
  * The engine as the browser worker runs it, packs over fetch and images via createImageBitmap: the
  * owner of the pack in use and its pool (the encoders, the detector, the responder). The photo path's
  * optional models load in photoModels.ts, the demo pool in demoPoolLoad.ts, the conversational keys in
@@ -132,17 +147,13 @@ export class WorkerModels {
   private runtimePlan: ExecutionPlan | null = null;
 
   /**
-   * Chooses WebGPU or WASM and starts onnxruntime: its WebGPU-capable build where the browser offers
-   * WebGPU, its WASM-only build elsewhere (runtimeBuild). onnxruntime starts once per worker, so a later
-   * load keeps the build the first one chose.
+   * `startOnnxRuntime` chooses the execution plan and starts onnxruntime: the browser's (startInWorker),
+   * or, in a Node test, Node's onnxruntime on a plan the test gives.
    */
+  constructor(private readonly startOnnxRuntime: (forceWasm: boolean) => Promise<ExecutionPlan> = startInWorker) {}
+
   private async configureRuntime(forceWasm: boolean): Promise<ExecutionPlan> {
-    const caps = await detectCapabilities(forceWasm);
-    const plan = chooseExecutionPlan(caps);
-    configureWasm(plan.wasmThreads, wasmFilesFor(runtimeBuild(caps), self.location.href));
-    // Only for WASM: a first session on the wasm provider keeps onnxruntime from setting up WebGPU
-    // afterwards (the pack then fell back to WASM in e2e/backends.spec.ts).
-    if (plan.provider === 'wasm') void startRuntime();
+    const plan = await this.startOnnxRuntime(forceWasm);
     this.runtimePlan = plan;
     return plan;
   }

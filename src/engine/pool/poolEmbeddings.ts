@@ -241,7 +241,7 @@ export async function embedPool<T extends PoolTextItem, M extends PoolImageItem>
     let done = items.length - todo.length - pending.size;
     options.onProgress?.({ phase, done, total: items.length });
     for (let b = 0; b < todo.length; b += batchSize) {
-      if (options.cancelled?.()) throw new EngineError('invalid-input', 'Building the pool embeddings was cancelled.');
+      if (options.cancelled?.()) throw new EngineError('cancelled', 'Building the pool embeddings was cancelled.');
       const batch = todo.slice(b, b + batchSize);
       const embedded = (await encode(batch.map((i) => items[i]!))).map(l2Normalize);
       batch.forEach((i, j) => (rows[i] = embedded[j]));
