@@ -60,7 +60,8 @@ function cancelledAt(cancelWhen: (progress: FileProgress) => boolean) {
 /** How a handler ends when its call is cancelled: with the signal's reason, or the engine's own sentence saying it stopped (the request handler answers the page 'cancelled' either way). */
 const stopped = (error: unknown) => error === 'cancelled' || (error instanceof EngineError && error.code === 'cancelled');
 
-const hello = (): WorkerMethods['reply']['params'] => ({ history: [], texts: ['I love my dog'], images: [], method: 'clip-sim' });
+/** BM25 on the pool's shipped counts: its reply does not move while the pool's CLIP rows are computed after Ready. */
+const hello = (): WorkerMethods['reply']['params'] => ({ history: [], texts: ['I love my dog'], images: [], method: 'bm25' });
 const running = () => ({ signal: new AbortController().signal, progress: () => undefined });
 
 describe("the worker's owner of the pack and its pool (WorkerModels, in Node on the shipped mini-clip and demo pool)", () => {

@@ -5,8 +5,8 @@ import { ClipEncoder } from '../engine/clip/clipEncoder';
 import { ObjectDetector } from '../engine/detection/objectDetector';
 import { PhotoAnalyzer } from '../engine/perception/photoAnalyzer';
 import { EngineError, errorMessage } from '../engine/errors';
-import { type ExecutionPlan, chooseExecutionPlan, runtimeBuild, wasmFallbackPlan } from '../engine/onnx/executionPlan';
-import { configureWasm, ort, startRuntime } from '../engine/onnx/ortSessions';
+import { type ExecutionPlan, wasmFallbackPlan } from '../engine/onnx/executionPlan';
+import { ort } from '../engine/onnx/ortSessions';
 import { type EmbeddedPool, type PoolImageItem, type PoolTextItem, POOL_STARTER_MS } from '../engine/pool/poolEmbeddings';
 import { fetchJson, prefetchDemoPool } from './demoPoolFiles';
 import type { ResponseHeads } from '../engine/response/heads';
@@ -21,7 +21,6 @@ import { StoredPackSource } from '../persistence/packStore';
 import { embeddingCache } from '../persistence/datasetDb';
 import { requireDataset } from './datasetImport';
 import { type PoolImageInfo, Responder, type VideoRankers } from './responder';
-import { detectCapabilities } from '../protocol/capabilities';
 import { decodeImage } from './decodeImage';
 import { FetchPackSource } from './fetchPackSource';
 import { LocalTraining } from './localTraining';
@@ -35,26 +34,11 @@ import { StoredDatasets } from './storedDatasets';
 import type { RequestContext } from './requestHandler';
 import type { BackendState, CaptionerStatus, DetectorStatus, FileProgress, PoolLoaded, PoolRef, WorkerAnnouncement } from '../protocol/protocol';
 import type { WorkerMethods } from '../protocol/protocol';
-import { wasmFilesFor } from './ortArtifacts';
+import { startInWorker } from './ortArtifacts';
 
 interface ActivePool {
   loaded: PoolLoaded;
   embedded: EmbeddedPool<PoolTextItem, PoolImageItem>;
-}
-
-/**
- * Chooses WebGPU or WASM and starts onnxruntime: its WebGPU-capable build where the browser offers
- * WebGPU, its WASM-only build elsewhere (runtimeBuild). onnxruntime starts once per worker, so a later
- * load keeps the build the first one chose.
- */
-async function startInWorker(forceWasm: boolean): Promise<ExecutionPlan> {
-  const caps = await detectCapabilities(forceWasm);
-  const plan = chooseExecutionPlan(caps);
-  configureWasm(plan.wasmThreads, wasmFilesFor(runtimeBuild(caps), self.location.href));
-  // Only for WASM: a first session on the wasm provider keeps onnxruntime from setting up WebGPU
-  // afterwards (the pack then fell back to WASM in e2e/backends.spec.ts).
-  if (plan.provider === 'wasm') void startRuntime();
-  return plan;
 }
 
 /**
