@@ -18,20 +18,29 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
   coref-qih the memory network with explicit coreference and a reference pool, as CorefNMN (Kottur et
             al. 2018) keeps one: each earlier round (the caption first) holds an attention over the
             objects it was about; the coreference attention over the rounds, trained to point at the
-            round that mentioned the referent (the grammar knows it), picks among those attentions, not
-            among the rounds' encodings, and the object it retrieves (its features) joins the question
-            in attending the objects and in the answer. The pool is trained on what each round's answer
+            round that mentioned the referent (the grammar knows it), has the pool's entries as its only
+            keys (the objects each entry holds and how many rounds back it is; CorefNMN's Refer) and
+            returns their objects: the referred object. The pool is trained on what each round's answer
             was about and the retrieved objects on the question's referents (the grammar's labels).
   lf-qi-pixels  LF-QI reading the rendered picture (96x64) through a small CNN instead of the objects:
             the CNN's 4x6 grid of cells, each with its place, stands in for the objects.
 
-Count head (every model with an image): each object (or grid cell) gets a score in [0, 1] from its
-features and the fused question/history/image vector: whether the question's filter selects it. Their
-sum c (summed, never argmax'd) is the count. The output stays one classifier over the answers, as
-log-probabilities: log p(count) + log softmax_k(-s (c - k)^2) for the count answers k = 0..10,
-log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate. On count questions it is
-also trained with the exact count as the target of c (smooth L1) and, for the object models, with the
-objects counted (the grammar's answer objects) as the target of each score.
+Referred object (every model with an image): an attention over the objects for what the question refers
+to ("it", "the earlier cube"; the pool's retrieval in coref-qih), trained on the grammar's referents.
+Each object is then also read beside it: its raw features, their product with the referred object's
+(same colour, same shape) and their difference (to its left, behind it).
+
+Count head (every model with an image): each object (or grid cell) gets a probability (a sigmoid, so any
+number of objects can be selected) that the question's filter selects it, from the object, its relation
+to the referred one and the fused question/history/image vector, plus a linear filter over those raw
+features whose weights the question writes. The count's distribution follows from the probabilities
+(independent draws, a Poisson-binomial; its mean is their sum, never an argmax). The output stays one
+classifier over the answers, as log-probabilities: log p(count) + log P(count = k) for the count
+answers k = 0..10, log p(other) + log softmax(classifier) for the rest, p(count) a learnt gate. The
+object models' selection is trained on count and exist questions with the objects the filter selects
+(the grammar's answer objects; their number is the exact count) as the target of each probability; the
+pixel model, which has no such labels, with the exact count as the target of the sum (smooth L1). The
+answer's attention is trained on the answer objects of exist and seek questions.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs 6] [--data DIR]
        [--train-dialogs N]                    train on the first N train dialogs only (a quicker recipe)
@@ -63,10 +72,11 @@ from common.trainer import (  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 MODELS = ["lf-q", "lf-qi", "lf-qh", "lf-qih", "hre-qh", "hre-qih", "mn-qh", "mn-qih", "coref-qih", "lf-qi-pixels"]
-COUNT_LOSS, SELECT_LOSS, POOL_LOSS, REFER_LOSS = 0.5, 0.5, 0.5, 0.5  # weights of the auxiliary losses beside the answer's
+COUNT_LOSS, SELECT_LOSS, POOL_LOSS, REFER_LOSS, ANSWER_LOSS = 0.5, 1.0, 0.5, 0.5, 0.5  # weights of the auxiliary losses beside the answer's
 EMBED, HIDDEN = 64, 128
 COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
 GRID_CHANNELS = 64
+HISTORY_ROUNDS = 10  # the caption and nine rounds (clevrFeatures.ts HISTORY_ROUNDS)
 PARITY_QUESTIONS = 2000  # the parity test scores 2,000 questions, not all 10,000: 1 min instead of 4.5 on a loaded machine
 
 
@@ -141,24 +151,41 @@ class Answerer(nn.Module):
             self.pool_obj = nn.Linear(HIDDEN, HIDDEN)
             self.pool_round = nn.Linear(HIDDEN, HIDDEN)
             self.pool_w = nn.Linear(HIDDEN, 1)
+            # The coreference attention's keys: each pool entry's objects and how many rounds back it is.
+            self.pool_key = nn.Linear(HIDDEN, HIDDEN)
+            self.rounds_back = nn.Embedding(HISTORY_ROUNDS, HIDDEN)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
                 object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
+            context_width = HIDDEN * (1 + int(uses_history))
+            if not self.reference_pool:
+                # The object the question refers to ("it", "the earlier cube"), attended by question and history.
+                self.ref_obj = nn.Linear(HIDDEN, HIDDEN)
+                self.ref_ctx = nn.Linear(context_width, HIDDEN)
+                self.ref_w = nn.Linear(HIDDEN, 1)
+                self.ref_filter = nn.Linear(context_width, object_features)
+            # Each object beside the referred one: its features, their product (same colour, shape...) and
+            # their difference (left of it, behind it), so relations and "same as it" are read per object.
             self.att_obj = nn.Linear(HIDDEN, HIDDEN)
-            self.att_ctx = nn.Linear(HIDDEN * (1 + int(uses_history) + int(self.reference_pool)), HIDDEN)
+            self.att_rel = nn.Linear(3 * object_features, HIDDEN)
+            self.att_ctx = nn.Linear(context_width + HIDDEN, HIDDEN)
             self.att_w = nn.Linear(HIDDEN, 1)
-        width = HIDDEN * (1 + int(uses_history) + int(uses_image) + int(self.reference_pool))
+            self.att_filter = nn.Linear(context_width + HIDDEN, 3 * object_features)
+        width = HIDDEN * (1 + int(uses_history) + 2 * int(uses_image))
         # With an image the count answers come from the count head, so the classifier gives the others.
         self.count_head = uses_image
         self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
         if self.count_head:
             self.count_obj = nn.Linear(HIDDEN, HIDDEN)
+            self.count_rel = nn.Linear(3 * object_features, HIDDEN)
             self.count_ctx = nn.Linear(width, HIDDEN)
             self.count_score = nn.Linear(HIDDEN, 1)
+            # A linear filter over each object's raw features that the question writes ("red" weighs the
+            # red one-hot, "to its left" the difference in x): no conjunction to discover, so it learns fast.
+            self.count_filter = nn.Linear(width, 3 * object_features)
             self.count_gate = nn.Linear(width, 1)
-            self.count_sharpness = nn.Parameter(torch.tensor(0.0))
             # Scores start near 3 / cells each, so the first counts are small numbers, not one per cell.
             nn.init.constant_(self.count_score.bias, float(np.log(3 / (24 - 3))) if self.pixels else 0.0)
 
@@ -168,6 +195,15 @@ class Answerer(nn.Module):
             return image, object_mask
         cells = self.grid(image)
         return cells, torch.ones(cells.shape[:2], device=cells.device)
+
+    def count_distribution(self, selected):
+        """log P(count = k), k = 0..10, when each object is selected independently with its probability
+        (a Poisson-binomial, built one object at a time): the exact count's likelihood, not the sum rounded."""
+        dist = F.pad(torch.ones_like(selected[:, :1]), (0, COUNT_ANSWERS - 1))
+        for i in range(selected.size(1)):
+            p = selected[:, i : i + 1]
+            dist = dist * (1 - p) + F.pad(dist[:, :-1], (1, 0)) * p
+        return torch.log_softmax(torch.log(dist.clamp(min=1e-12)), 1)
 
     def encode_history(self, history):
         """Each round of the history ([B, R, T] tokens) as one vector, and which rounds exist."""
@@ -217,44 +253,67 @@ class Answerer(nn.Module):
         # Kept for the training losses: attention logits over the rounds and, per round, over the objects;
         # the objects retrieved; the count head's per-object scores and count.
         self.history_attention = self.round_objects = self.referred_objects = self.object_scores = self.count = None
+        self.answer_attention = None
         o = torch.relu(self.obj(objects)) if self.uses_image else None
         if self.uses_history:
             if self.base == "lf":
                 h = (rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
             elif self.base == "hre":
                 h = dialog_states
+            elif self.reference_pool:
+                # The reference pool (CorefNMN's Refer): each round's objects [B, R, K]; the coreference
+                # attention's only keys are the pool's entries (the objects a round was about, and how many
+                # rounds back it is), so "the earlier cyan cube" is matched against objects, not wording.
+                pool_scores = self.pool_w(torch.tanh(self.pool_obj(o).unsqueeze(1) + self.pool_round(rounds).unsqueeze(2))).squeeze(3)
+                pool_scores = pool_scores + (object_mask.unsqueeze(1) - 1) * 1e4
+                self.round_objects = pool_scores
+                entries = torch.softmax(pool_scores, dim=2)
+                last = present.sum(1, keepdim=True) - 1
+                back = (last - torch.arange(rounds.size(1), device=rounds.device).unsqueeze(0)).clamp(0, HISTORY_ROUNDS - 1).long()
+                keys = self.pool_key(torch.bmm(entries, o)) + self.rounds_back(back)
+                scores = (keys * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
+                self.history_attention = scores
+                attention = torch.softmax(scores, dim=1)
+                h = (attention.unsqueeze(2) * rounds).sum(1)
+                self.referred_objects = (attention.unsqueeze(2) * entries).sum(1)
             else:
                 scores = (rounds * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
                 self.history_attention = scores
                 attention = torch.softmax(scores, dim=1)
                 h = (attention.unsqueeze(2) * rounds).sum(1)
             parts.append(h)
-            if self.reference_pool:
-                # Each round's objects [B, R, K], then the ones the question refers to: the pool's entries
-                # weighted by the coreference attention (CorefNMN's Refer), and their features.
-                pool_scores = self.pool_w(torch.tanh(self.pool_obj(o).unsqueeze(1) + self.pool_round(rounds).unsqueeze(2))).squeeze(3)
-                pool_scores = pool_scores + (object_mask.unsqueeze(1) - 1) * 1e4
-                self.round_objects = pool_scores
-                referred = (attention.unsqueeze(2) * torch.softmax(pool_scores, dim=2)).sum(1)
-                self.referred_objects = referred
-                parts.append((referred.unsqueeze(2) * o).sum(1))
             context = torch.cat(parts, dim=1)
         if self.uses_image:
-            scores = self.att_w(torch.tanh(self.att_obj(o) + self.att_ctx(context).unsqueeze(1))).squeeze(2)
+            if not self.reference_pool:
+                ref_scores = self.ref_w(torch.tanh(self.ref_obj(o) + self.ref_ctx(context).unsqueeze(1))).squeeze(2)
+                ref_scores = ref_scores + (objects * self.ref_filter(context).unsqueeze(1)).sum(2)
+                self.referred_objects = torch.softmax(ref_scores + (object_mask - 1) * 1e4, dim=1)
+            referred = self.referred_objects
+            parts.append((referred.unsqueeze(2) * o).sum(1))
+            x_ref = (referred.unsqueeze(2) * objects).sum(1, keepdim=True)
+            r = torch.cat([objects, objects * x_ref, objects - x_ref], dim=2)
+            context = torch.cat([context, parts[-1]], dim=1)
+            scores = self.att_w(torch.tanh(self.att_obj(o) + self.att_rel(r) + self.att_ctx(context).unsqueeze(1))).squeeze(2)
+            scores = scores + (r * self.att_filter(context).unsqueeze(1)).sum(2)
             scores = scores + (object_mask - 1) * 1e4
+            self.answer_attention = scores
             weights = torch.softmax(scores, dim=1)
             parts.append((weights.unsqueeze(2) * o).sum(1))
         fused = torch.cat(parts, dim=1)
         if not self.count_head:
             return self.classify(fused)
-        # The count head: per-object scores summed (masked), compared with each count k.
-        per_object = torch.sigmoid(self.count_score(torch.relu(self.count_obj(o) + self.count_ctx(fused).unsqueeze(1)))).squeeze(2)
-        count = (per_object * object_mask).sum(1, keepdim=True)
-        self.object_scores, self.count = per_object, count.squeeze(1)
-        ks = torch.arange(COUNT_ANSWERS, dtype=count.dtype, device=count.device).unsqueeze(0)
-        count_logits = -F.softplus(self.count_sharpness) * (count - ks) ** 2
+        # The count head: whether the question's filter selects each object (a sigmoid per object, so any
+        # number can be selected), from the object, its relation to the referred one and the fused vector;
+        # the count's distribution follows from those probabilities, its mean is their sum.
+        hidden = torch.relu(self.count_obj(o) + self.count_rel(r) + self.count_ctx(fused).unsqueeze(1))
+        per_object = torch.sigmoid(self.count_score(hidden).squeeze(2) + (r * self.count_filter(fused).unsqueeze(1)).sum(2)) * object_mask
+        self.object_scores, self.count = per_object, per_object.sum(1)
+        # The object models' selection learns from the grammar's object masks alone: the answer's loss,
+        # whose gradient has the same sign for every object, held it at the base rate (a probe on the
+        # count-attribute questions: still there after 275 steps with it, learning after 250 without).
+        selected = per_object if self.pixels else per_object.detach()
         gate = self.count_gate(fused)
-        return torch.cat([F.logsigmoid(gate) + torch.log_softmax(count_logits, 1), F.logsigmoid(-gate) + torch.log_softmax(self.classify(fused), 1)], dim=1)
+        return torch.cat([F.logsigmoid(gate) + self.count_distribution(selected), F.logsigmoid(-gate) + torch.log_softmax(self.classify(fused), 1)], dim=1)
 
 
 def image_of(model, split, scenes):
@@ -317,13 +376,33 @@ def auxiliary_losses(model, split, idx, answers, per=10):
     device = answers.device
     if model.count is not None:
         counted = answers < COUNT_ANSWERS
-        if counted.any():
+        if model.pixels and counted.any():
             loss = loss + COUNT_LOSS * F.smooth_l1_loss(model.count[counted], answers[counted].float())
-            if not model.pixels:
-                target = object_masks(split, "answer_objects", idx).to(device)[counted]
-                mask = object_masks(split, "mask", split["scene"][idx]).to(device)[counted]
-                bce = F.binary_cross_entropy(model.object_scores[counted].clamp(1e-6, 1 - 1e-6), target, reduction="none")
-                loss = loss + SELECT_LOSS * (bce * mask).sum() / mask.sum()
+        # Exist questions filter the objects as count questions do ("are there any red cubes?"): their
+        # answer objects train the same selection.
+        filtered = counted | torch.from_numpy(split["template_family"][split["template"][idx]] == 1).to(device)
+        if not model.pixels and filtered.any():
+            target = object_masks(split, "answer_objects", idx).to(device)[filtered]
+            mask = object_masks(split, "mask", split["scene"][idx]).to(device)[filtered]
+            bce = F.binary_cross_entropy(model.object_scores[filtered].clamp(1e-6, 1 - 1e-6), target, reduction="none")
+            loss = loss + SELECT_LOSS * (bce * mask).sum() / mask.sum()
+    if model.answer_attention is not None:
+        # The answer's attention on the objects the answer is about (the grammar's answer objects).
+        about = object_masks(split, "answer_objects", idx).to(device)
+        told = (about.sum(1) > 0) & (answers >= COUNT_ANSWERS)
+        if told.any() and not model.pixels:
+            target = about[told] / about[told].sum(1, keepdim=True)
+            loss = loss + ANSWER_LOSS * -(target * torch.log_softmax(model.answer_attention[told], 1)).sum(1).mean()
+    if model.referred_objects is not None and not model.pixels:
+        # The referred object on the question's referents: for the pool those of a coreference ("it", "the
+        # earlier ..."); the other models also on a group ("them", "the ones we talked about").
+        referents = object_masks(split, "referents", idx).to(device)
+        refers = referents.sum(1) > 0
+        if model.reference_pool:
+            refers = refers & torch.from_numpy(split["coref"][idx] > 0).to(device)
+        if refers.any():
+            mass = (model.referred_objects[refers] * referents[refers]).sum(1)
+            loss = loss + REFER_LOSS * -torch.log(mass.clamp(min=1e-6)).mean()
     if model.round_objects is not None:
         # The pool's entries are the same for every question of a dialog: its first question's row holds them.
         logits = model.round_objects[::per]
@@ -335,12 +414,6 @@ def auxiliary_losses(model, split, idx, answers, per=10):
         if told.any():
             target = about[told] / about[told].sum(1, keepdim=True)
             loss = loss + POOL_LOSS * -(target * torch.log_softmax(logits[told], 1)).sum(1).mean()
-        refers = torch.from_numpy(split["coref"][idx] > 0).to(device)
-        referents = object_masks(split, "referents", idx).to(device)
-        refers = refers & (referents.sum(1) > 0)
-        if refers.any():
-            mass = (model.referred_objects[refers] * referents[refers]).sum(1)
-            loss = loss + REFER_LOSS * -torch.log(mass.clamp(min=1e-6)).mean()
     return loss
 
 
@@ -354,6 +427,53 @@ def accuracy(model, split, device=torch.device("cpu"), size=512, questions=None)
         for q, h, o, m, a, _ in batches(model, split, np.arange(count), size, device):
             right += (model(q, h, o, m).argmax(1) == a).sum().item()
     return right / count
+
+
+def diagnostics(model, val, templates, size=512):
+    """What the count head and the references do on val (issue 41): count accuracy per count template; how
+    the selection's sum follows the true count; and per coreference distance whether the referred object's
+    most weighted object is a referent and (memory networks) the round attention's top round the one
+    that mentioned it."""
+    model.eval()
+    keep = {"pred": [], "count": [], "select": [], "referred": [], "round": []}
+    with torch.no_grad():
+        for q, h, o, m, _, _ in batches(model, val, np.arange(len(val["answer"])), size):
+            keep["pred"].append(model(q, h, o, m).argmax(1).numpy())
+            for key, value in (("count", model.count), ("select", model.object_scores), ("referred", model.referred_objects), ("round", model.history_attention)):
+                if value is not None:
+                    keep[key].append(value.numpy() if key != "round" else value.argmax(1).numpy())
+    got = {k: np.concatenate(v) for k, v in keep.items() if v}
+    answer, template, distance = val["answer"], val["template"], val["coref"]
+    out = {"count_accuracy": {}}
+    for t, name in enumerate(templates):
+        chosen = template == t
+        if name.startswith("count") and chosen.any():
+            out["count_accuracy"][name] = round(float(np.mean(got["pred"][chosen] == answer[chosen])), 4)
+    counted = answer < COUNT_ANSWERS
+    out["count_accuracy"]["all"] = round(float(np.mean(got["pred"][counted] == answer[counted])), 4)
+    if "count" in got:
+        c = got["count"][counted]
+        out["selection_sum"] = {"correlation": round(float(np.corrcoef(c, answer[counted])[0, 1]), 4), "mean_abs_error": round(float(np.abs(c - answer[counted]).mean()), 4)}
+        if not model.pixels:
+            present = val["mask"][val["scene"]][counted] > 0
+            right = ((got["select"][counted] > 0.5) == (val["answer_objects"][counted] > 0)) | ~present
+            out["selection_sum"]["every_object_right"] = round(float(right.all(1).mean()), 4)
+    if ("referred" in got and not model.pixels) or "round" in got:
+        referents = val["referents"] > 0
+        rounds = coref_targets(val, np.arange(len(answer))).numpy()
+        out["by_distance"] = {}
+        for d in range(1, HISTORY_ROUNDS + 1):
+            chosen = (distance == d) & referents.any(1)
+            if not chosen.any():
+                continue
+            row = {"questions": int(chosen.sum())}
+            if "referred" in got and not model.pixels:  # the pixel model's cells are not the objects
+                top = got["referred"][chosen].argmax(1)
+                row["referred_is_referent"] = round(float(referents[chosen][np.arange(len(top)), top].mean()), 4)
+            if "round" in got:
+                row["round_is_referent_round"] = round(float(np.mean(got["round"][chosen] == rounds[chosen])), 4)
+            out["by_distance"][str(d)] = row
+    return out
 
 
 def parity_slice(model, val):
@@ -373,6 +493,8 @@ def load_clevr_split(data_dir, name):
         kind = meta["kinds"][key]
         dtype = dtypes[kind]
         split[key] = np.fromfile(os.path.join(data_dir, f"{name}.{key}.{kind}"), dtype=dtype).reshape(shape)
+    templates = json.load(open(os.path.join(data_dir, "vocab.json")))["templates"]
+    split["template_family"] = np.array([["count", "exist", "seek"].index(t.split("-")[0]) for t in templates])
     return split
 
 
@@ -449,6 +571,8 @@ def main():
             torch.save(states, args.save_state)
         model.to("cpu")
         entry["parity_slice"] = parity_slice(model, val)
+        entry["diagnostics"] = diagnostics(model, val, vocab["templates"])
+        print(f"{kind}: {json.dumps(entry['diagnostics'])}", flush=True)
         path = export(model, kind, val, args.out)
         record_training(log, log_path, kind, entry)
         print(f"{kind}: best val accuracy {100 * best:.2f}% -> {path}", flush=True)
