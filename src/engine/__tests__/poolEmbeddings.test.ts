@@ -203,7 +203,7 @@ describe('pool embeddings', () => {
       cancelled: () => stop,
       yieldControl: async () => void (stop = true),
     });
-    await expect(cancelled).rejects.toThrow("Computing the pool's embeddings was cancelled.");
+    await expect(cancelled).rejects.toMatchObject({ code: 'cancelled', message: "Computing the pool's embeddings was cancelled." });
     expect(bare.pendingTexts.size).toBe(3);
   });
 

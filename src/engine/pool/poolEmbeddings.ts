@@ -367,7 +367,7 @@ export async function completeDeferredRows<T extends PoolTextItem, M extends Poo
     });
   };
   while (pool.pendingTexts.size + pool.pendingImages.size > 0) {
-    if (options.cancelled?.()) throw new EngineError('invalid-input', "Computing the pool's embeddings was cancelled.");
+    if (options.cancelled?.()) throw new EngineError('cancelled', "Computing the pool's embeddings was cancelled.");
     if (options.stopWhen?.()) return;
     // Rows in the cache first, then the modality with the larger share still to do.
     if (unread.texts.size > 0) await readCached(pool.textMatrix, pool.pendingTexts, pool.textKeys, unread.texts);
