@@ -16,17 +16,19 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
   mn-qh     history as a memory the question attends over (memory network), no image
   mn-qih    + objects
   coref-qih the memory network with explicit coreference and a reference pool, as CorefNMN (Kottur et
-            al. 2018) keeps one: each earlier round (the caption first) holds an attention over the
-            objects it was about; the coreference attention over the rounds, trained to point at the
-            round that mentioned the referent (the grammar knows it), has the pool's entries as its only
-            keys (the objects each entry holds and how many rounds back it is; CorefNMN's Refer) and
-            returns their objects: the referred object. The pool is trained on what each round's answer
-            was about and the retrieved objects on the question's referents (the grammar's labels).
+            al. 2018) keeps one: each earlier round (the caption first) holds every object it mentioned
+            (a probability per object: what its answer was about and what it referred to); the
+            coreference attention over the rounds, trained to point at the round that mentioned the
+            referent (the grammar knows it), has the pool's entries as its only keys (the objects each
+            entry holds and how many rounds back it is; CorefNMN's Refer), and the question's own filter
+            then chooses the referred object among the picked entries' objects. The pool is trained on
+            each round's mentioned objects and the referred object on the question's referents (the
+            grammar's labels).
   lf-qi-pixels  LF-QI reading the rendered picture (96x64) through a small CNN instead of the objects:
             the CNN's 4x6 grid of cells, each with its place, stands in for the objects.
 
 Referred object (every model with an image): an attention over the objects for what the question refers
-to ("it", "the earlier cube"; the pool's retrieval in coref-qih), trained on the grammar's referents.
+to ("it", "the earlier cube"; in coref-qih among the pool's retrieved objects), trained on the grammar's referents.
 Each object is then also read beside it: its raw features, their product with the referred object's
 (same colour, same shape) and their difference (to its left, behind it).
 
@@ -74,6 +76,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 MODELS = ["lf-q", "lf-qi", "lf-qh", "lf-qih", "hre-qh", "hre-qih", "mn-qh", "mn-qih", "coref-qih", "lf-qi-pixels"]
 COUNT_LOSS, SELECT_LOSS, POOL_LOSS, REFER_LOSS, ANSWER_LOSS = 0.5, 1.0, 0.5, 0.5, 0.5  # weights of the auxiliary losses beside the answer's
 EMBED, HIDDEN = 64, 128
+POOL_SIGNALS = 4  # what coref-qih's pool says of each object (fuse)
 COUNT_ANSWERS = 11  # "0".."10", the first answers (clevrFeatures.ts COUNT_ANSWERS)
 GRID_CHANNELS = 64
 HISTORY_ROUNDS = 10  # the caption and nine rounds (clevrFeatures.ts HISTORY_ROUNDS)
@@ -145,7 +148,7 @@ class Answerer(nn.Module):
             self.dialog_lstm = nn.LSTM(HIDDEN, HIDDEN, batch_first=True)
         if uses_history and self.base in ("mn", "coref"):
             self.memory_query = nn.Linear(HIDDEN, HIDDEN)
-        # The reference pool: each round's attention over the objects it was about.
+        # The reference pool: each round's objects, every one it mentioned.
         self.reference_pool = self.base == "coref" and uses_history and uses_image
         if self.reference_pool:
             self.pool_obj = nn.Linear(HIDDEN, HIDDEN)
@@ -154,18 +157,21 @@ class Answerer(nn.Module):
             # The coreference attention's keys: each pool entry's objects and how many rounds back it is.
             self.pool_key = nn.Linear(HIDDEN, HIDDEN)
             self.rounds_back = nn.Embedding(HISTORY_ROUNDS, HIDDEN)
+            # What the pool says of each object, weighed as the question asks ("it": the last round's; "the
+            # earlier cube": any mention, the filter naming which).
+            self.pool_weights = nn.Linear(HIDDEN * 2, POOL_SIGNALS)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
                 object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
             context_width = HIDDEN * (1 + int(uses_history))
-            if not self.reference_pool:
-                # The object the question refers to ("it", "the earlier cube"), attended by question and history.
-                self.ref_obj = nn.Linear(HIDDEN, HIDDEN)
-                self.ref_ctx = nn.Linear(context_width, HIDDEN)
-                self.ref_w = nn.Linear(HIDDEN, 1)
-                self.ref_filter = nn.Linear(context_width, object_features)
+            # The object the question refers to ("it", "the earlier cube"), attended by question and history
+            # (in coref-qih among the objects of the pool entries its coreference attention picked).
+            self.ref_obj = nn.Linear(HIDDEN, HIDDEN)
+            self.ref_ctx = nn.Linear(context_width, HIDDEN)
+            self.ref_w = nn.Linear(HIDDEN, 1)
+            self.ref_filter = nn.Linear(context_width, object_features)
             # Each object beside the referred one: its features, their product (same colour, shape...) and
             # their difference (left of it, behind it), so relations and "same as it" are read per object.
             self.att_obj = nn.Linear(HIDDEN, HIDDEN)
@@ -261,21 +267,29 @@ class Answerer(nn.Module):
             elif self.base == "hre":
                 h = dialog_states
             elif self.reference_pool:
-                # The reference pool (CorefNMN's Refer): each round's objects [B, R, K]; the coreference
-                # attention's only keys are the pool's entries (the objects a round was about, and how many
-                # rounds back it is), so "the earlier cyan cube" is matched against objects, not wording.
+                # The reference pool (CorefNMN's Refer): each round's entry holds every object it mentioned
+                # (a sigmoid per object [B, R, K]: what it was about and what it referred to); the coreference
+                # attention's only keys are the entries (their objects, and how many rounds back), so "the
+                # earlier cyan cube" is matched against objects, not wording.
                 pool_scores = self.pool_w(torch.tanh(self.pool_obj(o).unsqueeze(1) + self.pool_round(rounds).unsqueeze(2))).squeeze(3)
-                pool_scores = pool_scores + (object_mask.unsqueeze(1) - 1) * 1e4
                 self.round_objects = pool_scores
-                entries = torch.softmax(pool_scores, dim=2)
+                entries = torch.sigmoid(pool_scores) * object_mask.unsqueeze(1)
                 last = present.sum(1, keepdim=True) - 1
                 back = (last - torch.arange(rounds.size(1), device=rounds.device).unsqueeze(0)).clamp(0, HISTORY_ROUNDS - 1).long()
-                keys = self.pool_key(torch.bmm(entries, o)) + self.rounds_back(back)
+                keys = self.pool_key(torch.bmm(entries, o) / entries.sum(2, keepdim=True).clamp(min=1e-3)) + self.rounds_back(back)
                 scores = (keys * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
                 self.history_attention = scores
                 attention = torch.softmax(scores, dim=1)
                 h = (attention.unsqueeze(2) * rounds).sum(1)
-                self.referred_objects = (attention.unsqueeze(2) * entries).sum(1)
+                # What the pool says of each object [B, K, POOL_SIGNALS], for the referred object below: in the
+                # entries the coreference attention picked (log), mentioned at all, in the last round, and
+                # how recently (each mention weighs half the one after it).
+                told = entries * present.unsqueeze(2)
+                picked = torch.log((attention.unsqueeze(2) * told).sum(1).clamp(min=1e-4))
+                mentioned = 1 - torch.exp(torch.log((1 - told).clamp(min=1e-6)).sum(1))
+                in_last = (told * (back == 0).float().unsqueeze(2)).sum(1)
+                recent = (told * torch.pow(0.5, back.float()).unsqueeze(2) * present.unsqueeze(2)).sum(1)
+                pool_signals = torch.stack([picked, mentioned, in_last, recent], dim=2)
             else:
                 scores = (rounds * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
                 self.history_attention = scores
@@ -284,10 +298,11 @@ class Answerer(nn.Module):
             parts.append(h)
             context = torch.cat(parts, dim=1)
         if self.uses_image:
-            if not self.reference_pool:
-                ref_scores = self.ref_w(torch.tanh(self.ref_obj(o) + self.ref_ctx(context).unsqueeze(1))).squeeze(2)
-                ref_scores = ref_scores + (objects * self.ref_filter(context).unsqueeze(1)).sum(2)
-                self.referred_objects = torch.softmax(ref_scores + (object_mask - 1) * 1e4, dim=1)
+            ref_scores = self.ref_w(torch.tanh(self.ref_obj(o) + self.ref_ctx(context).unsqueeze(1))).squeeze(2)
+            ref_scores = ref_scores + (objects * self.ref_filter(context).unsqueeze(1)).sum(2)
+            if self.reference_pool:
+                ref_scores = ref_scores + (pool_signals * self.pool_weights(context).unsqueeze(1)).sum(2)
+            self.referred_objects = torch.softmax(ref_scores + (object_mask - 1) * 1e4, dim=1)
             referred = self.referred_objects
             parts.append((referred.unsqueeze(2) * o).sum(1))
             x_ref = (referred.unsqueeze(2) * objects).sum(1, keepdim=True)
@@ -405,15 +420,19 @@ def auxiliary_losses(model, split, idx, answers, per=10):
             loss = loss + REFER_LOSS * -torch.log(mass.clamp(min=1e-6)).mean()
     if model.round_objects is not None:
         # The pool's entries are the same for every question of a dialog: its first question's row holds them.
+        # Each entry's target is every object its round mentioned: the caption's objects, then each question's
+        # answer objects and the objects it referred to ("it" after "how many things are left of it?" is
+        # the object it was asked about, not the ones counted).
         logits = model.round_objects[::per]
         first = idx[::per]
+        asked = (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)
+        mentioned = np.maximum(split["answer_objects"][asked], split["referents"][asked]).astype(np.float32)
         about = torch.cat([object_masks(split, "caption_objects", first).unsqueeze(1),
-                           object_masks(split, "answer_objects", (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)).reshape(len(first), per - 1, -1)], dim=1).to(device)
+                           torch.from_numpy(mentioned).reshape(len(first), per - 1, -1)], dim=1).to(device)
         about = about[:, : logits.size(1)]
-        told = about.sum(2) > 0
-        if told.any():
-            target = about[told] / about[told].sum(1, keepdim=True)
-            loss = loss + POOL_LOSS * -(target * torch.log_softmax(logits[told], 1)).sum(1).mean()
+        valid = object_masks(split, "mask", split["scene"][first]).to(device).unsqueeze(1).expand_as(about)
+        bce = F.binary_cross_entropy_with_logits(logits, about, reduction="none")
+        loss = loss + POOL_LOSS * (bce * valid).sum() / valid.sum()
     return loss
 
 

@@ -54,8 +54,8 @@ function replay(scene: Scene, seed: number, dialog: ClevrDialog, check: (plan: Q
 }
 
 /** Seed 7's first ten scenes, measured with these rules; a change to the rules moves them. */
-const FAMILY_MIX_SEED_7 = { count: 21.6, exist: 18.4, seek: 60 };
-const COREF_SEED_7 = 3.2911964;
+const FAMILY_MIX_SEED_7 = { count: 23.2, exist: 16.8, seek: 60 };
+const COREF_SEED_7 = 3.4610092;
 
 describe('the dialog grammar', () => {
   it('answers from the scene graph; "it" moves to the one object a round was about, "the earlier X" reaches back to where X was told', () => {
@@ -255,6 +255,26 @@ describe('the question parser', () => {
     // Several phrasings of each template reached, and the words people use for these scenes among them.
     for (const [label, asked] of phrasings) expect(asked.size, label).toBeGreaterThan(2);
     for (const w of ['big', 'tiny', 'round', 'previous', 'aforementioned', 'scene', 'if', 'present', 'besides']) expect(words.has(w), w).toBe(true);
+  });
+
+  it('reads a typed question whatever plain noun it uses for objects, and an earlier object with a direction said as to "it"', () => {
+    const scene = handScene();
+    // "It" and "the earlier cube" are the cube, told in round 1.
+    const state = ask(scene, emptyState(), { label: 'count-attribute', attribute: 'shape', value: 'cube' }, seededRandom(1)).state;
+    for (const noun of ['objects', 'things', 'items'])
+      expect(parseQuestion(`How many ${noun} are in the picture?`, scene, state), noun).toEqual({ ok: true, plan: { label: 'count-all' } });
+    expect(parseQuestion('Does the earlier cube have anything to its left?', scene, state)).toEqual({
+      ok: true,
+      plan: { label: 'exist-obj-rel-early', referent: 0, relation: 'left', description: { shape: 'cube' } },
+    });
+    expect(parseQuestion('For the previous cube, how many items are behind it?', scene, state)).toEqual({
+      ok: true,
+      plan: { label: 'count-obj-rel-early', referent: 0, relation: 'behind', description: { shape: 'cube' } },
+    });
+    expect(parseQuestion('Does it have anything in front of it?', scene, state)).toEqual({
+      ok: true,
+      plan: { label: 'exist-obj-rel-imm', referent: 0, relation: 'front' },
+    });
   });
 
   it('says why it cannot read a question', () => {

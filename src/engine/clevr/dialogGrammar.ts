@@ -176,10 +176,18 @@ function describe(description: Description, random: () => number, plural = false
   return words.join(' ');
 }
 
-/** The template with its slots filled; {I}, the picture's name, is drawn here, as each template uses it. */
+/** The word-only slots, drawn here as each template uses them: the picture's name and the plain noun for an object. */
+const WORD_SLOTS: Readonly<Record<string, (random: () => number) => string>> = {
+  I: (random) => randomPick(random, PICTURE_WORDS),
+  T: (random) => randomPick(random, THING_WORDS),
+  Ts: (random) => PLURAL[randomPick(random, THING_WORDS)]!,
+  Ta: (random) => article(randomPick(random, THING_WORDS)),
+};
+
+/** The template with its slots filled. */
 function fill(template: string, slots: Record<string, string>, random: () => number): string {
   const text = template.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const value = key === 'I' ? randomPick(random, PICTURE_WORDS) : slots[key];
+    const value = WORD_SLOTS[key]?.(random) ?? slots[key];
     if (value === undefined) throw new Error(`template slot {${key}} has no value in "${template}"`);
     return value;
   });

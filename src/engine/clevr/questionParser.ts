@@ -44,7 +44,12 @@ const SLOT_PATTERN: Record<string, string> = {
   A: ATTRIBUTE_NAMES.join('|'),
   E: `(?:${EARLIER_WORDS.join('|')}) [a-z0-9 ]+?`,
   I: PICTURE_WORDS.join('|'),
+  T: THING_WORDS.join('|'),
+  Ts: THING_WORDS.map((t) => PLURAL[t]).join('|'),
+  Ta: THING_WORDS.map((t) => `an? ${t}`).join('|'),
 };
+/** Slots that only name the picture or say "object": matched, never read, and so free to appear twice in a template. */
+const UNREAD_SLOTS = new Set(['I', 'T', 'Ts', 'Ta']);
 
 const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
   QUESTION_TEMPLATES[label].texts.map((text) => {
@@ -52,7 +57,11 @@ const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
     const slots: string[] = [];
     const source = normalizeQuestion(text.replace(/\{(\w+)\}/g, (_, slot: string) => `\u0000${slots.push(slot) - 1}\u0001`))
       .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-      .replace(/\u0000(\d+)\u0001/g, (_, k: string) => `(?<${slots[Number(k)]!}>${SLOT_PATTERN[slots[Number(k)]!] ?? '[a-z0-9 ]+?'})`);
+      .replace(/\u0000(\d+)\u0001/g, (_, k: string) => {
+        const slot = slots[Number(k)]!;
+        const pattern = SLOT_PATTERN[slot] ?? '[a-z0-9 ]+?';
+        return UNREAD_SLOTS.has(slot) ? `(?:${pattern})` : `(?<${slot}>${pattern})`;
+      });
     return { label, pattern: new RegExp(`^${source}$`) };
   }),
 );
@@ -170,7 +179,8 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
     }
     case 'count-obj-rel-early':
     case 'exist-obj-rel-early':
-      return { ok: true, plan: { label, referent: earlierIndex!, relation: relationNamed!, description: earlierDescription } };
+      // "For the earlier cube, how many things are to its left?" says the direction as to "it".
+      return { ok: true, plan: { label, referent: earlierIndex!, relation: (relationNamed ?? relationIt)!, description: earlierDescription } };
     case 'count-obj-exclude-imm':
     case 'exist-obj-exclude-imm': {
       const missing = needFocus();
@@ -196,7 +206,7 @@ function planFor(label: QuestionLabel, slots: Record<string, string>, scene: Sce
       const from = label === 'seek-attr-rel-imm' ? focus : earlierIndex!;
       if (from === null) return { ok: false, reason: 'Nothing has been mentioned that "it" could mean yet. Ask about an object first.' };
       // The nearest object that way answers; with nothing there the answer is "none".
-      const relation = (label === 'seek-attr-rel-imm' ? relationIt : relationNamed)!;
+      const relation = (label === 'seek-attr-rel-imm' ? relationIt : (relationNamed ?? relationIt))!;
       return {
         ok: true,
         plan: { label, referent: from, relation, attribute: attribute!, description: label === 'seek-attr-rel-imm' ? undefined : earlierDescription },
