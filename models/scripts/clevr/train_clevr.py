@@ -21,7 +21,8 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
             coreference attention over the rounds, trained to point at the round that mentioned the
             referent (the grammar knows it), has the pool's entries as its only keys (the objects each
             entry holds and how many rounds back it is; CorefNMN's Refer), and the question's own filter
-            then chooses the referred object among the picked entries' objects. The pool is trained on
+            then chooses the referred object, each object weighed by what the pool says of it (its share
+            of the picked entries, mentioned at all, in the last round, how recently). The pool is trained on
             each round's mentioned objects and the referred object on the question's referents (the
             grammar's labels).
   lf-qi-pixels  LF-QI reading the rendered picture (96x64) through a small CNN instead of the objects:
