@@ -158,7 +158,7 @@ const splitKey = (key: string) => key.split(':') as [AttributeName, string];
 
 // ---------------------------------------------------------------- wording
 
-function article(phrase: string): string {
+export function article(phrase: string): string {
   return /^[aeiou]/.test(phrase) ? `an ${phrase}` : `a ${phrase}`;
 }
 

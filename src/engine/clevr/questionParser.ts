@@ -3,7 +3,7 @@
  * the slots are read back into attributes, relations and objects, and the template's constraints are
  * checked against the scene and the dialog state. What it cannot read gets a sentence that says why.
  */
-import { type Description, type DialogState, type QuestionPlan, attributeGroup } from './dialogGrammar';
+import { type Description, type DialogState, type QuestionPlan, article, attributeGroup } from './dialogGrammar';
 import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene } from './scene';
 import {
   EARLIER_WORDS,
@@ -46,7 +46,7 @@ const SLOT_PATTERN: Record<string, string> = {
   I: PICTURE_WORDS.join('|'),
   T: THING_WORDS.join('|'),
   Ts: THING_WORDS.map((t) => PLURAL[t]).join('|'),
-  Ta: THING_WORDS.map((t) => `an? ${t}`).join('|'),
+  Ta: THING_WORDS.map(article).join('|'),
 };
 /** Slots that only name the picture or say "object": matched, never read, and so free to appear twice in a template. */
 const UNREAD_SLOTS = new Set(['I', 'T', 'Ts', 'Ta']);
