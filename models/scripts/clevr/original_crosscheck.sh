@@ -46,3 +46,7 @@ for (const model of Object.keys(own.results)) {
   const a = pct(own.results[model].overall), b = pct(original.results[model].overall);
   console.log(`${model.padEnd(12)}${a.toFixed(1).padStart(8)}${b.toFixed(1).padStart(10)}${(b - a).toFixed(1).padStart(8)}`);
 }' "$OUT/ours.json" "$OUT/original.json"
+
+# What each kind of round records in both grammars (count-other and exist-other count what no round holds).
+echo
+"$PYTHON" "$HERE/recorded_objects.py" "$OUT/original" "$OUT/ours"
