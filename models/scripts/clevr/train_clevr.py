@@ -18,9 +18,11 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
   coref-qih the memory network with explicit coreference and a reference pool, as CorefNMN (Kottur et
             al. 2018) keeps one: each earlier round (the caption first) holds every object it mentioned
             (a probability per object: what its answer was about and what it referred to); the
-            coreference attention over the rounds, trained to point at the round that mentioned the
-            referent (the grammar knows it), has the pool's entries as its only keys (the objects each
-            entry holds and how many rounds back it is; CorefNMN's Refer), and the question's own filter
+            coreference attention over the rounds, trained to point at a round that mentioned the
+            referent (the one the grammar names, or any other that told of it), has the pool's entries as
+            its only keys (the objects each entry holds and how many rounds back it is; CorefNMN's
+            Refer); a second, free read of the rounds (MN-QIH's) keeps what the last round asked ("How
+            about the earlier sphere?" asks its attribute again); and the question's own filter
             then chooses the referred object, each object weighed by what the pool says of it (its share
             of the picked entries, mentioned at all, in the last round, how recently). The pool is trained on
             each round's mentioned objects and the referred object on the question's referents (the
@@ -160,13 +162,16 @@ class Answerer(nn.Module):
             self.rounds_back = nn.Embedding(HISTORY_ROUNDS, HIDDEN)
             # What the pool says of each object, weighed as the question asks ("it": the last round's; "the
             # earlier cube": any mention, the filter naming which).
-            self.pool_weights = nn.Linear(HIDDEN * 2, POOL_SIGNALS)
+            self.pool_weights = nn.Linear(HIDDEN * 3, POOL_SIGNALS)
+            # A second, unsupervised read of the memory (MN-QIH's): the coreference attention must point at
+            # the referent's round, but "How about the earlier sphere?" asks the last round's attribute.
+            self.free_query = nn.Linear(HIDDEN, HIDDEN)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
                 object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
-            context_width = HIDDEN * (1 + int(uses_history))
+            context_width = HIDDEN * (1 + int(uses_history) + int(self.reference_pool))
             # The object the question refers to ("it", "the earlier cube"), attended by question and history
             # (in coref-qih among the objects of the pool entries its coreference attention picked).
             self.ref_obj = nn.Linear(HIDDEN, HIDDEN)
@@ -180,7 +185,7 @@ class Answerer(nn.Module):
             self.att_ctx = nn.Linear(context_width + HIDDEN, HIDDEN)
             self.att_w = nn.Linear(HIDDEN, 1)
             self.att_filter = nn.Linear(context_width + HIDDEN, 3 * object_features)
-        width = HIDDEN * (1 + int(uses_history) + 2 * int(uses_image))
+        width = HIDDEN * (1 + int(uses_history) + int(self.reference_pool) + 2 * int(uses_image))
         # With an image the count answers come from the count head, so the classifier gives the others.
         self.count_head = uses_image
         self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
@@ -281,7 +286,8 @@ class Answerer(nn.Module):
                 scores = (keys * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
                 self.history_attention = scores
                 attention = torch.softmax(scores, dim=1)
-                h = (attention.unsqueeze(2) * rounds).sum(1)
+                free = torch.softmax((rounds * self.free_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4, dim=1)
+                h = torch.cat([(attention.unsqueeze(2) * rounds).sum(1), (free.unsqueeze(2) * rounds).sum(1)], dim=1)
                 # What the pool says of each object [B, K, POOL_SIGNALS], for the referred object below: in the
                 # entries the coreference attention picked (log), mentioned at all, in the last round, and
                 # how recently (each mention weighs half the one after it).
@@ -375,6 +381,18 @@ def coref_targets(split, idx):
     d = split["coref"][idx]
     target = n + 1 - d
     return torch.from_numpy(np.where(d > 0, target, -1).astype(np.int64))
+
+
+def rounds_mentioning_referents(split, idx, per=10):
+    """[B, R] which history entries (the caption, then each earlier round) mentioned one of the question's
+    referents (idx: whole dialogs): any of them is a right pick for the coreference attention, as "the earlier
+    red cube" may have been told of in several rounds, not only in the one the grammar names."""
+    first = idx[::per]
+    asked = (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)
+    said = np.maximum(split["answer_objects"][asked], split["referents"][asked]).reshape(len(first), per - 1, -1)
+    said = np.concatenate([split["caption_objects"][first][:, None, :], said], axis=1).repeat(per, 0)
+    earlier = np.arange(per)[None, :] <= split["round"][idx][:, None]
+    return ((said.astype(np.int32) * split["referents"][idx][:, None, :].astype(np.int32)).sum(2) > 0) & earlier
 
 
 def object_masks(split, key, idx):
@@ -576,9 +594,15 @@ def main():
                 logits = model.forward_dialogs(q, h, r, o, m)
                 loss = F.cross_entropy(logits, a) + auxiliary_losses(model, train, idx, a)
                 if kind == "coref-qih":
-                    target = coref_targets(train, idx).to(device)
-                    if (target >= 0).any():
-                        loss = loss + F.cross_entropy(model.history_attention, target, ignore_index=-1)
+                    # The coreference attention on the rounds that mentioned the referent: the one the grammar
+                    # names and any other that told of it (their summed probability).
+                    named = coref_targets(train, idx).numpy()
+                    if (named >= 0).any():
+                        right = rounds_mentioning_referents(train, idx)
+                        right[np.flatnonzero(named >= 0), named[named >= 0]] = True
+                        right = torch.from_numpy(right.astype(np.float32)).to(device)
+                        picked = torch.logsumexp(torch.log_softmax(model.history_attention, 1) + torch.log(right.clamp(min=1e-12)), 1)
+                        loss = loss - picked[torch.from_numpy(named >= 0).to(device)].mean()
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
