@@ -163,8 +163,8 @@ class Answerer(nn.Module):
             # What the pool says of each object, weighed as the question asks ("it": the last round's; "the
             # earlier cube": any mention, the filter naming which).
             self.pool_weights = nn.Linear(HIDDEN * 3, POOL_SIGNALS)
-            # A second, unsupervised read of the memory (MN-QIH's): the coreference attention must point at
-            # the referent's round, but "How about the earlier sphere?" asks the last round's attribute.
+            # A second, unsupervised read of the memory (MN-QIH's): the coreference attention must point at a
+            # round that mentioned the referent, but "How about the earlier sphere?" asks the last round's attribute.
             self.free_query = nn.Linear(HIDDEN, HIDDEN)
         if uses_image:
             if self.pixels:
