@@ -158,7 +158,7 @@ const splitKey = (key: string) => key.split(':') as [AttributeName, string];
 
 // ---------------------------------------------------------------- wording
 
-export function article(phrase: string): string {
+function article(phrase: string): string {
   return /^[aeiou]/.test(phrase) ? `an ${phrase}` : `a ${phrase}`;
 }
 
@@ -176,18 +176,22 @@ function describe(description: Description, random: () => number, plural = false
   return words.join(' ');
 }
 
-/** The word-only slots, drawn here as each template uses them: the picture's name and the plain noun for an object. */
-const WORD_SLOTS: Readonly<Record<string, (random: () => number) => string>> = {
-  I: (random) => randomPick(random, PICTURE_WORDS),
-  T: (random) => randomPick(random, THING_WORDS),
-  Ts: (random) => PLURAL[randomPick(random, THING_WORDS)]!,
-  Ta: (random) => article(randomPick(random, THING_WORDS)),
+/**
+ * The word-only slots and the words each may be: the picture's name and the plain noun for an object. The
+ * generator draws one per use; the parser matches any of them and reads none.
+ */
+export const WORD_SLOTS: Readonly<Record<string, readonly string[]>> = {
+  I: PICTURE_WORDS,
+  T: THING_WORDS,
+  Ts: THING_WORDS.map((t) => PLURAL[t]!),
+  Ta: THING_WORDS.map(article),
 };
 
 /** The template with its slots filled. */
 function fill(template: string, slots: Record<string, string>, random: () => number): string {
   const text = template.replace(/\{(\w+)\}/g, (_, key: string) => {
-    const value = WORD_SLOTS[key]?.(random) ?? slots[key];
+    const words = WORD_SLOTS[key];
+    const value = words ? randomPick(random, words) : slots[key];
     if (value === undefined) throw new Error(`template slot {${key}} has no value in "${template}"`);
     return value;
   });

@@ -3,11 +3,10 @@
  * the slots are read back into attributes, relations and objects, and the template's constraints are
  * checked against the scene and the dialog state. What it cannot read gets a sentence that says why.
  */
-import { type Description, type DialogState, type QuestionPlan, article, attributeGroup } from './dialogGrammar';
+import { type Description, type DialogState, type QuestionPlan, WORD_SLOTS, attributeGroup } from './dialogGrammar';
 import { ATTRIBUTE_NAMES, ATTRIBUTE_VALUES, type AttributeName, RELATIONS, type Relation, type Scene } from './scene';
 import {
   EARLIER_WORDS,
-  PICTURE_WORDS,
   PLURAL,
   QUESTION_LABELS,
   QUESTION_TEMPLATES,
@@ -43,13 +42,7 @@ const SLOT_PATTERN: Record<string, string> = {
   P: Object.values(RELATION_TO_IT).flat().join('|'),
   A: ATTRIBUTE_NAMES.join('|'),
   E: `(?:${EARLIER_WORDS.join('|')}) [a-z0-9 ]+?`,
-  I: PICTURE_WORDS.join('|'),
-  T: THING_WORDS.join('|'),
-  Ts: THING_WORDS.map((t) => PLURAL[t]).join('|'),
-  Ta: THING_WORDS.map(article).join('|'),
 };
-/** Slots that only name the picture or say "object": matched, never read, and so free to appear twice in a template. */
-const UNREAD_SLOTS = new Set(['I', 'T', 'Ts', 'Ta']);
 
 const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
   QUESTION_TEMPLATES[label].texts.map((text) => {
@@ -59,8 +52,10 @@ const COMPILED: readonly CompiledTemplate[] = QUESTION_LABELS.flatMap((label) =>
       .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
       .replace(/\u0000(\d+)\u0001/g, (_, k: string) => {
         const slot = slots[Number(k)]!;
-        const pattern = SLOT_PATTERN[slot] ?? '[a-z0-9 ]+?';
-        return UNREAD_SLOTS.has(slot) ? `(?:${pattern})` : `(?<${slot}>${pattern})`;
+        // A word-only slot is matched and never read, so a template may use it twice.
+        const words = WORD_SLOTS[slot];
+        if (words) return `(?:${words.join('|')})`;
+        return `(?<${slot}>${SLOT_PATTERN[slot] ?? '[a-z0-9 ]+?'})`;
       });
     return { label, pattern: new RegExp(`^${source}$`) };
   }),
