@@ -295,7 +295,7 @@ class Answerer(nn.Module):
                 picked = torch.log((attention.unsqueeze(2) * told).sum(1).clamp(min=1e-4))
                 mentioned = 1 - torch.exp(torch.log((1 - told).clamp(min=1e-6)).sum(1))
                 in_last = (told * (back == 0).float().unsqueeze(2)).sum(1)
-                recent = (told * torch.pow(0.5, back.float()).unsqueeze(2) * present.unsqueeze(2)).sum(1)
+                recent = (told * torch.pow(0.5, back.float()).unsqueeze(2)).sum(1)
                 pool_signals = torch.stack([picked, mentioned, in_last, recent], dim=2)
             else:
                 scores = (rounds * self.memory_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4
@@ -383,14 +383,20 @@ def coref_targets(split, idx):
     return torch.from_numpy(np.where(d > 0, target, -1).astype(np.int64))
 
 
+def objects_mentioned(split, first, per=10):
+    """[dialogs, R, K] every object each history entry of a dialog mentioned (first: each dialog's first
+    question): the caption's objects, then each question's answer objects and the objects it referred to
+    ("it" after "how many things are left of it?" is the object it was asked about, not the ones counted)."""
+    asked = (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)
+    said = np.maximum(split["answer_objects"][asked], split["referents"][asked]).reshape(len(first), per - 1, -1)
+    return np.concatenate([split["caption_objects"][first][:, None, :], said], axis=1)
+
+
 def rounds_mentioning_referents(split, idx, per=10):
     """[B, R] which history entries (the caption, then each earlier round) mentioned one of the question's
     referents (idx: whole dialogs): any of them is a right pick for the coreference attention, as "the earlier
     red cube" may have been told of in several rounds, not only in the one the grammar names."""
-    first = idx[::per]
-    asked = (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)
-    said = np.maximum(split["answer_objects"][asked], split["referents"][asked]).reshape(len(first), per - 1, -1)
-    said = np.concatenate([split["caption_objects"][first][:, None, :], said], axis=1).repeat(per, 0)
+    said = objects_mentioned(split, idx[::per], per).repeat(per, 0)
     earlier = np.arange(per)[None, :] <= split["round"][idx][:, None]
     return ((said.astype(np.int32) * split["referents"][idx][:, None, :].astype(np.int32)).sum(2) > 0) & earlier
 
@@ -439,16 +445,10 @@ def auxiliary_losses(model, split, idx, answers, per=10):
             loss = loss + REFER_LOSS * -torch.log(mass.clamp(min=1e-6)).mean()
     if model.round_objects is not None:
         # The pool's entries are the same for every question of a dialog: its first question's row holds them.
-        # Each entry's target is every object its round mentioned: the caption's objects, then each question's
-        # answer objects and the objects it referred to ("it" after "how many things are left of it?" is
-        # the object it was asked about, not the ones counted).
+        # Each entry's target is every object its round mentioned.
         logits = model.round_objects[::per]
         first = idx[::per]
-        asked = (first[:, None] + np.arange(per - 1)[None, :]).reshape(-1)
-        mentioned = np.maximum(split["answer_objects"][asked], split["referents"][asked]).astype(np.float32)
-        about = torch.cat([object_masks(split, "caption_objects", first).unsqueeze(1),
-                           torch.from_numpy(mentioned).reshape(len(first), per - 1, -1)], dim=1).to(device)
-        about = about[:, : logits.size(1)]
+        about = torch.from_numpy(objects_mentioned(split, first, per).astype(np.float32)).to(device)[:, : logits.size(1)]
         valid = object_masks(split, "mask", split["scene"][first]).to(device).unsqueeze(1).expand_as(about)
         bce = F.binary_cross_entropy_with_logits(logits, about, reduction="none")
         loss = loss + POOL_LOSS * (bce * valid).sum() / valid.sum()
