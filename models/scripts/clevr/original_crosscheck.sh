@@ -33,7 +33,9 @@ else
     "$OUT/original/clevr_dialog_test.json" --num_images "$SCENES" --num_beams 100 --seed 0 | grep -v '^Generating' || true
 fi
 
-npm run --silent bench -- clevr-stats --data "$OUT/original" --split test
+# Its statistics, and what each kind of round records as its objects beside ours (count-other and exist-other
+# count what no earlier round holds, so the grammars agree on them only if every kind of round holds the same).
+npm run --silent bench -- clevr-stats --data "$OUT/original" --split test --beside "$OUT/ours"
 npm run --silent bench -- clevr --data "$OUT/original" --json "$OUT/original.json"
 npm run --silent bench -- clevr --data "$OUT/ours" --json "$OUT/ours.json"
 
@@ -47,6 +49,3 @@ for (const model of Object.keys(own.results)) {
   console.log(`${model.padEnd(12)}${a.toFixed(1).padStart(8)}${b.toFixed(1).padStart(10)}${(b - a).toFixed(1).padStart(8)}`);
 }' "$OUT/ours.json" "$OUT/original.json"
 
-# What each kind of round records in both grammars (count-other and exist-other count what no round holds).
-echo
-"$PYTHON" "$HERE/recorded_objects.py" "$OUT/original" "$OUT/ours"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateClevrDataset } from '../clevr/clevrDataset';
 import { type DialogState, type QuestionPlan, type Round, ask, captionOptions, emptyState, planQuestion, related, selectObjects } from '../clevr/dialogGrammar';
-import { CLEVR_DIALOG_PAPER, ORIGINAL_GENERATOR_SEED_7, clevrStats, clevrTokens } from '../clevr/clevrStats';
+import { CLEVR_DIALOG_PAPER, ORIGINAL_GENERATOR_SEED_7, clevrStats, clevrTokens, recordedObjects } from '../clevr/clevrStats';
 import { type ClevrDialog, dialogOpenings, generateDialogs, withinRanges } from '../clevr/generateDialogs';
 import { parseQuestion } from '../clevr/questionParser';
 import {
@@ -207,6 +207,30 @@ describe('the dialog grammar', () => {
     for (const family of ['count', 'exist', 'seek'] as const)
       expect(Math.abs(stats.questionFamilies[family] - ORIGINAL_GENERATOR_SEED_7.questionFamilies[family])).toBeLessThanOrEqual(5);
     expect(Math.abs(stats.meanCorefDistance - CLEVR_DIALOG_PAPER.meanCorefDistance)).toBeLessThanOrEqual(0.3);
+  });
+
+  it("records each round's objects as the original does: as many as the count, none exactly on no, the one object a seek asks about", () => {
+    const records = generateClevrDataset({ scenes: 10, seed: 7 }).records;
+    const recorded = recordedObjects(records);
+    let rounds = 0;
+    for (const [label, c] of Object.entries(recorded.byTemplate)) {
+      rounds += c.rounds;
+      const family = QUESTION_TEMPLATES[label as QuestionLabel].family;
+      if (family === 'count') expect([label, c.asManyAsTheCount]).toEqual([label, c.rounds]);
+      if (family === 'exist') expect([label, c.emptyExactlyOnNo]).toEqual([label, c.rounds]);
+      // A seek about a relation answers for the object next to the referent, not the referent itself.
+      if (family === 'seek' && !label.startsWith('seek-attr-rel')) expect([label, c.theReferent]).toEqual([label, c.rounds]);
+      if (label.startsWith('seek-attr-rel')) expect([label, c.theReferent]).toEqual([label, 0]);
+    }
+    expect(rounds).toBe(500);
+    expect(recorded.captions['unique-obj']?.meanObjects).toBe(1);
+    expect(recorded.captions['obj-relation']?.meanObjects).toBe(2);
+    // A round that records the wrong objects is told apart.
+    const dialog = records[0]!.dialogs[0]!;
+    const count = dialog.dialog.findIndex((r) => QUESTION_TEMPLATES[r.template].family === 'count');
+    const broken = { ...dialog, dialog: dialog.dialog.map((r, i) => (i === count ? { ...r, answer_objects: [...r.answer_objects, 99] } : r)) };
+    const one = recordedObjects([{ ...records[0]!, dialogs: [broken] }]).byTemplate[dialog.dialog[count]!.template]!;
+    expect(one.rounds - one.asManyAsTheCount).toBe(1);
   });
 
   it('the same seed gives the same dialogs, another seed others', () => {

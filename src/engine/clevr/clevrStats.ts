@@ -173,3 +173,81 @@ export const ORIGINAL_GENERATOR_SEED_7: ClevrStatsSummary = {
   questionFamilies: { count: 21, exist: 19, seek: 60 },
   corefDistance: [38.83, 9.71, 13.32, 9.03, 10.61, 8.58, 4.06, 2.93, 2.26, 0.68],
 };
+
+/** How a kind of round's recorded objects (its answer_objects) agree with its answer: counts of rounds. */
+interface RecordedObjectsCheck {
+  readonly rounds: number;
+  /** Count questions: as many objects as the count answer. */
+  readonly asManyAsTheCount: number;
+  /** Exist questions: no objects exactly when the answer is "no". */
+  readonly emptyExactlyOnNo: number;
+  /** Seek questions: one object. */
+  readonly oneObject: number;
+  /** Seek questions: that object is the round's one referent (the original's focus_id). */
+  readonly theReferent: number;
+}
+
+export interface RecordedObjects {
+  readonly byTemplate: Partial<Record<QuestionLabel, RecordedObjectsCheck>>;
+  /** Mean number of objects a caption records, and how many captions, by caption template. */
+  readonly captions: Partial<Record<CaptionLabel, { readonly captions: number; readonly meanObjects: number }>>;
+}
+
+/**
+ * What each kind of round records as its objects (issue 41). count-other and exist-other count the objects
+ * no earlier round holds, so two grammars agree on them only if every kind of round holds the same objects;
+ * this puts the original generator's dialogs (graph.history[k].objects, read as answer_objects) beside ours.
+ */
+export function recordedObjects(records: readonly ClevrDialogRecord[]): RecordedObjects {
+  const byTemplate: Partial<Record<QuestionLabel, { -readonly [K in keyof RecordedObjectsCheck]: number }>> = {};
+  const captionSums: Partial<Record<CaptionLabel, { captions: number; objects: number }>> = {};
+  for (const dialog of records.flatMap((r) => r.dialogs)) {
+    const c = (captionSums[dialog.caption_template] ??= { captions: 0, objects: 0 });
+    c.captions++;
+    c.objects += dialog.caption_objects.length;
+    for (const round of dialog.dialog) {
+      const t = (byTemplate[round.template] ??= { rounds: 0, asManyAsTheCount: 0, emptyExactlyOnNo: 0, oneObject: 0, theReferent: 0 });
+      const objects = new Set(round.answer_objects);
+      t.rounds++;
+      const family = QUESTION_TEMPLATES[round.template].family;
+      if (family === 'count') t.asManyAsTheCount += Number(round.answer) === round.answer_objects.length ? 1 : 0;
+      else if (family === 'exist') t.emptyExactlyOnNo += (objects.size === 0) === (round.answer === 'no') ? 1 : 0;
+      else {
+        t.oneObject += objects.size === 1 ? 1 : 0;
+        t.theReferent += objects.size === 1 && round.referents.length === 1 && objects.has(round.referents[0]!) ? 1 : 0;
+      }
+    }
+  }
+  const captions = Object.fromEntries(
+    Object.entries(captionSums).map(([k, v]) => [k, { captions: v.captions, meanObjects: v.objects / v.captions }]),
+  ) as RecordedObjects['captions'];
+  return { byTemplate, captions };
+}
+
+/** The recorded-objects checks as lines: these dialogs, and beside them a second set's where given. */
+export function recordedObjectsTable(here: RecordedObjects, beside: RecordedObjects | null): string[] {
+  const checks = (t: QuestionLabel, c: RecordedObjectsCheck | undefined) => {
+    if (!c) return '-';
+    const p = (n: number) => `${Math.round((100 * n) / c.rounds)}%`;
+    const family = QUESTION_TEMPLATES[t].family;
+    const shown =
+      family === 'count'
+        ? `as many as the count ${p(c.asManyAsTheCount)}`
+        : family === 'exist'
+          ? `empty exactly on no ${p(c.emptyExactlyOnNo)}`
+          : `one object ${p(c.oneObject)}, the referent ${p(c.theReferent)}`;
+    return `${shown} (${c.rounds} rounds)`;
+  };
+  const lines = [`what a round records, by template: here${beside ? ' | beside' : ''}`];
+  for (const t of QUESTION_LABELS) {
+    if (!here.byTemplate[t] && !beside?.byTemplate[t]) continue;
+    lines.push(`  ${t.padEnd(25)} ${checks(t, here.byTemplate[t]).padEnd(52)}${beside ? ` | ${checks(t, beside.byTemplate[t])}` : ''}`);
+  }
+  lines.push(`objects a caption records, mean (captions): here${beside ? ' | beside' : ''}`);
+  const mean = (c: { captions: number; meanObjects: number } | undefined) => (c ? `${c.meanObjects.toFixed(2)} (${c.captions})` : '-');
+  for (const t of CAPTION_LABELS) {
+    if (!here.captions[t] && !beside?.captions[t]) continue;
+    lines.push(`  ${t.padEnd(25)} ${mean(here.captions[t]).padEnd(12)}${beside ? ` | ${mean(beside.captions[t])}` : ''}`);
+  }
+  return lines;
+}

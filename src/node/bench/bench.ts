@@ -40,7 +40,7 @@ import { SOAK_USAGE, soakBench } from './benchSoak';
  *   npm run bench -- pool-rate [--dir DIR] [--batches 4]   (embedding the whole demo pool with a ViT-B/32-sized pack on WASM, estimated)
  *   npm run bench -- vs-transformers [--pack mini-clip] [--runs 30] [--threads 1,2]   (the engine against transformers.js in one Chromium page)
  *   npm run bench -- gpu-rank [--rows 1000000] [--queries 20] [--adapter swiftshader|default]   (int8 ranking on WebGPU against WASM SIMD)
- *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3)
+ *   npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--beside DIR] [--json out.json]   (CLEVR-Dialog's dataset statistics, paper Table 1 and Fig. 3; what each kind of round records as its objects, beside a second folder's)
  *   npm run bench -- avsd-video [--clips 200] [--models q,...] [--json out.json]   (AVSD-style answer ranking on generated videos: R@k, MRR, DSTC7 metrics, the input ablation by question kind)
  *   npm run bench -- video-scenes [--pack mini-clip] [--images ../shared/data/coco-mini/images] [--clips 30]   (a video's frames chosen by scene change against every frame through the photo path, on clips made from real photos: frames analysed, time, same description and answer)
  *   npm run bench -- clevr [--models random,random-q,lf-q,...] [--scenes 300 | --data DIR [--split S]] [--json out.json]   (CLEVR-Dialog answerers, on the generated test split or a folder in the original's layout: accuracy by kind, history and coreference distance, paper Table 2 and Figs. 4-5)

@@ -14,14 +14,21 @@ import { parseClevrDialogs, parseClevrScenes, readClevrDialogFile } from '../../
 import type { ClevrDialogRecord } from '../../engine/clevr/generateDialogs';
 import type { Scene } from '../../engine/clevr/scene';
 import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, clevrModelName } from '../../engine/clevr/clevrModels';
-import { CLEVR_DIALOG_PAPER, ORIGINAL_GENERATOR_SEED_7, clevrStats, clevrStatsTable } from '../../engine/clevr/clevrStats';
+import {
+  CLEVR_DIALOG_PAPER,
+  ORIGINAL_GENERATOR_SEED_7,
+  clevrStats,
+  clevrStatsTable,
+  recordedObjects,
+  recordedObjectsTable,
+} from '../../engine/clevr/clevrStats';
 import { CAPTION_LABELS, QUESTION_LABELS } from '../../engine/clevr/templates';
 import { chooseExecutionPlan } from '../../engine/onnx/executionPlan';
 import { seededRandom } from '../../engine/random';
 import { UsageError, integerOption, listOption, parseCommandLine } from '../tools/cliArgs';
 import { FsPackSource } from '../tools/fsPackSource';
 
-export const CLEVR_STATS_USAGE = 'npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--json out.json]';
+export const CLEVR_STATS_USAGE = 'npm run bench -- clevr-stats [--data DIR | --scenes 1000 --seed 1] [--split train] [--beside DIR] [--json out.json]';
 
 const pct = (x: number) => `${x.toFixed(1)}%`;
 
@@ -33,6 +40,7 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
       scenes: { type: 'string', default: '1000' },
       seed: { type: 'string', default: '1' },
       split: { type: 'string', default: 'train' },
+      beside: { type: 'string' },
       json: { type: 'string' },
     },
     CLEVR_STATS_USAGE,
@@ -60,8 +68,20 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
   for (const [k, v] of Object.entries(stats.historyDependence)) console.log(`  ${k.padEnd(28)}${pct(v).padStart(8)}`);
   console.log('question templates');
   for (const k of QUESTION_LABELS) console.log(`  ${k.padEnd(28)}${pct(stats.questionTemplates[k]).padStart(8)}`);
+  // What each kind of round records, beside a second set of dialogs (the cross-check: the original's and ours).
+  const recorded = recordedObjects(records);
+  let beside = null;
+  if (values.beside !== undefined) {
+    const path = join(values.beside, `clevr_dialog_${values.split}.json`);
+    beside = recordedObjects(parseClevrDialogs(readFileSync(path, 'utf8'), path));
+    console.log(`\nbeside: ${path}`);
+  } else console.log('');
+  for (const line of recordedObjectsTable(recorded, beside)) console.log(line);
   if (values.json) {
-    writeFileSync(values.json, `${JSON.stringify({ source, stats, original: ORIGINAL_GENERATOR_SEED_7, paper: CLEVR_DIALOG_PAPER }, null, 2)}\n`);
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ source, stats, recorded, besideRecorded: beside, original: ORIGINAL_GENERATOR_SEED_7, paper: CLEVR_DIALOG_PAPER }, null, 2)}\n`,
+    );
     console.log(`wrote ${values.json}`);
   }
 }
