@@ -471,7 +471,7 @@ def diagnostics(model, val, templates, size=512):
     """What the count head and the references do on val (issue 41): count accuracy per count template; how
     the selection's sum follows the true count; and per coreference distance whether the referred object's
     most weighted object is a referent and (memory networks) the round attention's top round the one
-    that mentioned it."""
+    the grammar names, or any round that mentioned a referent."""
     model.eval()
     keep = {"pred": [], "count": [], "select": [], "referred": [], "round": []}
     with torch.no_grad():
@@ -499,6 +499,7 @@ def diagnostics(model, val, templates, size=512):
     if ("referred" in got and not model.pixels) or "round" in got:
         referents = val["referents"] > 0
         rounds = coref_targets(val, np.arange(len(answer))).numpy()
+        mentioning = rounds_mentioning_referents(val, np.arange(len(answer)))
         out["by_distance"] = {}
         for d in range(1, HISTORY_ROUNDS + 1):
             chosen = (distance == d) & referents.any(1)
@@ -510,6 +511,9 @@ def diagnostics(model, val, templates, size=512):
                 row["referred_is_referent"] = round(float(referents[chosen][np.arange(len(top)), top].mean()), 4)
             if "round" in got:
                 row["round_is_referent_round"] = round(float(np.mean(got["round"][chosen] == rounds[chosen])), 4)
+                # Any round that told of the referent is a right pick (what the fourth round trains it on).
+                top_round = got["round"][chosen]
+                row["round_mentioned_referent"] = round(float(mentioning[chosen][np.arange(len(top_round)), top_round].mean()), 4)
             out["by_distance"][str(d)] = row
     return out
 
