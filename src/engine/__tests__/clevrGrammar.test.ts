@@ -54,8 +54,8 @@ function replay(scene: Scene, seed: number, dialog: ClevrDialog, check: (plan: Q
 }
 
 /** Seed 7's first ten scenes, measured with these rules; a change to the rules moves them. */
-const FAMILY_MIX_SEED_7 = { count: 23.2, exist: 16.8, seek: 60 };
-const COREF_SEED_7 = 3.4610092;
+const FAMILY_MIX_SEED_7 = { count: 22.4, exist: 17.6, seek: 60 };
+const COREF_SEED_7 = 3.2167043;
 
 describe('the dialog grammar', () => {
   it('answers from the scene graph; "it" moves to the one object a round was about, "the earlier X" reaches back to where X was told', () => {

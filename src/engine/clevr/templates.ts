@@ -133,6 +133,8 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'Can you count all the {Ts}?',
       'Count every {T} in the {I}: how many are there?',
       'Altogether, how many {Ts} are present?',
+      'Give me a count of all the {Ts}.',
+      'Count the {Ts} in the {I} for me.',
     ],
   },
   'count-other': {
@@ -146,6 +148,8 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'Not counting those mentioned, how many {Ts} are left?',
       'Except for the {Ts} mentioned so far, how many are there?',
       'What is the number of {Ts} not yet mentioned?',
+      'Give me a count of the other {Ts}.',
+      'How many {Ts} are not mentioned so far?',
     ],
   },
   'count-all-group': {
@@ -171,6 +175,9 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'How many {D} are present?',
       'If there are any {D}, how many?',
       'Count the {D} in the {I}, how many are there?',
+      'Give me a count of the {D}.',
+      'How many {D}, if there are any?',
+      'Assuming there are {D}, how many are there?',
     ],
   },
   'count-attribute-group': {
@@ -195,6 +202,8 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'If there are {Ts} {P}, how many?',
       'How many {Ts} are present {P}?',
       'Can you count the {Ts} {P}?',
+      'Give me a count of the {Ts} {P}.',
+      'Counting the {Ts} {P}, how many are there?',
     ],
   },
   'count-obj-rel-imm2': {
@@ -214,6 +223,9 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'For {E}, how many {Ts} are {P}?',
       'Looking from {E}, how many {Ts} lie {P}?',
       'Can you count the {Ts} {R} {E}?',
+      'Give me a count of the {Ts} {R} {E}.',
+      'Around {E}, how many {Ts} are {P}?',
+      'How many {Ts} lie {R} {E}, if any?',
     ],
   },
   'count-obj-exclude-imm': {
@@ -228,6 +240,7 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'How many {Ts} other than this one share its {A}?',
       'How many other {Ts} are similar in {A}?',
       'Not counting the {T} itself, how many share its {A}?',
+      'Give me a count of the other {Ts} with its {A}.',
     ],
   },
   'count-obj-exclude-early': {
@@ -241,6 +254,7 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'What is the number of other {Ts} whose {A} matches {E}?',
       'How many {Ts} match {E} in {A}, not counting it?',
       'Apart from {E}, how many {Ts} in the {I} have its {A}?',
+      'Give me a count of the other {Ts} with the {A} of {E}.',
     ],
   },
   'exist-other': {
@@ -337,12 +351,14 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
       'What is the {A} of this one?',
       'What {A} does this thing have?',
       'Can you tell me its {A}?',
+      'Tell me the {A} of this {T}.',
+      'What is the {A} of this {T}?',
     ],
   },
   'seek-attr-imm2': {
     family: 'seek',
     history: 'coref',
-    texts: ['And its {A}?', 'What about its {A}?', 'How about its {A}?', 'And what {A} is it?', 'And the {A}?'],
+    texts: ['And its {A}?', 'What about its {A}?', 'How about its {A}?', 'And what {A} is it?', 'And the {A}?', 'What about the {A}?', 'And what is the {A}?'],
   },
   'seek-attr-early': {
     family: 'seek',
@@ -350,7 +366,11 @@ export const QUESTION_TEMPLATES: { readonly [L in QuestionLabel]: QuestionTempla
     texts: ['What is the {A} of {E}?', 'What {A} is {E}?', 'Which {A} does {E} have?', 'What {A} does {E} have?', 'Can you tell me the {A} of {E}?'],
   },
   /** The attribute the previous round asked, now of an earlier object. */
-  'seek-attr-sim-early': { family: 'seek', history: 'coref', texts: ['And {E}?', 'What about {E}?', 'How about {E}?', 'And for {E}?', 'What about {E} then?'] },
+  'seek-attr-sim-early': {
+    family: 'seek',
+    history: 'coref',
+    texts: ['And {E}?', 'What about {E}?', 'How about {E}?', 'And for {E}?', 'What about {E} then?', 'And what of {E}?', 'The same for {E}?'],
+  },
   /** The nearest object in that direction; "none" when there is nothing there. */
   'seek-attr-rel-imm': {
     family: 'seek',
