@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateClevrDataset } from '../clevr/clevrDataset';
 import { type DialogState, type QuestionPlan, type Round, ask, captionOptions, emptyState, planQuestion, related, selectObjects } from '../clevr/dialogGrammar';
+import { parseClevrPhrasings } from '../clevr/clevrFiles';
 import { CLEVR_DIALOG_PAPER, ORIGINAL_GENERATOR_SEED_7, clevrStats, clevrTokens, recordedObjects } from '../clevr/clevrStats';
 import { type ClevrDialog, dialogOpenings, generateDialogs, withinRanges } from '../clevr/generateDialogs';
 import { parseQuestion } from '../clevr/questionParser';
@@ -231,6 +232,31 @@ describe('the dialog grammar', () => {
     const broken = { ...dialog, dialog: dialog.dialog.map((r, i) => (i === count ? { ...r, answer_objects: [...r.answer_objects, 99] } : r)) };
     const one = recordedObjects([{ ...records[0]!, dialogs: [broken] }]).byTemplate[dialog.dialog[count]!.template]!;
     expect(one.rounds - one.asManyAsTheCount).toBe(1);
+  });
+
+  it('words the templates a phrasings file names with its texts, and the others as before', () => {
+    const phrasings = { 'count-all': ['Tell me how many {Ts} the {I} has.'], 'seek-attr-imm': ['Do you know its {A}?'] };
+    const rounds = (p?: typeof phrasings) =>
+      generateClevrDataset({ scenes: 3, seed: 8, phrasings: p }).records.flatMap((r) => r.dialogs.flatMap((d) => d.dialog));
+    const worded = rounds(phrasings);
+    const asked = (label: string) => worded.filter((r) => r.template === label).map((r) => r.question);
+    expect(asked('count-all').length).toBeGreaterThan(0);
+    expect(asked('seek-attr-imm').length).toBeGreaterThan(0);
+    for (const q of asked('count-all')) expect(q).toMatch(/^Tell me how many (things|objects|items) the (picture|image|scene|view) has\.$/);
+    for (const q of asked('seek-attr-imm')) expect(q).toMatch(/^Do you know its (color|shape|material|size)\?$/);
+    // The answers come from the scene as before; only the words differ.
+    expect(worded.every((r) => GRAMMAR_ANSWERS.includes(r.answer))).toBe(true);
+    expect(rounds().some((r) => r.template === 'count-all' && r.question.startsWith('Tell me'))).toBe(false);
+  });
+
+  it('refuses a phrasings file with an unknown template, an empty list or a slot the template does not fill', () => {
+    const read = (json: unknown) => () => parseClevrPhrasings(JSON.stringify(json), 'p.json');
+    expect(parseClevrPhrasings('{"count-all": ["How many {Ts} in the {I}?"]}', 'p.json')).toEqual({ 'count-all': ['How many {Ts} in the {I}?'] });
+    expect(read({ 'count-everything': ['How many?'] })).toThrow('p.json: a key is "count-everything"; it must be one of count-all,');
+    expect(read({ 'count-all': [] })).toThrow('p.json: "count-all" is an empty list; it must be a non-empty list of question texts.');
+    expect(read({ 'count-all': ['How many {D} are there?'] })).toThrow('whose {D} the template does not fill; use only');
+    expect(read([1])).toThrow('a phrasings file is an object from question templates to lists of texts');
+    expect(() => parseClevrPhrasings('{"count-all": [', 'p.json')).toThrow('p.json is not valid JSON');
   });
 
   it('the same seed gives the same dialogs, another seed others', () => {

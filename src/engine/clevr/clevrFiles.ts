@@ -6,7 +6,7 @@
  */
 import { describeJson, formatCount, invalid, isPlainObject, ownValue, quoteForMessage, shortErrorText } from '../datasets/validation';
 import { type ClevrDialog, type ClevrDialogRecord } from './generateDialogs';
-import type { Round } from './dialogGrammar';
+import { type Phrasings, type Round, WORD_SLOTS } from './dialogGrammar';
 import {
   COLORS,
   MATERIALS,
@@ -21,7 +21,7 @@ import {
   projectToImage,
   sceneDirections,
 } from './scene';
-import { CAPTION_LABELS, QUESTION_LABELS } from './templates';
+import { CAPTION_LABELS, QUESTION_LABELS, QUESTION_TEMPLATES, type QuestionLabel } from './templates';
 
 function parseJson(text: string, fileName: string): unknown {
   try {
@@ -398,4 +398,34 @@ function originalDialog(dialog: ClevrDialog): object {
     dialog: dialog.dialog.map((r) => ({ question: r.question, answer: /^\d+$/.test(r.answer) ? Number(r.answer) : r.answer, template: r.template })),
     graph: { objects: Object.fromEntries(known.map((id) => [String(id), { id }])), counts: {}, relationships: {}, exists: {}, history },
   };
+}
+
+const slotsOf = (text: string) => text.match(/\{[A-Za-z]+\}/g) ?? [];
+
+/**
+ * A phrasings file ({"count-all": ["Tell me how many {Ts} the {I} has.", ...], ...}): wording in place of
+ * some templates' own. Each text may use only the slots its template's own texts use and the word-only
+ * ones (picture, thing), since the generator fills those and no others.
+ */
+export function parseClevrPhrasings(source: string, fileName: string): Phrasings {
+  const json = parseJson(source, fileName);
+  if (!isPlainObject(json)) invalid(`${fileName} holds ${describeJson(json)}; a phrasings file is an object from question templates to lists of texts.`);
+  const phrasings: Phrasings = {};
+  for (const [label, texts] of Object.entries(json)) {
+    const known: QuestionLabel = oneOf(label, QUESTION_LABELS, `${fileName}: a key`);
+    if (!Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string' && t.trim() !== ''))
+      invalid(
+        `${fileName}: "${known}" is ${Array.isArray(texts) && texts.length === 0 ? 'an empty list' : describeJson(texts)}; it must be a non-empty list of question texts.`,
+      );
+    const allowed = new Set([...QUESTION_TEMPLATES[known].texts.flatMap(slotsOf), ...Object.keys(WORD_SLOTS).map((w) => `{${w}}`)]);
+    for (const text of texts as string[]) {
+      const unknown = slotsOf(text).filter((slot) => !allowed.has(slot));
+      if (unknown.length > 0)
+        invalid(
+          `${fileName}: "${known}" has ${quoteForMessage(text)}, whose ${unknown.join(', ')} the template does not fill; use only ${[...allowed].join(', ') || 'no slots'}.`,
+        );
+    }
+    phrasings[known] = texts as string[];
+  }
+  return phrasings;
 }

@@ -615,12 +615,18 @@ export interface AskResult {
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
+/**
+ * Other wording for some templates, in place of their own texts (the same slots): a held-out set of
+ * phrasings that measures what models make of sentence forms they were never trained on.
+ */
+export type Phrasings = Partial<Record<QuestionLabel, readonly string[]>>;
+
 /** Words the plan's question, answers it from the scene graph and moves the dialog state on. */
-export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random: () => number): AskResult {
+export function ask(scene: Scene, state: DialogState, plan: QuestionPlan, random: () => number, phrasings: Phrasings = {}): AskResult {
   const round = state.round + 1;
   const label = plan.label;
   const template = QUESTION_TEMPLATES[label];
-  const text = randomPick(random, template.texts);
+  const text = randomPick(random, phrasings[label] ?? template.texts);
   const last = state.history[state.history.length - 1];
   const isCount = label.startsWith('count');
   const slots: Record<string, string> = {};

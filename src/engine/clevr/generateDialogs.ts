@@ -7,7 +7,7 @@
  * generator writes the same bytes every time.
  */
 import { seededRandom } from '../random';
-import { type Caption, type DialogState, QUESTION_GROUPS, type Round, ask, captionOptions, planQuestion } from './dialogGrammar';
+import { type Caption, type DialogState, type Phrasings, QUESTION_GROUPS, type Round, ask, captionOptions, planQuestion } from './dialogGrammar';
 import type { Scene } from './scene';
 import { type CaptionLabel, INDEPENDENT_QUESTIONS, QUESTION_TEMPLATES, type QuestionFamily, type QuestionLabel } from './templates';
 import { randomPick } from '../random';
@@ -17,6 +17,8 @@ export interface DialogOptions {
   readonly rounds?: number;
   /** Flows kept per caption and round (the original's --num_beams, 100). */
   readonly beamWidth?: number;
+  /** Wording in place of some templates' own (clevr:generate --phrasings); the default is the templates'. */
+  readonly phrasings?: Phrasings;
 }
 
 export interface ClevrDialog {
@@ -116,7 +118,7 @@ export function dialogOpenings(scene: Scene, seed: number): { random: () => numb
 }
 
 /** Every flow of `rounds` questions the beam search keeps from one opening, best last dropped first. */
-function searchFlows(scene: Scene, state: DialogState, rounds: number, beamWidth: number, random: () => number): Beam[] {
+function searchFlows(scene: Scene, state: DialogState, rounds: number, beamWidth: number, random: () => number, phrasings: Phrasings): Beam[] {
   let beams: Beam[] = [{ state, rounds: [] }];
   for (let r = 0; r < rounds; r++) {
     let pool: Beam[] = [];
@@ -129,7 +131,7 @@ function searchFlows(scene: Scene, state: DialogState, rounds: number, beamWidth
         const family = QUESTION_TEMPLATES[plan.label].family;
         const after = { ...before, [family]: before[family] + 1, indep: before.indep + (INDEPENDENT_QUESTIONS.includes(plan.label) ? 1 : 0) };
         if (!countsWithin(after, r)) continue;
-        const result = ask(scene, beam.state, plan, random);
+        const result = ask(scene, beam.state, plan, random, phrasings);
         pool.push({ state: result.state, rounds: [...beam.rounds, result.round] });
       }
     }
@@ -148,7 +150,10 @@ export function generateDialogs(scene: Scene, seed: number, options: DialogOptio
   // Per caption, the final flows; the original takes the last of each ranked list (list.pop()), one per
   // caption, then tops up to five from the last caption's list (generate_dialog_bfs).
   const flows = openings
-    .map(({ caption, state }) => ({ caption, beams: searchFlows(scene, state, rounds, beamWidth, random).filter((b) => b.rounds.length === rounds) }))
+    .map(({ caption, state }) => ({
+      caption,
+      beams: searchFlows(scene, state, rounds, beamWidth, random, options.phrasings ?? {}).filter((b) => b.rounds.length === rounds),
+    }))
     .filter((f) => f.beams.length > 0);
   const dialogs: ClevrDialog[] = [];
   for (const { caption, beams } of flows) if (dialogs.length < dialogsPerScene) dialogs.push(toDialog(caption, beams.pop()!.rounds));
