@@ -32,6 +32,17 @@ export const CLEVR_STATS_USAGE = 'npm run bench -- clevr-stats [--data DIR | --s
 
 const pct = (x: number) => `${x.toFixed(1)}%`;
 
+/** A folder's dialogs of one split (clevr_dialog_<split>.json, either layout), for clevr-stats. */
+function readSplitDialogs(dir: string, split: string, option: string): { path: string; records: ClevrDialogRecord[] } {
+  const path = join(dir, `clevr_dialog_${split}.json`);
+  if (!existsSync(path))
+    throw new UsageError(
+      `${option} ${dir} has no clevr_dialog_${split}.json; give a folder of CLEVR-Dialog files, or the split with --split.`,
+      CLEVR_STATS_USAGE,
+    );
+  return { path, records: parseClevrDialogs(readFileSync(path, 'utf8'), path) };
+}
+
 export async function clevrStatsBench(args: string[]): Promise<void> {
   const values = parseCommandLine(
     args,
@@ -49,9 +60,7 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
   let records;
   let source: string;
   if (values.data !== undefined) {
-    const path = join(values.data, `clevr_dialog_${values.split}.json`);
-    records = parseClevrDialogs(readFileSync(path, 'utf8'), path);
-    source = path;
+    ({ path: source, records } = readSplitDialogs(values.data, values.split, '--data'));
   } else {
     const scenes = integerOption(values.scenes, 'scenes', CLEVR_STATS_USAGE);
     const seed = integerOption(values.seed, 'seed', CLEVR_STATS_USAGE, 0);
@@ -72,8 +81,8 @@ export async function clevrStatsBench(args: string[]): Promise<void> {
   const recorded = recordedObjects(records);
   let beside = null;
   if (values.beside !== undefined) {
-    const path = join(values.beside, `clevr_dialog_${values.split}.json`);
-    beside = recordedObjects(parseClevrDialogs(readFileSync(path, 'utf8'), path));
+    const { path, records: besideRecords } = readSplitDialogs(values.beside, values.split, '--beside');
+    beside = recordedObjects(besideRecords);
     console.log(`\nbeside: ${path}`);
   } else console.log('');
   for (const line of recordedObjectsTable(recorded, beside)) console.log(line);
