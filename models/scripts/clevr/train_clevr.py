@@ -94,7 +94,7 @@ EPOCHS = 6  # at most, patience 2
 # Issue 41, sixth round: (at most epochs, word noise) for the models trained otherwise. Tried on the four
 # history models with the image (noisy_words at 0.1, up to 8 epochs) and kept where the val split worded with
 # held-out phrasings scored more than with the fifth round's training (docs/clevr-dialog.md): HRE-QIH only.
-TRAINING = {"hre-qih": (8, 0.1)}
+TRAINING = {"lf-qih": (8, 0.1), "hre-qih": (8, 0.1), "mn-qih": (8, 0.1), "coref-qih": (8, 0.1)}
 UNKNOWN = 1  # <unk>'s index (clevrFeatures.ts vocabulary: <pad>, then <unk>)
 
 
