@@ -47,8 +47,9 @@ object models' selection is trained on count and exist questions with the object
 pixel model, which has no such labels, with the exact count as the target of the sum (smooth L1). The
 answer's attention is trained on the answer objects of exist and seek questions.
 
-Noisy wording (TRAINING; issue 41, sixth round): HRE-QIH trains on questions and history rounds whose
-words are dropped, swapped or read as <unk> (noisy_words), for up to 8 epochs.
+Noisy wording (TRAINING; issue 41, sixth round): LF-QIH, HRE-QIH, MN-QIH and Coref-MN-QIH train on
+questions and history rounds whose words are dropped, swapped or read as <unk> (noisy_words), for up to 8
+epochs.
 
 Usage: /usr/bin/python3 models/scripts/clevr/train_clevr.py [--models lf-q,...] [--epochs N] [--data DIR]
        (at most EPOCHS epochs, TRAINING's for the models it names; --epochs sets every model's)
@@ -91,9 +92,9 @@ GRID_CHANNELS = 64
 HISTORY_ROUNDS = 10  # the caption and nine rounds (clevrFeatures.ts HISTORY_ROUNDS)
 PARITY_QUESTIONS = 2000  # the parity test scores 2,000 questions, not all 10,000: 1 min instead of 4.5 on a loaded machine
 EPOCHS = 6  # at most, patience 2
-# Issue 41, sixth round: (at most epochs, word noise) for the models trained otherwise. Tried on the four
-# history models with the image (noisy_words at 0.1, up to 8 epochs) and kept where the val split worded with
-# held-out phrasings scored more than with the fifth round's training (docs/clevr-dialog.md): HRE-QIH only.
+# Issue 41, sixth round: (at most epochs, word noise) for the models trained otherwise: the four history
+# models with the image on noisy wording (noisy_words), up to 8 epochs, as the noise slows them. Chosen on
+# the original generator's dialogs of four cross-check sets, confirmed on a fifth (docs/clevr-dialog.md).
 TRAINING = {"lf-qih": (8, 0.1), "hre-qih": (8, 0.1), "mn-qih": (8, 0.1), "coref-qih": (8, 0.1)}
 UNKNOWN = 1  # <unk>'s index (clevrFeatures.ts vocabulary: <pad>, then <unk>)
 
