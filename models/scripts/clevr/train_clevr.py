@@ -366,10 +366,10 @@ def noisy_words(tokens, rng, p):
         n = len(words)
         if n > 2 and rng.random() < 0.5:
             k = max(1, int(round(p * n)))
-            noise = rng.integers(3)
-            if noise == 0:
+            which = rng.integers(3)
+            if which == 0:
                 words = np.delete(words, rng.choice(n, k, replace=False))
-            elif noise == 1:
+            elif which == 1:
                 for j in rng.integers(0, n - 1, k):
                     words[j], words[j + 1] = words[j + 1], words[j]
             else:
@@ -597,6 +597,14 @@ def main():
     args = trainer_arguments(os.path.join(ROOT, "models", ".cache", "clevr", "data"), os.path.join(ROOT, "models", "clevr"), MODELS, epochs=None, patience=2, batch=256,
                              extra=[("--device", "cpu"), ("--save-state", None), ("--export-from", None), ("--parity-slice-from", None),
                                     ("--train-dialogs", None), ("--word-noise", None)])
+    word_noise_option = None
+    if args.word_noise is not None:
+        try:
+            word_noise_option = float(args.word_noise)
+        except ValueError:
+            word_noise_option = -1.0
+        if not 0 <= word_noise_option < 1:
+            sys.exit(f"--word-noise {args.word_noise}: give the share of a sentence's words to change, from 0 (none) to below 1, e.g. 0.1.")
     vocab, log_path, log = start_training(args.data, args.out)
     device = torch.device(args.device)
     if device.type == "cuda":  # exact float32 matmuls, so the val accuracy holds on the CPU that exports
@@ -638,8 +646,8 @@ def main():
         model.to(device)
         optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
         epochs, word_noise = TRAINING.get(kind, (EPOCHS, 0.0))
-        epochs = int(args.epochs or epochs)
-        word_noise = word_noise if args.word_noise is None else float(args.word_noise)
+        epochs = args.epochs or epochs
+        word_noise = word_noise if word_noise_option is None else word_noise_option
         noise = np.random.default_rng(args.seed + 1) if word_noise > 0 else None
 
         def train_epoch():
