@@ -9,8 +9,9 @@ and exports it to ONNX for onnxruntime-web: models/clevr/onnx/<model>.onnx, with
 Models (classifiers over the 29 answers; the image side is the scene's object features):
   lf-q      question only
   lf-qi     + objects, attended by the question
-  lf-qh     question and history (no image), the history averaged (late fusion)
-  lf-qih    + objects: history each round encoded, averaged (late fusion)
+  lf-qh     question and history (no image), fused late: the history's rounds averaged, and its latest
+            round beside them (what the paper's LSTM over the concatenated history ends on)
+  lf-qih    + objects
   hre-qh    history through a round-level LSTM (hierarchical recurrent encoder), no image
   hre-qih   + objects
   mn-qh     history as a memory the question attends over (memory network), no image
@@ -166,6 +167,9 @@ class Answerer(nn.Module):
             self.memory_query = nn.Linear(HIDDEN, HIDDEN)
         # The reference pool: each round's objects, every one it mentioned.
         self.reference_pool = self.base == "coref" and uses_history and uses_image
+        # How many HIDDEN-wide vectors the history gives: late fusion's mean and latest round, the reference
+        # pool's coreference read and free read, or one (HRE's state, MN's read).
+        history_vectors = 0 if not uses_history else 2 if self.base == "lf" or self.reference_pool else 1
         if self.reference_pool:
             self.pool_obj = nn.Linear(HIDDEN, HIDDEN)
             self.pool_round = nn.Linear(HIDDEN, HIDDEN)
@@ -184,7 +188,7 @@ class Answerer(nn.Module):
                 self.grid = PixelGrid()
                 object_features = GRID_CHANNELS + 2
             self.obj = nn.Linear(object_features, HIDDEN)
-            context_width = HIDDEN * (1 + int(uses_history) + int(self.reference_pool))
+            context_width = HIDDEN * (1 + history_vectors)
             # The object the question refers to ("it", "the earlier cube"), attended by question and history
             # (in coref-qih among the objects of the pool entries its coreference attention picked).
             self.ref_obj = nn.Linear(HIDDEN, HIDDEN)
@@ -198,7 +202,7 @@ class Answerer(nn.Module):
             self.att_ctx = nn.Linear(context_width + HIDDEN, HIDDEN)
             self.att_w = nn.Linear(HIDDEN, 1)
             self.att_filter = nn.Linear(context_width + HIDDEN, 3 * object_features)
-        width = HIDDEN * (1 + int(uses_history) + int(self.reference_pool) + 2 * int(uses_image))
+        width = HIDDEN * (1 + history_vectors + 2 * int(uses_image))
         # With an image the count answers come from the count head, so the classifier gives the others.
         self.count_head = uses_image
         self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
@@ -282,7 +286,12 @@ class Answerer(nn.Module):
         o = torch.relu(self.obj(objects)) if self.uses_image else None
         if self.uses_history:
             if self.base == "lf":
-                h = (rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
+                # Late fusion: the history encoded without the question. The paper's LF reads the rounds
+                # concatenated with an LSTM, which ends on the latest round; a mean alone has no order
+                # (issue 41, seventh round).
+                latest = (present.sum(1).long() - 1).clamp(min=0)
+                h = torch.cat([(rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1),
+                               rounds.gather(1, latest.view(-1, 1, 1).expand(-1, 1, HIDDEN)).squeeze(1) * (present.sum(1, keepdim=True) > 0).float()], dim=1)
             elif self.base == "hre":
                 h = dialog_states
             elif self.reference_pool:
