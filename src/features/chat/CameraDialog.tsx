@@ -50,6 +50,9 @@ function CameraDialog() {
   return (
     <dialog
       ref={dialog}
+      // Escape hides a modal dialog before its close event fires (a task later); cancel fires first, so the
+      // camera goes off as the dialog goes, not after it.
+      onCancel={() => closeCamera()}
       onClose={() => closeCamera()}
       aria-labelledby="camera-title"
       className="m-auto w-[min(40rem,95vw)] rounded-xl bg-white p-0 shadow-xl backdrop:bg-slate-900/50"
