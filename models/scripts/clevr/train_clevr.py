@@ -145,6 +145,12 @@ class PixelGrid(nn.Module):
         return cells.flatten(2).transpose(1, 2)
 
 
+def at_latest_round(states, present):
+    """Each row's vector [B, HIDDEN] at its latest present round (states [B, R, HIDDEN]; the caption is always there)."""
+    latest = (present.sum(1).long() - 1).clamp(min=0)
+    return states.gather(1, latest.view(-1, 1, 1).expand(-1, 1, states.size(2))).squeeze(1)
+
+
 def model_inputs(kind):
     """What a model reads: its base (lf, hre, mn, coref), history, image and whether that is pixels."""
     base, reads = kind.split("-")[:2]
@@ -251,8 +257,7 @@ class Answerer(nn.Module):
         dialog_states = None
         if self.uses_history and self.base == "hre":
             out, _ = self.dialog_lstm(rounds)
-            count = present.sum(1).long().clamp(min=1)
-            dialog_states = out.gather(1, (count - 1).view(-1, 1, 1).expand(-1, 1, HIDDEN)).squeeze(1)
+            dialog_states = at_latest_round(out, present)
         return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
 
     def forward_dialogs(self, question, last_history, round_index, objects, object_mask):
@@ -289,9 +294,7 @@ class Answerer(nn.Module):
                 # Late fusion: the history encoded without the question. The paper's LF reads the rounds
                 # concatenated with an LSTM, which ends on the latest round; a mean alone has no order
                 # (issue 41, seventh round).
-                latest = (present.sum(1).long() - 1).clamp(min=0)
-                h = torch.cat([(rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1),
-                               rounds.gather(1, latest.view(-1, 1, 1).expand(-1, 1, HIDDEN)).squeeze(1) * (present.sum(1, keepdim=True) > 0).float()], dim=1)
+                h = torch.cat([(rounds * present.unsqueeze(2)).sum(1) / present.sum(1, keepdim=True).clamp(min=1), at_latest_round(rounds, present)], dim=1)
             elif self.base == "hre":
                 h = dialog_states
             elif self.reference_pool:
