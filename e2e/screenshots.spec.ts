@@ -7,8 +7,9 @@ import { asset, choosePhotos, openPresenter, openReady, sendText, modelReady } f
 /**
  * Screenshots of the main views at the three sizes the demo is shown at, saved for review in
  * e2e/screenshots/<view>-<size>.png (not compared: a person looks at them). Each shot also checks
- * that nothing spills sideways and that the message box is on screen. The README's pictures of the
- * visitor view come from here too: with DOCS_SCREENSHOTS=1 they are also written to docs/.
+ * that nothing spills sideways, that the whole message box is on screen and that the conversation
+ * keeps room. The README's pictures of the visitor view come from here too: with DOCS_SCREENSHOTS=1
+ * they are also written to docs/.
  */
 const OUT = join(dirname(fileURLToPath(import.meta.url)), 'screenshots');
 const DOCS = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
@@ -27,7 +28,10 @@ async function shootAllSizes(page: Page, view: string, prepare?: () => Promise<v
     // The conversation ends in view after a resize, as it does after a reply.
     await page.getByRole('list', { name: 'Conversation' }).evaluate((list) => (list.scrollTop = list.scrollHeight));
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} at ${size.name} spills sideways`).toBeLessThanOrEqual(size.width);
-    await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport();
+    // The whole message box, and room for the conversation: an open Settings or a long status line gives way first.
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport({ ratio: 1 });
+    const conversationHeight = (await page.getByRole('list', { name: 'Conversation' }).boundingBox())?.height ?? 0;
+    expect(conversationHeight, `${view} at ${size.name}: the conversation is squeezed`).toBeGreaterThanOrEqual(150);
     await page.screenshot({ path: join(OUT, `${view}-${size.name}.png`) });
   }
   // Back to the laptop: on the phone the visitor view keeps Settings in its menu, and the next steps use the laptop layout.

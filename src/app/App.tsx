@@ -132,7 +132,8 @@ export function App() {
         </header>
       )}
       {presenter && <ModelStatus kiosk={kiosk} configLocked={configLocked} />}
-      <div className={`flex min-h-0 flex-1 ${presenter ? 'gap-3' : 'gap-2'}`}>
+      {/* The chat's floor: open Settings or a long status never squeeze the conversation and the message box off screen. */}
+      <div className={`flex min-h-[min(20rem,50dvh)] flex-1 ${presenter ? 'gap-3' : 'gap-2'}`}>
         <main
           className={`relative flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-xl bg-slate-50 ring-1 ${dragging ? 'ring-4 ring-blue-500' : 'ring-slate-200'}`}
         >

@@ -181,8 +181,10 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
       aria-label="Model status"
       className={
         presenter
-          ? 'flex flex-col gap-2 rounded-xl bg-white p-3 text-sm shadow-sm'
-          : `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last basis-full' : ''}`
+          ? // It gives way (and scrolls) before the chat does: the chat below keeps a floor of its own.
+            'flex min-h-0 flex-col gap-2 overflow-y-auto rounded-xl bg-white p-3 text-sm shadow-sm'
+          : // Open, it scrolls within what the header row and the chat's floor (App) leave of the screen.
+            `flex min-w-0 flex-1 flex-wrap items-center gap-2 text-sm ${expanded ? 'order-last max-h-[calc(100dvh-min(20rem,50dvh)-5rem)] basis-full overflow-y-auto' : ''}`
       }
     >
       <div className={presenter ? 'flex flex-wrap items-center gap-x-4 gap-y-1' : 'contents'}>
@@ -261,10 +263,14 @@ export function ModelStatus({ kiosk, configLocked: locked, presenter = true }: {
         <details
           className={presenter ? undefined : 'basis-full rounded-xl bg-white p-3 shadow-sm'}
           open={settingsOpen}
-          onToggle={(e) => panelActions.setSettingsOpen(e.currentTarget.open)}
+          onToggle={(e) => {
+            panelActions.setSettingsOpen(e.currentTarget.open);
+            // The status area may be scrolled to make room for the chat: bring what was just opened into it.
+            if (e.currentTarget.open) e.currentTarget.scrollIntoView({ block: 'start' });
+          }}
         >
           <summary className="cursor-pointer text-slate-700">Settings</summary>
-          <div className="mt-2 flex max-h-[60vh] flex-wrap items-center gap-4 overflow-y-auto">
+          <div className="mt-2 flex flex-wrap items-center gap-4">
             <label className="flex items-center gap-2">
               View
               <select
