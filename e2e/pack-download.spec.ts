@@ -182,7 +182,8 @@ test.describe('pack downloads', () => {
 
   test('a server streaming far more than the listed size is stopped at it, and the file deleted', async ({ page }) => {
     await openDownloads(page);
-    for (const variant of ['', '_quantized', '_fp16']) hub.faults.oversize.set(`onnx/text_model${variant}.onnx`, 60_000_000);
+    // 2 GB: far more than Chromium reads from a loopback socket between the page's cancel and the connection closing (up to the whole 60 MB this test once sent).
+    for (const variant of ['', '_quantized', '_fp16']) hub.faults.oversize.set(`onnx/text_model${variant}.onnx`, 2_000_000_000);
     await row(page)
       .getByRole('button', { name: /^Download real CLIP/ })
       .click();
@@ -190,8 +191,9 @@ test.describe('pack downloads', () => {
       /^127\.0\.0\.1:\d+ sent more of onnx\/text_model(_quantized|_fp16)?\.onnx than the [\d.]+ [kM]B the hub lists, so the download was stopped and the file deleted\. Check the hub address in Settings: it does not serve the pack's files as the hub does\.$/,
     );
     const file = [...hub.faults.oversize.keys()].find((f) => hub.sentBytes.has(f))!;
-    // The page closed the connection: the server got nowhere near the 60 MB it meant to send.
-    expect(hub.sentBytes.get(file)).toBeLessThan(30_000_000);
+    // The page closed the connection before the server had sent all it meant to: it did not read on to the end, nor stall with the connection open.
+    await expect.poll(() => hub.closedByClient.has(file)).toBe(true);
+    expect(hub.sentBytes.get(file)).toBeLessThan(2_000_000_000);
   });
 
   test('the hub address refuses on Save what cannot be used, and never keeps credentials', async ({ page }) => {

@@ -99,6 +99,11 @@ export class FakeHub {
   readonly requests: FakeHubRequest[] = [];
   /** Body bytes written per file (before compression), to see where a client stopped reading. */
   readonly sentBytes = new Map<string, number>();
+  /**
+   * Oversize files whose connection the client closed before the server had sent all it meant to.
+   * How many bytes got through first depends on the machine's speed and socket buffers; this does not.
+   */
+  readonly closedByClient = new Set<string>();
   private readonly repos = new Map<string, Map<string, ServedFile>>();
   private server: Server | null = null;
   url = '';
@@ -150,6 +155,7 @@ export class FakeHub {
     this.faults.redirect.clear();
     this.requests.length = 0;
     this.sentBytes.clear();
+    this.closedByClient.clear();
   }
 
   /** The files of a repo as the hub would list them: path, size, sha256. */
@@ -272,8 +278,12 @@ export class FakeHub {
           const onClose = settle(false);
           res.on('drain', onDrain).on('close', onClose);
         });
-        if (!ok) return;
+        if (!ok) break;
       }
+    }
+    if (sent < total) {
+      this.closedByClient.add(file);
+      return;
     }
     res.end();
   }
