@@ -30,8 +30,10 @@ async function shootAllSizes(page: Page, view: string, prepare?: () => Promise<v
     expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} at ${size.name} spills sideways`).toBeLessThanOrEqual(size.width);
     // The whole message box, and room for the conversation: an open Settings or a long status line gives way first.
     await expect(page.getByRole('textbox', { name: 'Message' })).toBeInViewport({ ratio: 1 });
-    const conversationHeight = (await page.getByRole('list', { name: 'Conversation' }).boundingBox())?.height ?? 0;
-    expect(conversationHeight, `${view} at ${size.name}: the conversation is squeezed`).toBeGreaterThanOrEqual(150);
+    const conversation = page.getByRole('list', { name: 'Conversation' });
+    await expect
+      .poll(async () => (await conversation.boundingBox())?.height ?? 0, { message: `${view} at ${size.name}: the conversation is squeezed` })
+      .toBeGreaterThanOrEqual(150);
     await page.screenshot({ path: join(OUT, `${view}-${size.name}.png`) });
   }
   // Back to the laptop: on the phone the visitor view keeps Settings in its menu, and the next steps use the laptop layout.
