@@ -14,44 +14,75 @@ export function asset(name: string): Buffer {
   return readFileSync(join(ASSETS, name));
 }
 
-/** How long the model status may stay the same while a pack loads before a wait for Ready gives up. */
-const LOAD_STALL_MS = 120_000;
+/** How long the model status may stay the same while a pack loads (or heads train) before a wait gives up. */
+const STATUS_STALL_MS = 120_000;
+
+/** What a wait on the model status waits for: an element's text or attribute, and a state that ends the wait at once as a failure. */
+interface StatusGoal {
+  testId: string;
+  text?: string;
+  attribute?: readonly [name: string, value: string];
+  failsOn?: readonly [name: string, value: string];
+}
 
 /**
- * Waits until the model status says Ready, for as long as the load makes progress (issue 40). A busy
- * machine loads slowly, and a fixed budget failed tests there while the load was still coming: here
- * every change of the status area (a file's bytes, a new file, the pool's count) starts the wait again
- * and adds the time waited to the test's own timeout. The test fails when the status has not changed
- * for LOAD_STALL_MS, with what it last showed.
+ * Waits until the model status shows `goal`, for as long as the work makes progress (issue 40). A busy
+ * machine works slowly, and a fixed budget failed tests there while the work was still coming: here
+ * every change of the status area (a file's bytes, a new file, the pool's count, a training phase)
+ * starts the wait again and adds the time waited to the test's own timeout. The test fails when the
+ * status has not changed for STATUS_STALL_MS, or shows `goal.failsOn`, with what it last showed.
  */
-export async function modelReady(page: Page): Promise<void> {
+async function untilStatus(page: Page, goal: StatusGoal, work: string): Promise<void> {
   // null until the first read, which the in-page check then answers at once.
   let seen: string | null = null;
   for (;;) {
     const begun = Date.now();
     const read = await page
       .waitForFunction(
-        (before) => {
+        ({ before, goal }) => {
           const status = Array.from(document.querySelectorAll('section[aria-label="Model status"]'), (s) => s.textContent).join('\n');
-          if ((document.querySelector('[data-testid="model-phase"]')?.textContent ?? '').includes('Ready')) return { ready: true, status };
-          return status !== before && { ready: false, status };
+          const element = document.querySelector(`[data-testid="${goal.testId}"]`);
+          const reached =
+            element !== null &&
+            (goal.text === undefined || (element.textContent ?? '').includes(goal.text)) &&
+            (goal.attribute === undefined || element.getAttribute(goal.attribute[0]) === goal.attribute[1]);
+          if (reached) return { state: 'reached', status };
+          if (goal.failsOn && element?.getAttribute(goal.failsOn[0]) === goal.failsOn[1]) return { state: 'failed', status: element.textContent ?? '' };
+          return status !== before && { state: 'changed', status };
         },
-        seen,
-        { timeout: LOAD_STALL_MS, polling: 100 },
+        { before: seen, goal },
+        { timeout: STATUS_STALL_MS, polling: 100 },
       )
       .catch((error: unknown) => {
-        throw new Error(
-          `The model load made no progress for ${LOAD_STALL_MS / 1000} s; the status still says: ${(seen ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
-          {
-            cause: error,
-          },
-        );
+        throw new Error(`${work} made no progress for ${STATUS_STALL_MS / 1000} s; the status still says: ${(seen ?? '').replace(/\s+/g, ' ').slice(0, 300)}`, {
+          cause: error,
+        });
       });
-    const { ready, status } = (await read.jsonValue()) as { ready: boolean; status: string };
-    if (ready) return;
+    const { state, status } = (await read.jsonValue()) as { state: 'reached' | 'failed' | 'changed'; status: string };
+    if (state === 'reached') return;
+    if (state === 'failed') throw new Error(`${work} failed; the status says: ${status}`);
     seen = status;
     test.info().setTimeout(test.info().timeout + (Date.now() - begun));
   }
+}
+
+/** Waits until the model status says Ready, for as long as the load makes progress (untilStatus). */
+export async function modelReady(page: Page): Promise<void> {
+  await untilStatus(page, { testId: 'model-phase', text: 'Ready' }, 'The model load');
+}
+
+/**
+ * Waits until clip-map and the intent head are trained in the page, for as long as that makes
+ * progress (untilStatus): for a pack without pool rows (a downloaded CLIP) it first waits for the
+ * whole pool to be embedded in the page, 65k texts and 1.8k images, which takes minutes on a slow
+ * machine. Fails at once when the page says training could not be done.
+ */
+export async function headsTrained(page: Page): Promise<void> {
+  await untilStatus(
+    page,
+    { testId: 'heads-line', attribute: ['data-state', 'trained'], failsOn: ['data-state', 'unavailable'] },
+    'Training clip-map and the intent head',
+  );
 }
 
 /** Opens the demo on a pack (the tests' own by default), with more of the address if given (`&kiosk=1`), and waits until it is loaded. */

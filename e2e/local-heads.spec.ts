@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openReady, sendText, modelReady } from './helpers';
+import { headsTrained, openReady, sendText, modelReady } from './helpers';
 
 /**
  * A pack without Python heads (the tests' tiny CLIP) replies zero-shot; Settings trains clip-map
@@ -18,7 +18,7 @@ test('clip-map and the intent head trained in the browser, while the chat answer
   // The chat answers during training (zero-shot).
   await sendText(page, 'I love hiking in the mountains');
   await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
-  await expect(line).toHaveAttribute('data-state', 'trained', { timeout: 240_000 });
+  await headsTrained(page);
   await expect(line).toHaveText(
     /^Intent and clip-map: trained in this browser \(valid intent accuracy \d+\.\d%, clip-map text R@1 \d+\.\d%\) · DE\+\+: zero-shot \(needs the Python heads\)\.$/,
   );

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import { FakeHub } from '../src/node/tools/fakeHub';
-import { MODELS_DIR, choosePhotos, openReady, sendText, modelReady } from './helpers';
+import { MODELS_DIR, choosePhotos, headsTrained, openReady, sendText, modelReady } from './helpers';
 
 /**
  * Downloading a real pack in the page, against a fake hub on loopback that speaks the hub's URLs and
@@ -96,8 +96,9 @@ test.describe('pack downloads', () => {
     await expect(page.getByTestId('model-phase')).toContainText('Ready', { timeout: 240_000 });
     await sendText(page, 'I love hiking in the mountains');
     await expect(page.getByRole('listitem', { name: 'The system replied' })).toHaveCount(1, { timeout: 60_000 });
-    // A downloaded pack has no Python heads: clip-map and the intent head are trained at once, in the worker.
-    await expect(page.getByTestId('heads-line')).toHaveAttribute('data-state', 'trained', { timeout: 240_000 });
+    // A downloaded pack has no Python heads: clip-map and the intent head are trained at once, in the
+    // worker, once the whole pool is embedded there: 110 s on an idle 2-core machine, and over 240 s on CI's.
+    await headsTrained(page);
     // And after a reload too: the choice is remembered and read from this browser's storage.
     await page.reload();
     await expect(page.getByTestId('pack-name')).toHaveText('CLIP ViT-B/32 (OpenAI) (downloaded)');
