@@ -13,7 +13,7 @@ import { vocabularyCoverage } from '../../engine/clevr/clevrFeatures';
 import { parseClevrDialogs, parseClevrScenes, readClevrDialogFile } from '../../engine/clevr/clevrFiles';
 import type { ClevrDialogRecord } from '../../engine/clevr/generateDialogs';
 import type { Scene } from '../../engine/clevr/scene';
-import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, clevrModelName } from '../../engine/clevr/clevrModels';
+import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, type ClevrModelId, clevrModelName } from '../../engine/clevr/clevrModels';
 import {
   CLEVR_DIALOG_PAPER,
   ORIGINAL_GENERATOR_SEED_7,
@@ -189,6 +189,38 @@ export function readClevrFolder(dir: string, split?: string): { scenes: Scene[];
 }
 
 /**
+ * Each model's accuracy on these questions through the engine's ClevrAnswerers (the page's code path),
+ * in batches of 500, and the seconds each took; the baselines draw from CLEVR_BASELINE_SEED.
+ */
+export async function scoreClevrModels(
+  answerers: ClevrAnswerers,
+  models: readonly ClevrModelId[],
+  items: ReturnType<typeof clevrQuestions>,
+): Promise<{ results: Record<string, ClevrAccuracy>; seconds: Record<string, number> }> {
+  const results: Record<string, ClevrAccuracy> = {};
+  const seconds: Record<string, number> = {};
+  for (const model of models) {
+    const accuracy = emptyAccuracy();
+    const random = seededRandom(CLEVR_BASELINE_SEED);
+    const start = performance.now();
+    for (let i = 0; i < items.length; i += 500) {
+      const batch = items.slice(i, i + 500);
+      const predictions = await answerers.answer(
+        model,
+        batch.map((b) => b.question),
+        random,
+      );
+      predictions.forEach((p, j) =>
+        addAnswer(accuracy, { template: batch[j]!.question.template, corefDistance: batch[j]!.corefDistance, correct: p.answer === batch[j]!.answer }),
+      );
+    }
+    seconds[model] = (performance.now() - start) / 1000;
+    results[model] = accuracy;
+  }
+  return { results, seconds };
+}
+
+/**
  * npm run bench -- clevr: every answerer on the generated test split (CLEVR_SPLITS.test, never trained
  * or chosen on), or on a folder of CLEVR-Dialog files (--data), through the engine's own ClevrAnswerers on
  * onnxruntime-web (WASM, one thread), with accuracy overall, by question kind, by history dependence and
@@ -265,26 +297,7 @@ export async function clevrBench(args: string[]): Promise<void> {
           : ''
       }`,
     );
-  const results: Record<string, ClevrAccuracy> = {};
-  const seconds: Record<string, number> = {};
-  for (const model of models) {
-    const accuracy = emptyAccuracy();
-    const random = seededRandom(CLEVR_BASELINE_SEED);
-    const start = performance.now();
-    for (let i = 0; i < items.length; i += 500) {
-      const batch = items.slice(i, i + 500);
-      const predictions = await answerers.answer(
-        model,
-        batch.map((b) => b.question),
-        random,
-      );
-      predictions.forEach((p, j) =>
-        addAnswer(accuracy, { template: batch[j]!.question.template, corefDistance: batch[j]!.corefDistance, correct: p.answer === batch[j]!.answer }),
-      );
-    }
-    seconds[model] = (performance.now() - start) / 1000;
-    results[model] = accuracy;
-  }
+  const { results, seconds } = await scoreClevrModels(answerers, models, items);
   const f = (x: number) => (Number.isNaN(x) ? '—' : x.toFixed(1));
   const col = (s: string, w = 9) => s.padStart(w);
   console.log('\naccuracy in % (paper: Kottur et al. 2019, Table 2; "—": no such row in the paper)');
