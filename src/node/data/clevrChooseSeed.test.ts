@@ -11,6 +11,9 @@ import { chooseClevrSeeds, heldoutVal } from './clevrChooseSeed';
  */
 const SHIPPED = join('models', 'clevr');
 const shippedLog = JSON.parse(readFileSync(join(SHIPPED, 'training.json'), 'utf8')) as Record<string, { seed: number; best_val_accuracy: number }>;
+const SHIPPED_SEED = shippedLog['lf-qih']!.seed;
+/** The candidates' seed: another than the shipped one. */
+const OTHER_SEED = SHIPPED_SEED + 1;
 
 /** A copy of the shipped folder whose lf-qih.onnx is the file of `lfQihFrom`. */
 function shippedCopy(lfQihFrom: string): string {
@@ -20,14 +23,14 @@ function shippedCopy(lfQihFrom: string): string {
   return dir;
 }
 
-/** A second-seed folder as train_clevr.py --models lf-qih --seed 1 writes it, its LF-QIH the file of `lfQihFrom`. */
+/** A second-seed folder as train_clevr.py --models lf-qih --seed N writes it, its LF-QIH the file of `lfQihFrom`. */
 function candidates(lfQihFrom: string, words?: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'clevr-seed-1-'));
   mkdirSync(join(dir, 'onnx'));
   copyFileSync(join(SHIPPED, 'onnx', `${lfQihFrom}.onnx`), join(dir, 'onnx', 'lf-qih.onnx'));
   const config = JSON.parse(readFileSync(join(SHIPPED, 'clevr.json'), 'utf8')) as Record<string, unknown>;
   writeFileSync(join(dir, 'clevr.json'), JSON.stringify({ ...config, ...(words ? { words } : {}), models: ['lf-qih'], default: 'lf-qih' }));
-  writeFileSync(join(dir, 'training.json'), JSON.stringify({ 'lf-qih': { ...shippedLog['lf-qih'], seed: 1, best_val_accuracy: 0.9 } }));
+  writeFileSync(join(dir, 'training.json'), JSON.stringify({ 'lf-qih': { ...shippedLog['lf-qih'], seed: OTHER_SEED, best_val_accuracy: 0.9 } }));
   return dir;
 }
 
@@ -44,13 +47,17 @@ describe('clevr:choose-seed', { timeout: 300_000 }, () => {
     const into = shippedCopy('lf-qh');
     const lines = await chooseClevrSeeds(candidates('lf-qih'), into, heldout);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^lf-qih: held-out wording seed 0 \d+\.\d\d%, seed 1 \d+\.\d\d% -> keeps seed 1 \(copied from /);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^lf-qih: held-out wording seed ${SHIPPED_SEED} \\d+\\.\\d\\d%, seed ${OTHER_SEED} \\d+\\.\\d\\d% -> keeps seed ${OTHER_SEED} \\(copied from `,
+      ),
+    );
     expect(readFileSync(join(into, 'onnx', 'lf-qih.onnx'))).toEqual(readFileSync(join(SHIPPED, 'onnx', 'lf-qih.onnx')));
     const entry = read(into, 'training.json')['lf-qih']!;
-    expect(entry['seed']).toBe(1);
+    expect(entry['seed']).toBe(OTHER_SEED);
     const choice = entry['seed_choice'] as { kept: number; heldout_val: { seed: number; accuracy: number; questions: number }[] };
-    expect(choice.kept).toBe(1);
-    expect(choice.heldout_val.map((h) => h.seed)).toEqual([0, 1]);
+    expect(choice.kept).toBe(OTHER_SEED);
+    expect(choice.heldout_val.map((h) => h.seed)).toEqual([SHIPPED_SEED, OTHER_SEED]);
     expect(choice.heldout_val[1]!.accuracy).toBeGreaterThan(choice.heldout_val[0]!.accuracy + 0.1);
     expect(choice.heldout_val[0]!.questions).toBe(300); // 6 scenes, 5 dialogs of 10 rounds each
     // clevr.json: the kept entry's val accuracy, and the default the best on val (here the candidate's 0.9).
@@ -64,11 +71,11 @@ describe('clevr:choose-seed', { timeout: 300_000 }, () => {
   it('keeps the shipped model when the second seed is worse, and copies nothing', async () => {
     const into = shippedCopy('lf-qih');
     const lines = await chooseClevrSeeds(candidates('lf-qh'), into, heldout);
-    expect(lines[0]).toMatch(/-> keeps seed 0$/);
+    expect(lines[0]).toMatch(new RegExp(`-> keeps seed ${SHIPPED_SEED}$`));
     expect(readFileSync(join(into, 'onnx', 'lf-qih.onnx'))).toEqual(readFileSync(join(SHIPPED, 'onnx', 'lf-qih.onnx')));
     const entry = read(into, 'training.json')['lf-qih']!;
     expect({ ...entry, seed_choice: undefined }).toEqual({ ...shippedLog['lf-qih'], seed_choice: undefined });
-    expect((entry['seed_choice'] as { kept: number }).kept).toBe(0);
+    expect((entry['seed_choice'] as { kept: number }).kept).toBe(SHIPPED_SEED);
     expect((read(into, 'clevr.json') as unknown as { default: string }).default).toBe(
       (JSON.parse(readFileSync(join(SHIPPED, 'clevr.json'), 'utf8')) as { default: string }).default,
     );
