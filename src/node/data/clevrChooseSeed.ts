@@ -107,16 +107,16 @@ export async function chooseClevrSeeds(candidates: string, into: string, dialogs
     const shipped = log[model]!;
     const candidate = candidateLog[model]!;
     const keepCandidate = percent(theirs[model]!) > percent(ours[model]!);
-    const heldoutVal = [
+    const scored = [
       { seed: shipped.seed, ...ours[model]! },
       { seed: candidate.seed, ...theirs[model]! },
     ].map(({ seed, right, total }) => ({ seed, accuracy: Number((right / total).toFixed(4)), right, questions: total }));
     const kept = keepCandidate ? candidate : shipped;
     const { seed_choice: _, ...entry } = kept;
-    log[model] = { ...entry, seed_choice: { rule: CHOICE_RULE, heldout_val: heldoutVal, kept: kept.seed } };
+    log[model] = { ...entry, seed_choice: { rule: CHOICE_RULE, heldout_val: scored, kept: kept.seed } };
     if (keepCandidate) copyFileSync(join(candidates, 'onnx', `${model}.onnx`), join(into, 'onnx', `${model}.onnx`));
     lines.push(
-      `${model}: held-out wording ${heldoutVal.map((h) => `seed ${h.seed} ${(100 * h.accuracy).toFixed(2)}%`).join(', ')} -> keeps seed ${kept.seed}${keepCandidate ? ` (copied from ${candidates})` : ''}`,
+      `${model}: held-out wording ${scored.map((h) => `seed ${h.seed} ${(100 * h.accuracy).toFixed(2)}%`).join(', ')} -> keeps seed ${kept.seed}${keepCandidate ? ` (copied from ${candidates})` : ''}`,
     );
   }
   writeFileSync(join(into, 'training.json'), JSON.stringify(log, null, 1));
