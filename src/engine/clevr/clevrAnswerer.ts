@@ -61,6 +61,8 @@ export class ClevrAnswerers {
     /** The model that did best on the val split when trained (clevr.json "default"). */
     readonly defaultModel: ClevrOnnxModelId | null,
     private readonly sessions: ModelSessions<ClevrOnnxModelId>,
+    /** Where the models were read from, for messages. */
+    readonly location: string,
   ) {}
 
   static async load(
@@ -96,7 +98,13 @@ export class ClevrAnswerers {
       plan,
       { ...options, missingAdvice: MISSING_ADVICE },
     );
-    return new ClevrAnswerers(vocabulary(words), ids, defaultModel, sessions);
+    return new ClevrAnswerers(vocabulary(words), ids, defaultModel, sessions, source.location);
+  }
+
+  /** What to say when `model` is asked of a folder that lacks it: where, and what it holds instead. */
+  missingModel(model: ClevrModelId): string {
+    const held = this.models.map(clevrModelName).join(', ');
+    return `The ${clevrModelName(model)} model is not in ${this.location} (it holds ${held || 'no model'}); choose another model.`;
   }
 
   get backend(): SessionsState<ClevrOnnxModelId> {
@@ -106,8 +114,7 @@ export class ClevrAnswerers {
   /** Answers a batch of questions with one model; the baselines draw with `random`. */
   async answer(model: ClevrModelId, questions: readonly ClevrQuestion[], random: () => number): Promise<ClevrPrediction[]> {
     if (model === 'random' || model === 'random-q') return questions.map((q) => baselineAnswer(model, q, random));
-    if (!this.models.includes(model))
-      throw new EngineError('pack-file-missing', `The ${clevrModelName(model)} model is not in models/clevr; choose another model.`);
+    if (!this.models.includes(model)) throw new EngineError('pack-file-missing', this.missingModel(model));
     if (questions.length === 0) return [];
     const n = questions.length;
     const names = new Set(this.sessions.inputNames(model));

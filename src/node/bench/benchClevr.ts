@@ -13,7 +13,7 @@ import { vocabularyCoverage } from '../../engine/clevr/clevrFeatures';
 import { parseClevrDialogs, parseClevrScenes, readClevrDialogFile } from '../../engine/clevr/clevrFiles';
 import type { ClevrDialogRecord } from '../../engine/clevr/generateDialogs';
 import type { Scene } from '../../engine/clevr/scene';
-import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_PAPER_ONLY, type ClevrModelId, clevrModelName } from '../../engine/clevr/clevrModels';
+import { CLEVR_BASELINE_SEED, CLEVR_MODELS, CLEVR_ONNX_MODELS, CLEVR_PAPER_ONLY, type ClevrModelId, clevrModelName } from '../../engine/clevr/clevrModels';
 import {
   CLEVR_DIALOG_PAPER,
   ORIGINAL_GENERATOR_SEED_7,
@@ -269,6 +269,9 @@ export async function clevrBench(args: string[]): Promise<void> {
   const source = new FsPackSource(values['models-dir']);
   const plan = chooseExecutionPlan({ webgpuAdapter: false, shaderF16: false, crossOriginIsolated: false, hardwareConcurrency: 1, forceWasm: true });
   const answerers = await ClevrAnswerers.load(source, await source.listFiles(), plan);
+  // Checked before the questions are built and scored: a missing model would fail only after that.
+  const missing = chosen?.find((m) => (CLEVR_ONNX_MODELS as readonly string[]).includes(m) && !(answerers.models as readonly string[]).includes(m));
+  if (missing !== undefined) throw new UsageError(`--models ${missing}: ${answerers.missingModel(missing)}`, CLEVR_USAGE);
   const models = chosen ?? CLEVR_MODELS.filter((m) => m.kind === 'baseline' || (answerers.models as readonly string[]).includes(m.id)).map((m) => m.id);
   const items = clevrQuestions(scenes, records, answerers.vocab);
   console.log(
