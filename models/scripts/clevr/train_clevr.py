@@ -22,9 +22,8 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
             coreference attention over the rounds, trained to point at a round that mentioned the
             referent (the one the grammar names, or any other that told of it), has the pool's entries as
             its only keys (the objects each entry holds and how many rounds back it is; CorefNMN's
-            Refer); a second, free read of the rounds (MN-QIH's) and the latest round's answer word keep
-            what the last round asked ("How about the earlier sphere?" asks its attribute again: "red"
-            says it was the colour, whatever the question's words); and the question's own filter
+            Refer); a second, free read of the rounds (MN-QIH's) keeps what the last round asked ("How
+            about the earlier sphere?" asks its attribute again); and the question's own filter
             then chooses the referred object, each object weighed by what the pool says of it (its share
             of the picked entries, mentioned at all, in the last round, how recently). The pool is trained on
             each round's mentioned objects and the referred object on the question's referents (the
@@ -146,14 +145,6 @@ class PixelGrid(nn.Module):
         return cells.flatten(2).transpose(1, 2)
 
 
-def latest_answer_word(history, latest):
-    """The token ids [B] of each row's latest round's last word: its answer ("question answer", pads last;
-    the caption's last word before the first round). history [B, R, T] tokens, latest [B] round indices."""
-    row = history.gather(1, latest.view(-1, 1, 1).expand(-1, 1, history.size(2))).squeeze(1)
-    last = ((row != 0).sum(1) - 1).clamp(min=0)
-    return row.gather(1, last.view(-1, 1)).squeeze(1)
-
-
 def at_latest_round(states, present):
     """Each row's vector [B, HIDDEN] at its latest present round (states [B, R, HIDDEN]; the caption is always there)."""
     latest = (present.sum(1).long() - 1).clamp(min=0)
@@ -183,8 +174,8 @@ class Answerer(nn.Module):
         # The reference pool: each round's objects, every one it mentioned.
         self.reference_pool = self.base == "coref" and uses_history and uses_image
         # How many HIDDEN-wide vectors the history gives: late fusion's mean and latest round, the reference
-        # pool's coreference read, free read and latest answer, or one (HRE's state, MN's read).
-        history_vectors = 0 if not uses_history else 3 if self.reference_pool else 2 if self.base == "lf" else 1
+        # pool's coreference read and free read, or one (HRE's state, MN's read).
+        history_vectors = 0 if not uses_history else 2 if self.base == "lf" or self.reference_pool else 1
         if self.reference_pool:
             self.pool_obj = nn.Linear(HIDDEN, HIDDEN)
             self.pool_round = nn.Linear(HIDDEN, HIDDEN)
@@ -194,13 +185,10 @@ class Answerer(nn.Module):
             self.rounds_back = nn.Embedding(HISTORY_ROUNDS, HIDDEN)
             # What the pool says of each object, weighed as the question asks ("it": the last round's; "the
             # earlier cube": any mention, the filter naming which).
-            self.pool_weights = nn.Linear(HIDDEN * (1 + history_vectors), POOL_SIGNALS)
+            self.pool_weights = nn.Linear(HIDDEN * 3, POOL_SIGNALS)
             # A second, unsupervised read of the memory (MN-QIH's): the coreference attention must point at a
             # round that mentioned the referent, but "How about the earlier sphere?" asks the last round's attribute.
             self.free_query = nn.Linear(HIDDEN, HIDDEN)
-            # The latest round's answer word: the twelfth and thirteenth rounds read the latest round's
-            # sentence and learnt our phrasings of it; an answer is one of 29 words in any wording.
-            self.answer_word = nn.Linear(EMBED, HIDDEN)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
@@ -266,19 +254,17 @@ class Answerer(nn.Module):
         rounds, present = self.encode_history(history) if self.uses_history else (None, None)
         if self.uses_image:
             objects, object_mask = self.image_objects(objects, object_mask)
-        dialog_states = answer = None
+        dialog_states = None
         if self.uses_history and self.base == "hre":
             out, _ = self.dialog_lstm(rounds)
             dialog_states = at_latest_round(out, present)
-        if self.reference_pool:
-            answer = latest_answer_word(history, (present.sum(1).long() - 1).clamp(min=0))
-        return self.fuse(question, rounds, present, dialog_states, objects, object_mask, answer)
+        return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
 
     def forward_dialogs(self, question, last_history, round_index, objects, object_mask):
         """Training on whole dialogs: the history of a dialog's last round holds every earlier one, so its
         rounds are encoded once and each question sees those before it (same function as forward); the
         image ([dialogs, ...]) is read once a dialog too."""
-        rounds = present = dialog_states = answer = None
+        rounds = present = dialog_states = None
         per = question.size(0) // last_history.size(0)
         if self.uses_image:
             objects, object_mask = self.image_objects(objects, object_mask)
@@ -292,12 +278,9 @@ class Answerer(nn.Module):
                 out, _ = self.dialog_lstm(rounds_d)
                 out = out.repeat_interleave(per, 0)
                 dialog_states = out[torch.arange(out.size(0), device=out.device), round_index]
-            if self.reference_pool:
-                # Question n's latest round is round n (the caption is round 0).
-                answer = latest_answer_word(last_history.repeat_interleave(per, 0), round_index.long())
-        return self.fuse(question, rounds, present, dialog_states, objects, object_mask, answer)
+        return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
 
-    def fuse(self, question, rounds, present, dialog_states, objects, object_mask, answer=None):
+    def fuse(self, question, rounds, present, dialog_states, objects, object_mask):
         q = self.q_enc(self.embed(question), question)
         parts = [q]
         context = q
@@ -329,7 +312,7 @@ class Answerer(nn.Module):
                 self.history_attention = scores
                 attention = torch.softmax(scores, dim=1)
                 free = torch.softmax((rounds * self.free_query(q).unsqueeze(1)).sum(2) + (present - 1) * 1e4, dim=1)
-                h = torch.cat([(attention.unsqueeze(2) * rounds).sum(1), (free.unsqueeze(2) * rounds).sum(1), torch.relu(self.answer_word(self.embed(answer)))], dim=1)
+                h = torch.cat([(attention.unsqueeze(2) * rounds).sum(1), (free.unsqueeze(2) * rounds).sum(1)], dim=1)
                 # What the pool says of each object [B, K, POOL_SIGNALS], for the referred object below: in the
                 # entries the coreference attention picked (log), mentioned at all, in the last round, and
                 # how recently (each mention weighs half the one after it).
