@@ -23,7 +23,9 @@ Models (classifiers over the 29 answers; the image side is the scene's object fe
             referent (the one the grammar names, or any other that told of it), has the pool's entries as
             its only keys (the objects each entry holds and how many rounds back it is; CorefNMN's
             Refer); a second, free read of the rounds (MN-QIH's) keeps what the last round asked ("How
-            about the earlier sphere?" asks its attribute again); and the question's own filter
+            about the earlier sphere?" asks its attribute again), and the latest round's answer word, read
+            by the classifier alone, says which attribute that was ("red": the colour, whatever the
+            question's words); and the question's own filter
             then chooses the referred object, each object weighed by what the pool says of it (its share
             of the picked entries, mentioned at all, in the last round, how recently). The pool is trained on
             each round's mentioned objects and the referred object on the question's referents (the
@@ -145,6 +147,14 @@ class PixelGrid(nn.Module):
         return cells.flatten(2).transpose(1, 2)
 
 
+def latest_answer_word(history, latest):
+    """The token ids [B] of each row's latest round's last word: its answer ("question answer", pads last;
+    the caption's last word before the first round). history [B, R, T] tokens, latest [B] round indices."""
+    row = history.gather(1, latest.view(-1, 1, 1).expand(-1, 1, history.size(2))).squeeze(1)
+    last = ((row != 0).sum(1) - 1).clamp(min=0)
+    return row.gather(1, last.view(-1, 1)).squeeze(1)
+
+
 def at_latest_round(states, present):
     """Each row's vector [B, HIDDEN] at its latest present round (states [B, R, HIDDEN]; the caption is always there)."""
     latest = (present.sum(1).long() - 1).clamp(min=0)
@@ -189,6 +199,9 @@ class Answerer(nn.Module):
             # A second, unsupervised read of the memory (MN-QIH's): the coreference attention must point at a
             # round that mentioned the referent, but "How about the earlier sphere?" asks the last round's attribute.
             self.free_query = nn.Linear(HIDDEN, HIDDEN)
+            # The latest round's answer word, for the classifier only (issue 41, fifteenth round): the
+            # fourteenth round fed it to every head as a history vector, and count fell 5.7 points.
+            self.answer_word = nn.Linear(EMBED, HIDDEN)
         if uses_image:
             if self.pixels:
                 self.grid = PixelGrid()
@@ -211,7 +224,7 @@ class Answerer(nn.Module):
         width = HIDDEN * (1 + history_vectors + 2 * int(uses_image))
         # With an image the count answers come from the count head, so the classifier gives the others.
         self.count_head = uses_image
-        self.classify = nn.Sequential(nn.Linear(width, 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
+        self.classify = nn.Sequential(nn.Linear(width + HIDDEN * int(self.reference_pool), 256), nn.ReLU(), nn.Linear(256, answers - (COUNT_ANSWERS if uses_image else 0)))
         if self.count_head:
             self.count_obj = nn.Linear(HIDDEN, HIDDEN)
             self.count_rel = nn.Linear(3 * object_features, HIDDEN)
@@ -254,17 +267,19 @@ class Answerer(nn.Module):
         rounds, present = self.encode_history(history) if self.uses_history else (None, None)
         if self.uses_image:
             objects, object_mask = self.image_objects(objects, object_mask)
-        dialog_states = None
+        dialog_states = answer = None
         if self.uses_history and self.base == "hre":
             out, _ = self.dialog_lstm(rounds)
             dialog_states = at_latest_round(out, present)
-        return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
+        if self.reference_pool:
+            answer = latest_answer_word(history, (present.sum(1).long() - 1).clamp(min=0))
+        return self.fuse(question, rounds, present, dialog_states, objects, object_mask, answer)
 
     def forward_dialogs(self, question, last_history, round_index, objects, object_mask):
         """Training on whole dialogs: the history of a dialog's last round holds every earlier one, so its
         rounds are encoded once and each question sees those before it (same function as forward); the
         image ([dialogs, ...]) is read once a dialog too."""
-        rounds = present = dialog_states = None
+        rounds = present = dialog_states = answer = None
         per = question.size(0) // last_history.size(0)
         if self.uses_image:
             objects, object_mask = self.image_objects(objects, object_mask)
@@ -278,9 +293,12 @@ class Answerer(nn.Module):
                 out, _ = self.dialog_lstm(rounds_d)
                 out = out.repeat_interleave(per, 0)
                 dialog_states = out[torch.arange(out.size(0), device=out.device), round_index]
-        return self.fuse(question, rounds, present, dialog_states, objects, object_mask)
+            if self.reference_pool:
+                # Question n's latest round is round n (the caption is round 0).
+                answer = latest_answer_word(last_history.repeat_interleave(per, 0), round_index.long())
+        return self.fuse(question, rounds, present, dialog_states, objects, object_mask, answer)
 
-    def fuse(self, question, rounds, present, dialog_states, objects, object_mask):
+    def fuse(self, question, rounds, present, dialog_states, objects, object_mask, answer=None):
         q = self.q_enc(self.embed(question), question)
         parts = [q]
         context = q
@@ -347,8 +365,10 @@ class Answerer(nn.Module):
             weights = torch.softmax(scores, dim=1)
             parts.append((weights.unsqueeze(2) * o).sum(1))
         fused = torch.cat(parts, dim=1)
+        # The classifier's own input: with the reference pool, the latest answer word beside the fused vector.
+        classified = fused if answer is None else torch.cat([fused, torch.relu(self.answer_word(self.embed(answer)))], dim=1)
         if not self.count_head:
-            return self.classify(fused)
+            return self.classify(classified)
         # The count head: whether the question's filter selects each object (a sigmoid per object, so any
         # number can be selected), from the object, its relation to the referred one and the fused vector;
         # the count's distribution follows from those probabilities, its mean is their sum.
@@ -360,7 +380,7 @@ class Answerer(nn.Module):
         # count-attribute questions: still there after 275 steps with it, learning after 250 without).
         selected = per_object if self.pixels else per_object.detach()
         gate = self.count_gate(fused)
-        return torch.cat([F.logsigmoid(gate) + self.count_distribution(selected), F.logsigmoid(-gate) + torch.log_softmax(self.classify(fused), 1)], dim=1)
+        return torch.cat([F.logsigmoid(gate) + self.count_distribution(selected), F.logsigmoid(-gate) + torch.log_softmax(self.classify(classified), 1)], dim=1)
 
 
 def noisy_words(tokens, rng, p):
