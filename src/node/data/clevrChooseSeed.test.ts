@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +79,31 @@ describe('clevr:choose-seed', { timeout: 300_000 }, () => {
     expect((read(into, 'clevr.json') as unknown as { default: string }).default).toBe(
       (JSON.parse(readFileSync(join(SHIPPED, 'clevr.json'), 'utf8')) as { default: string }).default,
     );
+  });
+
+  it('leaves a model whose file is the same in both folders as it is, its recorded choice too', async () => {
+    // A candidate folder started as a copy of the shipped one, with only LF-QIH trained again.
+    const into = shippedCopy('lf-qih');
+    const copied = mkdtempSync(join(tmpdir(), 'clevr-seed-1-'));
+    cpSync(SHIPPED, copied, { recursive: true });
+    copyFileSync(join(SHIPPED, 'onnx', 'lf-qh.onnx'), join(copied, 'onnx', 'lf-qih.onnx'));
+    const lines = await chooseClevrSeeds(copied, into, heldout);
+    expect(lines).toContain('mn-qih: the same file in both folders, left as it is');
+    expect(lines.filter((l) => l.endsWith('left as it is'))).toHaveLength(9);
+    expect(lines.find((l) => l.startsWith('lf-qih:'))).toMatch(new RegExp(`-> keeps seed ${SHIPPED_SEED}$`));
+    const log = read(into, 'training.json');
+    for (const model of Object.keys(shippedLog).filter((m) => m !== 'lf-qih')) expect(log[model], model).toEqual(shippedLog[model]);
+  });
+
+  it('names a model file a folder lacks, and changes nothing', async () => {
+    const into = shippedCopy('lf-qih');
+    const before = readFileSync(join(into, 'training.json'), 'utf8');
+    const dir = candidates('lf-qih');
+    rmSync(join(dir, 'onnx', 'lf-qih.onnx'));
+    await expect(chooseClevrSeeds(dir, into, heldout)).rejects.toThrow(
+      /lf-qih\.onnx is missing, though .*training\.json lists lf-qih: train it into that folder again\.$/,
+    );
+    expect(readFileSync(join(into, 'training.json'), 'utf8')).toBe(before);
   });
 
   it('refuses models trained on another vocabulary, and changes nothing', async () => {

@@ -7,7 +7,9 @@
  * of DIR's and INTO's with the higher accuracy on the held-out-wording val split: the val scenes worded
  * with heldout_phrasings.json, never trained on. A tie keeps INTO's. The kept ONNX and its training.json
  * entry go into INTO, with the choice recorded there (seed_choice), and clevr.json's val accuracies and
- * default (the best on val, as train_clevr.py's write_config picks it) are written again.
+ * default (the best on val, as train_clevr.py's write_config picks it) are written again. A model whose
+ * ONNX file is the same in both folders (a candidate folder started as a copy of INTO) has nothing to
+ * choose between and is left as it is, its recorded choice too.
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,12 +99,20 @@ export async function chooseClevrSeeds(candidates: string, into: string, dialogs
     );
   const candidateLog = readJson<Record<string, TrainingEntry>>(join(candidates, 'training.json'));
   const log = readJson<Record<string, TrainingEntry>>(join(into, 'training.json'));
-  const models = candidateConfig.models.filter((m) => candidateLog[m]) as ClevrModelId[];
-  const missing = models.filter((m) => !config.models.includes(m) || !log[m]);
+  const exported = candidateConfig.models.filter((m) => candidateLog[m]) as ClevrModelId[];
+  const missing = exported.filter((m) => !config.models.includes(m) || !log[m]);
   if (missing.length > 0) throw new Error(`${into} has no ${missing.join(', ')} to compare with; train it there first.`);
+  const onnx = (dir: string, model: string) => {
+    const file = join(dir, 'onnx', `${model}.onnx`);
+    if (!existsSync(file)) throw new Error(`${file} is missing, though ${join(dir, 'training.json')} lists ${model}: train it into that folder again.`);
+    return readFileSync(file);
+  };
+  const unchanged = new Set(exported.filter((m) => onnx(candidates, m).equals(onnx(into, m))));
+  const models = exported.filter((m) => !unchanged.has(m));
+  const lines = exported.filter((m) => unchanged.has(m)).map((m) => `${m}: the same file in both folders, left as it is`);
+  if (models.length === 0) return lines;
   const heldout = dialogs ?? heldoutVal();
   const [theirs, ours] = [await folderAccuracy(candidates, models, heldout), await folderAccuracy(into, models, heldout)];
-  const lines: string[] = [];
   for (const model of models) {
     const shipped = log[model]!;
     const candidate = candidateLog[model]!;
